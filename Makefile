@@ -1,0 +1,42 @@
+# The two commands: `make run` (the site with demo data at http://127.0.0.1:8080)
+# and `make test` (every test layer). Both install what is missing first.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend clean
+
+help:
+	@echo "make run    - set up, start local services, serve the site with demo data"
+	@echo "make test   - set up, start local services, run every test"
+
+setup:
+	@bash app-server/dev/setup.sh
+
+services-up: setup
+	@bash app-server/dev/services.sh up
+
+services-down:
+	@bash app-server/dev/services.sh down
+
+build-frontend: setup
+	@cd frontend && npm run --silent build
+
+run:
+	@bash app-server/dev/run.sh
+
+test:
+	@bash app-server/dev/test.sh
+
+# Single layers, for development (services must be up: `make services-up`).
+test-rust:
+	@source .data/services.env && cargo nextest run --workspace
+
+test-frontend:
+	@cd frontend && npm test
+
+test-e2e:
+	@bash app-server/dev/test.sh e2e
+
+clean: services-down
+	rm -rf .data frontend/dist

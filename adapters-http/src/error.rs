@@ -1,0 +1,88 @@
+use actix_web::http::StatusCode;
+use actix_web::{error, web, HttpResponse, ResponseError};
+use serde::{Deserialize, Serialize};
+
+/// The one error shape of the API: a stable snake_case code and a message a
+/// person can read (the spec's Japanese text where it has one).
+#[derive(Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ErrorBody {
+    pub error: String,
+    pub message: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("{message}")]
+    BadRequest { code: &'static str, message: String },
+    #[error("not found")]
+    NotFound,
+    #[error("service unavailable: {0}")]
+    Unavailable(&'static str),
+    /// The cause goes to the log, never to the client.
+    #[error("internal error")]
+    Internal,
+}
+
+impl ApiError {
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::BadRequest { code: "validation_failed", message: message.into() }
+    }
+
+    /// Logs the cause of an unexpected failure and answers a bare 500.
+    pub fn internal(cause: &dyn std::error::Error) -> Self {
+        tracing::error!(error = %cause, source = ?cause.source(), "request failed");
+        Self::Internal
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        match self {
+            Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        let (code, message) = match self {
+            Self::BadRequest { code, message } => (*code, message.clone()),
+            Self::NotFound => ("not_found", "お探しのページが見つかりませんでした。".to_string()),
+            Self::Unavailable(code) => {
+                (*code, "ただいま処理できません。しばらく時間をおいて再度お試しください。".to_string())
+            }
+            Self::Internal => {
+                ("internal_error", "エラーが発生しました。しばらく時間をおいて再度お試しください。".to_string())
+            }
+        };
+        HttpResponse::build(self.status_code()).json(ErrorBody { error: code.to_string(), message })
+    }
+}
+
+const MALFORMED_REQUEST: &str = "リクエストの形式が正しくありません。";
+
+pub(crate) fn json_config() -> web::JsonConfig {
+    web::JsonConfig::default().limit(64 * 1024).error_handler(|err, _req| {
+        tracing::debug!(error = %err, "malformed JSON body");
+        error::InternalError::from_response(
+            err,
+            ApiError::BadRequest { code: "malformed_request", message: MALFORMED_REQUEST.into() }.error_response(),
+        )
+        .into()
+    })
+}
+
+pub(crate) fn query_config() -> web::QueryConfig {
+    web::QueryConfig::default().error_handler(|err, _req| {
+        error::InternalError::from_response(
+            err,
+            ApiError::BadRequest { code: "malformed_request", message: MALFORMED_REQUEST.into() }.error_response(),
+        )
+        .into()
+    })
+}
+
+pub(crate) async fn not_found() -> Result<HttpResponse, ApiError> {
+    Err(ApiError::NotFound)
+}

@@ -1,0 +1,26 @@
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use ports::RepoError;
+
+/// Turns diesel errors into port errors. A unique violation names its
+/// constraint so that callers can tell which rule refused the write.
+pub(crate) fn map_diesel(error: DieselError) -> RepoError {
+    match error {
+        DieselError::NotFound => RepoError::NotFound,
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            RepoError::Conflict(info.constraint_name().unwrap_or("unique").to_string())
+        }
+        other => RepoError::Unexpected(anyhow::Error::new(other)),
+    }
+}
+
+/// Blocking diesel work runs on tokio's blocking pool, never on the async workers.
+pub(crate) async fn run_blocking<T, F>(work: F) -> Result<T, RepoError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, RepoError> + Send + 'static,
+{
+    let span = tracing::Span::current();
+    tokio::task::spawn_blocking(move || span.in_scope(work))
+        .await
+        .map_err(|join| RepoError::Unexpected(anyhow::Error::new(join)))?
+}

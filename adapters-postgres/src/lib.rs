@@ -1,0 +1,13 @@
+//! PostgreSQL adapters: the connection pool, embedded migrations and the
+//! repository implementations. Row types never leave this crate.
+
+mod error;
+mod pool;
+mod schema;
+mod users;
+
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use pool::{connect, migrate, ping, PgPool, PoolError};
+pub use users::PgUserRepository;

@@ -1,0 +1,43 @@
+use std::time::Duration;
+
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, Pool};
+use diesel::{sql_query, RunQueryDsl};
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+
+pub type PgPool = Pool<ConnectionManager<PgConnection>>;
+
+/// Every migration under the workspace's `migrations/`, compiled in.
+pub const MIGRATIONS: EmbeddedMigrations = embed_migrations!("../migrations");
+
+#[derive(Debug, thiserror::Error)]
+pub enum PoolError {
+    #[error("could not connect to PostgreSQL: {0}")]
+    Connect(#[from] diesel::r2d2::PoolError),
+    #[error("migration failed: {0}")]
+    Migrate(String),
+}
+
+/// Builds the pool once at start-up. Connections are checked on checkout so a
+/// restarted database does not hand out dead connections.
+pub fn connect(database_url: &str, max_size: u32) -> Result<PgPool, PoolError> {
+    let manager = ConnectionManager::<PgConnection>::new(database_url);
+    Ok(Pool::builder()
+        .max_size(max_size)
+        .connection_timeout(Duration::from_secs(5))
+        .test_on_check_out(true)
+        .build(manager)?)
+}
+
+/// Applies pending migrations; returns how many ran.
+pub fn migrate(pool: &PgPool) -> Result<usize, PoolError> {
+    let mut conn = pool.get()?;
+    conn.run_pending_migrations(MIGRATIONS)
+        .map(|applied| applied.len())
+        .map_err(|e| PoolError::Migrate(e.to_string()))
+}
+
+/// Readiness probe: a round trip to the database.
+pub fn ping(pool: &PgPool) -> bool {
+    pool.get().map(|mut conn| sql_query("SELECT 1").execute(&mut conn).is_ok()).unwrap_or(false)
+}

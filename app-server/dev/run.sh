@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `make run`: install what is missing, start the local services, build the
+# frontend and the server, and serve the site until Ctrl-C.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+
+bash app-server/dev/setup.sh
+bash app-server/dev/services.sh up
+trap 'bash app-server/dev/services.sh down' EXIT
+# shellcheck disable=SC1091
+source .data/services.env
+
+echo "==> Building the frontend"
+npm --prefix frontend run --silent build
+echo "==> Building the server"
+cargo build -p app-server --bin app-server
+
+export APP_PORT="${APP_PORT:-8080}"
+export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"
+cat <<MSG
+
+  Site:         ${PUBLIC_URL}
+  Mail catcher: ${MAILDEV_URL}   (activation and reset mails land here)
+  Stop with Ctrl-C.
+
+MSG
+target/debug/app-server

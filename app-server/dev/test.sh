@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# `make test`: install what is missing, start the local services, then run
+# every test layer (Rust, frontend unit, browser end-to-end) and print a
+# summary. `test.sh e2e` runs only the browser tests.
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+only="${1:-all}"
+
+bash app-server/dev/setup.sh || exit 1
+bash app-server/dev/services.sh up || exit 1
+
+APP_PID=""
+E2E_DB=""
+cleanup() {
+  [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
+  [ -n "$E2E_DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" >/dev/null 2>&1
+  bash app-server/dev/services.sh down
+}
+trap cleanup EXIT
+# shellcheck disable=SC1091
+source .data/services.env
+
+summary=()
+failed=0
+layer() {
+  local name="$1"; shift
+  local started=$SECONDS
+  echo; echo "==> $name"
+  if "$@"; then
+    summary+=("  passed  $name ($((SECONDS - started)) s)")
+  else
+    summary+=("  FAILED  $name ($((SECONDS - started)) s)")
+    failed=1
+  fi
+}
+
+rust_tests() {
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --workspace --no-fail-fast
+  else
+    cargo test --workspace --no-fail-fast
+  fi
+}
+
+frontend_unit() {
+  npm --prefix frontend run --silent typecheck && npm --prefix frontend test
+}
+
+e2e() {
+  npm --prefix frontend run --silent build || return 1
+  cargo build -p app-server --bin app-server || return 1
+  E2E_DB="e2e_$(date +%s)_$$"
+  psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $E2E_DB" || return 1
+  local port="${E2E_PORT:-18080}"
+  DATABASE_URL="${DATABASE_ADMIN_URL%/*}/$E2E_DB" APP_PORT="$port" PUBLIC_URL="http://127.0.0.1:$port" \
+    RUST_LOG=warn target/debug/app-server >.data/e2e-server.log 2>&1 &
+  APP_PID=$!
+  for _ in $(seq 1 120); do
+    curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
+    kill -0 "$APP_PID" 2>/dev/null || { echo "app-server exited:"; cat .data/e2e-server.log; return 1; }
+    sleep 0.5
+  done
+  (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" npx playwright test)
+}
+
+if [ "$only" = all ]; then
+  layer "Rust: unit, property and integration tests" rust_tests
+  layer "Frontend: typecheck and unit tests" frontend_unit
+fi
+layer "Browser: end-to-end tests in Debian chromium" e2e
+
+echo
+echo "==> Summary (total $SECONDS s)"
+printf '%s\n' "${summary[@]}"
+exit "$failed"

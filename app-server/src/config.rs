@@ -1,0 +1,120 @@
+//! Settings from environment variables, with defaults that work on a
+//! developer's machine. Secrets are never printed (see `Debug` impls).
+
+use std::path::PathBuf;
+
+use adapters_mail::{SmtpSecurity, SmtpSettings};
+
+#[derive(Debug, thiserror::Error)]
+#[error("environment variable {name}: {problem}")]
+pub struct ConfigError {
+    name: &'static str,
+    problem: String,
+}
+
+#[derive(Clone)]
+pub struct Settings {
+    pub host: String,
+    /// 0 picks a free port (tests).
+    pub port: u16,
+    pub database_url: String,
+    pub database_pool_size: u32,
+    /// The site's public origin, used in mailed links; no trailing slash.
+    pub public_url: String,
+    pub site_name: String,
+    pub smtp: SmtpSettings,
+    pub activation_ttl_hours: i64,
+    /// The built frontend (`frontend/dist`); absent means API only.
+    pub frontend_dir: PathBuf,
+}
+
+impl std::fmt::Debug for Settings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Settings")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("database_url", &redact_url(&self.database_url))
+            .field("public_url", &self.public_url)
+            .field("smtp_host", &self.smtp.host)
+            .field("smtp_port", &self.smtp.port)
+            .field("frontend_dir", &self.frontend_dir)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Hides the password part of `scheme://user:password@host/...`.
+fn redact_url(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme_end), Some(at)) if at > scheme_end => {
+            let userinfo = &url[scheme_end + 3..at];
+            match userinfo.split_once(':') {
+                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
+                None => url.to_string(),
+            }
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn var(name: &'static str, default: &str) -> String {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty()).unwrap_or_else(|| default.to_string())
+}
+
+fn parsed<T: std::str::FromStr>(name: &'static str, default: T) -> Result<T, ConfigError>
+where
+    T::Err: std::fmt::Display,
+{
+    match std::env::var(name) {
+        Ok(raw) if !raw.trim().is_empty() => {
+            raw.trim().parse().map_err(|e: T::Err| ConfigError { name, problem: e.to_string() })
+        }
+        _ => Ok(default),
+    }
+}
+
+impl Settings {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let port = parsed("APP_PORT", 8080u16)?;
+        let security = match var("SMTP_SECURITY", "none").as_str() {
+            "none" => SmtpSecurity::None,
+            "starttls" => SmtpSecurity::StartTls,
+            "tls" => SmtpSecurity::Tls,
+            other => {
+                return Err(ConfigError { name: "SMTP_SECURITY", problem: format!("{other:?} is not none|starttls|tls") })
+            }
+        };
+        let credentials = match (std::env::var("SMTP_USERNAME"), std::env::var("SMTP_PASSWORD")) {
+            (Ok(user), Ok(password)) if !user.is_empty() => Some((user, password)),
+            _ => None,
+        };
+        let site_name = var("SITE_NAME", "ぐんまクラウドファンディング");
+        Ok(Self {
+            host: var("APP_HOST", "127.0.0.1"),
+            port,
+            database_url: var("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/crowdfunding"),
+            database_pool_size: parsed("DATABASE_POOL_SIZE", 10u32)?,
+            public_url: var("PUBLIC_URL", &format!("http://127.0.0.1:{port}")).trim_end_matches('/').to_string(),
+            smtp: SmtpSettings {
+                host: var("SMTP_HOST", "127.0.0.1"),
+                port: parsed("SMTP_PORT", 1025u16)?,
+                security,
+                credentials,
+                from: var("MAIL_FROM", &format!("{site_name} <no-reply@example.jp>")),
+            },
+            site_name,
+            activation_ttl_hours: parsed("ACTIVATION_TTL_HOURS", 24i64)?,
+            frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_url;
+
+    #[test]
+    fn database_passwords_are_redacted() {
+        assert_eq!(redact_url("postgres://app:s3cret@db:5432/cf"), "postgres://app:***@db:5432/cf");
+        assert_eq!(redact_url("postgres://postgres@127.0.0.1/cf"), "postgres://postgres@127.0.0.1/cf");
+    }
+}

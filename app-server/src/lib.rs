@@ -1,0 +1,5 @@
+//! Wiring: configuration, telemetry, the concrete adapters and the HTTP server.
+
+pub mod config;
+pub mod startup;
+pub mod telemetry;

@@ -1,0 +1,135 @@
+//! Builds the concrete adapters and the HTTP server. `main` and the API tests
+//! both go through `Application::build`, so tests run the real wiring.
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::sync::Arc;
+
+use actix_files::{Files, NamedFile};
+use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, CacheControl, CacheDirective};
+use actix_web::middleware::{Compress, DefaultHeaders};
+use actix_web::{web, App, HttpResponse, HttpServer};
+use adapters_http::Services;
+use adapters_mail::SmtpMailer;
+use adapters_postgres::{PgPool, PgUserRepository};
+use ports::accounts::{Signup, SignupConfig, SignupService};
+use ports::clock::SystemClock;
+use tracing_actix_web::TracingLogger;
+
+use crate::config::Settings;
+
+pub struct Application {
+    port: u16,
+    server: Server,
+}
+
+impl Application {
+    /// Connects to the database, runs pending migrations and binds the port.
+    pub async fn build(settings: Settings) -> anyhow::Result<Self> {
+        let pool = adapters_postgres::connect(&settings.database_url, settings.database_pool_size)?;
+        let migrate_pool = pool.clone();
+        let applied = tokio::task::spawn_blocking(move || adapters_postgres::migrate(&migrate_pool)).await??;
+        tracing::info!(applied, "database migrations up to date");
+
+        let listener = TcpListener::bind((settings.host.as_str(), settings.port))?;
+        let port = listener.local_addr()?.port();
+        let server = run(listener, pool, &settings)?;
+        Ok(Self { port, server })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Serves until SIGINT/SIGTERM, then lets in-flight requests finish.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        self.server.await
+    }
+}
+
+fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
+    let mailer = SmtpMailer::new(&settings.smtp)?;
+    let signup: Arc<dyn Signup> = Arc::new(SignupService::new(
+        PgUserRepository::new(pool.clone()),
+        mailer,
+        SystemClock,
+        SignupConfig {
+            site_name: settings.site_name.clone(),
+            public_url: settings.public_url.clone(),
+            activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours),
+        },
+    ));
+    Ok(Services { signup: web::Data::from(signup) })
+}
+
+fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {
+    let services = services(&pool, settings)?;
+    let pool = web::Data::new(pool);
+    let frontend_dir = settings.frontend_dir.clone();
+    let server = HttpServer::new(move || {
+        let app = App::new()
+            .wrap(security_headers())
+            .wrap(Compress::default())
+            .wrap(TracingLogger::default())
+            .app_data(pool.clone())
+            .route("/healthz", web::get().to(healthz))
+            .route("/readyz", web::get().to(readyz))
+            .configure(adapters_http::configure(services.clone()));
+        if frontend_dir.join("index.html").is_file() {
+            app.service(frontend(&frontend_dir))
+        } else {
+            app
+        }
+    })
+    .shutdown_timeout(20)
+    .listen(listener)?
+    .run();
+    Ok(server)
+}
+
+fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+        .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
+}
+
+/// The built single-page app. Hashed assets are cached for a year; any other
+/// path gets `index.html` (not cached) so client-side routes load.
+fn frontend(dir: &Path) -> Files {
+    let index = dir.join("index.html");
+    Files::new("/", dir)
+        .index_file("index.html")
+        .use_etag(true)
+        .default_handler(fn_service(move |req: ServiceRequest| {
+            let index = index.clone();
+            async move {
+                let (req, _) = req.into_parts();
+                let file = NamedFile::open_async(&index).await?;
+                let mut res = file.into_response(&req);
+                res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
+                Ok(ServiceResponse::new(req, res))
+            }
+        }))
+}
+
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(serde_json_ok())
+}
+
+async fn readyz(pool: web::Data<PgPool>) -> HttpResponse {
+    let pool = pool.get_ref().clone();
+    let ready = web::block(move || adapters_postgres::ping(&pool)).await.unwrap_or(false);
+    if ready {
+        HttpResponse::Ok().json(serde_json_ok())
+    } else {
+        HttpResponse::ServiceUnavailable()
+            .insert_header(CacheControl(vec![CacheDirective::NoStore]))
+            .json(std::collections::HashMap::from([("status", "database unavailable")]))
+    }
+}
+
+fn serde_json_ok() -> std::collections::HashMap<&'static str, &'static str> {
+    std::collections::HashMap::from([("status", "ok")])
+}

@@ -1,0 +1,197 @@
+//! Accounts: e-mail and password rules, signup outcomes.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Validation message when the e-mail field is empty (spec 000 §5).
+pub const MSG_EMAIL_REQUIRED: &str = "メールアドレスを入力してください";
+/// Validation message when the e-mail is malformed (spec 000 §5).
+pub const MSG_EMAIL_FORMAT: &str = "正しいメールアドレスの形式で入力してください";
+
+/// A syntactically valid, trimmed e-mail address. Comparison is case-insensitive
+/// on the whole address, matching the database's unique index on `lower(email)`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Email(String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum EmailError {
+    #[error("{}", MSG_EMAIL_REQUIRED)]
+    Required,
+    #[error("{}", MSG_EMAIL_FORMAT)]
+    Format,
+}
+
+impl Email {
+    /// Longest address we accept (RFC 5321 path limit).
+    pub const MAX_LEN: usize = 254;
+
+    pub fn parse(raw: &str) -> Result<Self, EmailError> {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return Err(EmailError::Required);
+        }
+        if trimmed.len() > Self::MAX_LEN || !is_plausible_address(trimmed) {
+            return Err(EmailError::Format);
+        }
+        Ok(Self(trimmed.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The form used for uniqueness and look-ups.
+    pub fn normalized(&self) -> String {
+        self.0.to_lowercase()
+    }
+}
+
+/// local@domain.tld with no whitespace, one '@', a dot inside the domain and
+/// no empty labels: the same shape browsers accept for `type=email`.
+fn is_plausible_address(s: &str) -> bool {
+    let Some((local, domain)) = s.split_once('@') else {
+        return false;
+    };
+    let valid_char = |c: char| !c.is_whitespace() && !c.is_control() && c != '@';
+    !local.is_empty()
+        && local.len() <= 64
+        && local.chars().all(valid_char)
+        && !local.starts_with('.')
+        && !local.ends_with('.')
+        && domain.contains('.')
+        && domain.split('.').all(|label| {
+            !label.is_empty()
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+        })
+}
+
+impl fmt::Display for Email {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for Email {
+    type Error = EmailError;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Self::parse(&value)
+    }
+}
+
+impl From<Email> for String {
+    fn from(value: Email) -> Self {
+        value.0
+    }
+}
+
+/// What the server answers to a signup (`userFlag` in spec 000 §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "i32")]
+pub enum SignupOutcome {
+    /// 100: a new provisional account; the activation mail was sent.
+    ConfirmationSent,
+    /// 200: the address belongs to a guest; the client offers re-registration.
+    AlreadyGuest,
+    /// 1: the address already belongs to a full member.
+    AlreadyRegistered,
+}
+
+impl SignupOutcome {
+    pub const fn flag(self) -> i32 {
+        match self {
+            Self::ConfirmationSent => 100,
+            Self::AlreadyGuest => 200,
+            Self::AlreadyRegistered => 1,
+        }
+    }
+}
+
+impl From<SignupOutcome> for i32 {
+    fn from(value: SignupOutcome) -> Self {
+        value.flag()
+    }
+}
+
+/// Where an account stands, as stored in `users.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AccountStatus {
+    /// Supported once with only an e-mail address.
+    Guest,
+    /// Signed up, activation mail sent, no password yet.
+    Provisional,
+    /// Has a password and can log in.
+    Member,
+}
+
+/// Decides the signup answer for an address from the account that already
+/// holds it, if any. A provisional account gets a fresh activation mail.
+pub fn signup_outcome(existing: Option<AccountStatus>) -> SignupOutcome {
+    match existing {
+        None | Some(AccountStatus::Provisional) => SignupOutcome::ConfirmationSent,
+        Some(AccountStatus::Guest) => SignupOutcome::AlreadyGuest,
+        Some(AccountStatus::Member) => SignupOutcome::AlreadyRegistered,
+    }
+}
+
+/// Decides the re-registration answer: only guests (and provisional accounts
+/// that lost their mail) get a new activation mail.
+pub fn reregister_outcome(existing: Option<AccountStatus>) -> Result<SignupOutcome, ReRegisterError> {
+    match existing {
+        None => Err(ReRegisterError::NotAGuest),
+        Some(AccountStatus::Guest | AccountStatus::Provisional) => Ok(SignupOutcome::ConfirmationSent),
+        Some(AccountStatus::Member) => Ok(SignupOutcome::AlreadyRegistered),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ReRegisterError {
+    #[error("このメールアドレスはゲスト登録されていません。")]
+    NotAGuest,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email_is_trimmed() {
+        assert_eq!(Email::parse("  a@example.jp \n").unwrap().as_str(), "a@example.jp");
+    }
+
+    #[test]
+    fn empty_email_is_required_with_spec_message() {
+        let err = Email::parse("   ").unwrap_err();
+        assert_eq!(err.to_string(), "メールアドレスを入力してください");
+    }
+
+    #[test]
+    fn malformed_emails_get_the_format_message() {
+        for bad in ["a", "a@", "@b.jp", "a@b", "a b@c.jp", "a@b..jp", "a@@b.jp", "a@-b.jp"] {
+            let err = Email::parse(bad).unwrap_err();
+            assert_eq!(err.to_string(), "正しいメールアドレスの形式で入力してください", "{bad}");
+        }
+    }
+
+    #[test]
+    fn normalized_email_is_lower_case() {
+        assert_eq!(Email::parse("Taro@Example.JP").unwrap().normalized(), "taro@example.jp");
+    }
+
+    #[test]
+    fn signup_flags_match_the_spec() {
+        assert_eq!(signup_outcome(None).flag(), 100);
+        assert_eq!(signup_outcome(Some(AccountStatus::Provisional)).flag(), 100);
+        assert_eq!(signup_outcome(Some(AccountStatus::Guest)).flag(), 200);
+        assert_eq!(signup_outcome(Some(AccountStatus::Member)).flag(), 1);
+    }
+
+    #[test]
+    fn reregister_turns_a_guest_into_a_confirmation() {
+        assert_eq!(reregister_outcome(Some(AccountStatus::Guest)), Ok(SignupOutcome::ConfirmationSent));
+        assert_eq!(reregister_outcome(Some(AccountStatus::Member)), Ok(SignupOutcome::AlreadyRegistered));
+        assert_eq!(reregister_outcome(None), Err(ReRegisterError::NotAGuest));
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE user_keys;
+DROP TABLE users;

@@ -1,0 +1,10 @@
+DROP TABLE project_sponsor_exclusions;
+DROP INDEX project_manual_sponsors_project_course_idx;
+DROP TABLE project_manual_sponsors;
+DROP INDEX project_news_project_published_idx;
+DROP TABLE project_news;
+DROP INDEX returns_project_position_idx;
+DROP TABLE returns;
+DROP TABLE project_slider_images;
+DROP INDEX projects_period_end_idx;
+DROP TABLE projects;

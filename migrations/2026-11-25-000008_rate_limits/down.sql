@@ -1,0 +1,2 @@
+DROP INDEX rate_limit_buckets_window_start_idx;
+DROP TABLE rate_limit_buckets;
