@@ -2,3 +2,14 @@
 //! Time and money are always passed in as arguments.
 
 pub mod account;
+pub mod auth;
+pub mod lot;
+pub mod mail;
+pub mod money;
+pub mod pagination;
+pub mod payment;
+pub mod profile;
+pub mod project;
+pub mod refund;
+pub mod returns;
+pub mod sponsor;

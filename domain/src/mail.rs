@@ -1,0 +1,246 @@
+//! Mail and text excerpts: admin mail list and sponsor/comment excerpts,
+//! and the admin mail form's rules (spec 000 §5, spec 001 §2, §5, §9).
+
+use serde::{Deserialize, Serialize};
+
+/// Length of the body excerpt in the admin's sent-mail list.
+pub const ADMIN_MAIL_EXCERPT_CHARS: usize = 95;
+/// Default excerpt length on the public side (sponsors, comments).
+pub const SPONSOR_EXCERPT_CHARS: usize = 30;
+/// Appended when an excerpt was cut.
+pub const ELLIPSIS: char = '…';
+
+pub const MSG_MAIL_TITLE_REQUIRED: &str = "タイトルを入力してください。";
+pub const MSG_MAIL_CONTENT_REQUIRED: &str = "内容を入力してください。";
+
+/// Visible text of an HTML fragment: tags removed (with the contents of
+/// `script` and `style`), common entities decoded, runs of whitespace
+/// (including block boundaries) collapsed to one space, trimmed.
+pub fn plain_text(html: &str) -> String {
+    let stripped = strip_tags(html);
+    decode_entities(&stripped)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first `max_chars` characters (not bytes) of the visible text, with
+/// '…' appended only when something was cut. The ellipsis is extra, so the
+/// text itself keeps the spec's full length.
+pub fn excerpt(html: &str, max_chars: usize) -> String {
+    truncate_chars(&plain_text(html), max_chars)
+}
+
+/// Cuts plain text to `max_chars` characters, adding '…' when cut.
+pub fn truncate_chars(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        None => text.to_string(),
+        Some((cut, _)) => {
+            let mut out = text[..cut].to_string();
+            out.push(ELLIPSIS);
+            out
+        }
+    }
+}
+
+/// The admin list excerpt (95 characters).
+pub fn admin_mail_excerpt(html: &str) -> String {
+    excerpt(html, ADMIN_MAIL_EXCERPT_CHARS)
+}
+
+/// The public-side excerpt (30 characters).
+pub fn sponsor_excerpt(html: &str) -> String {
+    excerpt(html, SPONSOR_EXCERPT_CHARS)
+}
+
+fn strip_tags(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        if !after.starts_with(|c: char| c.is_ascii_alphabetic() || matches!(c, '/' | '!' | '?')) {
+            out.push('<');
+            rest = after;
+            continue;
+        }
+        let Some(close) = after.find('>') else {
+            // An unterminated tag: drop it rather than show markup.
+            return out;
+        };
+        let tag = &after[..close];
+        rest = &after[close + 1..];
+        let name: String = tag
+            .trim_start_matches('/')
+            .chars()
+            .take_while(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        if !tag.starts_with('/') && matches!(name.as_str(), "script" | "style") {
+            rest = skip_past_closing(rest, &name);
+        }
+        out.push(' ');
+    }
+    out.push_str(rest);
+    out
+}
+
+fn skip_past_closing<'a>(rest: &'a str, name: &str) -> &'a str {
+    let closing = format!("</{name}");
+    let lower = rest.to_ascii_lowercase();
+    match lower.find(&closing) {
+        Some(at) => rest[at..].find('>').map_or("", |gt| &rest[at + gt + 1..]),
+        None => "",
+    }
+}
+
+fn decode_entities(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp..];
+        match after
+            .find(';')
+            .filter(|semi| *semi <= 10)
+            .and_then(|semi| entity(&after[1..semi]).map(|c| (c, semi)))
+        {
+            Some((c, semi)) => {
+                out.push(c);
+                rest = &after[semi + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &after[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn entity(name: &str) -> Option<char> {
+    match name {
+        "amp" => Some('&'),
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        "nbsp" => Some(' '),
+        _ => {
+            let code = name.strip_prefix('#')?;
+            let value = match code.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => code.parse().ok()?,
+            };
+            char::from_u32(value)
+        }
+    }
+}
+
+/// A mass mail ready to send: title and body both present.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MailDraft {
+    /// The project the mail is about, if any.
+    pub project_id: Option<i64>,
+    pub title: String,
+    /// The body as HTML; sanitising it is the adapter's job.
+    pub content: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MailDraftError {
+    #[error("{}", MSG_MAIL_TITLE_REQUIRED)]
+    TitleRequired,
+    #[error("{}", MSG_MAIL_CONTENT_REQUIRED)]
+    ContentRequired,
+}
+
+impl MailDraft {
+    /// Checks the admin mail form. A body that is only markup (the rich-text
+    /// editor's empty `<p><br></p>`) counts as empty.
+    pub fn parse(project_id: Option<i64>, title: &str, content: &str) -> Result<Self, Vec<MailDraftError>> {
+        let mut errors = Vec::new();
+        let title = title.trim();
+        if title.is_empty() {
+            errors.push(MailDraftError::TitleRequired);
+        }
+        if plain_text(content).is_empty() && !content.contains("<img") {
+            errors.push(MailDraftError::ContentRequired);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Self {
+            project_id,
+            title: title.to_string(),
+            content: content.to_string(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn tags_are_stripped_and_blocks_become_spaces() {
+        assert_eq!(
+            plain_text("<p>こんにちは</p><p>世界<br>です</p>"),
+            "こんにちは 世界 です"
+        );
+    }
+
+    #[test]
+    fn script_and_style_contents_are_dropped() {
+        assert_eq!(plain_text("a<script>alert('x')</script>b<STYLE>p{}</STYLE>c"), "a b c");
+    }
+
+    #[test]
+    fn entities_are_decoded_after_stripping() {
+        assert_eq!(plain_text("&lt;b&gt; &amp; &#12354;&#x3042;"), "<b> & ああ");
+        assert_eq!(plain_text("AT&T a < b"), "AT&T a < b");
+    }
+
+    #[test]
+    fn admin_excerpt_counts_95_characters_not_bytes() {
+        let body = format!("<p>{}</p>", "あ".repeat(100));
+        let cut = admin_mail_excerpt(&body);
+        assert_eq!(cut.chars().count(), 96);
+        assert!(cut.ends_with('…'));
+        assert_eq!(cut.trim_end_matches('…').chars().count(), 95);
+    }
+
+    #[test]
+    fn sponsor_excerpt_is_30_characters() {
+        assert_eq!(sponsor_excerpt(&"い".repeat(30)), "い".repeat(30));
+        assert_eq!(sponsor_excerpt(&"い".repeat(31)), format!("{}…", "い".repeat(30)));
+    }
+
+    #[test]
+    fn mail_needs_a_title_and_a_body() {
+        let errors = MailDraft::parse(None, " ", "<p><br></p>").unwrap_err();
+        let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            messages,
+            vec!["タイトルを入力してください。", "内容を入力してください。"]
+        );
+        assert!(MailDraft::parse(Some(1), "お知らせ", "<p>本文</p>").is_ok());
+    }
+
+    proptest! {
+        #[test]
+        fn excerpt_never_exceeds_the_limit_plus_ellipsis(html in "\\PC{0,300}", max in 0usize..120) {
+            let cut = excerpt(&html, max);
+            prop_assert!(cut.chars().count() <= max + 1);
+            let text = plain_text(&html);
+            prop_assert!(text.starts_with(cut.trim_end_matches(ELLIPSIS)) || cut.ends_with(ELLIPSIS));
+        }
+
+        #[test]
+        fn plain_text_of_tag_free_text_without_entities_is_only_whitespace_collapsed(text in "[^<&]{0,200}") {
+            prop_assert_eq!(plain_text(&text), text.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+    }
+}

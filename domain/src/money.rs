@@ -1,0 +1,460 @@
+//! Money: integer yen, tax, totals and fees (spec 001 §9, brief decision 4).
+//!
+//! Every figure is whole yen in an `i64`; floats never touch money. Products
+//! are computed in `i128` and then narrowed with a check, so a huge price
+//! gives [`MoneyError::Overflow`] instead of wrapping around.
+
+use crate::lot::Lot;
+use crate::payment::PayType;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An amount of whole yen. Negative values are representable (differences,
+/// corrections) but prices and charges are checked to be non-negative.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Yen(pub i64);
+
+impl Yen {
+    pub const ZERO: Yen = Yen(0);
+
+    pub const fn new(value: i64) -> Self {
+        Self(value)
+    }
+
+    pub const fn value(self) -> i64 {
+        self.0
+    }
+
+    pub const fn is_positive(self) -> bool {
+        self.0 > 0
+    }
+
+    pub fn checked_add(self, other: Yen) -> Option<Yen> {
+        self.0.checked_add(other.0).map(Yen)
+    }
+
+    pub fn checked_sub(self, other: Yen) -> Option<Yen> {
+        self.0.checked_sub(other.0).map(Yen)
+    }
+
+    pub fn checked_mul(self, factor: i64) -> Option<Yen> {
+        self.0.checked_mul(factor).map(Yen)
+    }
+
+    /// Sums amounts, `None` on overflow (a sum of real sales never gets there,
+    /// but a corrupt row must not wrap into a negative total).
+    pub fn checked_sum<I: IntoIterator<Item = Yen>>(amounts: I) -> Option<Yen> {
+        amounts.into_iter().try_fold(Yen::ZERO, Yen::checked_add)
+    }
+
+    /// The number in ja-JP grouping without unit: `1,234,567`.
+    pub fn grouped(self) -> String {
+        let digits = self.0.unsigned_abs().to_string();
+        let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+        if self.0 < 0 {
+            out.push('-');
+        }
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    }
+}
+
+/// Displays as the site shows money: `1,234円`.
+impl fmt::Display for Yen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}円", self.grouped())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MoneyError {
+    #[error("金額が大きすぎます。")]
+    Overflow,
+    #[error("金額が正しくありません。")]
+    NegativePrice,
+    #[error("税率が正しくありません。")]
+    InvalidTaxRate,
+}
+
+/// A consumption-tax rate in whole percent (the provider's `percentage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "u32", into = "u32")]
+pub struct TaxRate(u32);
+
+impl TaxRate {
+    /// Japan's standard consumption tax (spec 000 §9).
+    pub const STANDARD: TaxRate = TaxRate(10);
+
+    /// Rates above 100 % are refused: they are typing errors, not tax law.
+    pub fn new(percent: u32) -> Result<Self, MoneyError> {
+        if percent > 100 {
+            return Err(MoneyError::InvalidTaxRate);
+        }
+        Ok(Self(percent))
+    }
+
+    pub const fn percent(self) -> u32 {
+        self.0
+    }
+}
+
+impl TryFrom<u32> for TaxRate {
+    type Error = MoneyError;
+    fn try_from(value: u32) -> Result<Self, Self::Error> {
+        Self::new(value)
+    }
+}
+
+impl From<TaxRate> for u32 {
+    fn from(value: TaxRate) -> Self {
+        value.0
+    }
+}
+
+/// How a project's listed prices relate to consumption tax.
+///
+/// Decision: the project flag `taxIncludes = true` means the listed return
+/// price already contains tax ("税込"); the tax figure is the part of the
+/// amount that is tax, `floor(amount × rate / (100 + rate))`, and the supporter
+/// pays exactly the listed amount. `taxIncludes = false` means tax is added on
+/// top: `floor(amount × rate / 100)`, total = amount + tax. Donation projects
+/// carry no tax at all, whatever the flag says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TaxMode {
+    /// Tax added on top of the listed price.
+    Exclusive,
+    /// Listed price already includes tax (shown as 税込).
+    Inclusive,
+    /// Donations: no tax.
+    Exempt,
+}
+
+impl TaxMode {
+    /// Reads the mode from the project's `isDonation` and `taxIncludes` flags.
+    pub const fn for_project(is_donation: bool, tax_includes: bool) -> Self {
+        match (is_donation, tax_includes) {
+            (true, _) => Self::Exempt,
+            (false, true) => Self::Inclusive,
+            (false, false) => Self::Exclusive,
+        }
+    }
+}
+
+/// `amount = unit price × lot`.
+pub fn amount_for(unit_price: Yen, lot: Lot) -> Result<Yen, MoneyError> {
+    if unit_price.0 < 0 {
+        return Err(MoneyError::NegativePrice);
+    }
+    unit_price.checked_mul(i64::from(lot.get())).ok_or(MoneyError::Overflow)
+}
+
+/// Tax on `amount` for `mode`, always rounded down (spec 000 §9).
+pub fn tax_for(amount: Yen, rate: TaxRate, mode: TaxMode) -> Yen {
+    let rate = i128::from(rate.percent());
+    match mode {
+        TaxMode::Exempt => Yen::ZERO,
+        TaxMode::Exclusive => floor_ratio(amount, rate, 100),
+        TaxMode::Inclusive => floor_ratio(amount, rate, 100 + rate),
+    }
+}
+
+/// What one purchase costs, as the payment flow shows and the server charges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PriceBreakdown {
+    /// Unit price of the return.
+    pub price: Yen,
+    pub lot: Lot,
+    /// `price × lot`.
+    pub amount: Yen,
+    /// Tax contained in (inclusive) or added to (exclusive) `amount`.
+    pub tax: Yen,
+    /// What the supporter pays.
+    pub total: Yen,
+}
+
+impl PriceBreakdown {
+    /// Computes the breakdown from the server's own data; client-sent figures
+    /// are only ever compared against this.
+    pub fn compute(price: Yen, lot: Lot, rate: TaxRate, mode: TaxMode) -> Result<Self, MoneyError> {
+        let amount = amount_for(price, lot)?;
+        let tax = tax_for(amount, rate, mode);
+        let total = match mode {
+            TaxMode::Inclusive | TaxMode::Exempt => amount,
+            TaxMode::Exclusive => amount.checked_add(tax).ok_or(MoneyError::Overflow)?,
+        };
+        Ok(Self {
+            price,
+            lot,
+            amount,
+            tax,
+            total,
+        })
+    }
+
+    /// The same, reading the mode from the project's `isDonation` and
+    /// `taxIncludes` flags (see [`TaxMode`]).
+    pub fn for_project(
+        price: Yen,
+        lot: Lot,
+        rate: TaxRate,
+        is_donation: bool,
+        tax_includes: bool,
+    ) -> Result<Self, MoneyError> {
+        Self::compute(price, lot, rate, TaxMode::for_project(is_donation, tax_includes))
+    }
+}
+
+/// Which application-fee rates a connected account pays (spec 001 §9).
+/// Projects without a connected account take no application fee at all;
+/// that choice belongs to the caller, which then simply does not call
+/// [`application_fee`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeeSchedule {
+    /// 13.6 % card, 11.5 % bank transfer.
+    Standard,
+    /// The one internal account: 10.6 % card, 8.5 % bank transfer.
+    Internal,
+}
+
+impl FeeSchedule {
+    /// The rate in basis points (1/100 of a percent), so that fees need no floats.
+    pub const fn basis_points(self, pay_type: PayType) -> i64 {
+        match (self, pay_type) {
+            (Self::Standard, PayType::Card) => 1360,
+            (Self::Standard, PayType::BankTransfer) => 1150,
+            (Self::Internal, PayType::Card) => 1060,
+            (Self::Internal, PayType::BankTransfer) => 850,
+        }
+    }
+}
+
+/// The platform's share of a charge, `floor(total × rate)`.
+pub fn application_fee(total: Yen, pay_type: PayType, schedule: FeeSchedule) -> Yen {
+    floor_basis_points(total, schedule.basis_points(pay_type))
+}
+
+/// Terms of use: 20 % of the confirmed amount is deducted from the payout.
+pub const PLATFORM_FEE_BASIS_POINTS: i64 = 2000;
+
+/// The terms' platform fee, `floor(confirmed × 20 %)`. Reported separately
+/// from the provider's application fee; it is settled at payout time.
+pub fn platform_fee(confirmed: Yen) -> Yen {
+    floor_basis_points(confirmed, PLATFORM_FEE_BASIS_POINTS)
+}
+
+/// What the project owner receives: confirmed amount minus the platform fee.
+/// Never overflows because the fee lies between zero and the amount.
+pub fn payout_after_platform_fee(confirmed: Yen) -> Yen {
+    Yen(confirmed.0 - platform_fee(confirmed).0)
+}
+
+fn floor_basis_points(amount: Yen, basis_points: i64) -> Yen {
+    floor_ratio(amount, i128::from(basis_points), 10_000)
+}
+
+/// `floor(amount × numerator / denominator)` in `i128`. Callers keep
+/// `0 <= numerator <= denominator`, so the result lies between zero and
+/// `amount` and always fits back into `i64`.
+fn floor_ratio(amount: Yen, numerator: i128, denominator: i128) -> Yen {
+    let exact = (i128::from(amount.0) * numerator).div_euclid(denominator);
+    Yen(i64::try_from(exact).unwrap_or(if exact < 0 { i64::MIN } else { i64::MAX }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn lot(n: i64) -> Lot {
+        Lot::parse(n).unwrap()
+    }
+
+    #[test]
+    fn yen_displays_with_ja_grouping() {
+        assert_eq!(Yen(0).to_string(), "0円");
+        assert_eq!(Yen(999).to_string(), "999円");
+        assert_eq!(Yen(1_000).to_string(), "1,000円");
+        assert_eq!(Yen(1_234_567).to_string(), "1,234,567円");
+        assert_eq!(Yen(-50_000).grouped(), "-50,000");
+        assert_eq!(Yen(i64::MIN).grouped(), "-9,223,372,036,854,775,808");
+    }
+
+    #[test]
+    fn amount_is_unit_price_times_lot() {
+        assert_eq!(amount_for(Yen(3_000), lot(3)), Ok(Yen(9_000)));
+    }
+
+    #[test]
+    fn negative_price_is_refused() {
+        assert_eq!(amount_for(Yen(-1), lot(1)), Err(MoneyError::NegativePrice));
+    }
+
+    #[test]
+    fn exclusive_tax_is_added_on_top_and_floored() {
+        let b = PriceBreakdown::compute(Yen(1_999), lot(1), TaxRate::STANDARD, TaxMode::Exclusive).unwrap();
+        assert_eq!((b.amount, b.tax, b.total), (Yen(1_999), Yen(199), Yen(2_198)));
+    }
+
+    #[test]
+    fn inclusive_tax_is_the_contained_part_and_total_is_the_listed_amount() {
+        let b = PriceBreakdown::compute(Yen(1_100), lot(2), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+        assert_eq!((b.amount, b.tax, b.total), (Yen(2_200), Yen(200), Yen(2_200)));
+        let odd = PriceBreakdown::compute(Yen(1_000), lot(1), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+        assert_eq!((odd.tax, odd.total), (Yen(90), Yen(1_000)));
+    }
+
+    #[test]
+    fn donations_carry_no_tax_whatever_the_tax_flag() {
+        assert_eq!(TaxMode::for_project(true, true), TaxMode::Exempt);
+        assert_eq!(TaxMode::for_project(true, false), TaxMode::Exempt);
+        let b = PriceBreakdown::compute(Yen(10_000), lot(1), TaxRate::STANDARD, TaxMode::Exempt).unwrap();
+        assert_eq!((b.tax, b.total), (Yen::ZERO, Yen(10_000)));
+    }
+
+    #[test]
+    fn tax_flag_selects_inclusive_or_exclusive() {
+        assert_eq!(TaxMode::for_project(false, true), TaxMode::Inclusive);
+        assert_eq!(TaxMode::for_project(false, false), TaxMode::Exclusive);
+        let b = PriceBreakdown::for_project(Yen(5_000), lot(2), TaxRate::STANDARD, false, false).unwrap();
+        assert_eq!(
+            b,
+            PriceBreakdown {
+                price: Yen(5_000),
+                lot: lot(2),
+                amount: Yen(10_000),
+                tax: Yen(1_000),
+                total: Yen(11_000)
+            }
+        );
+    }
+
+    #[test]
+    fn tax_rate_above_one_hundred_percent_is_refused() {
+        assert_eq!(TaxRate::new(101), Err(MoneyError::InvalidTaxRate));
+        assert_eq!(TaxRate::new(8).map(TaxRate::percent), Ok(8));
+    }
+
+    #[test]
+    fn overflowing_price_is_an_error_not_a_wrap() {
+        assert_eq!(
+            PriceBreakdown::compute(Yen(i64::MAX / 2), lot(3), TaxRate::STANDARD, TaxMode::Exclusive),
+            Err(MoneyError::Overflow)
+        );
+    }
+
+    #[test]
+    fn application_fees_match_the_spec_rates_and_floor() {
+        let total = Yen(11_000);
+        assert_eq!(application_fee(total, PayType::Card, FeeSchedule::Standard), Yen(1_496));
+        assert_eq!(
+            application_fee(total, PayType::BankTransfer, FeeSchedule::Standard),
+            Yen(1_265)
+        );
+        assert_eq!(application_fee(total, PayType::Card, FeeSchedule::Internal), Yen(1_166));
+        assert_eq!(
+            application_fee(total, PayType::BankTransfer, FeeSchedule::Internal),
+            Yen(935)
+        );
+        // 1,001 × 13.6 % = 136.136 -> 136
+        assert_eq!(
+            application_fee(Yen(1_001), PayType::Card, FeeSchedule::Standard),
+            Yen(136)
+        );
+    }
+
+    #[test]
+    fn platform_fee_is_twenty_percent_floored_and_payout_is_the_rest() {
+        assert_eq!(platform_fee(Yen(1_000_003)), Yen(200_000));
+        assert_eq!(payout_after_platform_fee(Yen(1_000_003)), Yen(800_003));
+    }
+
+    #[test]
+    fn checked_sum_reports_overflow() {
+        assert_eq!(Yen::checked_sum([Yen(1), Yen(2)]), Some(Yen(3)));
+        assert_eq!(Yen::checked_sum([Yen(i64::MAX), Yen(1)]), None);
+    }
+
+    fn any_mode() -> impl Strategy<Value = TaxMode> {
+        prop_oneof![
+            Just(TaxMode::Exclusive),
+            Just(TaxMode::Inclusive),
+            Just(TaxMode::Exempt)
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn breakdown_never_panics_and_is_consistent(
+            price in 0i64..=i64::MAX, n in 1i64..=10, rate in 0u32..=100, mode in any_mode()
+        ) {
+            let rate = TaxRate::new(rate).unwrap();
+            match PriceBreakdown::compute(Yen(price), lot(n), rate, mode) {
+                Ok(b) => {
+                    prop_assert_eq!(i128::from(b.amount.0), i128::from(price) * i128::from(n));
+                    prop_assert!(b.tax.0 >= 0 && b.tax <= b.amount);
+                    match mode {
+                        TaxMode::Exclusive => prop_assert_eq!(b.total.0, b.amount.0 + b.tax.0),
+                        TaxMode::Inclusive => prop_assert_eq!(b.total, b.amount),
+                        TaxMode::Exempt => { prop_assert_eq!(b.tax, Yen::ZERO); prop_assert_eq!(b.total, b.amount) }
+                    }
+                }
+                Err(e) => {
+                    prop_assert_eq!(e, MoneyError::Overflow);
+                    let amount = i128::from(price) * i128::from(n);
+                    let tax = amount * i128::from(rate.percent()) / 100;
+                    prop_assert!(amount > i128::from(i64::MAX) || amount + tax > i128::from(i64::MAX));
+                }
+            }
+        }
+
+        #[test]
+        fn exclusive_tax_is_the_floor_of_the_exact_tax(amount in 0i64..=i64::MAX, rate in 0u32..=100) {
+            let tax = tax_for(Yen(amount), TaxRate::new(rate).unwrap(), TaxMode::Exclusive);
+            let exact_times_100 = i128::from(amount) * i128::from(rate);
+            prop_assert!(i128::from(tax.0) * 100 <= exact_times_100);
+            prop_assert!((i128::from(tax.0) + 1) * 100 > exact_times_100);
+        }
+
+        #[test]
+        fn inclusive_tax_leaves_a_net_that_would_not_need_more_tax(amount in 0i64..=i64::MAX, rate in 0u32..=100) {
+            let tax = tax_for(Yen(amount), TaxRate::new(rate).unwrap(), TaxMode::Inclusive);
+            let rate = i128::from(rate);
+            let (amount, tax) = (i128::from(amount), i128::from(tax.0));
+            prop_assert!(tax * (100 + rate) <= amount * rate);
+            prop_assert!((tax + 1) * (100 + rate) > amount * rate);
+        }
+
+        #[test]
+        fn application_fee_is_floored_and_below_the_total(
+            total in 0i64..=i64::MAX, card in any::<bool>(), internal in any::<bool>()
+        ) {
+            let pay = if card { PayType::Card } else { PayType::BankTransfer };
+            let schedule = if internal { FeeSchedule::Internal } else { FeeSchedule::Standard };
+            let fee = application_fee(Yen(total), pay, schedule);
+            let bp = i128::from(schedule.basis_points(pay));
+            prop_assert!(fee.0 >= 0 && fee.0 <= total);
+            prop_assert!(i128::from(fee.0) * 10_000 <= i128::from(total) * bp);
+            prop_assert!((i128::from(fee.0) + 1) * 10_000 > i128::from(total) * bp);
+        }
+
+        #[test]
+        fn platform_fee_plus_payout_is_the_confirmed_amount(total in 0i64..=i64::MAX) {
+            let fee = platform_fee(Yen(total));
+            prop_assert_eq!(fee.0 + payout_after_platform_fee(Yen(total)).0, total);
+            prop_assert!(fee.0 <= total / 5);
+        }
+
+        #[test]
+        fn grouped_digits_round_trip(v in any::<i64>()) {
+            prop_assert_eq!(Yen(v).grouped().replace(',', "").parse::<i64>().unwrap(), v);
+        }
+    }
+}

@@ -1,0 +1,599 @@
+//! The five-step payment flow, pay types, sale statuses and the bank
+//! transfer deadline (spec 001 §2, §4, §5, §9).
+
+use crate::account::{Email, EmailError};
+use crate::lot::{Lot, LotError};
+use crate::profile::{parse_optional_url, UrlError, WebUrl};
+use crate::returns::{supporter_name, ReturnType, SupporterNameRequired};
+use chrono::{Datelike, NaiveDate, Weekday};
+use serde::{Deserialize, Serialize};
+
+/// Shown when a step is reached without the data earlier steps store.
+pub const MSG_INVALID_OPERATION: &str = "無効なURLまたは操作です。お手数ですが最初からやりなおしてください。";
+pub const MSG_TERMS_NOT_ACCEPTED: &str = "利用規約に同意してください。";
+pub const MSG_ANTISOCIAL_NOT_CONFIRMED: &str = "反社会的勢力に該当しないことを確認してください。";
+
+/// How a supporter pays (`payment_type`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "i32", into = "i32")]
+pub enum PayType {
+    /// 1: credit card.
+    Card,
+    /// 2: Japanese domestic bank transfer.
+    BankTransfer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("unknown payment type {0}")]
+pub struct UnknownPayType(pub i32);
+
+impl PayType {
+    pub const fn code(self) -> i32 {
+        match self {
+            Self::Card => 1,
+            Self::BankTransfer => 2,
+        }
+    }
+
+    pub const fn from_code(code: i32) -> Result<Self, UnknownPayType> {
+        match code {
+            1 => Ok(Self::Card),
+            2 => Ok(Self::BankTransfer),
+            other => Err(UnknownPayType(other)),
+        }
+    }
+}
+
+impl TryFrom<i32> for PayType {
+    type Error = UnknownPayType;
+    fn try_from(value: i32) -> Result<Self, Self::Error> {
+        Self::from_code(value)
+    }
+}
+
+impl From<PayType> for i32 {
+    fn from(value: PayType) -> Self {
+        value.code()
+    }
+}
+
+/// The screens of the payment flow, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "step", content = "payment_type")]
+pub enum PaymentStep {
+    /// 1: review the return, lot, names, agreements.
+    Info,
+    /// 2: choose card or bank transfer.
+    Method,
+    /// 3: card details.
+    Card,
+    /// 3: bank variant (bank information page).
+    Bank,
+    /// 4: confirm; carries the chosen pay type (`?paymentType=`).
+    Confirm(PayType),
+    /// 5: thanks or bank instructions.
+    Complete,
+}
+
+impl PaymentStep {
+    /// The step counter shown to the supporter, 1 to 5.
+    pub const fn number(self) -> u8 {
+        match self {
+            Self::Info => 1,
+            Self::Method => 2,
+            Self::Card | Self::Bank => 3,
+            Self::Confirm(_) => 4,
+            Self::Complete => 5,
+        }
+    }
+
+    /// The route of this step for a project and return slug.
+    pub fn path(self, project: &str, ret: &str) -> String {
+        match self {
+            Self::Info => format!("/payment/info/{project}/{ret}/"),
+            Self::Method => format!("/payment/method/{project}/{ret}/"),
+            Self::Card => format!("/payment/card/{project}/{ret}/"),
+            Self::Bank => format!("/payment/bank/{project}/{ret}/"),
+            Self::Confirm(pay) => format!("/payment/confirm/{project}/{ret}/?paymentType={}", pay.code()),
+            Self::Complete => format!("/payment/complete/{project}/{ret}/"),
+        }
+    }
+
+    /// Where step 2 leads: card details for a card, straight to confirm for
+    /// a bank transfer (the spec skips the bank page in the normal flow).
+    pub const fn after_method(pay: PayType) -> Self {
+        match pay {
+            PayType::Card => Self::Card,
+            PayType::BankTransfer => Self::Confirm(PayType::BankTransfer),
+        }
+    }
+
+    /// The next step, for steps whose successor does not depend on a choice.
+    pub const fn next(self) -> Option<Self> {
+        match self {
+            Self::Info => Some(Self::Method),
+            Self::Card => Some(Self::Confirm(PayType::Card)),
+            Self::Bank => Some(Self::Confirm(PayType::BankTransfer)),
+            Self::Confirm(_) => Some(Self::Complete),
+            Self::Method | Self::Complete => None,
+        }
+    }
+
+    /// The back link; `None` on step 1, whose back link is the project page
+    /// ([`project_path`]), and on the completed step.
+    pub const fn back(self) -> Option<Self> {
+        match self {
+            Self::Info | Self::Complete => None,
+            Self::Method => Some(Self::Info),
+            Self::Card | Self::Bank => Some(Self::Method),
+            Self::Confirm(PayType::Card) => Some(Self::Card),
+            Self::Confirm(PayType::BankTransfer) => Some(Self::Method),
+        }
+    }
+}
+
+/// The project page, where step 1's back link goes.
+pub fn project_path(project: &str) -> String {
+    format!("/projects/{project}/")
+}
+
+/// A project's extra question for supporters (`additionalData`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AdditionalField<'a> {
+    pub label: &'a str,
+    /// The project's own alert text when the answer is missing.
+    pub alert: Option<&'a str>,
+}
+
+/// What step 1 has collected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InfoStepInput<'a> {
+    /// The member's or guest's e-mail; `None` when not known yet.
+    pub email: Option<&'a str>,
+    pub agreed_to_terms: bool,
+    pub not_antisocial: bool,
+    pub return_type: ReturnType,
+    /// Display, company or organisation name depending on `return_type`.
+    pub supporter_name: &'a str,
+    /// Company or organisation site URL (optional).
+    pub corporate_url: Option<&'a str>,
+    pub lot: i64,
+    pub lot_disable: bool,
+    /// `Some(label)` when the return requires a delivery address.
+    pub address_label: Option<&'a str>,
+    pub has_address: bool,
+    pub additional: Option<AdditionalField<'a>>,
+    pub additional_value: Option<&'a str>,
+}
+
+/// Step 1's data once every rule holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InfoStep {
+    pub email: Email,
+    pub supporter_name: String,
+    pub corporate_url: Option<WebUrl>,
+    pub lot: Lot,
+    pub additional_value: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InfoStepError {
+    #[error(transparent)]
+    Email(#[from] EmailError),
+    #[error("{}", MSG_TERMS_NOT_ACCEPTED)]
+    TermsNotAccepted,
+    #[error("{}", MSG_ANTISOCIAL_NOT_CONFIRMED)]
+    AntisocialNotConfirmed,
+    #[error(transparent)]
+    SupporterName(#[from] SupporterNameRequired),
+    #[error(transparent)]
+    Url(#[from] UrlError),
+    #[error(transparent)]
+    Lot(#[from] LotError),
+    /// '{label}を入力してください'
+    #[error("{label}を入力してください")]
+    AddressRequired { label: String },
+    /// The project's alert, or '{label}を入力してください' when it has none.
+    #[error("{message}")]
+    AdditionalRequired { message: String },
+}
+
+/// Checks everything step 1 needs before step 2. All problems are returned
+/// at once so the form can mark every field.
+pub fn validate_info_step(input: &InfoStepInput<'_>) -> Result<InfoStep, Vec<InfoStepError>> {
+    let mut errors = Vec::new();
+    let email = collect(Email::parse(input.email.unwrap_or("")), &mut errors);
+    if !input.agreed_to_terms {
+        errors.push(InfoStepError::TermsNotAccepted);
+    }
+    if !input.not_antisocial {
+        errors.push(InfoStepError::AntisocialNotConfirmed);
+    }
+    let name = collect(supporter_name(input.return_type, input.supporter_name), &mut errors);
+    let url = collect(parse_optional_url(input.corporate_url.unwrap_or("")), &mut errors);
+    let lot = collect(Lot::for_return(input.lot, input.lot_disable), &mut errors);
+    if let Some(label) = input.address_label.filter(|_| !input.has_address) {
+        errors.push(InfoStepError::AddressRequired {
+            label: label.to_string(),
+        });
+    }
+    let additional_value = input.additional_value.map(str::trim).filter(|v| !v.is_empty());
+    if let Some(field) = input.additional.filter(|_| additional_value.is_none()) {
+        errors.push(InfoStepError::AdditionalRequired {
+            message: additional_alert(field),
+        });
+    }
+    match (email, name, url, lot) {
+        (Some(email), Some(supporter_name), Some(corporate_url), Some(lot)) if errors.is_empty() => Ok(InfoStep {
+            email,
+            supporter_name,
+            corporate_url,
+            lot,
+            additional_value: additional_value.map(str::to_string),
+        }),
+        _ => Err(errors),
+    }
+}
+
+fn collect<T, E: Into<InfoStepError>>(result: Result<T, E>, errors: &mut Vec<InfoStepError>) -> Option<T> {
+    result.map_err(|e| errors.push(e.into())).ok()
+}
+
+fn additional_alert(field: AdditionalField<'_>) -> String {
+    match field.alert.map(str::trim).filter(|a| !a.is_empty()) {
+        Some(alert) => alert.to_string(),
+        None => format!("{}を入力してください", field.label),
+    }
+}
+
+/// Where a sale stands with the payment provider. The provider decides it
+/// (webhook or server-side check), never the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SaleStatus {
+    /// Paid.
+    Succeeded,
+    /// The provider waits for the supporter (3-D Secure for a card). Legacy
+    /// bank sales of the seed also carry this value.
+    RequiresAction,
+    /// Bank transfer instructions issued, money not yet received.
+    AwaitingBankTransfer,
+    /// Given up (transfer deadline passed, payment failed or cancelled).
+    Canceled,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown sale status {0:?}")]
+pub struct UnknownSaleStatus(pub String);
+
+impl SaleStatus {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Succeeded => "succeeded",
+            Self::RequiresAction => "requires_action",
+            Self::AwaitingBankTransfer => "awaiting_bank_transfer",
+            Self::Canceled => "canceled",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Result<Self, UnknownSaleStatus> {
+        match raw {
+            "succeeded" => Ok(Self::Succeeded),
+            "requires_action" => Ok(Self::RequiresAction),
+            "awaiting_bank_transfer" => Ok(Self::AwaitingBankTransfer),
+            "canceled" => Ok(Self::Canceled),
+            other => Err(UnknownSaleStatus(other.to_string())),
+        }
+    }
+
+    /// The label in the payment history. A bank sale waiting for action is
+    /// waiting for the transfer, as in the seed.
+    pub const fn history_label(self, pay_type: PayType) -> &'static str {
+        match (self, pay_type) {
+            (Self::Succeeded, _) => "支払い済み",
+            (Self::AwaitingBankTransfer, _) | (Self::RequiresAction, PayType::BankTransfer) => "入金待ち（銀行振込）",
+            (Self::RequiresAction, PayType::Card) => "カード認証待ち",
+            (Self::Canceled, _) => "キャンセル",
+        }
+    }
+
+    /// Only money actually received counts toward raised totals, backer
+    /// counts and sponsor amounts.
+    pub const fn counts_toward_totals(self) -> bool {
+        matches!(self, Self::Succeeded)
+    }
+
+    /// Decision: every sale that may still be paid holds its lots, so a
+    /// limited return is never oversold by transfers arriving later; a
+    /// cancelled sale gives them back.
+    pub const fn reserves_stock(self) -> bool {
+        !matches!(self, Self::Canceled)
+    }
+}
+
+/// What the complete screen shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompleteView {
+    Thanks,
+    BankInstructions,
+}
+
+/// A card payment or a bank sale already paid shows thanks; an unpaid bank
+/// sale shows the transfer instructions.
+pub const fn complete_view(pay_type: PayType, status: SaleStatus) -> CompleteView {
+    match (pay_type, status) {
+        (PayType::BankTransfer, SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer) => {
+            CompleteView::BankInstructions
+        }
+        _ => CompleteView::Thanks,
+    }
+}
+
+/// Business days a supporter has to make a bank transfer.
+pub const BANK_TRANSFER_BUSINESS_DAYS: u32 = 3;
+
+/// The last day (Asia/Tokyo) on which a bank transfer for an order placed on
+/// `ordered_on` is accepted: the third business day after the order.
+///
+/// Decision: spec 001 says "within 3 business days", the terms "within 3
+/// days"; we take business days, the more generous reading. Saturdays,
+/// Sundays and every date in `holidays` (public holidays, bank holidays
+/// 12/31-1/3, supplied by the caller) are not business days.
+pub fn bank_transfer_deadline(ordered_on: NaiveDate, holidays: &[NaiveDate]) -> NaiveDate {
+    let mut day = ordered_on;
+    let mut counted = 0;
+    while counted < BANK_TRANSFER_BUSINESS_DAYS {
+        match day.succ_opt() {
+            Some(next) => day = next,
+            None => return day,
+        }
+        if is_business_day(day, holidays) {
+            counted += 1;
+        }
+    }
+    day
+}
+
+/// Whether an unpaid transfer ordered on `ordered_on` is past its deadline.
+pub fn is_bank_transfer_overdue(ordered_on: NaiveDate, holidays: &[NaiveDate], today: NaiveDate) -> bool {
+    today > bank_transfer_deadline(ordered_on, holidays)
+}
+
+fn is_business_day(day: NaiveDate, holidays: &[NaiveDate]) -> bool {
+    !matches!(day.weekday(), Weekday::Sat | Weekday::Sun) && !holidays.contains(&day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn d(y: i32, m: u32, day: u32) -> NaiveDate {
+        NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    fn valid_input() -> InfoStepInput<'static> {
+        InfoStepInput {
+            email: Some("taro@example.jp"),
+            agreed_to_terms: true,
+            not_antisocial: true,
+            return_type: ReturnType::Individual,
+            supporter_name: "たろう",
+            corporate_url: None,
+            lot: 2,
+            lot_disable: false,
+            address_label: None,
+            has_address: false,
+            additional: None,
+            additional_value: None,
+        }
+    }
+
+    #[test]
+    fn pay_type_codes_are_one_and_two() {
+        assert_eq!(PayType::from_code(1), Ok(PayType::Card));
+        assert_eq!(PayType::from_code(2), Ok(PayType::BankTransfer));
+        assert_eq!(PayType::from_code(3), Err(UnknownPayType(3)));
+    }
+
+    #[test]
+    fn steps_are_numbered_one_to_five() {
+        let numbers: Vec<u8> = [
+            PaymentStep::Info,
+            PaymentStep::Method,
+            PaymentStep::Card,
+            PaymentStep::Confirm(PayType::Card),
+            PaymentStep::Complete,
+        ]
+        .iter()
+        .map(|s| s.number())
+        .collect();
+        assert_eq!(numbers, vec![1, 2, 3, 4, 5]);
+        assert_eq!(PaymentStep::Bank.number(), 3);
+    }
+
+    #[test]
+    fn step_paths_match_the_routes() {
+        assert_eq!(PaymentStep::Info.path("p", "r"), "/payment/info/p/r/");
+        assert_eq!(
+            PaymentStep::Confirm(PayType::BankTransfer).path("p", "r"),
+            "/payment/confirm/p/r/?paymentType=2"
+        );
+        assert_eq!(project_path("p"), "/projects/p/");
+    }
+
+    #[test]
+    fn card_goes_to_card_details_and_bank_straight_to_confirm() {
+        assert_eq!(PaymentStep::after_method(PayType::Card), PaymentStep::Card);
+        assert_eq!(
+            PaymentStep::after_method(PayType::BankTransfer),
+            PaymentStep::Confirm(PayType::BankTransfer)
+        );
+        assert_eq!(PaymentStep::Card.next(), Some(PaymentStep::Confirm(PayType::Card)));
+    }
+
+    #[test]
+    fn back_links_go_to_the_previous_step() {
+        assert_eq!(PaymentStep::Info.back(), None);
+        assert_eq!(PaymentStep::Method.back(), Some(PaymentStep::Info));
+        assert_eq!(PaymentStep::Confirm(PayType::Card).back(), Some(PaymentStep::Card));
+        assert_eq!(
+            PaymentStep::Confirm(PayType::BankTransfer).back(),
+            Some(PaymentStep::Method)
+        );
+    }
+
+    #[test]
+    fn complete_info_step_passes() {
+        let step = validate_info_step(&valid_input()).unwrap();
+        assert_eq!((step.supporter_name.as_str(), step.lot.get()), ("たろう", 2));
+    }
+
+    #[test]
+    fn info_step_reports_every_missing_piece_at_once() {
+        let input = InfoStepInput {
+            email: None,
+            agreed_to_terms: false,
+            not_antisocial: false,
+            return_type: ReturnType::Organisation,
+            supporter_name: "",
+            lot: 2,
+            lot_disable: true,
+            address_label: Some("お届け先"),
+            additional: Some(AdditionalField {
+                label: "Tシャツのサイズ",
+                alert: None,
+            }),
+            ..valid_input()
+        };
+        let messages: Vec<String> = validate_info_step(&input)
+            .unwrap_err()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(
+            messages,
+            vec![
+                "メールアドレスを入力してください",
+                MSG_TERMS_NOT_ACCEPTED,
+                MSG_ANTISOCIAL_NOT_CONFIRMED,
+                "団体名を入力してください。",
+                "このリターンは口数を選択できません。",
+                "お届け先を入力してください",
+                "Tシャツのサイズを入力してください",
+            ]
+        );
+    }
+
+    #[test]
+    fn additional_data_uses_the_projects_own_alert() {
+        let input = InfoStepInput {
+            additional: Some(AdditionalField {
+                label: "サイズ",
+                alert: Some("サイズを選んでください。"),
+            }),
+            additional_value: Some("  "),
+            ..valid_input()
+        };
+        let errors = validate_info_step(&input).unwrap_err();
+        assert_eq!(errors[0].to_string(), "サイズを選んでください。");
+    }
+
+    #[test]
+    fn given_address_satisfies_an_address_requirement() {
+        let input = InfoStepInput {
+            address_label: Some("お届け先"),
+            has_address: true,
+            ..valid_input()
+        };
+        assert!(validate_info_step(&input).is_ok());
+    }
+
+    #[test]
+    fn history_labels_follow_status_and_pay_type() {
+        assert_eq!(SaleStatus::Succeeded.history_label(PayType::Card), "支払い済み");
+        assert_eq!(
+            SaleStatus::AwaitingBankTransfer.history_label(PayType::BankTransfer),
+            "入金待ち（銀行振込）"
+        );
+        assert_eq!(
+            SaleStatus::RequiresAction.history_label(PayType::BankTransfer),
+            "入金待ち（銀行振込）"
+        );
+    }
+
+    #[test]
+    fn only_paid_sales_count_toward_totals() {
+        assert!(SaleStatus::Succeeded.counts_toward_totals());
+        assert!(!SaleStatus::AwaitingBankTransfer.counts_toward_totals());
+        assert!(!SaleStatus::RequiresAction.counts_toward_totals());
+        assert!(!SaleStatus::Canceled.counts_toward_totals());
+    }
+
+    #[test]
+    fn pending_sales_reserve_stock_and_cancelled_ones_release_it() {
+        assert!(SaleStatus::AwaitingBankTransfer.reserves_stock());
+        assert!(SaleStatus::RequiresAction.reserves_stock());
+        assert!(SaleStatus::Succeeded.reserves_stock());
+        assert!(!SaleStatus::Canceled.reserves_stock());
+    }
+
+    #[test]
+    fn sale_status_strings_round_trip() {
+        for s in [
+            SaleStatus::Succeeded,
+            SaleStatus::RequiresAction,
+            SaleStatus::AwaitingBankTransfer,
+            SaleStatus::Canceled,
+        ] {
+            assert_eq!(SaleStatus::parse(s.as_str()), Ok(s));
+        }
+        assert!(SaleStatus::parse("paid").is_err());
+    }
+
+    #[test]
+    fn unpaid_bank_sale_completes_with_instructions() {
+        assert_eq!(
+            complete_view(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer),
+            CompleteView::BankInstructions
+        );
+        assert_eq!(
+            complete_view(PayType::BankTransfer, SaleStatus::Succeeded),
+            CompleteView::Thanks
+        );
+        assert_eq!(
+            complete_view(PayType::Card, SaleStatus::Succeeded),
+            CompleteView::Thanks
+        );
+    }
+
+    #[test]
+    fn transfer_ordered_on_monday_is_due_on_thursday() {
+        assert_eq!(bank_transfer_deadline(d(2026, 6, 1), &[]), d(2026, 6, 4));
+    }
+
+    #[test]
+    fn transfer_deadline_skips_weekends_and_holidays() {
+        // Thursday 2026-04-30 -> Fri 5/1, (weekend, 5/4-5/6 holidays), Thu 5/7, Fri 5/8
+        let golden_week = [d(2026, 5, 4), d(2026, 5, 5), d(2026, 5, 6)];
+        assert_eq!(bank_transfer_deadline(d(2026, 4, 30), &golden_week), d(2026, 5, 8));
+    }
+
+    #[test]
+    fn transfer_is_overdue_only_after_the_deadline_day() {
+        assert!(!is_bank_transfer_overdue(d(2026, 6, 1), &[], d(2026, 6, 4)));
+        assert!(is_bank_transfer_overdue(d(2026, 6, 1), &[], d(2026, 6, 5)));
+    }
+
+    proptest! {
+        #[test]
+        fn deadline_is_a_business_day_three_to_five_calendar_days_later(offset in 0i64..20_000) {
+            let ordered = d(2000, 1, 1) + chrono::Duration::days(offset);
+            let deadline = bank_transfer_deadline(ordered, &[]);
+            let gap = deadline.signed_duration_since(ordered).num_days();
+            prop_assert!((3..=5).contains(&gap));
+            prop_assert!(is_business_day(deadline, &[]));
+        }
+    }
+}

@@ -1,0 +1,537 @@
+//! Account edit rules: names, company site URL, delivery address and image
+//! uploads (spec 001 §3, §5, §9).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+pub const MSG_COMPANY_NAME_REQUIRED: &str = "企業名を入力してください。";
+pub const MSG_URL_FORMAT: &str = "正しいURLの形式で入力してください。";
+pub const MSG_DISPLAY_NAME_REQUIRED: &str = "表示名を入力してください。";
+/// Address forms start on this prefecture (the site's home region).
+pub const DEFAULT_PREFECTURE: &str = "群馬県";
+
+/// Required, trimmed, non-empty text; the error displays `message`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Required {
+    pub message: &'static str,
+}
+
+fn required(raw: &str, message: &'static str) -> Result<String, Required> {
+    let trimmed = raw.trim();
+    if trimmed.is_empty() {
+        return Err(Required { message });
+    }
+    Ok(trimmed.to_string())
+}
+
+/// The company name of the corporate edit screen.
+pub fn company_name(raw: &str) -> Result<String, Required> {
+    required(raw, MSG_COMPANY_NAME_REQUIRED)
+}
+
+/// A display name (profile, or a sale's name in the payment history).
+pub fn display_name(raw: &str) -> Result<String, Required> {
+    required(raw, MSG_DISPLAY_NAME_REQUIRED)
+}
+
+/// An absolute `http` or `https` URL with a plausible host. Other schemes
+/// (`javascript:`, `data:`) are refused because these URLs become links on
+/// public pages; credentials in the authority (`user@host`) are refused
+/// because they are a classic way to disguise the real host.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct WebUrl(String);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{}", MSG_URL_FORMAT)]
+pub struct UrlError;
+
+impl WebUrl {
+    pub const MAX_LEN: usize = 2048;
+
+    pub fn parse(raw: &str) -> Result<Self, UrlError> {
+        let url = raw.trim();
+        if url.len() > Self::MAX_LEN || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(UrlError);
+        }
+        let lower = url.to_ascii_lowercase();
+        let rest = ["https://", "http://"]
+            .iter()
+            .find_map(|scheme| lower.starts_with(scheme).then(|| &url[scheme.len()..]))
+            .ok_or(UrlError)?;
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        if !is_valid_authority(authority) {
+            return Err(UrlError);
+        }
+        Ok(Self(url.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+fn is_valid_authority(authority: &str) -> bool {
+    if authority.contains('@') {
+        return false;
+    }
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((host, port)) => (host, Some(port)),
+        None => (authority, None),
+    };
+    let port_ok = port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.chars().all(|c| c.is_ascii_digit()));
+    let host_ok = host == "localhost"
+        || (host.contains('.')
+            && host.split('.').all(|label| {
+                !label.is_empty()
+                    && !label.starts_with('-')
+                    && !label.ends_with('-')
+                    && label.chars().all(|c| c.is_alphanumeric() || c == '-')
+            }));
+    port_ok && host_ok
+}
+
+/// An optional URL field: empty means "no site", anything else must parse.
+pub fn parse_optional_url(raw: &str) -> Result<Option<WebUrl>, UrlError> {
+    if raw.trim().is_empty() {
+        return Ok(None);
+    }
+    WebUrl::parse(raw).map(Some)
+}
+
+impl fmt::Display for WebUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl TryFrom<String> for WebUrl {
+    type Error = UrlError;
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        Self::parse(&value)
+    }
+}
+
+impl From<WebUrl> for String {
+    fn from(value: WebUrl) -> Self {
+        value.0
+    }
+}
+
+/// The 47 prefectures, in the conventional north-to-south order of forms.
+pub const PREFECTURES: [&str; 47] = [
+    "北海道",
+    "青森県",
+    "岩手県",
+    "宮城県",
+    "秋田県",
+    "山形県",
+    "福島県",
+    "茨城県",
+    "栃木県",
+    "群馬県",
+    "埼玉県",
+    "千葉県",
+    "東京都",
+    "神奈川県",
+    "新潟県",
+    "富山県",
+    "石川県",
+    "福井県",
+    "山梨県",
+    "長野県",
+    "岐阜県",
+    "静岡県",
+    "愛知県",
+    "三重県",
+    "滋賀県",
+    "京都府",
+    "大阪府",
+    "兵庫県",
+    "奈良県",
+    "和歌山県",
+    "鳥取県",
+    "島根県",
+    "岡山県",
+    "広島県",
+    "山口県",
+    "徳島県",
+    "香川県",
+    "愛媛県",
+    "高知県",
+    "福岡県",
+    "佐賀県",
+    "長崎県",
+    "熊本県",
+    "大分県",
+    "宮崎県",
+    "鹿児島県",
+    "沖縄県",
+];
+
+/// A delivery address as typed into the form.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AddressInput {
+    pub name: String,
+    pub tel_number: String,
+    pub zip: String,
+    pub pref: String,
+    pub city: String,
+    pub address: String,
+    pub building: Option<String>,
+}
+
+/// A delivery address whose every rule holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Address {
+    pub name: String,
+    pub tel_number: String,
+    pub zip: String,
+    pub pref: String,
+    pub city: String,
+    pub address: String,
+    pub building: Option<String>,
+}
+
+/// One field's problem; the form shows each beside its field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[serde(rename_all = "camelCase")]
+pub enum AddressError {
+    #[error("お名前を入力してください。")]
+    NameRequired,
+    #[error("電話番号を入力してください。")]
+    TelRequired,
+    #[error("電話番号はハイフンなしの半角数字で入力してください。")]
+    TelFormat,
+    #[error("郵便番号を入力してください。")]
+    ZipRequired,
+    #[error("郵便番号はハイフンなしの半角数字7桁で入力してください。")]
+    ZipFormat,
+    #[error("都道府県を選択してください。")]
+    PrefInvalid,
+    #[error("市区町村を入力してください。")]
+    CityRequired,
+    #[error("番地を入力してください。")]
+    AddressRequired,
+}
+
+impl AddressInput {
+    /// A blank form, prefilled with the default prefecture.
+    pub fn blank() -> Self {
+        Self {
+            pref: DEFAULT_PREFECTURE.to_string(),
+            ..Self::default()
+        }
+    }
+
+    /// Checks every field and reports all problems at once. Telephone and
+    /// zip are half-width digits without hyphens; zip has exactly 7.
+    pub fn validate(&self) -> Result<Address, Vec<AddressError>> {
+        let mut errors = Vec::new();
+        let mut need = |value: &str, err: AddressError| {
+            let trimmed = value.trim();
+            if trimmed.is_empty() {
+                errors.push(err);
+            }
+            trimmed.to_string()
+        };
+        let name = need(&self.name, AddressError::NameRequired);
+        let tel_number = need(&self.tel_number, AddressError::TelRequired);
+        let zip = need(&self.zip, AddressError::ZipRequired);
+        let city = need(&self.city, AddressError::CityRequired);
+        let address = need(&self.address, AddressError::AddressRequired);
+        if !tel_number.is_empty() && !is_ascii_digits(&tel_number) {
+            errors.push(AddressError::TelFormat);
+        }
+        if !zip.is_empty() && !is_zip(&zip) {
+            errors.push(AddressError::ZipFormat);
+        }
+        let pref = self.pref.trim().to_string();
+        if !PREFECTURES.contains(&pref.as_str()) {
+            errors.push(AddressError::PrefInvalid);
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let building = self
+            .building
+            .as_deref()
+            .map(str::trim)
+            .filter(|b| !b.is_empty())
+            .map(str::to_string);
+        Ok(Address {
+            name,
+            tel_number,
+            zip,
+            pref,
+            city,
+            address,
+            building,
+        })
+    }
+}
+
+/// Seven half-width digits, no hyphen (`3710000`).
+fn is_zip(s: &str) -> bool {
+    s.len() == 7 && is_ascii_digits(s)
+}
+
+fn is_ascii_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Largest accepted upload: 2 MB (2,097,152 bytes).
+pub const MAX_UPLOAD_BYTES: u64 = 2_097_152;
+/// Accepted file-name extensions, as the file picker filters them.
+pub const ALLOWED_EXTENSIONS: [&str; 4] = ["jpg", "jpeg", "png", "gif"];
+
+/// An accepted image format, decided from the file's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageKind {
+    Jpeg,
+    Png,
+    Gif,
+}
+
+impl ImageKind {
+    pub const fn content_type(self) -> &'static str {
+        match self {
+            Self::Jpeg => "image/jpeg",
+            Self::Png => "image/png",
+            Self::Gif => "image/gif",
+        }
+    }
+
+    /// The extension we store the file under, whatever it was uploaded as.
+    pub const fn extension(self) -> &'static str {
+        match self {
+            Self::Jpeg => "jpg",
+            Self::Png => "png",
+            Self::Gif => "gif",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum UploadError {
+    #[error("ファイルが空です。")]
+    Empty,
+    #[error("ファイルサイズは2MB以内にしてください。")]
+    TooLarge,
+    #[error("jpg、jpeg、png、gif形式の画像を選択してください。")]
+    UnsupportedType,
+}
+
+/// Decides whether an upload is an accepted image. `head` is the start of
+/// the file (12 bytes are enough), `len` its full size. The content decides,
+/// not the name or the client's content type, which are trivially forged.
+pub fn detect_image(head: &[u8], len: u64) -> Result<ImageKind, UploadError> {
+    if len == 0 {
+        return Err(UploadError::Empty);
+    }
+    if len > MAX_UPLOAD_BYTES {
+        return Err(UploadError::TooLarge);
+    }
+    if head.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Ok(ImageKind::Jpeg)
+    } else if head.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]) {
+        Ok(ImageKind::Png)
+    } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        Ok(ImageKind::Gif)
+    } else {
+        Err(UploadError::UnsupportedType)
+    }
+}
+
+/// Whether a file name has an accepted extension (case-insensitive); used
+/// only to filter the picker, never as the decision.
+pub fn has_allowed_extension(file_name: &str) -> bool {
+    file_name
+        .rsplit_once('.')
+        .is_some_and(|(_, ext)| ALLOWED_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn valid_address() -> AddressInput {
+        AddressInput {
+            name: "上毛 太郎".into(),
+            tel_number: "0272000000".into(),
+            zip: "3710000".into(),
+            pref: "群馬県".into(),
+            city: "前橋市".into(),
+            address: "大手町1-1-1".into(),
+            building: None,
+        }
+    }
+
+    #[test]
+    fn empty_company_name_gets_the_spec_message() {
+        assert_eq!(
+            company_name("  ").unwrap_err().to_string(),
+            "企業名を入力してください。"
+        );
+        assert_eq!(company_name(" 上毛商事 "), Ok("上毛商事".into()));
+    }
+
+    #[test]
+    fn empty_display_name_gets_the_spec_message() {
+        assert_eq!(display_name("").unwrap_err().to_string(), "表示名を入力してください。");
+    }
+
+    #[test]
+    fn http_and_https_urls_are_accepted() {
+        for ok in [
+            "https://example.co.jp",
+            "http://example.jp/path?q=1#x",
+            "HTTPS://例え.jp/",
+            "http://localhost:8080/",
+        ] {
+            assert!(WebUrl::parse(ok).is_ok(), "{ok}");
+        }
+    }
+
+    #[test]
+    fn other_schemes_and_malformed_urls_get_the_spec_message() {
+        for bad in [
+            "example.jp",
+            "ftp://example.jp",
+            "javascript:alert(1)",
+            "https://",
+            "https://exa mple.jp",
+            "https://user@evil.jp",
+            "https://example",
+            "https://example.jp:port",
+            "https://-bad.jp",
+        ] {
+            assert_eq!(
+                WebUrl::parse(bad).unwrap_err().to_string(),
+                "正しいURLの形式で入力してください。",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn empty_optional_url_means_no_site() {
+        assert_eq!(parse_optional_url("  "), Ok(None));
+        assert!(parse_optional_url("nope").is_err());
+    }
+
+    #[test]
+    fn blank_address_form_starts_in_gunma() {
+        assert_eq!(AddressInput::blank().pref, "群馬県");
+    }
+
+    #[test]
+    fn valid_address_passes_and_empty_building_becomes_none() {
+        let input = AddressInput {
+            building: Some(" ".into()),
+            ..valid_address()
+        };
+        assert_eq!(input.validate().unwrap().building, None);
+    }
+
+    #[test]
+    fn hyphenated_or_full_width_digits_are_refused() {
+        let input = AddressInput {
+            tel_number: "027-200-0000".into(),
+            zip: "３７１００００".into(),
+            ..valid_address()
+        };
+        assert_eq!(
+            input.validate().unwrap_err(),
+            vec![AddressError::TelFormat, AddressError::ZipFormat]
+        );
+    }
+
+    #[test]
+    fn zip_needs_exactly_seven_digits() {
+        let input = AddressInput {
+            zip: "371000".into(),
+            ..valid_address()
+        };
+        assert_eq!(input.validate().unwrap_err(), vec![AddressError::ZipFormat]);
+    }
+
+    #[test]
+    fn every_missing_required_field_is_reported() {
+        let errors = AddressInput {
+            pref: "どこか".into(),
+            ..AddressInput::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            errors,
+            vec![
+                AddressError::NameRequired,
+                AddressError::TelRequired,
+                AddressError::ZipRequired,
+                AddressError::CityRequired,
+                AddressError::AddressRequired,
+                AddressError::PrefInvalid,
+            ]
+        );
+    }
+
+    #[test]
+    fn images_are_recognised_by_their_magic_bytes() {
+        assert_eq!(detect_image(&[0xFF, 0xD8, 0xFF, 0xE0], 100), Ok(ImageKind::Jpeg));
+        assert_eq!(detect_image(b"\x89PNG\r\n\x1a\n\0\0", 100), Ok(ImageKind::Png));
+        assert_eq!(detect_image(b"GIF89a...", 100), Ok(ImageKind::Gif));
+        assert_eq!(detect_image(b"<svg xmlns=", 100), Err(UploadError::UnsupportedType));
+    }
+
+    #[test]
+    fn a_renamed_non_image_is_refused_whatever_its_name() {
+        assert!(has_allowed_extension("logo.PNG"));
+        assert_eq!(detect_image(b"%PDF-1.7", 100), Err(UploadError::UnsupportedType));
+    }
+
+    #[test]
+    fn upload_of_exactly_two_megabytes_is_accepted_and_one_byte_more_refused() {
+        let jpeg = [0xFF, 0xD8, 0xFF];
+        assert_eq!(detect_image(&jpeg, 2_097_152), Ok(ImageKind::Jpeg));
+        assert_eq!(detect_image(&jpeg, 2_097_153), Err(UploadError::TooLarge));
+        assert_eq!(detect_image(&jpeg, 0), Err(UploadError::Empty));
+    }
+
+    #[test]
+    fn unknown_extensions_are_not_offered() {
+        assert!(!has_allowed_extension("logo.svg"));
+        assert!(!has_allowed_extension("noext"));
+    }
+
+    proptest! {
+        #[test]
+        fn accepted_uploads_are_never_larger_than_two_megabytes(head in proptest::collection::vec(any::<u8>(), 0..16), len in any::<u64>()) {
+            if detect_image(&head, len).is_ok() {
+                prop_assert!(len > 0 && len <= MAX_UPLOAD_BYTES);
+            }
+        }
+
+        #[test]
+        fn accepted_zips_are_seven_ascii_digits(zip in "\\PC{0,9}") {
+            let input = AddressInput { zip: zip.clone(), ..valid_address() };
+            if let Ok(address) = input.validate() {
+                prop_assert!(address.zip.len() == 7 && address.zip.bytes().all(|b| b.is_ascii_digit()));
+            }
+        }
+
+        #[test]
+        fn accepted_urls_start_with_http_or_https(raw in "\\PC{0,40}") {
+            if let Ok(url) = WebUrl::parse(&raw) {
+                let lower = url.as_str().to_ascii_lowercase();
+                prop_assert!(lower.starts_with("http://") || lower.starts_with("https://"));
+            }
+        }
+    }
+}
