@@ -9,8 +9,7 @@ use validator::Validate;
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/register", web::post().to(register))
-        .route("/user/reRegister", web::post().to(reregister));
+    cfg.route("/user/register", web::post().to(register)).route("/user/reRegister", web::post().to(reregister));
 }
 
 /// `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
@@ -48,7 +47,10 @@ fn respond(result: Result<SignupOutcome, SignupError>) -> Result<Json<RegisterRe
     }
 }
 
-async fn register(signup: web::Data<dyn Signup>, body: Json<RegisterRequest>) -> Result<Json<RegisterResponse>, ApiError> {
+async fn register(
+    signup: web::Data<dyn Signup>,
+    body: Json<RegisterRequest>,
+) -> Result<Json<RegisterResponse>, ApiError> {
     let email = body.into_inner().try_into_email()?;
     respond(signup.register(&email).await)
 }

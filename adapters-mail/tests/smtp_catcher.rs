@@ -26,7 +26,9 @@ async fn a_japanese_mail_reaches_the_catcher_intact() {
         .send(OutgoingMail {
             to: Email::parse(&to).unwrap(),
             subject: "【テスト】会員登録のご案内".into(),
-            text_body: "以下のURLからパスワードを設定してください。\nhttp://127.0.0.1:8080/signup/password/?activate=abc\n".into(),
+            text_body:
+                "以下のURLからパスワードを設定してください。\nhttp://127.0.0.1:8080/signup/password/?activate=abc\n"
+                    .into(),
         })
         .await
         .unwrap();
@@ -44,7 +46,9 @@ async fn poll_for(catcher: &str, to: &str) -> serde_json::Value {
     for _ in 0..50 {
         let mails: Vec<serde_json::Value> =
             client.get(format!("{catcher}/api/email")).send().await.unwrap().json().await.unwrap();
-        if let Some(mail) = mails.into_iter().find(|m| m["to"].as_array().is_some_and(|t| t.iter().any(|a| a["address"] == to))) {
+        if let Some(mail) =
+            mails.into_iter().find(|m| m["to"].as_array().is_some_and(|t| t.iter().any(|a| a["address"] == to)))
+        {
             return mail;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;

@@ -32,9 +32,7 @@ pub fn connect(database_url: &str, max_size: u32) -> Result<PgPool, PoolError> {
 /// Applies pending migrations; returns how many ran.
 pub fn migrate(pool: &PgPool) -> Result<usize, PoolError> {
     let mut conn = pool.get()?;
-    conn.run_pending_migrations(MIGRATIONS)
-        .map(|applied| applied.len())
-        .map_err(|e| PoolError::Migrate(e.to_string()))
+    conn.run_pending_migrations(MIGRATIONS).map(|applied| applied.len()).map_err(|e| PoolError::Migrate(e.to_string()))
 }
 
 /// Readiness probe: a round trip to the database.

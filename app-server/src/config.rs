@@ -80,7 +80,10 @@ impl Settings {
             "starttls" => SmtpSecurity::StartTls,
             "tls" => SmtpSecurity::Tls,
             other => {
-                return Err(ConfigError { name: "SMTP_SECURITY", problem: format!("{other:?} is not none|starttls|tls") })
+                return Err(ConfigError {
+                    name: "SMTP_SECURITY",
+                    problem: format!("{other:?} is not none|starttls|tls"),
+                })
             }
         };
         let credentials = match (std::env::var("SMTP_USERNAME"), std::env::var("SMTP_PASSWORD")) {

@@ -77,7 +77,7 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .route("/readyz", web::get().to(readyz))
             .configure(adapters_http::configure(services.clone()));
         if frontend_dir.join("index.html").is_file() {
-            app.service(frontend(&frontend_dir))
+            app.service(hashed_assets(&frontend_dir)).service(frontend(&frontend_dir))
         } else {
             app
         }
@@ -95,14 +95,29 @@ fn security_headers() -> DefaultHeaders {
         .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
 }
 
-/// The built single-page app. Hashed assets are cached for a year; any other
-/// path gets `index.html` (not cached) so client-side routes load.
+/// `assets/` holds only content-hashed files, so browsers may keep them a year.
+fn hashed_assets(
+    dir: &Path,
+) -> actix_web::Scope<
+    impl actix_web::dev::ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    web::scope("/assets")
+        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")))
+        .service(Files::new("", dir.join("assets")))
+}
+
+/// The built single-page app. Any path that is not a file gets `index.html`
+/// (revalidated on every visit) so client-side routes load.
 fn frontend(dir: &Path) -> Files {
     let index = dir.join("index.html");
-    Files::new("/", dir)
-        .index_file("index.html")
-        .use_etag(true)
-        .default_handler(fn_service(move |req: ServiceRequest| {
+    Files::new("/", dir).index_file("index.html").use_etag(true).default_handler(fn_service(
+        move |req: ServiceRequest| {
             let index = index.clone();
             async move {
                 let (req, _) = req.into_parts();
@@ -111,7 +126,8 @@ fn frontend(dir: &Path) -> Files {
                 res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
                 Ok(ServiceResponse::new(req, res))
             }
-        }))
+        },
+    ))
 }
 
 async fn healthz() -> HttpResponse {

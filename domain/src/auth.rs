@@ -142,10 +142,7 @@ pub enum LoginAttempt {
 impl LoginGuard {
     /// A guard with no failures and no lock (also how an operator lifts a lock).
     pub const fn unlocked() -> Self {
-        Self {
-            failed_count: 0,
-            banned_until: None,
-        }
+        Self { failed_count: 0, banned_until: None }
     }
 
     /// The lock's end, if the account is locked at `now`.
@@ -160,33 +157,17 @@ impl LoginGuard {
         if let Some(until) = self.locked_until(now) {
             return (LoginAttempt::Locked { until }, self);
         }
-        let current = if self.banned_until.is_some() {
-            Self::unlocked()
-        } else {
-            self
-        };
+        let current = if self.banned_until.is_some() { Self::unlocked() } else { self };
         if password_ok {
             return (LoginAttempt::Succeeded, Self::unlocked());
         }
         let failed_count = current.failed_count.saturating_add(1);
         if failed_count >= MAX_FAILED_LOGINS {
             let until = now + Duration::minutes(LOCK_MINUTES);
-            return (
-                LoginAttempt::Locked { until },
-                Self {
-                    failed_count,
-                    banned_until: Some(until),
-                },
-            );
+            return (LoginAttempt::Locked { until }, Self { failed_count, banned_until: Some(until) });
         }
         let attempts_left = MAX_FAILED_LOGINS - failed_count;
-        (
-            LoginAttempt::WrongPassword { attempts_left },
-            Self {
-                failed_count,
-                banned_until: None,
-            },
-        )
+        (LoginAttempt::WrongPassword { attempts_left }, Self { failed_count, banned_until: None })
     }
 }
 
@@ -287,30 +268,18 @@ mod tests {
     use proptest::prelude::*;
 
     fn at(h: u32, m: u32) -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(2026, 11, 25)
-            .unwrap()
-            .and_hms_opt(h, m, 0)
-            .unwrap()
+        NaiveDate::from_ymd_opt(2026, 11, 25).unwrap().and_hms_opt(h, m, 0).unwrap()
     }
 
     #[test]
     fn empty_password_is_required() {
-        assert_eq!(
-            Password::parse("").unwrap_err().to_string(),
-            "パスワードを入力してください"
-        );
-        assert_eq!(
-            require_current_password("").unwrap_err().to_string(),
-            "パスワードを入力してください"
-        );
+        assert_eq!(Password::parse("").unwrap_err().to_string(), "パスワードを入力してください");
+        assert_eq!(require_current_password("").unwrap_err().to_string(), "パスワードを入力してください");
     }
 
     #[test]
     fn seven_characters_are_too_short_and_eight_are_enough() {
-        assert_eq!(
-            Password::parse("abcdefg").unwrap_err().to_string(),
-            "パスワードは8文字以上で設定してください"
-        );
+        assert_eq!(Password::parse("abcdefg").unwrap_err().to_string(), "パスワードは8文字以上で設定してください");
         assert!(Password::parse("abcdefgh").is_ok());
         assert!(Password::parse("あいうえおかきく").is_ok());
     }
@@ -321,10 +290,7 @@ mod tests {
         assert_eq!(long.len(), 192);
         let err = Password::parse(&long).unwrap_err();
         assert_eq!(err, PasswordError::TooLong);
-        assert_eq!(
-            err.to_string(),
-            "パスワードは72バイト以内で設定してください（全角文字は1文字3バイトです）。"
-        );
+        assert_eq!(err.to_string(), "パスワードは72バイト以内で設定してください（全角文字は1文字3バイトです）。");
     }
 
     #[test]
@@ -340,10 +306,7 @@ mod tests {
         assert_eq!(setup.to_string(), "パスワードと同一のパスワードを入力してください。");
         for purpose in [PasswordPurpose::Reset, PasswordPurpose::Change] {
             let err = Password::with_confirmation("password1", "password2", purpose).unwrap_err();
-            assert_eq!(
-                err.to_string(),
-                "新しいパスワードと同一のパスワードを入力してください。"
-            );
+            assert_eq!(err.to_string(), "新しいパスワードと同一のパスワードを入力してください。");
         }
         assert!(Password::with_confirmation("password1", "password1", PasswordPurpose::Setup).is_ok());
     }
@@ -360,12 +323,7 @@ mod tests {
         let mut guard = LoginGuard::unlocked();
         for i in 1..MAX_FAILED_LOGINS {
             let (attempt, next) = guard.attempt(false, at(21, 0));
-            assert_eq!(
-                attempt,
-                LoginAttempt::WrongPassword {
-                    attempts_left: MAX_FAILED_LOGINS - i
-                }
-            );
+            assert_eq!(attempt, LoginAttempt::WrongPassword { attempts_left: MAX_FAILED_LOGINS - i });
             guard = next;
         }
         let (attempt, guard) = guard.attempt(false, at(21, 0));
@@ -375,10 +333,7 @@ mod tests {
 
     #[test]
     fn correct_password_during_the_lock_does_not_log_in() {
-        let locked = LoginGuard {
-            failed_count: 10,
-            banned_until: Some(at(21, 30)),
-        };
+        let locked = LoginGuard { failed_count: 10, banned_until: Some(at(21, 30)) };
         let (attempt, after) = locked.attempt(true, at(21, 29));
         assert_eq!(attempt, LoginAttempt::Locked { until: at(21, 30) });
         assert_eq!(after, locked);
@@ -386,39 +341,21 @@ mod tests {
 
     #[test]
     fn correct_password_after_the_lock_logs_in_and_clears_the_count() {
-        let locked = LoginGuard {
-            failed_count: 10,
-            banned_until: Some(at(21, 30)),
-        };
-        assert_eq!(
-            locked.attempt(true, at(21, 30)),
-            (LoginAttempt::Succeeded, LoginGuard::unlocked())
-        );
+        let locked = LoginGuard { failed_count: 10, banned_until: Some(at(21, 30)) };
+        assert_eq!(locked.attempt(true, at(21, 30)), (LoginAttempt::Succeeded, LoginGuard::unlocked()));
     }
 
     #[test]
     fn wrong_password_after_an_expired_lock_starts_a_fresh_count() {
-        let locked = LoginGuard {
-            failed_count: 10,
-            banned_until: Some(at(21, 30)),
-        };
+        let locked = LoginGuard { failed_count: 10, banned_until: Some(at(21, 30)) };
         let (attempt, after) = locked.attempt(false, at(22, 0));
         assert_eq!(attempt, LoginAttempt::WrongPassword { attempts_left: 9 });
-        assert_eq!(
-            after,
-            LoginGuard {
-                failed_count: 1,
-                banned_until: None
-            }
-        );
+        assert_eq!(after, LoginGuard { failed_count: 1, banned_until: None });
     }
 
     #[test]
     fn success_resets_the_failure_count() {
-        let guard = LoginGuard {
-            failed_count: 9,
-            banned_until: None,
-        };
+        let guard = LoginGuard { failed_count: 9, banned_until: None };
         assert_eq!(guard.attempt(true, at(9, 0)).1, LoginGuard::unlocked());
     }
 
@@ -433,10 +370,7 @@ mod tests {
 
     #[test]
     fn japanese_time_pads_minutes_but_not_month_or_day() {
-        let t = NaiveDate::from_ymd_opt(2026, 1, 5)
-            .unwrap()
-            .and_hms_opt(9, 5, 0)
-            .unwrap();
+        let t = NaiveDate::from_ymd_opt(2026, 1, 5).unwrap().and_hms_opt(9, 5, 0).unwrap();
         assert_eq!(format_ja_datetime(t), "2026年1月5日 09:05");
     }
 
@@ -444,10 +378,7 @@ mod tests {
     fn login_failures_carry_the_spec_messages_and_details() {
         assert_eq!(LoginFailure::PasswordMismatch.to_string(), "パスワードが間違っています");
         assert_eq!(LoginFailure::PasswordMismatch.detail(), "E_PASSWORD_MISMATCH");
-        assert_eq!(
-            LoginFailure::UserNotFound.to_string(),
-            "登録されていないメールアドレスです。"
-        );
+        assert_eq!(LoginFailure::UserNotFound.to_string(), "登録されていないメールアドレスです。");
         assert_eq!(LoginFailure::UserNotFound.detail(), "E_USER_NOT_FOUND");
         assert_eq!(
             LoginFailure::Expired.to_string(),

@@ -26,11 +26,7 @@ impl Lot {
     pub const ONE: Lot = Lot(1);
 
     pub fn parse(n: i64) -> Result<Self, LotError> {
-        u8::try_from(n)
-            .ok()
-            .filter(|n| (Self::MIN..=Self::MAX).contains(n))
-            .map(Self)
-            .ok_or(LotError::OutOfRange)
+        u8::try_from(n).ok().filter(|n| (Self::MIN..=Self::MAX).contains(n)).map(Self).ok_or(LotError::OutOfRange)
     }
 
     /// The lot a purchase of a return may use. When the return has

@@ -18,10 +18,7 @@ pub const MSG_MAIL_CONTENT_REQUIRED: &str = "内容を入力してください�
 /// (including block boundaries) collapsed to one space, trimmed.
 pub fn plain_text(html: &str) -> String {
     let stripped = strip_tags(html);
-    decode_entities(&stripped)
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
+    decode_entities(&stripped).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The first `max_chars` characters (not bytes) of the visible text, with
@@ -100,11 +97,7 @@ fn decode_entities(text: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let after = &rest[amp..];
-        match after
-            .find(';')
-            .filter(|semi| *semi <= 10)
-            .and_then(|semi| entity(&after[1..semi]).map(|c| (c, semi)))
-        {
+        match after.find(';').filter(|semi| *semi <= 10).and_then(|semi| entity(&after[1..semi]).map(|c| (c, semi))) {
             Some((c, semi)) => {
                 out.push(c);
                 rest = &after[semi + 1..];
@@ -171,11 +164,7 @@ impl MailDraft {
         if !errors.is_empty() {
             return Err(errors);
         }
-        Ok(Self {
-            project_id,
-            title: title.to_string(),
-            content: content.to_string(),
-        })
+        Ok(Self { project_id, title: title.to_string(), content: content.to_string() })
     }
 }
 
@@ -186,10 +175,7 @@ mod tests {
 
     #[test]
     fn tags_are_stripped_and_blocks_become_spaces() {
-        assert_eq!(
-            plain_text("<p>こんにちは</p><p>世界<br>です</p>"),
-            "こんにちは 世界 です"
-        );
+        assert_eq!(plain_text("<p>こんにちは</p><p>世界<br>です</p>"), "こんにちは 世界 です");
     }
 
     #[test]
@@ -222,10 +208,7 @@ mod tests {
     fn mail_needs_a_title_and_a_body() {
         let errors = MailDraft::parse(None, " ", "<p><br></p>").unwrap_err();
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        assert_eq!(
-            messages,
-            vec!["タイトルを入力してください。", "内容を入力してください。"]
-        );
+        assert_eq!(messages, vec!["タイトルを入力してください。", "内容を入力してください。"]);
         assert!(MailDraft::parse(Some(1), "お知らせ", "<p>本文</p>").is_ok());
     }
 

@@ -189,13 +189,7 @@ impl PriceBreakdown {
             TaxMode::Inclusive | TaxMode::Exempt => amount,
             TaxMode::Exclusive => amount.checked_add(tax).ok_or(MoneyError::Overflow)?,
         };
-        Ok(Self {
-            price,
-            lot,
-            amount,
-            tax,
-            total,
-        })
+        Ok(Self { price, lot, amount, tax, total })
     }
 
     /// The same, reading the mode from the project's `isDonation` and
@@ -326,13 +320,7 @@ mod tests {
         let b = PriceBreakdown::for_project(Yen(5_000), lot(2), TaxRate::STANDARD, false, false).unwrap();
         assert_eq!(
             b,
-            PriceBreakdown {
-                price: Yen(5_000),
-                lot: lot(2),
-                amount: Yen(10_000),
-                tax: Yen(1_000),
-                total: Yen(11_000)
-            }
+            PriceBreakdown { price: Yen(5_000), lot: lot(2), amount: Yen(10_000), tax: Yen(1_000), total: Yen(11_000) }
         );
     }
 
@@ -354,20 +342,11 @@ mod tests {
     fn application_fees_match_the_spec_rates_and_floor() {
         let total = Yen(11_000);
         assert_eq!(application_fee(total, PayType::Card, FeeSchedule::Standard), Yen(1_496));
-        assert_eq!(
-            application_fee(total, PayType::BankTransfer, FeeSchedule::Standard),
-            Yen(1_265)
-        );
+        assert_eq!(application_fee(total, PayType::BankTransfer, FeeSchedule::Standard), Yen(1_265));
         assert_eq!(application_fee(total, PayType::Card, FeeSchedule::Internal), Yen(1_166));
-        assert_eq!(
-            application_fee(total, PayType::BankTransfer, FeeSchedule::Internal),
-            Yen(935)
-        );
+        assert_eq!(application_fee(total, PayType::BankTransfer, FeeSchedule::Internal), Yen(935));
         // 1,001 × 13.6 % = 136.136 -> 136
-        assert_eq!(
-            application_fee(Yen(1_001), PayType::Card, FeeSchedule::Standard),
-            Yen(136)
-        );
+        assert_eq!(application_fee(Yen(1_001), PayType::Card, FeeSchedule::Standard), Yen(136));
     }
 
     #[test]
@@ -383,11 +362,7 @@ mod tests {
     }
 
     fn any_mode() -> impl Strategy<Value = TaxMode> {
-        prop_oneof![
-            Just(TaxMode::Exclusive),
-            Just(TaxMode::Inclusive),
-            Just(TaxMode::Exempt)
-        ]
+        prop_oneof![Just(TaxMode::Exclusive), Just(TaxMode::Inclusive), Just(TaxMode::Exempt)]
     }
 
     proptest! {

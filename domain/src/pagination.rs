@@ -79,18 +79,12 @@ mod tests {
 
     #[test]
     fn middle_page_has_dots_on_both_sides() {
-        assert_eq!(
-            items(5, 10),
-            vec![Page(1), Dots, Page(4), Page(5), Page(6), Dots, Page(10)]
-        );
+        assert_eq!(items(5, 10), vec![Page(1), Dots, Page(4), Page(5), Page(6), Dots, Page(10)]);
     }
 
     #[test]
     fn a_single_hidden_page_is_shown_instead_of_dots() {
-        assert_eq!(
-            items(4, 10),
-            vec![Page(1), Page(2), Page(3), Page(4), Page(5), Dots, Page(10)]
-        );
+        assert_eq!(items(4, 10), vec![Page(1), Page(2), Page(3), Page(4), Page(5), Dots, Page(10)]);
         assert_eq!(items(3, 6), vec![Page(1), Page(2), Page(3), Page(4), Page(5), Page(6)]);
     }
 

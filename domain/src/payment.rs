@@ -213,15 +213,11 @@ pub fn validate_info_step(input: &InfoStepInput<'_>) -> Result<InfoStep, Vec<Inf
     let url = collect(parse_optional_url(input.corporate_url.unwrap_or("")), &mut errors);
     let lot = collect(Lot::for_return(input.lot, input.lot_disable), &mut errors);
     if let Some(label) = input.address_label.filter(|_| !input.has_address) {
-        errors.push(InfoStepError::AddressRequired {
-            label: label.to_string(),
-        });
+        errors.push(InfoStepError::AddressRequired { label: label.to_string() });
     }
     let additional_value = input.additional_value.map(str::trim).filter(|v| !v.is_empty());
     if let Some(field) = input.additional.filter(|_| additional_value.is_none()) {
-        errors.push(InfoStepError::AdditionalRequired {
-            message: additional_alert(field),
-        });
+        errors.push(InfoStepError::AdditionalRequired { message: additional_alert(field) });
     }
     match (email, name, url, lot) {
         (Some(email), Some(supporter_name), Some(corporate_url), Some(lot)) if errors.is_empty() => Ok(InfoStep {
@@ -416,20 +412,14 @@ mod tests {
     #[test]
     fn step_paths_match_the_routes() {
         assert_eq!(PaymentStep::Info.path("p", "r"), "/payment/info/p/r/");
-        assert_eq!(
-            PaymentStep::Confirm(PayType::BankTransfer).path("p", "r"),
-            "/payment/confirm/p/r/?paymentType=2"
-        );
+        assert_eq!(PaymentStep::Confirm(PayType::BankTransfer).path("p", "r"), "/payment/confirm/p/r/?paymentType=2");
         assert_eq!(project_path("p"), "/projects/p/");
     }
 
     #[test]
     fn card_goes_to_card_details_and_bank_straight_to_confirm() {
         assert_eq!(PaymentStep::after_method(PayType::Card), PaymentStep::Card);
-        assert_eq!(
-            PaymentStep::after_method(PayType::BankTransfer),
-            PaymentStep::Confirm(PayType::BankTransfer)
-        );
+        assert_eq!(PaymentStep::after_method(PayType::BankTransfer), PaymentStep::Confirm(PayType::BankTransfer));
         assert_eq!(PaymentStep::Card.next(), Some(PaymentStep::Confirm(PayType::Card)));
     }
 
@@ -438,10 +428,7 @@ mod tests {
         assert_eq!(PaymentStep::Info.back(), None);
         assert_eq!(PaymentStep::Method.back(), Some(PaymentStep::Info));
         assert_eq!(PaymentStep::Confirm(PayType::Card).back(), Some(PaymentStep::Card));
-        assert_eq!(
-            PaymentStep::Confirm(PayType::BankTransfer).back(),
-            Some(PaymentStep::Method)
-        );
+        assert_eq!(PaymentStep::Confirm(PayType::BankTransfer).back(), Some(PaymentStep::Method));
     }
 
     #[test]
@@ -461,17 +448,10 @@ mod tests {
             lot: 2,
             lot_disable: true,
             address_label: Some("お届け先"),
-            additional: Some(AdditionalField {
-                label: "Tシャツのサイズ",
-                alert: None,
-            }),
+            additional: Some(AdditionalField { label: "Tシャツのサイズ", alert: None }),
             ..valid_input()
         };
-        let messages: Vec<String> = validate_info_step(&input)
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let messages: Vec<String> = validate_info_step(&input).unwrap_err().iter().map(ToString::to_string).collect();
         assert_eq!(
             messages,
             vec![
@@ -490,8 +470,7 @@ mod tests {
     fn additional_data_uses_the_projects_own_alert() {
         let input = InfoStepInput {
             additional: Some(AdditionalField {
-                label: "サイズ",
-                alert: Some("サイズを選んでください。"),
+                label: "サイズ", alert: Some("サイズを選んでください。")
             }),
             additional_value: Some("  "),
             ..valid_input()
@@ -502,25 +481,15 @@ mod tests {
 
     #[test]
     fn given_address_satisfies_an_address_requirement() {
-        let input = InfoStepInput {
-            address_label: Some("お届け先"),
-            has_address: true,
-            ..valid_input()
-        };
+        let input = InfoStepInput { address_label: Some("お届け先"), has_address: true, ..valid_input() };
         assert!(validate_info_step(&input).is_ok());
     }
 
     #[test]
     fn history_labels_follow_status_and_pay_type() {
         assert_eq!(SaleStatus::Succeeded.history_label(PayType::Card), "支払い済み");
-        assert_eq!(
-            SaleStatus::AwaitingBankTransfer.history_label(PayType::BankTransfer),
-            "入金待ち（銀行振込）"
-        );
-        assert_eq!(
-            SaleStatus::RequiresAction.history_label(PayType::BankTransfer),
-            "入金待ち（銀行振込）"
-        );
+        assert_eq!(SaleStatus::AwaitingBankTransfer.history_label(PayType::BankTransfer), "入金待ち（銀行振込）");
+        assert_eq!(SaleStatus::RequiresAction.history_label(PayType::BankTransfer), "入金待ち（銀行振込）");
     }
 
     #[test]
@@ -541,12 +510,9 @@ mod tests {
 
     #[test]
     fn sale_status_strings_round_trip() {
-        for s in [
-            SaleStatus::Succeeded,
-            SaleStatus::RequiresAction,
-            SaleStatus::AwaitingBankTransfer,
-            SaleStatus::Canceled,
-        ] {
+        for s in
+            [SaleStatus::Succeeded, SaleStatus::RequiresAction, SaleStatus::AwaitingBankTransfer, SaleStatus::Canceled]
+        {
             assert_eq!(SaleStatus::parse(s.as_str()), Ok(s));
         }
         assert!(SaleStatus::parse("paid").is_err());
@@ -558,14 +524,8 @@ mod tests {
             complete_view(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer),
             CompleteView::BankInstructions
         );
-        assert_eq!(
-            complete_view(PayType::BankTransfer, SaleStatus::Succeeded),
-            CompleteView::Thanks
-        );
-        assert_eq!(
-            complete_view(PayType::Card, SaleStatus::Succeeded),
-            CompleteView::Thanks
-        );
+        assert_eq!(complete_view(PayType::BankTransfer, SaleStatus::Succeeded), CompleteView::Thanks);
+        assert_eq!(complete_view(PayType::Card, SaleStatus::Succeeded), CompleteView::Thanks);
     }
 
     #[test]

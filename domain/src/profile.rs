@@ -221,10 +221,7 @@ pub enum AddressError {
 impl AddressInput {
     /// A blank form, prefilled with the default prefecture.
     pub fn blank() -> Self {
-        Self {
-            pref: DEFAULT_PREFECTURE.to_string(),
-            ..Self::default()
-        }
+        Self { pref: DEFAULT_PREFECTURE.to_string(), ..Self::default() }
     }
 
     /// Checks every field and reports all problems at once. Telephone and
@@ -256,21 +253,8 @@ impl AddressInput {
         if !errors.is_empty() {
             return Err(errors);
         }
-        let building = self
-            .building
-            .as_deref()
-            .map(str::trim)
-            .filter(|b| !b.is_empty())
-            .map(str::to_string);
-        Ok(Address {
-            name,
-            tel_number,
-            zip,
-            pref,
-            city,
-            address,
-            building,
-        })
+        let building = self.building.as_deref().map(str::trim).filter(|b| !b.is_empty()).map(str::to_string);
+        Ok(Address { name, tel_number, zip, pref, city, address, building })
     }
 }
 
@@ -350,9 +334,7 @@ pub fn detect_image(head: &[u8], len: u64) -> Result<ImageKind, UploadError> {
 /// Whether a file name has an accepted extension (case-insensitive); used
 /// only to filter the picker, never as the decision.
 pub fn has_allowed_extension(file_name: &str) -> bool {
-    file_name
-        .rsplit_once('.')
-        .is_some_and(|(_, ext)| ALLOWED_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
+    file_name.rsplit_once('.').is_some_and(|(_, ext)| ALLOWED_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str()))
 }
 
 #[cfg(test)]
@@ -374,10 +356,7 @@ mod tests {
 
     #[test]
     fn empty_company_name_gets_the_spec_message() {
-        assert_eq!(
-            company_name("  ").unwrap_err().to_string(),
-            "企業名を入力してください。"
-        );
+        assert_eq!(company_name("  ").unwrap_err().to_string(), "企業名を入力してください。");
         assert_eq!(company_name(" 上毛商事 "), Ok("上毛商事".into()));
     }
 
@@ -388,12 +367,9 @@ mod tests {
 
     #[test]
     fn http_and_https_urls_are_accepted() {
-        for ok in [
-            "https://example.co.jp",
-            "http://example.jp/path?q=1#x",
-            "HTTPS://例え.jp/",
-            "http://localhost:8080/",
-        ] {
+        for ok in
+            ["https://example.co.jp", "http://example.jp/path?q=1#x", "HTTPS://例え.jp/", "http://localhost:8080/"]
+        {
             assert!(WebUrl::parse(ok).is_ok(), "{ok}");
         }
     }
@@ -411,11 +387,7 @@ mod tests {
             "https://example.jp:port",
             "https://-bad.jp",
         ] {
-            assert_eq!(
-                WebUrl::parse(bad).unwrap_err().to_string(),
-                "正しいURLの形式で入力してください。",
-                "{bad}"
-            );
+            assert_eq!(WebUrl::parse(bad).unwrap_err().to_string(), "正しいURLの形式で入力してください。", "{bad}");
         }
     }
 
@@ -432,43 +404,26 @@ mod tests {
 
     #[test]
     fn valid_address_passes_and_empty_building_becomes_none() {
-        let input = AddressInput {
-            building: Some(" ".into()),
-            ..valid_address()
-        };
+        let input = AddressInput { building: Some(" ".into()), ..valid_address() };
         assert_eq!(input.validate().unwrap().building, None);
     }
 
     #[test]
     fn hyphenated_or_full_width_digits_are_refused() {
-        let input = AddressInput {
-            tel_number: "027-200-0000".into(),
-            zip: "３７１００００".into(),
-            ..valid_address()
-        };
-        assert_eq!(
-            input.validate().unwrap_err(),
-            vec![AddressError::TelFormat, AddressError::ZipFormat]
-        );
+        let input =
+            AddressInput { tel_number: "027-200-0000".into(), zip: "３７１００００".into(), ..valid_address() };
+        assert_eq!(input.validate().unwrap_err(), vec![AddressError::TelFormat, AddressError::ZipFormat]);
     }
 
     #[test]
     fn zip_needs_exactly_seven_digits() {
-        let input = AddressInput {
-            zip: "371000".into(),
-            ..valid_address()
-        };
+        let input = AddressInput { zip: "371000".into(), ..valid_address() };
         assert_eq!(input.validate().unwrap_err(), vec![AddressError::ZipFormat]);
     }
 
     #[test]
     fn every_missing_required_field_is_reported() {
-        let errors = AddressInput {
-            pref: "どこか".into(),
-            ..AddressInput::default()
-        }
-        .validate()
-        .unwrap_err();
+        let errors = AddressInput { pref: "どこか".into(), ..AddressInput::default() }.validate().unwrap_err();
         assert_eq!(
             errors,
             vec![

@@ -59,10 +59,7 @@ pub struct Progress {
 
 impl Progress {
     pub fn new(raised: Yen, goal: Yen) -> Self {
-        Self {
-            hundredths: rounded_ratio(raised, goal, 10_000),
-            tenths: rounded_ratio(raised, goal, 1_000),
-        }
+        Self { hundredths: rounded_ratio(raised, goal, 10_000), tenths: rounded_ratio(raised, goal, 1_000) }
     }
 
     /// The percent rounded to two decimals, in hundredths (for the ring).
@@ -114,9 +111,7 @@ fn rounded_ratio(raised: Yen, goal: Yen, scale: u128) -> u64 {
 /// Home-page order: open projects first, then ended ones, each group by end
 /// date, latest first.
 pub fn home_order(a_end: NaiveDate, b_end: NaiveDate, today: NaiveDate) -> Ordering {
-    ProjectPhase::on(a_end, today)
-        .cmp(&ProjectPhase::on(b_end, today))
-        .then_with(|| b_end.cmp(&a_end))
+    ProjectPhase::on(a_end, today).cmp(&ProjectPhase::on(b_end, today)).then_with(|| b_end.cmp(&a_end))
 }
 
 /// Sorts projects for the home page; equal keys keep their input order.
@@ -159,15 +154,9 @@ mod tests {
     fn progress_rounds_half_up_to_two_and_one_decimals() {
         // 1/3 = 33.333..% ; 2/3 = 66.666..%
         let third = Progress::new(Yen(1), Yen(3));
-        assert_eq!(
-            (third.ring_label(), third.card_label()),
-            ("33.33".into(), "33.3".into())
-        );
+        assert_eq!((third.ring_label(), third.card_label()), ("33.33".into(), "33.3".into()));
         let two_thirds = Progress::new(Yen(2), Yen(3));
-        assert_eq!(
-            (two_thirds.ring_label(), two_thirds.card_label()),
-            ("66.67".into(), "66.7".into())
-        );
+        assert_eq!((two_thirds.ring_label(), two_thirds.card_label()), ("66.67".into(), "66.7".into()));
     }
 
     #[test]
@@ -203,24 +192,9 @@ mod tests {
     #[test]
     fn home_lists_open_projects_first_then_ended_each_latest_end_first() {
         let today = d(2026, 6, 1);
-        let mut ends = vec![
-            d(2026, 1, 1),
-            d(2026, 7, 1),
-            d(2026, 5, 1),
-            d(2026, 9, 1),
-            d(2026, 6, 1),
-        ];
+        let mut ends = vec![d(2026, 1, 1), d(2026, 7, 1), d(2026, 5, 1), d(2026, 9, 1), d(2026, 6, 1)];
         sort_for_home(&mut ends, today, |e| *e);
-        assert_eq!(
-            ends,
-            vec![
-                d(2026, 9, 1),
-                d(2026, 7, 1),
-                d(2026, 6, 1),
-                d(2026, 5, 1),
-                d(2026, 1, 1)
-            ]
-        );
+        assert_eq!(ends, vec![d(2026, 9, 1), d(2026, 7, 1), d(2026, 6, 1), d(2026, 5, 1), d(2026, 1, 1)]);
     }
 
     fn any_date() -> impl Strategy<Value = NaiveDate> {

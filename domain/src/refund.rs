@@ -81,9 +81,7 @@ pub fn check_single_refund(requested: Option<Yen>, charged: Yen, flag: RefundFla
     if flag != RefundFlag::Refundable {
         return Err(RefundRuleError::NotRefundable);
     }
-    let amount = requested
-        .filter(|a| a.is_positive())
-        .ok_or(RefundRuleError::AmountRequired)?;
+    let amount = requested.filter(|a| a.is_positive()).ok_or(RefundRuleError::AmountRequired)?;
     if amount > charged {
         return Err(RefundRuleError::AboveSponsored);
     }
@@ -163,9 +161,7 @@ pub fn plan_bulk_refund(mode: BulkMode, rows: &[RefundRow]) -> Result<Vec<Planne
             BulkMode::Full => row.charged,
             BulkMode::Half => Yen(row.charged.0.div_euclid(2)),
             BulkMode::Specified(requested) => {
-                let amount = requested
-                    .filter(|a| a.is_positive())
-                    .ok_or(BulkRefundError::AmountRequired)?;
+                let amount = requested.filter(|a| a.is_positive()).ok_or(BulkRefundError::AmountRequired)?;
                 if amount > row.charged {
                     return Err(BulkRefundError::AboveSponsored { sale_id: row.sale_id });
                 }
@@ -173,10 +169,7 @@ pub fn plan_bulk_refund(mode: BulkMode, rows: &[RefundRow]) -> Result<Vec<Planne
             }
         };
         if amount.is_positive() {
-            plan.push(PlannedRefund {
-                sale_id: row.sale_id,
-                amount,
-            });
+            plan.push(PlannedRefund { sale_id: row.sale_id, amount });
         }
     }
     Ok(plan)
@@ -193,11 +186,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn row(sale_id: i64, charged: i64, flag: i32) -> RefundRow {
-        RefundRow {
-            sale_id,
-            charged: Yen(charged),
-            flag: RefundFlag::from_code(flag),
-        }
+        RefundRow { sale_id, charged: Yen(charged), flag: RefundFlag::from_code(flag) }
     }
 
     #[test]
@@ -222,10 +211,7 @@ mod tests {
 
     #[test]
     fn refund_up_to_the_charge_is_accepted() {
-        assert_eq!(
-            check_single_refund(Some(Yen(1_000)), Yen(1_000), RefundFlag::Refundable),
-            Ok(Yen(1_000))
-        );
+        assert_eq!(check_single_refund(Some(Yen(1_000)), Yen(1_000), RefundFlag::Refundable), Ok(Yen(1_000)));
     }
 
     #[test]
@@ -249,16 +235,7 @@ mod tests {
         let plan = plan_bulk_refund(BulkMode::Full, &[row(1, 1_000, 1), row(2, 2_000, 11), row(3, 3_000, 1)]).unwrap();
         assert_eq!(
             plan,
-            vec![
-                PlannedRefund {
-                    sale_id: 1,
-                    amount: Yen(1_000)
-                },
-                PlannedRefund {
-                    sale_id: 3,
-                    amount: Yen(3_000)
-                }
-            ]
+            vec![PlannedRefund { sale_id: 1, amount: Yen(1_000) }, PlannedRefund { sale_id: 3, amount: Yen(3_000) }]
         );
         assert_eq!(plan_total(&plan), Some(Yen(4_000)));
     }
@@ -266,22 +243,13 @@ mod tests {
     #[test]
     fn half_bulk_rounds_down_and_skips_zero() {
         let plan = plan_bulk_refund(BulkMode::Half, &[row(1, 1_001, 1), row(2, 1, 1)]).unwrap();
-        assert_eq!(
-            plan,
-            vec![PlannedRefund {
-                sale_id: 1,
-                amount: Yen(500)
-            }]
-        );
+        assert_eq!(plan, vec![PlannedRefund { sale_id: 1, amount: Yen(500) }]);
     }
 
     #[test]
     fn specified_amount_above_any_charge_refuses_the_whole_run() {
-        let err = plan_bulk_refund(
-            BulkMode::Specified(Some(Yen(1_500))),
-            &[row(1, 2_000, 1), row(2, 1_000, 1)],
-        )
-        .unwrap_err();
+        let err =
+            plan_bulk_refund(BulkMode::Specified(Some(Yen(1_500))), &[row(1, 2_000, 1), row(2, 1_000, 1)]).unwrap_err();
         assert_eq!(err, BulkRefundError::AboveSponsored { sale_id: 2 });
         assert_eq!(err.to_string(), "返金額が協賛金額を超えています。");
     }
@@ -299,11 +267,7 @@ mod tests {
     }
 
     fn any_row() -> impl Strategy<Value = RefundRow> {
-        (
-            any::<i64>(),
-            0i64..=i64::MAX,
-            prop_oneof![Just(1), Just(11), any::<i32>()],
-        )
+        (any::<i64>(), 0i64..=i64::MAX, prop_oneof![Just(1), Just(11), any::<i32>()])
             .prop_map(|(id, charged, flag)| row(id, charged, flag))
     }
 

@@ -211,31 +211,19 @@ mod tests {
 
     #[test]
     fn sold_out_return_cannot_be_bought() {
-        assert_eq!(
-            purchase_block(Remaining::Limited(0), false, true),
-            Some(PurchaseBlock::SoldOut)
-        );
+        assert_eq!(purchase_block(Remaining::Limited(0), false, true), Some(PurchaseBlock::SoldOut));
         assert_eq!(PurchaseBlock::SoldOut.to_string(), "支援上限に達しました");
     }
 
     #[test]
     fn disabled_return_cannot_be_bought() {
-        assert_eq!(
-            purchase_block(Remaining::Limited(3), true, true),
-            Some(PurchaseBlock::Disabled)
-        );
+        assert_eq!(purchase_block(Remaining::Limited(3), true, true), Some(PurchaseBlock::Disabled));
     }
 
     #[test]
     fn ended_project_blocks_every_return() {
-        assert_eq!(
-            purchase_block(Remaining::Unlimited, false, false),
-            Some(PurchaseBlock::ProjectEnded)
-        );
-        assert_eq!(
-            purchase_block(Remaining::Limited(0), true, false),
-            Some(PurchaseBlock::ProjectEnded)
-        );
+        assert_eq!(purchase_block(Remaining::Unlimited, false, false), Some(PurchaseBlock::ProjectEnded));
+        assert_eq!(purchase_block(Remaining::Limited(0), true, false), Some(PurchaseBlock::ProjectEnded));
     }
 
     #[test]
@@ -246,10 +234,7 @@ mod tests {
     #[test]
     fn lot_larger_than_the_remaining_stock_is_refused() {
         let three = Lot::parse(3).unwrap();
-        assert_eq!(
-            check_purchase(Remaining::Limited(2), false, true, three),
-            Err(PurchaseBlock::NotEnoughLeft)
-        );
+        assert_eq!(check_purchase(Remaining::Limited(2), false, true, three), Err(PurchaseBlock::NotEnoughLeft));
         assert_eq!(check_purchase(Remaining::Limited(3), false, true, three), Ok(()));
     }
 
@@ -277,22 +262,10 @@ mod tests {
 
     #[test]
     fn each_return_type_asks_for_its_own_name() {
-        assert_eq!(
-            supporter_name(ReturnType::Individual, " ").unwrap_err().to_string(),
-            "表示名を入力してください。"
-        );
-        assert_eq!(
-            supporter_name(ReturnType::Company, "").unwrap_err().to_string(),
-            "企業名を入力してください。"
-        );
-        assert_eq!(
-            supporter_name(ReturnType::Organisation, "").unwrap_err().to_string(),
-            "団体名を入力してください。"
-        );
-        assert_eq!(
-            supporter_name(ReturnType::Company, " 上毛商事 "),
-            Ok("上毛商事".to_string())
-        );
+        assert_eq!(supporter_name(ReturnType::Individual, " ").unwrap_err().to_string(), "表示名を入力してください。");
+        assert_eq!(supporter_name(ReturnType::Company, "").unwrap_err().to_string(), "企業名を入力してください。");
+        assert_eq!(supporter_name(ReturnType::Organisation, "").unwrap_err().to_string(), "団体名を入力してください。");
+        assert_eq!(supporter_name(ReturnType::Company, " 上毛商事 "), Ok("上毛商事".to_string()));
     }
 
     #[test]

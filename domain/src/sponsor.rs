@@ -75,10 +75,8 @@ fn merge(group: &[&SponsorSale]) -> Option<Sponsor> {
         .filter(|_| !anonymous)
         .unwrap_or(ANONYMOUS_NAME)
         .to_string();
-    let logo_sale = newest_first
-        .iter()
-        .filter(|_| !anonymous)
-        .find(|s| s.return_type.allows_logo() && s.logo_url.is_some());
+    let logo_sale =
+        newest_first.iter().filter(|_| !anonymous).find(|s| s.return_type.allows_logo() && s.logo_url.is_some());
     Some(Sponsor {
         supporter_id: latest.supporter_id,
         name,
@@ -92,10 +90,7 @@ fn merge(group: &[&SponsorSale]) -> Option<Sponsor> {
 /// Amount descending, then the earlier latest date first (who reached the
 /// amount first ranks first), then supporter id so the order is stable.
 pub fn sponsor_order(a: &Sponsor, b: &Sponsor) -> Ordering {
-    b.amount
-        .cmp(&a.amount)
-        .then_with(|| a.latest.cmp(&b.latest))
-        .then_with(|| a.supporter_id.cmp(&b.supporter_id))
+    b.amount.cmp(&a.amount).then_with(|| a.latest.cmp(&b.latest)).then_with(|| a.supporter_id.cmp(&b.supporter_id))
 }
 
 pub fn sort_sponsors(sponsors: &mut [Sponsor]) {
@@ -191,18 +186,12 @@ pub fn sponsor_wall(sales: &[SponsorSale]) -> SponsorWall {
     let mut personal = Vec::new();
     for sponsor in aggregate(sales) {
         if sponsor.is_corporate() {
-            tiers
-                .entry(LogoTier::for_amount(sponsor.amount))
-                .or_default()
-                .push(sponsor);
+            tiers.entry(LogoTier::for_amount(sponsor.amount)).or_default().push(sponsor);
         } else {
             personal.push(sponsor);
         }
     }
-    SponsorWall {
-        corporate: tiers.into_iter().collect(),
-        personal,
-    }
+    SponsorWall { corporate: tiers.into_iter().collect(), personal }
 }
 
 #[cfg(test)]
@@ -212,10 +201,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn at(day: u32) -> NaiveDateTime {
-        NaiveDate::from_ymd_opt(2026, 5, day)
-            .unwrap()
-            .and_hms_opt(12, 0, 0)
-            .unwrap()
+        NaiveDate::from_ymd_opt(2026, 5, day).unwrap().and_hms_opt(12, 0, 0).unwrap()
     }
 
     fn sale(supporter_id: i64, amount: i64, day: u32) -> SponsorSale {
@@ -318,11 +304,7 @@ mod tests {
 
     fn any_sale() -> impl Strategy<Value = SponsorSale> {
         (0i64..8, 0i64..1_000_000, 1u32..28, any::<bool>(), any::<bool>()).prop_map(|(id, amount, day, corp, anon)| {
-            let mut s = if corp {
-                company(id, amount, day)
-            } else {
-                sale(id, amount, day)
-            };
+            let mut s = if corp { company(id, amount, day) } else { sale(id, amount, day) };
             s.anonymous = anon;
             s
         })

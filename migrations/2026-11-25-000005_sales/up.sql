@@ -39,7 +39,8 @@ CREATE TABLE sales (
     payment_type         SMALLINT    NOT NULL,
     -- Payment state, set only from the provider's answer, a webhook or reconciliation, never from the client:
     --   pending          row written, payment intent not yet created/confirmed (lots already held);
-    --   requires_action  waiting for the supporter (bank transfer not yet received, or card authentication);
+    --   requires_action  waiting for the supporter (card authentication; legacy bank sales of the seed);
+    --   awaiting_bank_transfer  bank transfer instructions issued, money not yet received;
     --   processing       provider is settling;
     --   succeeded        paid;
     --   canceled         given up (unpaid bank transfer, abandoned intent); lots released;
@@ -76,7 +77,7 @@ CREATE TABLE sales (
     CONSTRAINT sales_application_fee_check CHECK (application_fee >= 0 AND application_fee <= total),
     CONSTRAINT sales_payment_type_check CHECK (payment_type IN (1, 2)),
     CONSTRAINT sales_status_check CHECK (
-        status IN ('pending', 'requires_action', 'processing', 'succeeded', 'canceled', 'failed')),
+        status IN ('pending', 'requires_action', 'awaiting_bank_transfer', 'processing', 'succeeded', 'canceled', 'failed')),
     CONSTRAINT sales_intent_required CHECK (status IN ('pending', 'canceled', 'failed') OR intent_id IS NOT NULL),
     CONSTRAINT sales_paid_at_check CHECK (status <> 'succeeded' OR paid_at IS NOT NULL),
     CONSTRAINT sales_flag_check CHECK (flag IN (0, 1, 11)),
@@ -97,7 +98,7 @@ CREATE INDEX sales_return_id_idx ON sales (return_id);
 CREATE INDEX sales_project_paid_idx ON sales (project_id) INCLUDE (user_id, return_id, amount, total, lot, paid_at)
     WHERE status = 'succeeded';
 -- Reconciliation sweep and bank-transfer expiry: live sales not yet paid.
-CREATE INDEX sales_unpaid_idx ON sales (created_at) WHERE status IN ('pending', 'requires_action', 'processing');
+CREATE INDEX sales_unpaid_idx ON sales (created_at) WHERE status IN ('pending', 'requires_action', 'awaiting_bank_transfer', 'processing');
 
 -- The money terms and identity of a sale are written once. Only status, intent_id (once), flag, refunded_amount,
 -- paid_at and updated_at may change.

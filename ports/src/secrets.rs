@@ -16,11 +16,7 @@ pub const KEY_LENGTH: usize = 43;
 
 impl OneTimeKey {
     pub fn generate() -> Self {
-        let plain: String = rand::thread_rng()
-            .sample_iter(&Alphanumeric)
-            .take(KEY_LENGTH)
-            .map(char::from)
-            .collect();
+        let plain: String = rand::thread_rng().sample_iter(&Alphanumeric).take(KEY_LENGTH).map(char::from).collect();
         let hash = hash_key(&plain);
         Self { plain, hash }
     }

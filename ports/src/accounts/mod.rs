@@ -3,9 +3,9 @@
 mod repository;
 mod signup;
 
-pub use repository::{KeyPurpose, NewKey, UserId, UserRepository};
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockUserRepository;
-pub use signup::{Signup, SignupConfig, SignupError, SignupService};
+pub use repository::{KeyPurpose, NewKey, UserId, UserRepository};
 #[cfg(any(test, feature = "mocks"))]
 pub use signup::MockSignup;
+pub use signup::{Signup, SignupConfig, SignupError, SignupService};

@@ -110,10 +110,7 @@ impl<R: UserRepository, M: Mailer, C: Clock> SignupService<R, M, C> {
                 Err(other) => return Err(other.into()),
             },
         }
-        self.mailer
-            .send(self.activation_mail(email, &key.plain))
-            .await
-            .map_err(SignupError::MailUnavailable)
+        self.mailer.send(self.activation_mail(email, &key.plain)).await.map_err(SignupError::MailUnavailable)
     }
 
     fn activation_mail(&self, to: &Email, key: &str) -> OutgoingMail {
