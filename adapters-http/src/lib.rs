@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod error;
+mod openapi;
 mod user;
 
 use actix_web::web;
@@ -24,6 +25,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                 .app_data(error::json_config())
                 .app_data(error::query_config())
                 .configure(user::config)
+                .configure(openapi::config)
                 .default_service(web::to(error::not_found)),
         );
     }

@@ -1,0 +1,40 @@
+//! The OpenAPI description of `/v1`, kept by hand beside the routes and
+//! checked against them by a test.
+
+use actix_web::{web, HttpResponse};
+
+pub(crate) const DOCUMENT: &str = include_str!("openapi.json");
+
+pub(crate) fn config(cfg: &mut web::ServiceConfig) {
+    cfg.route("/openapi.json", web::get().to(serve));
+}
+
+async fn serve() -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(DOCUMENT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::DOCUMENT;
+
+    /// Every `/v1` route mounted by this crate, as "METHOD path".
+    const ROUTES: &[(&str, &str)] =
+        &[("post", "/v1/user/register"), ("post", "/v1/user/reRegister"), ("get", "/v1/openapi.json")];
+
+    #[test]
+    fn the_document_describes_every_route() {
+        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).unwrap();
+        for (method, path) in ROUTES {
+            assert!(doc["paths"][path][method].is_object(), "{method} {path} missing from openapi.json");
+        }
+    }
+
+    #[actix_web::test]
+    async fn the_document_is_served_as_json() {
+        use actix_web::{test, App};
+        let app = test::init_service(App::new().service(actix_web::web::scope("/v1").configure(super::config))).await;
+        let body: serde_json::Value =
+            test::call_and_read_body_json(&app, test::TestRequest::get().uri("/v1/openapi.json").to_request()).await;
+        assert_eq!(body["openapi"], "3.0.3");
+    }
+}
