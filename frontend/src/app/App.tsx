@@ -1,0 +1,20 @@
+import { StrictMode, useState } from 'react';
+import { Provider } from 'react-redux';
+import { RouterProvider } from 'react-router-dom';
+import { PageMetaProvider } from '@/hooks/pageMeta';
+import { createAppRouter } from './router';
+import { makeStore } from './store';
+
+export function App() {
+  const [store] = useState(makeStore);
+  const [router] = useState(createAppRouter);
+  return (
+    <StrictMode>
+      <Provider store={store}>
+        <PageMetaProvider>
+          <RouterProvider router={router} />
+        </PageMetaProvider>
+      </Provider>
+    </StrictMode>
+  );
+}

@@ -1,0 +1,46 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { Footer } from '@/components/layout/Footer';
+import { Header } from '@/components/layout/Header';
+import { ScrollManager } from '@/components/layout/ScrollManager';
+import { PageLoading } from '@/components/PageLoading';
+import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
+import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
+import { useLogout, useSession } from '@/features/session/hooks/useSession';
+
+/** Project pages scroll to their hash target 200 ms after arrival (spec 000 §2). */
+const PROJECT_HASH_DELAY_MS = 200;
+
+/** The chrome around every page: header, footer, page meta and scrolling. */
+export function AppLayout() {
+  const handle = getRouteHandle(useMatches());
+  const override = usePageMetaOverrideValue();
+  const { pathname, search } = useLocation();
+  const session = useSession();
+  const logout = useLogout();
+
+  const name = handle?.name ?? 'NotFound';
+  const title = override?.title ?? handle?.title ?? '';
+  const description = override?.description ?? handle?.description;
+  const type = override?.type ?? (name === 'Home' ? 'website' : 'article');
+
+  useEffect(() => {
+    applyPageMeta({ title, description, type }, `${window.location.origin}${pathname}${search}`);
+  }, [title, description, type, pathname, search]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">本文へスキップ</a>
+      {!HEADERLESS_ROUTES.has(name) && (
+        <Header isLoggedIn={session.isLoggedIn} isAdmin={session.isAdmin} onLogout={logout} />
+      )}
+      <main id="main" className="app__main" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <Footer />
+      <ScrollManager hashDelayMs={name === 'Project' ? PROJECT_HASH_DELAY_MS : 0} />
+    </div>
+  );
+}

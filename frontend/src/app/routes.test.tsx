@@ -1,0 +1,171 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { JWT_STORAGE_KEY } from '@/lib/storage';
+import { renderApp } from '@/testing/render';
+import { apiUrl, server } from '@/testing/server';
+
+const SITE = 'ぐんまクラウドファンディング';
+
+describe('router', () => {
+  it.each([
+    ['/projects/maebashi-fes/', 'プロジェクト'],
+    ['/policy/', 'プライバシーポリシー'],
+    ['/terms/', '利用規約'],
+    ['/commercial/', '特定商取引法に基づく表記'],
+    ['/login/', 'ログイン'],
+    ['/signup/password/?activate=abc', 'パスワード設定'],
+    ['/forgot-password/', 'パスワード再発行'],
+    ['/reset-password/?secret=abc', 'パスワード再設定'],
+    ['/account/', 'マイページ'],
+    ['/edit/profile', 'プロフィール編集'],
+    ['/edit/email', 'メールアドレス変更'],
+    ['/edit/email/updated?activate=abc', 'メールアドレス変更完了'],
+    ['/edit/password', 'パスワード変更'],
+    ['/edit/corporate', '企業情報の編集'],
+    ['/edit/addresses/', 'お届け先住所の登録'],
+    ['/edit/payment', 'お支払い方法の管理'],
+    ['/edit/payment-list', 'お支払い履歴'],
+    ['/payment/info/fes/gold/', 'ご支援内容の確認'],
+    ['/payment/method/fes/gold/', 'ご支援内容の確認'],
+    ['/payment/card/fes/gold/', 'ご支援内容の確認'],
+    ['/payment/bank/fes/gold/', 'ご支援内容の確認'],
+    ['/payment/confirm/fes/gold/?paymentType=1', 'ご支援内容の確認'],
+    ['/payment/complete/fes/gold/', 'ご支援内容の確認'],
+    ['/admin/', '管理画面'],
+    ['/admin/resendRegisterMail/', '登録メールの再送'],
+    ['/admin/mail/', '送信メール一覧'],
+    ['/admin/mail/register/', 'メールの作成'],
+    ['/admin/mail/12/', '送信メール詳細'],
+    ['/admin/refund/', '返金'],
+    ['/admin/refund/fes', '返金詳細'],
+  ])('renders the placeholder of %s titled %s', async (path, title) => {
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByText('準備中')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
+  });
+
+  it('renders the signup screen at /signup/', async () => {
+    renderApp('/signup/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: '新規会員登録' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'ログイン' })).toHaveAttribute('href', '/login/');
+    await waitFor(() => expect(document.title).toBe(`新規会員登録 | ${SITE}`));
+  });
+
+  it('marks the home page as a website for OGP and hides the header there', async () => {
+    renderApp('/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: /地域の「やりたい」/ })).toBeInTheDocument();
+    await waitFor(() =>
+      expect(document.querySelector('meta[property="og:type"]')).toHaveAttribute('content', 'website'),
+    );
+    expect(document.querySelector('meta[property="og:url"]')).toHaveAttribute('content', 'http://localhost:3000/');
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).not.toBe('');
+    expect(screen.queryByRole('button', { name: 'メニューを開く' })).not.toBeInTheDocument();
+  });
+
+  it.each(['/login/', '/signup/', '/forgot-password/', '/reset-password/'])('hides the header on %s', async (path) => {
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+  });
+
+  it('shows the footer links on every page', async () => {
+    renderApp('/terms/');
+
+    const footer = await screen.findByRole('contentinfo');
+    expect(within(footer).getByRole('link', { name: '利用規約' })).toHaveAttribute('href', '/terms/');
+    expect(within(footer).getByRole('link', { name: 'プライバシーポリシー' })).toHaveAttribute('href', '/policy/');
+    expect(within(footer).getByRole('link', { name: '特定商取引法に基づく表記' })).toHaveAttribute(
+      'href',
+      '/commercial/',
+    );
+    expect(within(footer).getByRole('link', { name: 'TOP' })).toHaveAttribute('href', '/');
+  });
+
+  it('toggles the menu with login and signup links for a visitor', async () => {
+    const user = userEvent.setup();
+    renderApp('/terms/');
+
+    const toggle = await screen.findByRole('button', { name: 'メニューを開く' });
+    expect(screen.queryByRole('link', { name: 'ログイン' })).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    const menu = screen.getByRole('navigation', { name: 'メニュー' });
+    expect(within(menu).getByRole('link', { name: 'ログイン' })).toHaveAttribute('href', '/login/');
+    expect(within(menu).getByRole('link', { name: '新規登録' })).toHaveAttribute('href', '/signup/');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: 'メニュー' })).not.toBeInTheDocument();
+  });
+
+  it('shows logout, my page and the admin link when the server says the user is an administrator', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 't' }));
+    server.use(http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 1, isAdmin: true } })));
+    const user = userEvent.setup();
+    renderApp('/terms/');
+
+    await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
+    const menu = screen.getByRole('navigation', { name: 'メニュー' });
+    expect(await within(menu).findByRole('link', { name: 'マイページ' })).toHaveAttribute('href', '/account/');
+    expect(within(menu).getByRole('link', { name: '管理画面' })).toHaveAttribute('href', '/admin/');
+    expect(within(menu).getByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
+  });
+
+  it('hides the admin link from a member who is not an administrator', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 't' }));
+    server.use(http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 1, isAdmin: false } })));
+    const user = userEvent.setup();
+    renderApp('/terms/');
+
+    await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
+    const menu = screen.getByRole('navigation', { name: 'メニュー' });
+    expect(await within(menu).findByRole('link', { name: 'マイページ' })).toBeInTheDocument();
+    expect(within(menu).queryByRole('link', { name: '管理画面' })).not.toBeInTheDocument();
+  });
+
+  it('logs out: forgets the token and goes to the login page', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 't' }));
+    server.use(http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 1 } })));
+    const user = userEvent.setup();
+    const { router } = renderApp('/terms/');
+
+    await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
+    await user.click(await screen.findByRole('button', { name: 'ログアウト' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
+  });
+
+  it('drops a token the server rejects and treats the user as a visitor', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'old' }));
+    server.use(
+      http.get(apiUrl('/user/loginCheck'), () =>
+        HttpResponse.json({ error: 'unauthorized', message: 'ログインしてください。' }, { status: 401 }),
+      ),
+    );
+    const user = userEvent.setup();
+    renderApp('/terms/');
+
+    await waitFor(() => expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull());
+    await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
+    expect(screen.getByRole('link', { name: '新規登録' })).toBeInTheDocument();
+  });
+
+  it('scrolls to the top on navigation', async () => {
+    const { router } = renderApp('/terms/');
+    await screen.findByRole('heading', { name: '利用規約' });
+    const scrollTo = window.scrollTo as unknown as { mock: { calls: unknown[] } };
+    const before = scrollTo.mock.calls.length;
+
+    await router.navigate('/policy/');
+
+    await waitFor(() => expect(scrollTo.mock.calls.length).toBeGreaterThan(before));
+  });
+});

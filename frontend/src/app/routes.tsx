@@ -1,0 +1,79 @@
+import { lazy, type ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import type { RouteHandle, RouteName } from '@/config/routeHandle';
+import { NOT_FOUND_TITLE, NotFound } from '@/features/misc/routes/NotFound';
+import { RouteError } from '@/features/misc/routes/RouteError';
+import { AppLayout } from './AppLayout';
+
+/** A named export of a lazily loaded module, as a component for `React.lazy`. */
+const lazyNamed = <M extends Record<K, ComponentType>, K extends keyof M & string>(
+  load: () => Promise<M>,
+  key: K,
+) => lazy(() => load().then((module) => ({ default: module[key] })));
+
+// One chunk per area: public pages never load the payment, account or admin code.
+const publicPages = () => import(/* webpackChunkName: "public" */ '@/features/public/routes');
+const authPages = () => import(/* webpackChunkName: "auth" */ '@/features/auth/routes');
+const accountPages = () => import(/* webpackChunkName: "account" */ '@/features/account/routes');
+const paymentPages = () => import(/* webpackChunkName: "payment" */ '@/features/payment/routes');
+const adminPages = () => import(/* webpackChunkName: "admin" */ '@/features/admin/routes');
+
+const PAYMENT_TITLE = 'ご支援内容の確認';
+
+const page = (
+  path: string,
+  name: RouteName,
+  title: string,
+  Component: ComponentType,
+): RouteObject => {
+  const handle: RouteHandle = { name, title };
+  return { path, handle, Component };
+};
+
+export const routes: RouteObject[] = [
+  {
+    Component: AppLayout,
+    errorElement: <RouteError />,
+    children: [
+      page(paths.home.path, 'Home', '地域の挑戦を応援するクラウドファンディング', lazyNamed(publicPages, 'Home')),
+      page(paths.project.path, 'Project', 'プロジェクト', lazyNamed(publicPages, 'Project')),
+      page(paths.policy.path, 'Policy', 'プライバシーポリシー', lazyNamed(publicPages, 'Policy')),
+      page(paths.terms.path, 'Terms', '利用規約', lazyNamed(publicPages, 'Terms')),
+      page(paths.commercial.path, 'Commercial', '特定商取引法に基づく表記', lazyNamed(publicPages, 'Commercial')),
+
+      page(paths.login.path, 'Login', 'ログイン', lazyNamed(authPages, 'Login')),
+      page(paths.signup.path, 'Signup', '新規会員登録', lazyNamed(authPages, 'Signup')),
+      page(paths.signupPassword.path, 'SignupPassword', 'パスワード設定', lazyNamed(authPages, 'SignupPassword')),
+      page(paths.forgotPassword.path, 'ForgotPassword', 'パスワード再発行', lazyNamed(authPages, 'ForgotPassword')),
+      page(paths.resetPassword.path, 'ResetPassword', 'パスワード再設定', lazyNamed(authPages, 'ResetPassword')),
+
+      page(paths.account.path, 'Account', 'マイページ', lazyNamed(accountPages, 'Account')),
+      page(paths.editProfile.path, 'EditProfile', 'プロフィール編集', lazyNamed(accountPages, 'EditProfile')),
+      page(paths.editEmail.path, 'EditEmail', 'メールアドレス変更', lazyNamed(accountPages, 'EditEmail')),
+      page(paths.editEmailUpdated.path, 'EditEmailUpdated', 'メールアドレス変更完了', lazyNamed(accountPages, 'EditEmailUpdated')),
+      page(paths.editPassword.path, 'EditPassword', 'パスワード変更', lazyNamed(accountPages, 'EditPassword')),
+      page(paths.editCorporate.path, 'EditCorporate', '企業情報の編集', lazyNamed(accountPages, 'EditCorporate')),
+      page(paths.editAddresses.path, 'EditAddresses', 'お届け先住所の登録', lazyNamed(accountPages, 'EditAddresses')),
+      page(paths.editPayment.path, 'EditPayment', 'お支払い方法の管理', lazyNamed(accountPages, 'EditPayment')),
+      page(paths.editPaymentList.path, 'EditPaymentList', 'お支払い履歴', lazyNamed(accountPages, 'EditPaymentList')),
+
+      page(paths.paymentInfo.path, 'PaymentInfo', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentInfo')),
+      page(paths.paymentMethod.path, 'PaymentMethod', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentMethod')),
+      page(paths.paymentCard.path, 'PaymentCard', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentCard')),
+      page(paths.paymentBank.path, 'PaymentBank', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentBank')),
+      page(paths.paymentConfirm.path, 'PaymentConfirm', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentConfirm')),
+      page(paths.paymentComplete.path, 'PaymentComplete', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentComplete')),
+
+      page(paths.admin.path, 'Admin', '管理画面', lazyNamed(adminPages, 'Admin')),
+      page(paths.adminResendRegisterMail.path, 'AdminResendRegisterMail', '登録メールの再送', lazyNamed(adminPages, 'AdminResendRegisterMail')),
+      page(paths.adminMail.path, 'AdminMail', '送信メール一覧', lazyNamed(adminPages, 'AdminMail')),
+      page(paths.adminMailRegister.path, 'AdminMailRegister', 'メールの作成', lazyNamed(adminPages, 'AdminMailRegister')),
+      page(paths.adminMailDetail.path, 'AdminMailDetail', '送信メール詳細', lazyNamed(adminPages, 'AdminMailDetail')),
+      page(paths.adminRefund.path, 'AdminRefund', '返金', lazyNamed(adminPages, 'AdminRefund')),
+      page(paths.adminRefundDetail.path, 'AdminRefundDetail', '返金詳細', lazyNamed(adminPages, 'AdminRefundDetail')),
+
+      page('*', 'NotFound', NOT_FOUND_TITLE, NotFound),
+    ],
+  },
+];

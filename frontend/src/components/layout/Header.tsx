@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { Logo } from '@/components/Logo';
+import { paths } from '@/config/paths';
+
+export interface HeaderProps {
+  isLoggedIn: boolean;
+  isAdmin: boolean;
+  onLogout: () => void;
+}
+
+/** Logo and a hamburger button that toggles the menu overlay. */
+export function Header({ isLoggedIn, isAdmin, onLogout }: HeaderProps) {
+  const [open, setOpen] = useState(false);
+  const { pathname } = useLocation();
+
+  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => {
+    if (!open) return undefined;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
+
+  return (
+    <header className="site-header">
+      <Link to={paths.home.getHref()} className="site-header__logo">
+        <Logo />
+      </Link>
+      <button
+        type="button"
+        className="menu-button"
+        aria-expanded={open}
+        aria-controls="global-menu"
+        aria-label={open ? 'メニューを閉じる' : 'メニューを開く'}
+        onClick={() => setOpen((value) => !value)}
+      >
+        <span className="menu-button__bar" aria-hidden="true" />
+      </button>
+      <nav id="global-menu" className="menu-overlay" hidden={!open} aria-label="メニュー">
+        <ul className="menu-overlay__list">
+          {isLoggedIn ? (
+            <>
+              <li>
+                <button type="button" className="menu-overlay__item" onClick={onLogout}>
+                  ログアウト
+                </button>
+              </li>
+              <li>
+                <Link className="menu-overlay__item" to={paths.account.getHref()}>マイページ</Link>
+              </li>
+              {isAdmin && (
+                <li>
+                  <Link className="menu-overlay__item" to={paths.admin.getHref()}>管理画面</Link>
+                </li>
+              )}
+            </>
+          ) : (
+            <>
+              <li>
+                <Link className="menu-overlay__item" to={paths.login.getHref()}>ログイン</Link>
+              </li>
+              <li>
+                <Link className="menu-overlay__item" to={paths.signup.getHref()}>新規登録</Link>
+              </li>
+            </>
+          )}
+        </ul>
+      </nav>
+    </header>
+  );
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { isProtectedPath, paths } from './paths';
+
+describe('paths', () => {
+  it('holds every route of both specifications exactly once', () => {
+    const patterns = Object.values(paths).map((route) => route.path);
+    expect(new Set(patterns).size).toBe(patterns.length);
+    expect(patterns).toEqual(
+      expect.arrayContaining([
+        '/', '/projects/:slug/', '/policy/', '/terms/', '/commercial/',
+        '/login/', '/signup/', '/signup/password/', '/forgot-password/', '/reset-password/', '/account/',
+        '/edit/profile', '/edit/email', '/edit/email/updated', '/edit/password', '/edit/corporate',
+        '/edit/addresses', '/edit/payment', '/edit/payment-list',
+        '/payment/info/:project/:return/', '/payment/method/:project/:return/', '/payment/card/:project/:return/',
+        '/payment/bank/:project/:return/', '/payment/confirm/:project/:return/', '/payment/complete/:project/:return/',
+        '/admin/', '/admin/resendRegisterMail/', '/admin/mail/', '/admin/mail/register/', '/admin/mail/:id/',
+        '/admin/refund/', '/admin/refund/:slug',
+      ]),
+    );
+    expect(patterns).toHaveLength(32);
+  });
+
+  it('builds project links with an optional hash anchor', () => {
+    expect(paths.project.getHref('maebashi-fes')).toBe('/projects/maebashi-fes/');
+    expect(paths.project.getHref('maebashi-fes', 'mainContents_wrapper')).toBe(
+      '/projects/maebashi-fes/#mainContents_wrapper',
+    );
+  });
+
+  it('encodes path parameters', () => {
+    expect(paths.paymentInfo.getHref('a b', 'c/d')).toBe('/payment/info/a%20b/c%2Fd/');
+    expect(paths.adminMailDetail.getHref(42)).toBe('/admin/mail/42/');
+    expect(paths.adminRefundDetail.getHref('fes')).toBe('/admin/refund/fes');
+  });
+
+  it('adds the payment type to the confirm step', () => {
+    expect(paths.paymentConfirm.getHref('fes', 'gold', 2)).toBe('/payment/confirm/fes/gold/?paymentType=2');
+  });
+
+  it('adds query values only when given', () => {
+    expect(paths.login.getHref()).toBe('/login/');
+    expect(paths.login.getHref({ expired: 1 })).toBe('/login/?expired=1');
+    expect(paths.signupPassword.getHref('abc')).toBe('/signup/password/?activate=abc');
+    expect(paths.resetPassword.getHref()).toBe('/reset-password/');
+    expect(paths.editEmailUpdated.getHref('k')).toBe('/edit/email/updated?activate=k');
+  });
+
+  it('marks member, admin, account and edit pages as protected', () => {
+    expect(isProtectedPath('/account/')).toBe(true);
+    expect(isProtectedPath('/edit/profile')).toBe(true);
+    expect(isProtectedPath('/admin/mail/3/')).toBe(true);
+    expect(isProtectedPath('/signup/')).toBe(false);
+    expect(isProtectedPath('/projects/edit-your-town/')).toBe(false);
+  });
+});

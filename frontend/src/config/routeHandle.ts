@@ -1,0 +1,36 @@
+import type { UIMatch } from 'react-router-dom';
+
+/** Names of the routes, as the specs call them where they do. */
+export type RouteName =
+  | 'Home' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
+  | 'Login' | 'Signup' | 'SignupPassword' | 'ForgotPassword' | 'ResetPassword' | 'Account'
+  | 'EditProfile' | 'EditEmail' | 'EditEmailUpdated' | 'EditPassword' | 'EditCorporate'
+  | 'EditAddresses' | 'EditPayment' | 'EditPaymentList'
+  | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
+  | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
+  | 'AdminRefund' | 'AdminRefundDetail'
+  | 'NotFound';
+
+/** What each route carries in its `handle`. */
+export interface RouteHandle {
+  name: RouteName;
+  title: string;
+  description?: string;
+}
+
+/** Routes on which the header is hidden (spec 000 §2). */
+export const HEADERLESS_ROUTES: ReadonlySet<RouteName> = new Set([
+  'Home', 'Login', 'Signup', 'ForgotPassword', 'ResetPassword',
+]);
+
+const isRouteHandle = (handle: unknown): handle is RouteHandle =>
+  typeof handle === 'object' && handle !== null && 'name' in handle && 'title' in handle;
+
+/** The handle of the deepest matched route that has one. */
+export const getRouteHandle = (matches: UIMatch[]): RouteHandle | undefined => {
+  for (let i = matches.length - 1; i >= 0; i -= 1) {
+    const handle = matches[i]?.handle;
+    if (isRouteHandle(handle)) return handle;
+  }
+  return undefined;
+};

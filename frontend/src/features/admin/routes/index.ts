@@ -1,0 +1,9 @@
+import { ComingSoon } from '@/components/ComingSoon';
+
+export const Admin = ComingSoon;
+export const AdminResendRegisterMail = ComingSoon;
+export const AdminMail = ComingSoon;
+export const AdminMailRegister = ComingSoon;
+export const AdminMailDetail = ComingSoon;
+export const AdminRefund = ComingSoon;
+export const AdminRefundDetail = ComingSoon;

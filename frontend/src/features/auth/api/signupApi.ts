@@ -1,0 +1,36 @@
+import { api } from '@/lib/api';
+
+/** `flag` sent with a signup: a provisional member registration (spec 000 §7). */
+export const SIGNUP_REQUEST_FLAG = 100;
+
+/**
+ * `userFlag` answered to a signup (spec 000 §4):
+ * 100 new, confirmation mail sent; 200 already a guest; 1 already registered.
+ */
+export const USER_FLAG = {
+  confirmationSent: 100,
+  guest: 200,
+  registered: 1,
+} as const;
+
+export interface SignupRequest {
+  flag: typeof SIGNUP_REQUEST_FLAG;
+  email: string;
+}
+
+export interface SignupResponse {
+  userFlag: number;
+}
+
+const signupApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    register: build.mutation<SignupResponse, SignupRequest>({
+      query: (body) => ({ url: '/user/register', method: 'POST', body }),
+    }),
+    reRegister: build.mutation<SignupResponse, SignupRequest>({
+      query: (body) => ({ url: '/user/reRegister', method: 'POST', body }),
+    }),
+  }),
+});
+
+export const { useRegisterMutation, useReRegisterMutation } = signupApi;

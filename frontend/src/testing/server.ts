@@ -1,0 +1,10 @@
+import { setupServer } from 'msw/node';
+
+/**
+ * The request mock server of every test. Tests add handlers with `server.use(...)`;
+ * a request nobody handles fails the test (`onUnhandledRequest: 'error'` in setup).
+ */
+export const server = setupServer();
+
+/** Absolute URL of an API path, as the browser under test resolves `/v1/...`. */
+export const apiUrl = (path: string): string => new URL(`/v1${path}`, window.location.origin).toString();
