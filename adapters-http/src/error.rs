@@ -14,8 +14,19 @@ pub struct ErrorBody {
 pub enum ApiError {
     #[error("{message}")]
     BadRequest { code: &'static str, message: String },
+    /// Missing, forged or expired session token.
+    #[error("unauthorized")]
+    Unauthorized,
+    /// Authenticated, but the object belongs to someone else.
+    #[error("forbidden")]
+    Forbidden,
     #[error("not found")]
     NotFound,
+    #[error("rate limited")]
+    TooManyRequests,
+    /// An answer with extra fields the client reads (e.g. login failures).
+    #[error("{status}")]
+    Detailed { status: StatusCode, body: serde_json::Value },
     #[error("service unavailable: {0}")]
     Unavailable(&'static str),
     /// The cause goes to the log, never to the client.
@@ -39,7 +50,11 @@ impl ResponseError for ApiError {
     fn status_code(&self) -> StatusCode {
         match self {
             Self::BadRequest { .. } => StatusCode::BAD_REQUEST,
+            Self::Unauthorized => StatusCode::UNAUTHORIZED,
+            Self::Forbidden => StatusCode::FORBIDDEN,
             Self::NotFound => StatusCode::NOT_FOUND,
+            Self::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Self::Detailed { status, .. } => *status,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -47,8 +62,14 @@ impl ResponseError for ApiError {
 
     fn error_response(&self) -> HttpResponse {
         let (code, message) = match self {
+            Self::Detailed { status, body } => return HttpResponse::build(*status).json(body),
             Self::BadRequest { code, message } => (*code, message.clone()),
+            Self::Unauthorized => ("unauthorized", domain::auth::MSG_LOGIN_EXPIRED.to_string()),
+            Self::Forbidden => ("forbidden", "この操作を行う権限がありません。".to_string()),
             Self::NotFound => ("not_found", "お探しのページが見つかりませんでした。".to_string()),
+            Self::TooManyRequests => {
+                ("rate_limited", "リクエストが多すぎます。しばらく時間をおいてから再度お試しください。".to_string())
+            }
             Self::Unavailable(code) => {
                 (*code, "ただいま処理できません。しばらく時間をおいて再度お試しください。".to_string())
             }

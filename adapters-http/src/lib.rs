@@ -1,32 +1,90 @@
 //! The HTTP API (`/v1/...`, the seeds' contract): routes, request and
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
+pub mod auth;
 mod error;
 mod openapi;
+mod password;
+mod rate;
+mod session;
 mod user;
 
 use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
+pub use rate::ProxySettings;
 
 /// Everything the handlers need, as trait objects so this crate never names
 /// a concrete adapter.
 #[derive(Clone)]
 pub struct Services {
     pub signup: web::Data<dyn ports::accounts::Signup>,
+    pub sessions: web::Data<dyn ports::accounts::Sessions>,
+    pub passwords: web::Data<dyn ports::accounts::PasswordFlows>,
+    pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
+    pub proxy: web::Data<ProxySettings>,
 }
 
 /// Mounts every `/v1` route, with JSON errors for malformed requests and
 /// unknown paths.
 pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
-        cfg.app_data(services.signup.clone()).service(
-            web::scope("/v1")
-                .app_data(error::json_config())
-                .app_data(error::query_config())
-                .configure(user::config)
-                .configure(openapi::config)
-                .default_service(web::to(error::not_found)),
-        );
+        cfg.app_data(services.signup.clone())
+            .app_data(services.sessions.clone())
+            .app_data(services.passwords.clone())
+            .app_data(services.rate_limiter.clone())
+            .app_data(services.proxy.clone())
+            .service(
+                web::scope("/v1")
+                    .app_data(error::json_config())
+                    .app_data(error::query_config())
+                    .configure(user::config)
+                    .configure(session::config)
+                    .configure(password::config)
+                    .configure(openapi::config)
+                    .default_service(web::to(error::not_found)),
+            );
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::sync::Arc;
+
+    use actix_web::web::Data;
+    use ports::accounts::{MockPasswordFlows, MockSessions, MockSignup, PasswordFlows, Sessions, Signup};
+    use ports::rate_limit::{MockRateLimiter, RateLimiter};
+
+    use crate::{ProxySettings, Services};
+
+    /// Services backed by mocks; a rate limiter that always allows.
+    pub(crate) struct Mocks {
+        pub signup: MockSignup,
+        pub sessions: MockSessions,
+        pub passwords: MockPasswordFlows,
+    }
+
+    impl Default for Mocks {
+        fn default() -> Self {
+            Self { signup: MockSignup::new(), sessions: MockSessions::new(), passwords: MockPasswordFlows::new() }
+        }
+    }
+
+    impl Mocks {
+        pub(crate) fn into_services(self) -> Services {
+            let mut limiter = MockRateLimiter::new();
+            limiter.expect_hit().returning(|_, _| Ok(1));
+            let signup: Arc<dyn Signup> = Arc::new(self.signup);
+            let sessions: Arc<dyn Sessions> = Arc::new(self.sessions);
+            let passwords: Arc<dyn PasswordFlows> = Arc::new(self.passwords);
+            let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
+            Services {
+                signup: Data::from(signup),
+                sessions: Data::from(sessions),
+                passwords: Data::from(passwords),
+                rate_limiter: Data::from(rate_limiter),
+                proxy: Data::new(ProxySettings::default()),
+            }
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! `/v1/user/...`: registration.
 
 use actix_web::web::{self, Json};
+use actix_web::HttpRequest;
 use domain::account::{Email, SignupOutcome};
 use ports::accounts::{Signup, SignupError};
 use serde::{Deserialize, Serialize};
 use validator::Validate;
 
+use crate::rate::{self, Subject};
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut web::ServiceConfig) {
@@ -47,19 +49,28 @@ fn respond(result: Result<SignupOutcome, SignupError>) -> Result<Json<RegisterRe
     }
 }
 
+async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> {
+    rate::enforce(req, &[(rate::SIGNUP_PER_IP, Subject::Ip), (rate::SIGNUP_PER_EMAIL, Subject::Email(email.as_str()))])
+        .await
+}
+
 async fn register(
+    req: HttpRequest,
     signup: web::Data<dyn Signup>,
     body: Json<RegisterRequest>,
 ) -> Result<Json<RegisterResponse>, ApiError> {
     let email = body.into_inner().try_into_email()?;
+    limit_signup(&req, &email).await?;
     respond(signup.register(&email).await)
 }
 
 async fn reregister(
+    req: HttpRequest,
     signup: web::Data<dyn Signup>,
     body: Json<RegisterRequest>,
 ) -> Result<Json<RegisterResponse>, ApiError> {
     let email = body.into_inner().try_into_email()?;
+    limit_signup(&req, &email).await?;
     respond(signup.reregister(&email).await)
 }
 
@@ -68,13 +79,12 @@ mod tests {
     use actix_web::{test, App};
     use domain::account::SignupOutcome;
     use ports::accounts::MockSignup;
-    use std::sync::Arc;
 
+    use crate::test_support::Mocks;
     use crate::{configure, ErrorBody, Services};
 
-    fn services(mock: MockSignup) -> Services {
-        let signup: Arc<dyn ports::accounts::Signup> = Arc::new(mock);
-        Services { signup: actix_web::web::Data::from(signup) }
+    fn services(signup: MockSignup) -> Services {
+        Mocks { signup, ..Mocks::default() }.into_services()
     }
 
     #[actix_web::test]

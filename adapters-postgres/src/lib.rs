@@ -3,6 +3,7 @@
 
 mod error;
 mod pool;
+mod rate_limit;
 mod schema;
 mod users;
 
@@ -10,4 +11,5 @@ mod users;
 pub mod testing;
 
 pub use pool::{connect, migrate, ping, PgPool, PoolError};
+pub use rate_limit::PgRateLimiter;
 pub use users::PgUserRepository;

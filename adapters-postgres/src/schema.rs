@@ -36,5 +36,13 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    administrators (user_id) {
+        user_id -> Int8,
+        granted_at -> Timestamptz,
+        granted_by -> Nullable<Int8>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, user_keys);
+diesel::allow_tables_to_appear_in_same_query!(users, user_keys, administrators);

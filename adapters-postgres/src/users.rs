@@ -1,11 +1,12 @@
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::account::{AccountStatus, Email};
-use ports::accounts::{KeyPurpose, NewKey, UserId, UserRepository};
+use ports::accounts::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use ports::RepoError;
 
 use crate::error::{map_diesel, run_blocking};
-use crate::schema::{user_keys, users};
+use crate::schema::{administrators, user_keys, users};
 use crate::PgPool;
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
@@ -52,13 +53,144 @@ struct NewKeyRow<'a> {
     user_id: i64,
     purpose: &'a str,
     key_hash: &'a str,
-    expires_at: chrono::DateTime<chrono::Utc>,
+    new_email: Option<&'a str>,
+    expires_at: DateTime<Utc>,
 }
 
 impl<'a> NewKeyRow<'a> {
     fn new(user: i64, key: &'a NewKey) -> Self {
-        Self { user_id: user, purpose: purpose_to_db(key.purpose), key_hash: &key.key_hash, expires_at: key.expires_at }
+        Self {
+            user_id: user,
+            purpose: purpose_to_db(key.purpose),
+            key_hash: &key.key_hash,
+            new_email: key.new_email.as_ref().map(Email::as_str),
+            expires_at: key.expires_at,
+        }
     }
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = users)]
+struct CredentialsRow {
+    id: i64,
+    email: String,
+    status: String,
+    password_hash: Option<String>,
+    failed_login_count: i32,
+    banned_until: Option<DateTime<Utc>>,
+    password_changed_at: DateTime<Utc>,
+}
+
+impl TryFrom<CredentialsRow> for Credentials {
+    type Error = RepoError;
+    fn try_from(row: CredentialsRow) -> Result<Self, RepoError> {
+        Ok(Credentials {
+            id: UserId(row.id),
+            email: Email::parse(&row.email).map_err(|e| RepoError::Unexpected(anyhow::anyhow!("users.email: {e}")))?,
+            status: status_from_db(&row.status)?,
+            password_hash: row.password_hash,
+            failed_login_count: u32::try_from(row.failed_login_count).unwrap_or(0),
+            banned_until: row.banned_until,
+            password_changed_at: row.password_changed_at,
+        })
+    }
+}
+
+#[derive(Queryable)]
+struct KeyRow {
+    id: i64,
+    user_id: i64,
+    new_email: Option<String>,
+    expires_at: DateTime<Utc>,
+    used_at: Option<DateTime<Utc>>,
+}
+
+impl PgUserRepository {
+    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            work(&mut conn)
+        })
+        .await
+    }
+}
+
+/// The redemption transaction's own error, so diesel errors and rule
+/// outcomes can both roll it back.
+enum RedeemFailure {
+    Rule(RedeemError),
+    Db(diesel::result::Error),
+}
+
+impl From<diesel::result::Error> for RedeemFailure {
+    fn from(error: diesel::result::Error) -> Self {
+        Self::Db(error)
+    }
+}
+
+fn redeem_in(
+    conn: &mut PgConnection,
+    key_hash: &str,
+    purpose: KeyPurpose,
+    now: DateTime<Utc>,
+    action: &KeyAction,
+) -> Result<UserId, RedeemFailure> {
+    // Lock the key row so two parallel redemptions of one key let exactly one through.
+    let key: Option<KeyRow> = user_keys::table
+        .filter(user_keys::key_hash.eq(key_hash))
+        .filter(user_keys::purpose.eq(purpose_to_db(purpose)))
+        .select((user_keys::id, user_keys::user_id, user_keys::new_email, user_keys::expires_at, user_keys::used_at))
+        .for_update()
+        .first(conn)
+        .optional()?;
+    let Some(key) = key else { return Err(RedeemFailure::Rule(RedeemError::Invalid)) };
+    if key.used_at.is_some() {
+        return Err(RedeemFailure::Rule(RedeemError::Invalid));
+    }
+    if now >= key.expires_at {
+        return Err(RedeemFailure::Rule(RedeemError::Expired));
+    }
+    let user = users::table.find(key.user_id);
+    match action {
+        KeyAction::SetPassword { password_hash, changed_at } => {
+            let became_member = purpose == KeyPurpose::Activate;
+            let updated = diesel::update(user)
+                .set((
+                    users::password_hash.eq(password_hash),
+                    users::password_changed_at.eq(changed_at),
+                    users::updated_at.eq(now),
+                ))
+                .execute(conn)?;
+            if updated == 0 {
+                return Err(RedeemFailure::Rule(RedeemError::Invalid));
+            }
+            if became_member {
+                diesel::update(user).set(users::status.eq(status_to_db(AccountStatus::Member))).execute(conn)?;
+            }
+        }
+        KeyAction::ChangeEmail { owner } => {
+            if owner.0 != key.user_id {
+                return Err(RedeemFailure::Rule(RedeemError::Invalid));
+            }
+            let Some(new_email) = key.new_email.as_deref() else {
+                return Err(RedeemFailure::Rule(RedeemError::Invalid));
+            };
+            match diesel::update(user).set((users::email.eq(new_email), users::updated_at.eq(now))).execute(conn) {
+                Ok(_) => {}
+                Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => {
+                    return Err(RedeemFailure::Rule(RedeemError::AddressTaken))
+                }
+                Err(other) => return Err(other.into()),
+            }
+        }
+    }
+    diesel::update(user_keys::table.find(key.id)).set(user_keys::used_at.eq(now)).execute(conn)?;
+    Ok(UserId(key.user_id))
 }
 
 #[async_trait]
@@ -115,6 +247,94 @@ impl UserRepository for PgUserRepository {
                 Ok(())
             })
             .map_err(map_diesel)
+        })
+        .await
+    }
+
+    async fn credentials_by_email(&self, email: &Email) -> Result<Option<Credentials>, RepoError> {
+        let normalized = email.normalized();
+        self.with_conn(move |conn| {
+            users::table
+                .filter(lower(users::email).eq(normalized))
+                .select(CredentialsRow::as_select())
+                .first(conn)
+                .optional()
+                .map_err(map_diesel)?
+                .map(Credentials::try_from)
+                .transpose()
+        })
+        .await
+    }
+
+    async fn credentials(&self, user: UserId) -> Result<Credentials, RepoError> {
+        self.with_conn(move |conn| {
+            users::table.find(user.0).select(CredentialsRow::as_select()).first(conn).map_err(map_diesel)?.try_into()
+        })
+        .await
+    }
+
+    async fn save_login_guard(
+        &self,
+        user: UserId,
+        failed_login_count: u32,
+        banned_until: Option<DateTime<Utc>>,
+    ) -> Result<(), RepoError> {
+        let count = i32::try_from(failed_login_count).unwrap_or(i32::MAX);
+        self.with_conn(move |conn| {
+            diesel::update(users::table.find(user.0))
+                .set((users::failed_login_count.eq(count), users::banned_until.eq(banned_until)))
+                .execute(conn)
+                .map_err(map_diesel)?;
+            Ok(())
+        })
+        .await
+    }
+
+    async fn redeem_key(
+        &self,
+        key_hash: String,
+        purpose: KeyPurpose,
+        now: DateTime<Utc>,
+        action: KeyAction,
+    ) -> Result<UserId, RedeemError> {
+        let pool = self.pool.clone();
+        let outcome = run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            Ok(conn.transaction::<_, RedeemFailure, _>(|conn| redeem_in(conn, &key_hash, purpose, now, &action)))
+        })
+        .await?;
+        outcome.map_err(|failure| match failure {
+            RedeemFailure::Rule(rule) => rule,
+            RedeemFailure::Db(e) => RedeemError::Repo(map_diesel(e)),
+        })
+    }
+
+    async fn set_password(
+        &self,
+        user: UserId,
+        password_hash: String,
+        changed_at: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        self.with_conn(move |conn| {
+            let updated = diesel::update(users::table.find(user.0))
+                .set((
+                    users::password_hash.eq(password_hash),
+                    users::password_changed_at.eq(changed_at),
+                    users::updated_at.eq(changed_at),
+                ))
+                .execute(conn)
+                .map_err(map_diesel)?;
+            if updated == 0 {
+                return Err(RepoError::NotFound);
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    async fn is_administrator(&self, user: UserId) -> Result<bool, RepoError> {
+        self.with_conn(move |conn| {
+            diesel::select(diesel::dsl::exists(administrators::table.find(user.0))).get_result(conn).map_err(map_diesel)
         })
         .await
     }

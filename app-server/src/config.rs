@@ -24,6 +24,15 @@ pub struct Settings {
     pub site_name: String,
     pub smtp: SmtpSettings,
     pub activation_ttl_hours: i64,
+    pub password_reset_ttl_minutes: i64,
+    /// HMAC key of session tokens; shared by every app-server process.
+    pub jwt_secret: Vec<u8>,
+    pub session_ttl_hours: i64,
+    pub bcrypt_cost: u32,
+    /// Addresses that are administrators (besides grants in the database).
+    pub admin_emails: Vec<String>,
+    /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
+    pub trust_forwarded_for: bool,
     /// The built frontend (`frontend/dist`); absent means API only.
     pub frontend_dir: PathBuf,
 }
@@ -106,8 +115,35 @@ impl Settings {
             },
             site_name,
             activation_ttl_hours: parsed("ACTIVATION_TTL_HOURS", 24i64)?,
+            password_reset_ttl_minutes: parsed("PASSWORD_RESET_TTL_MINUTES", 60i64)?,
+            jwt_secret: jwt_secret()?,
+            session_ttl_hours: parsed("SESSION_TTL_HOURS", 24i64)?,
+            bcrypt_cost: parsed("BCRYPT_COST", 12u32)?,
+            admin_emails: var("ADMIN_EMAILS", "")
+                .split(',')
+                .map(str::trim)
+                .filter(|e| !e.is_empty())
+                .map(str::to_string)
+                .collect(),
+            trust_forwarded_for: parsed("TRUST_FORWARDED_FOR", false)?,
             frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
         })
+    }
+}
+
+/// `JWT_SECRET` (at least 32 bytes). Without it a random secret is made for
+/// this process: fine for one local server, wrong for several (sessions
+/// would not carry over), so it is logged as a warning.
+fn jwt_secret() -> Result<Vec<u8>, ConfigError> {
+    match std::env::var("JWT_SECRET") {
+        Ok(secret) if secret.len() >= 32 => Ok(secret.into_bytes()),
+        Ok(secret) if !secret.is_empty() => {
+            Err(ConfigError { name: "JWT_SECRET", problem: "must be at least 32 bytes".into() })
+        }
+        _ => {
+            tracing::warn!("JWT_SECRET is not set: using a random secret for this process only");
+            Ok(rand::random::<[u8; 32]>().to_vec())
+        }
     }
 }
 

@@ -10,11 +10,16 @@ use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, CacheControl, CacheDirective};
 use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
-use adapters_http::Services;
+use adapters_http::auth::{BcryptHasher, JwtTokens};
+use adapters_http::{ProxySettings, Services};
 use adapters_mail::SmtpMailer;
-use adapters_postgres::{PgPool, PgUserRepository};
-use ports::accounts::{Signup, SignupConfig, SignupService};
+use adapters_postgres::{PgPool, PgRateLimiter, PgUserRepository};
+use ports::accounts::{
+    PasswordConfig, PasswordFlows, PasswordService, SessionService, Sessions, Signup, SignupConfig, SignupService,
+    SiteInfo,
+};
 use ports::clock::SystemClock;
+use ports::rate_limit::RateLimiter;
 use tracing_actix_web::TracingLogger;
 
 use crate::config::Settings;
@@ -50,17 +55,35 @@ impl Application {
 
 fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     let mailer = SmtpMailer::new(&settings.smtp)?;
+    let users = PgUserRepository::new(pool.clone());
+    let site = SiteInfo { site_name: settings.site_name.clone(), public_url: settings.public_url.clone() };
+    let hasher = BcryptHasher::new(settings.bcrypt_cost);
+    let tokens = JwtTokens::new(&settings.jwt_secret, chrono::Duration::hours(settings.session_ttl_hours));
+
     let signup: Arc<dyn Signup> = Arc::new(SignupService::new(
-        PgUserRepository::new(pool.clone()),
+        users.clone(),
+        mailer.clone(),
+        SystemClock,
+        SignupConfig { site: site.clone(), activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours) },
+    ));
+    let sessions: Arc<dyn Sessions> =
+        Arc::new(SessionService::new(users.clone(), hasher, tokens, SystemClock, &settings.admin_emails));
+    let passwords: Arc<dyn PasswordFlows> = Arc::new(PasswordService::new(
+        users,
+        hasher,
         mailer,
         SystemClock,
-        SignupConfig {
-            site_name: settings.site_name.clone(),
-            public_url: settings.public_url.clone(),
-            activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours),
-        },
+        Arc::clone(&sessions),
+        PasswordConfig { site, reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes) },
     ));
-    Ok(Services { signup: web::Data::from(signup) })
+    let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
+    Ok(Services {
+        signup: web::Data::from(signup),
+        sessions: web::Data::from(sessions),
+        passwords: web::Data::from(passwords),
+        rate_limiter: web::Data::from(rate_limiter),
+        proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
+    })
 }
 
 fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {

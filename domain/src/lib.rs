@@ -13,3 +13,4 @@ pub mod project;
 pub mod refund;
 pub mod returns;
 pub mod sponsor;
+pub mod time;

@@ -13,6 +13,11 @@ pub struct TestApp {
 
 /// Starts the application on a free port against a fresh database.
 pub async fn spawn_app() -> TestApp {
+    spawn_app_with(|_| {}).await
+}
+
+/// Like `spawn_app`, with settings adjusted by `adjust` first.
+pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     app_server::telemetry::init();
     let (db, _pool) = TestDatabase::create().expect("test database");
     let mut settings = Settings::from_env().expect("settings");
@@ -20,6 +25,9 @@ pub async fn spawn_app() -> TestApp {
     settings.database_url = db.url.clone();
     settings.database_pool_size = 4;
     settings.frontend_dir = "does-not-exist".into();
+    // The cheapest bcrypt cost: these tests are about behaviour, not hashing strength.
+    settings.bcrypt_cost = 4;
+    adjust(&mut settings);
     let app = Application::build(settings).await.expect("application");
     let address = format!("http://127.0.0.1:{}", app.port());
     tokio::spawn(app.run_until_stopped());
@@ -38,6 +46,44 @@ impl TestApp {
 
     pub async fn get(&self, path: &str) -> reqwest::Response {
         self.client.get(format!("{}{path}", self.address)).send().await.expect("request")
+    }
+
+    pub async fn get_with_token(&self, path: &str, token: &str) -> reqwest::Response {
+        self.client.get(format!("{}{path}", self.address)).bearer_auth(token).send().await.expect("request")
+    }
+
+    pub async fn post_json_with_token(&self, path: &str, token: &str, body: &serde_json::Value) -> reqwest::Response {
+        self.client.post(format!("{}{path}", self.address)).bearer_auth(token).json(body).send().await.expect("request")
+    }
+
+    /// Signs `email` up through the API and the mailed key, with `password`.
+    pub async fn register_member(&self, email: &str, password: &str) {
+        let resp = self.post_json("/v1/user/register", &serde_json::json!({"flag": 100, "email": email})).await;
+        assert_eq!(resp.status(), 200);
+        let mails = self.mails_to(email, 1).await;
+        let key = link_key(mails.last().expect("activation mail"), "?activate=");
+        let resp = self
+            .post_json(
+                "/v1/user/registPassword",
+                &serde_json::json!({"flag": 1, "password": password, "activatekey": key}),
+            )
+            .await;
+        assert_eq!(resp.status(), 200);
+    }
+
+    /// Logs in and returns the token.
+    pub async fn login(&self, email: &str, password: &str) -> String {
+        let resp = self.post_json("/v1/user/login", &serde_json::json!({"email": email, "password": password})).await;
+        assert_eq!(resp.status(), 200, "login of {email}");
+        let body: serde_json::Value = resp.json().await.expect("json");
+        body["token"].as_str().expect("token").to_string()
+    }
+
+    /// Runs SQL against the test database.
+    pub fn execute(&self, sql: &str) {
+        use diesel::{Connection, RunQueryDsl};
+        let mut conn = diesel::PgConnection::establish(&self.db.url).expect("connect");
+        diesel::sql_query(sql).execute(&mut conn).expect("sql");
     }
 
     /// Mails the catcher received for `to` (any letter case), oldest first,
@@ -70,7 +116,12 @@ pub fn unique_email(prefix: &str) -> String {
 
 /// The activation key from a mail body.
 pub fn activation_key(mail: &serde_json::Value) -> String {
+    link_key(mail, "?activate=")
+}
+
+/// The key following `marker` (e.g. `?secret=`) in a mail's text.
+pub fn link_key(mail: &serde_json::Value, marker: &str) -> String {
     let text = mail["text"].as_str().expect("text body");
-    let start = text.find("?activate=").expect("activation link") + "?activate=".len();
+    let start = text.find(marker).expect("link in mail") + marker.len();
     text[start..].split_whitespace().next().expect("key").to_string()
 }

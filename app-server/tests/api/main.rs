@@ -3,4 +3,6 @@
 
 mod health;
 mod helpers;
+mod login;
+mod password;
 mod signup;

@@ -1,11 +1,25 @@
 //! Accounts: the user repository port and the account use cases.
 
+mod credentials;
+mod mails;
+mod password;
 mod repository;
+mod session;
 mod signup;
 
+pub use credentials::{password_version, IssuedToken, PasswordHasher, SessionClaims, TokenIssuer};
+#[cfg(any(test, feature = "mocks"))]
+pub use credentials::{MockPasswordHasher, MockTokenIssuer};
+pub use mails::SiteInfo;
+#[cfg(any(test, feature = "mocks"))]
+pub use password::MockPasswordFlows;
+pub use password::{PasswordConfig, PasswordFlowError, PasswordFlows, PasswordService};
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockUserRepository;
-pub use repository::{KeyPurpose, NewKey, UserId, UserRepository};
+pub use repository::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
+#[cfg(any(test, feature = "mocks"))]
+pub use session::MockSessions;
+pub use session::{AuthError, LoginError, SessionService, SessionUser, Sessions};
 #[cfg(any(test, feature = "mocks"))]
 pub use signup::MockSignup;
 pub use signup::{Signup, SignupConfig, SignupError, SignupService};

@@ -20,6 +20,44 @@ pub struct NewKey {
     pub purpose: KeyPurpose,
     pub key_hash: String,
     pub expires_at: DateTime<Utc>,
+    /// The requested address, for `ChangeEmail` only.
+    pub new_email: Option<Email>,
+}
+
+/// What a login needs to know about an account.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credentials {
+    pub id: UserId,
+    pub email: Email,
+    pub status: AccountStatus,
+    pub password_hash: Option<String>,
+    pub failed_login_count: u32,
+    pub banned_until: Option<DateTime<Utc>>,
+    /// Tokens carrying another value were issued before the last password change.
+    pub password_changed_at: DateTime<Utc>,
+}
+
+/// What redeeming a key does, inside the same transaction that marks it used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyAction {
+    /// Sets the password (activation makes the account a member; reset keeps its status).
+    SetPassword { password_hash: String, changed_at: DateTime<Utc> },
+    /// Moves the account to the key's `new_email`; only for the key's own account.
+    ChangeEmail { owner: UserId },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RedeemError {
+    /// No such key, already used, another purpose, or another account's key.
+    #[error("invalid key")]
+    Invalid,
+    #[error("expired key")]
+    Expired,
+    /// The e-mail change collides with an account created since the request.
+    #[error("address taken")]
+    AddressTaken,
+    #[error(transparent)]
+    Repo(#[from] RepoError),
 }
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
@@ -37,4 +75,40 @@ pub trait UserRepository: Send + Sync {
     /// the same purpose stop working. MUST return `RepoError::NotFound` when no
     /// account has `user`.
     async fn replace_key(&self, user: UserId, key: NewKey) -> Result<(), RepoError>;
+
+    /// Login data of the account holding `email` (case-insensitive).
+    async fn credentials_by_email(&self, email: &Email) -> Result<Option<Credentials>, RepoError>;
+
+    /// Login data of `user`. MUST return `RepoError::NotFound` when absent.
+    async fn credentials(&self, user: UserId) -> Result<Credentials, RepoError>;
+
+    /// Stores the lockout counters after a login attempt.
+    async fn save_login_guard(
+        &self,
+        user: UserId,
+        failed_login_count: u32,
+        banned_until: Option<DateTime<Utc>>,
+    ) -> Result<(), RepoError>;
+
+    /// Redeems the unused, unexpired key whose hash is `key_hash` and whose
+    /// purpose is `purpose`, applying `action` in the same transaction. A key
+    /// works once: concurrent redemptions of one key let exactly one through.
+    async fn redeem_key(
+        &self,
+        key_hash: String,
+        purpose: KeyPurpose,
+        now: DateTime<Utc>,
+        action: KeyAction,
+    ) -> Result<UserId, RedeemError>;
+
+    /// Replaces the password of `user`; tokens issued before `changed_at` stop working.
+    async fn set_password(
+        &self,
+        user: UserId,
+        password_hash: String,
+        changed_at: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+
+    /// Whether `user` holds an administrator grant in the database.
+    async fn is_administrator(&self, user: UserId) -> Result<bool, RepoError>;
 }

@@ -4,18 +4,16 @@
 use chrono::Duration;
 use domain::account::{reregister_outcome, signup_outcome, Email, ReRegisterError, SignupOutcome};
 
+use super::mails::SiteInfo;
 use super::repository::{KeyPurpose, NewKey, UserId, UserRepository};
 use crate::clock::Clock;
 use crate::mailer::{MailError, Mailer, OutgoingMail};
 use crate::secrets::OneTimeKey;
 use crate::RepoError;
 
-/// What the signup mails need to know about the site.
 #[derive(Debug, Clone)]
 pub struct SignupConfig {
-    pub site_name: String,
-    /// Public origin of the site, without a trailing slash.
-    pub public_url: String,
+    pub site: SiteInfo,
     /// How long an activation link works.
     pub activation_ttl: Duration,
 }
@@ -95,6 +93,7 @@ impl<R: UserRepository, M: Mailer, C: Clock> SignupService<R, M, C> {
             purpose: KeyPurpose::Activate,
             key_hash: key.hash.clone(),
             expires_at: self.clock.now() + self.config.activation_ttl,
+            new_email: None,
         };
         match existing {
             Some(user) => self.users.replace_key(user, new_key).await?,
@@ -114,20 +113,7 @@ impl<R: UserRepository, M: Mailer, C: Clock> SignupService<R, M, C> {
     }
 
     fn activation_mail(&self, to: &Email, key: &str) -> OutgoingMail {
-        let SignupConfig { site_name, public_url, activation_ttl } = &self.config;
-        let hours = activation_ttl.num_hours();
-        OutgoingMail {
-            to: to.clone(),
-            subject: format!("【{site_name}】会員登録のご案内"),
-            text_body: format!(
-                "{site_name}へのご登録ありがとうございます。\n\n\
-                 以下のURLからパスワードを設定して、本登録を完了してください。\n\
-                 {public_url}/signup/password/?activate={key}\n\n\
-                 このURLの有効期限は{hours}時間です。期限が切れた場合は、お手数ですが再度メールアドレスの登録からお手続きください。\n\
-                 このメールにお心当たりがない場合は、破棄してください。\n\n\
-                 ――――――――――――――――――――\n{site_name}\n{public_url}/\n"
-            ),
-        }
+        self.config.site.activation_mail(to, key, self.config.activation_ttl)
     }
 }
 
@@ -144,8 +130,10 @@ mod tests {
 
     fn config() -> SignupConfig {
         SignupConfig {
-            site_name: "ぐんまクラウドファンディング".into(),
-            public_url: "https://cf.example.jp".into(),
+            site: SiteInfo {
+                site_name: "ぐんまクラウドファンディング".into(),
+                public_url: "https://cf.example.jp".into(),
+            },
             activation_ttl: Duration::hours(24),
         }
     }

@@ -1,0 +1,56 @@
+//! Rate limits of the auth endpoints, keyed by client address and, where a
+//! request names an account, by that account too.
+
+use actix_web::{web, HttpRequest};
+use ports::rate_limit::{allow, RateLimiter, RateRule};
+use ports::secrets::hash_key;
+
+use crate::ApiError;
+
+pub(crate) const LOGIN_PER_IP: RateRule = RateRule::new("login:ip", 30, 5);
+pub(crate) const SIGNUP_PER_IP: RateRule = RateRule::new("signup:ip", 30, 10);
+pub(crate) const SIGNUP_PER_EMAIL: RateRule = RateRule::new("signup:email", 5, 10);
+pub(crate) const FORGOT_PER_IP: RateRule = RateRule::new("forgot:ip", 20, 15);
+pub(crate) const FORGOT_PER_EMAIL: RateRule = RateRule::new("forgot:email", 3, 15);
+pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
+
+/// Whether to take the client address from `X-Forwarded-For` (only behind a
+/// trusted load balancer; otherwise anyone could pick their own address).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ProxySettings {
+    pub trust_forwarded_for: bool,
+}
+
+pub(crate) fn client_ip(req: &HttpRequest) -> String {
+    let trust = req.app_data::<web::Data<ProxySettings>>().is_some_and(|s| s.trust_forwarded_for);
+    let info = req.connection_info();
+    let address = if trust { info.realip_remote_addr() } else { info.peer_addr() };
+    address.unwrap_or("unknown").to_string()
+}
+
+/// Counts one request per `(rule, subject)` and refuses with 429 past the limit.
+/// E-mail subjects are hashed so the table holds no addresses.
+pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)]) -> Result<(), ApiError> {
+    let Some(limiter) = req.app_data::<web::Data<dyn RateLimiter>>() else { return Ok(()) };
+    let now = chrono::Utc::now();
+    for (rule, subject) in checks {
+        let subject = match subject {
+            Subject::Ip => client_ip(req),
+            Subject::Email(email) => hash_key(&email.to_lowercase()),
+        };
+        match allow(limiter.get_ref(), *rule, &subject, now).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(rule = rule.name, "rate limit reached");
+                return Err(ApiError::TooManyRequests);
+            }
+            Err(e) => return Err(ApiError::internal(&e)),
+        }
+    }
+    Ok(())
+}
+
+pub(crate) enum Subject<'a> {
+    Ip,
+    Email(&'a str),
+}

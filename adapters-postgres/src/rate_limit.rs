@@ -1,0 +1,49 @@
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::sql_types::{Integer, Text, Timestamptz};
+use diesel::{sql_query, QueryableByName, RunQueryDsl};
+use ports::rate_limit::RateLimiter;
+use ports::RepoError;
+
+use crate::error::{map_diesel, run_blocking};
+use crate::PgPool;
+
+/// Counters in `rate_limit_buckets`; one upsert counts and reads atomically.
+#[derive(Clone)]
+pub struct PgRateLimiter {
+    pool: PgPool,
+}
+
+impl PgRateLimiter {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = Integer)]
+    count: i32,
+}
+
+#[async_trait]
+impl RateLimiter for PgRateLimiter {
+    async fn hit(&self, key: &str, window_start: DateTime<Utc>) -> Result<u32, RepoError> {
+        let pool = self.pool.clone();
+        let key = key.to_string();
+        run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            let row: Count = sql_query(
+                "INSERT INTO rate_limit_buckets (key, window_start) VALUES ($1, $2) \
+                 ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1 \
+                 RETURNING count",
+            )
+            .bind::<Text, _>(&key)
+            .bind::<Timestamptz, _>(window_start)
+            .get_result(&mut conn)
+            .map_err(map_diesel)?;
+            Ok(u32::try_from(row.count).unwrap_or(u32::MAX))
+        })
+        .await
+    }
+}

@@ -1,0 +1,43 @@
+//! Ports for password hashing and session tokens. Their implementations
+//! (bcrypt, JWT) live in adapters; the use cases only see these traits.
+
+use chrono::{DateTime, Utc};
+
+use super::repository::UserId;
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait PasswordHasher: Send + Sync {
+    /// A salted hash of `password` (already checked against the password rules).
+    async fn hash(&self, password: &str) -> anyhow::Result<String>;
+    /// Whether `password` matches `hash`. A malformed hash is `Ok(false)`.
+    async fn verify(&self, password: &str, hash: &str) -> anyhow::Result<bool>;
+}
+
+/// A signed session token and when it stops working.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IssuedToken {
+    pub token: String,
+    pub expires_at: DateTime<Utc>,
+}
+
+/// What a valid token says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionClaims {
+    pub user: UserId,
+    /// The account's `password_changed_at` (milliseconds) when the token was
+    /// issued; a token whose value differs from the account's is refused.
+    pub password_version: i64,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+pub trait TokenIssuer: Send + Sync {
+    fn issue(&self, claims: SessionClaims, now: DateTime<Utc>) -> anyhow::Result<IssuedToken>;
+    /// `None` when the token is malformed, forged or expired at `now`.
+    fn verify(&self, token: &str, now: DateTime<Utc>) -> Option<SessionClaims>;
+}
+
+/// The version a token must carry for an account.
+pub fn password_version(password_changed_at: DateTime<Utc>) -> i64 {
+    password_changed_at.timestamp_millis()
+}

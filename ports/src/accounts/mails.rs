@@ -1,0 +1,114 @@
+//! The account mails, in Japanese, with the site's name and links.
+
+use chrono::Duration;
+use domain::account::Email;
+
+use crate::mailer::OutgoingMail;
+
+/// What mails need to know about the site.
+#[derive(Debug, Clone)]
+pub struct SiteInfo {
+    pub site_name: String,
+    /// Public origin of the site, without a trailing slash.
+    pub public_url: String,
+}
+
+fn validity(ttl: Duration) -> String {
+    if ttl.num_hours() >= 1 && ttl.num_minutes() % 60 == 0 {
+        format!("{}時間", ttl.num_hours())
+    } else {
+        format!("{}分", ttl.num_minutes())
+    }
+}
+
+impl SiteInfo {
+    fn footer(&self) -> String {
+        format!(
+            "このメールにお心当たりがない場合は、破棄してください。\n\n――――――――――――――――――――\n{}\n{}/\n",
+            self.site_name, self.public_url
+        )
+    }
+
+    pub fn activation_mail(&self, to: &Email, key: &str, ttl: Duration) -> OutgoingMail {
+        OutgoingMail {
+            to: to.clone(),
+            subject: format!("【{}】会員登録のご案内", self.site_name),
+            text_body: format!(
+                "{site}へのご登録ありがとうございます。\n\n\
+                 以下のURLからパスワードを設定して、本登録を完了してください。\n\
+                 {url}/signup/password/?activate={key}\n\n\
+                 このURLの有効期限は{valid}です。期限が切れた場合は、お手数ですが再度メールアドレスの登録からお手続きください。\n{footer}",
+                site = self.site_name,
+                url = self.public_url,
+                valid = validity(ttl),
+                footer = self.footer(),
+            ),
+        }
+    }
+
+    pub fn password_reset_mail(&self, to: &Email, key: &str, ttl: Duration) -> OutgoingMail {
+        OutgoingMail {
+            to: to.clone(),
+            subject: format!("【{}】パスワード再設定のご案内", self.site_name),
+            text_body: format!(
+                "パスワード再発行のお手続きを受け付けました。\n\n\
+                 以下のURLから新しいパスワードを設定してください。\n\
+                 {url}/reset-password/?secret={key}\n\n\
+                 このURLの有効期限は{valid}です。期限が切れた場合は、お手数ですが再度パスワード再発行のお手続きをお願いいたします。\n{footer}",
+                url = self.public_url,
+                valid = validity(ttl),
+                footer = self.footer(),
+            ),
+        }
+    }
+
+    pub fn email_change_mail(&self, to: &Email, key: &str, ttl: Duration) -> OutgoingMail {
+        OutgoingMail {
+            to: to.clone(),
+            subject: format!("【{}】メールアドレス変更のご確認", self.site_name),
+            text_body: format!(
+                "メールアドレス変更のお手続きを受け付けました。\n\n\
+                 以下のURLを開くと変更が完了します（ログインした状態で開いてください）。\n\
+                 {url}/edit/email/updated?activate={key}\n\n\
+                 このURLの有効期限は{valid}です。URLを開くまで、ログインには変更前のメールアドレスをお使いください。\n{footer}",
+                url = self.public_url,
+                valid = validity(ttl),
+                footer = self.footer(),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site() -> SiteInfo {
+        SiteInfo {
+            site_name: "ぐんまクラウドファンディング".into(), public_url: "https://cf.example.jp".into()
+        }
+    }
+
+    #[test]
+    fn validity_reads_in_hours_or_minutes() {
+        assert_eq!(validity(Duration::hours(24)), "24時間");
+        assert_eq!(validity(Duration::minutes(30)), "30分");
+    }
+
+    #[test]
+    fn each_mail_links_to_its_screen() {
+        let to = Email::parse("a@example.jp").unwrap();
+        assert!(site()
+            .activation_mail(&to, "K", Duration::hours(24))
+            .text_body
+            .contains("https://cf.example.jp/signup/password/?activate=K"));
+        assert!(site()
+            .password_reset_mail(&to, "K", Duration::hours(1))
+            .text_body
+            .contains("https://cf.example.jp/reset-password/?secret=K"));
+        assert!(site()
+            .email_change_mail(&to, "K", Duration::hours(24))
+            .text_body
+            .contains("https://cf.example.jp/edit/email/updated?activate=K"));
+    }
+}
