@@ -247,6 +247,10 @@ fn additional_alert(field: AdditionalField<'_>) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SaleStatus {
+    /// Written and holding its lots; the provider has not been asked yet.
+    Pending,
+    /// The provider is settling the payment.
+    Processing,
     /// Paid.
     Succeeded,
     /// The provider waits for the supporter (3-D Secure for a card). Legacy
@@ -254,8 +258,10 @@ pub enum SaleStatus {
     RequiresAction,
     /// Bank transfer instructions issued, money not yet received.
     AwaitingBankTransfer,
-    /// Given up (transfer deadline passed, payment failed or cancelled).
+    /// Given up (transfer deadline passed, or abandoned).
     Canceled,
+    /// The provider refused the payment.
+    Failed,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -265,19 +271,25 @@ pub struct UnknownSaleStatus(pub String);
 impl SaleStatus {
     pub const fn as_str(self) -> &'static str {
         match self {
+            Self::Pending => "pending",
+            Self::Processing => "processing",
             Self::Succeeded => "succeeded",
             Self::RequiresAction => "requires_action",
             Self::AwaitingBankTransfer => "awaiting_bank_transfer",
             Self::Canceled => "canceled",
+            Self::Failed => "failed",
         }
     }
 
     pub fn parse(raw: &str) -> Result<Self, UnknownSaleStatus> {
         match raw {
+            "pending" => Ok(Self::Pending),
+            "processing" => Ok(Self::Processing),
             "succeeded" => Ok(Self::Succeeded),
             "requires_action" => Ok(Self::RequiresAction),
             "awaiting_bank_transfer" => Ok(Self::AwaitingBankTransfer),
             "canceled" => Ok(Self::Canceled),
+            "failed" => Ok(Self::Failed),
             other => Err(UnknownSaleStatus(other.to_string())),
         }
     }
@@ -289,7 +301,9 @@ impl SaleStatus {
             (Self::Succeeded, _) => "支払い済み",
             (Self::AwaitingBankTransfer, _) | (Self::RequiresAction, PayType::BankTransfer) => "入金待ち（銀行振込）",
             (Self::RequiresAction, PayType::Card) => "カード認証待ち",
+            (Self::Pending | Self::Processing, _) => "決済処理中",
             (Self::Canceled, _) => "キャンセル",
+            (Self::Failed, _) => "決済失敗",
         }
     }
 
@@ -303,7 +317,7 @@ impl SaleStatus {
     /// limited return is never oversold by transfers arriving later; a
     /// cancelled sale gives them back.
     pub const fn reserves_stock(self) -> bool {
-        !matches!(self, Self::Canceled)
+        !matches!(self, Self::Canceled | Self::Failed)
     }
 }
 
@@ -506,13 +520,21 @@ mod tests {
         assert!(SaleStatus::RequiresAction.reserves_stock());
         assert!(SaleStatus::Succeeded.reserves_stock());
         assert!(!SaleStatus::Canceled.reserves_stock());
+        assert!(!SaleStatus::Failed.reserves_stock());
+        assert!(SaleStatus::Pending.reserves_stock());
     }
 
     #[test]
     fn sale_status_strings_round_trip() {
-        for s in
-            [SaleStatus::Succeeded, SaleStatus::RequiresAction, SaleStatus::AwaitingBankTransfer, SaleStatus::Canceled]
-        {
+        for s in [
+            SaleStatus::Pending,
+            SaleStatus::Processing,
+            SaleStatus::Succeeded,
+            SaleStatus::RequiresAction,
+            SaleStatus::AwaitingBankTransfer,
+            SaleStatus::Canceled,
+            SaleStatus::Failed,
+        ] {
             assert_eq!(SaleStatus::parse(s.as_str()), Ok(s));
         }
         assert!(SaleStatus::parse("paid").is_err());

@@ -6,6 +6,8 @@ import { ScrollManager } from '@/components/layout/ScrollManager';
 import { PageLoading } from '@/components/PageLoading';
 import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
 import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
+import { NotFound } from '@/features/misc/routes/NotFound';
+import { useRouteGuard, type RouteGate } from '@/features/session/hooks/useRouteGuard';
 import { useLogout, useSession } from '@/features/session/hooks/useSession';
 
 /** Project pages scroll to their hash target 200 ms after arrival (spec 000 §2). */
@@ -18,6 +20,7 @@ export function AppLayout() {
   const { pathname, search } = useLocation();
   const session = useSession();
   const logout = useLogout();
+  const gate = useRouteGuard();
 
   const name = handle?.name ?? 'NotFound';
   const title = override?.title ?? handle?.title ?? '';
@@ -36,11 +39,25 @@ export function AppLayout() {
       )}
       <main id="main" className="app__main" tabIndex={-1}>
         <Suspense fallback={<PageLoading />}>
-          <Outlet />
+          <GatedOutlet gate={gate} />
         </Suspense>
       </main>
       <Footer />
       <ScrollManager hashDelayMs={name === 'Project' ? PROJECT_HASH_DELAY_MS : 0} />
     </div>
   );
+}
+
+/** A protected page renders only for a checked session (and `/admin` only for administrators). */
+function GatedOutlet({ gate }: { gate: RouteGate }) {
+  switch (gate) {
+    case 'allow':
+      return <Outlet />;
+    case 'wait':
+      return <PageLoading />;
+    case 'notFound':
+      return <NotFound />;
+    case 'leave':
+      return null;
+  }
 }

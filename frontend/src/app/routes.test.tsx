@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { JWT_STORAGE_KEY } from '@/lib/storage';
 import { renderApp } from '@/testing/render';
+import { loginAs, makeUser } from '@/testing/session';
 import { apiUrl, server } from '@/testing/server';
 
 const SITE = 'ぐんまクラウドファンディング';
@@ -14,25 +15,21 @@ describe('router', () => {
     ['/policy/', 'プライバシーポリシー'],
     ['/terms/', '利用規約'],
     ['/commercial/', '特定商取引法に基づく表記'],
-    ['/login/', 'ログイン'],
-    ['/signup/password/?activate=abc', 'パスワード設定'],
-    ['/forgot-password/', 'パスワード再発行'],
-    ['/reset-password/?secret=abc', 'パスワード再設定'],
-    ['/account/', 'マイページ'],
-    ['/edit/profile', 'プロフィール編集'],
-    ['/edit/email', 'メールアドレス変更'],
-    ['/edit/email/updated?activate=abc', 'メールアドレス変更完了'],
-    ['/edit/password', 'パスワード変更'],
-    ['/edit/corporate', '企業情報の編集'],
-    ['/edit/addresses/', 'お届け先住所の登録'],
-    ['/edit/payment', 'お支払い方法の管理'],
-    ['/edit/payment-list', 'お支払い履歴'],
     ['/payment/info/fes/gold/', 'ご支援内容の確認'],
     ['/payment/method/fes/gold/', 'ご支援内容の確認'],
     ['/payment/card/fes/gold/', 'ご支援内容の確認'],
     ['/payment/bank/fes/gold/', 'ご支援内容の確認'],
     ['/payment/confirm/fes/gold/?paymentType=1', 'ご支援内容の確認'],
     ['/payment/complete/fes/gold/', 'ご支援内容の確認'],
+  ])('renders the placeholder of %s titled %s', async (path, title) => {
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    expect(screen.getByText('準備中')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
+  });
+
+  it.each([
     ['/admin/', '管理画面'],
     ['/admin/resendRegisterMail/', '登録メールの再送'],
     ['/admin/mail/', '送信メール一覧'],
@@ -40,11 +37,47 @@ describe('router', () => {
     ['/admin/mail/12/', '送信メール詳細'],
     ['/admin/refund/', '返金'],
     ['/admin/refund/fes', '返金詳細'],
-  ])('renders the placeholder of %s titled %s', async (path, title) => {
+    ['/edit/payment', 'お支払い方法の管理'],
+  ])('renders the placeholder of %s titled %s to an administrator', async (path, title) => {
+    loginAs({ isAdmin: true });
     renderApp(path);
 
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     expect(screen.getByText('準備中')).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
+  });
+
+  it.each([
+    ['/login/', 'ログイン'],
+    ['/signup/password/?activate=abc', 'パスワード設定'],
+    ['/forgot-password/', 'パスワード再発行'],
+    ['/reset-password/?secret=abc', 'パスワード再設定'],
+  ])('titles %s as %s', async (path, title) => {
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
+  });
+
+  it.each([
+    ['/account/', 'マイページ'],
+    ['/edit/profile', 'プロフィール編集'],
+    ['/edit/profile/', 'プロフィール編集'],
+    ['/edit/email', 'メールアドレス変更'],
+    ['/edit/email/', 'メールアドレス変更'],
+    ['/edit/password/', 'パスワード変更'],
+    ['/edit/corporate/', '企業情報の編集'],
+    ['/edit/addresses/', 'お届け先住所の登録'],
+    ['/edit/payment-list/', 'お支払い履歴'],
+  ])('titles the member page %s as %s', async (path, title) => {
+    loginAs();
+    server.use(
+      http.get(apiUrl('/user/get/authUser'), () => HttpResponse.json({ user: makeUser() })),
+      http.get(apiUrl('/sales/get/list'), () => HttpResponse.json({ data: [] })),
+    );
+    renderApp(path);
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
   });
 

@@ -17,6 +17,6 @@ export const api = createApi({
       return headers;
     },
   }),
-  tagTypes: ['Session'],
+  tagTypes: ['Session', 'User', 'Sales'],
   endpoints: () => ({}),
 });

@@ -22,3 +22,6 @@ afterEach(() => {
   window.localStorage.clear();
 });
 afterAll(() => server.close());
+
+// jsdom has no dialogs; the route guard's notices go through window.alert.
+window.alert = vi.fn();

@@ -1,11 +1,13 @@
 import { ComingSoon } from '@/components/ComingSoon';
+import '../account.css';
 
-export const Account = ComingSoon;
-export const EditProfile = ComingSoon;
-export const EditEmail = ComingSoon;
-export const EditEmailUpdated = ComingSoon;
-export const EditPassword = ComingSoon;
-export const EditCorporate = ComingSoon;
-export const EditAddresses = ComingSoon;
+export { Account } from './Account';
+export { EditProfile } from './EditProfile';
+export { EditEmail } from './EditEmail';
+export { EditEmailUpdated } from './EditEmailUpdated';
+export { EditPassword } from './EditPassword';
+export { EditCorporate } from './EditCorporate';
+export { EditAddresses } from './EditAddresses';
+export { EditPaymentList } from './EditPaymentList';
+/** Saved cards need the card payment issue; the screen stays a placeholder until then. */
 export const EditPayment = ComingSoon;
-export const EditPaymentList = ComingSoon;

@@ -1,7 +1,5 @@
-import { ComingSoon } from '@/components/ComingSoon';
-
 export { Signup } from './Signup';
-export const Login = ComingSoon;
-export const SignupPassword = ComingSoon;
-export const ForgotPassword = ComingSoon;
-export const ResetPassword = ComingSoon;
+export { Login } from './Login';
+export { SignupPassword } from './SignupPassword';
+export { ForgotPassword } from './ForgotPassword';
+export { ResetPassword } from './ResetPassword';

@@ -4,12 +4,13 @@ import { tokenCleared } from '../sessionSlice';
 
 /**
  * `GET /v1/user/loginCheck` (spec 000 §7: the client reads `data.data` of the axios
- * response, i.e. `data` of the body). `isAdmin` is our addition: the server, not a
- * client-side e-mail list, says whether the user is an administrator.
+ * response, i.e. `data` of the body). `isAdmin` and `userId` are our additions: the server,
+ * not a client-side e-mail list, says whether the user is an administrator.
  */
 export interface LoginCheckResponse {
   data?: {
     flag?: number;
+    userId?: number;
     customer?: unknown;
     isAdmin?: boolean;
   };
@@ -18,6 +19,7 @@ export interface LoginCheckResponse {
 export interface Session {
   isLoggedIn: boolean;
   isAdmin: boolean;
+  userId: number | null;
 }
 
 /** `flag` of a valid session. */
@@ -25,8 +27,18 @@ export const LOGIN_CHECK_OK = 1;
 
 export const toSession = (response: LoginCheckResponse): Session => {
   const isLoggedIn = response.data?.flag === LOGIN_CHECK_OK;
-  return { isLoggedIn, isAdmin: isLoggedIn && response.data?.isAdmin === true };
+  const userId = response.data?.userId;
+  return {
+    isLoggedIn,
+    isAdmin: isLoggedIn && response.data?.isAdmin === true,
+    userId: isLoggedIn && typeof userId === 'number' ? userId : null,
+  };
 };
+
+const statusOf = (error: unknown): unknown =>
+  typeof error === 'object' && error !== null && 'error' in error
+    ? (error as { error: { status?: unknown } }).error.status
+    : undefined;
 
 const sessionApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -36,15 +48,14 @@ const sessionApi = api.injectEndpoints({
       providesTags: ['Session'],
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         // A token the server does not accept is removed (spec 000 §4, session).
-        let valid = false;
         try {
-          valid = (await queryFulfilled).data.isLoggedIn;
-        } catch {
-          valid = false;
-        }
-        if (!valid) {
+          const { data } = await queryFulfilled;
+          if (data.isLoggedIn) return;
           clearToken();
-          dispatch(tokenCleared());
+          dispatch(tokenCleared('rejected'));
+        } catch (error) {
+          clearToken();
+          dispatch(tokenCleared(statusOf(error) === 401 ? 'expired' : 'rejected'));
         }
       },
     }),

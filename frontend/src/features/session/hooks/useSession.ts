@@ -3,33 +3,70 @@ import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { api } from '@/lib/api';
-import { clearToken } from '@/lib/storage';
+import { clearLoginRef, clearLot, clearToken, writeToken, type StoredToken } from '@/lib/storage';
 import { useLoginCheckQuery, type Session } from '../api/sessionApi';
-import { tokenCleared } from '../sessionSlice';
+import { tokenCleared, tokenStored } from '../sessionSlice';
+
+/**
+ * The session state machine of spec 000 §4:
+ * `unchecked` (a token is stored, the check has not started) -> `checking` -> `loggedIn`;
+ * without a token, or when the server refuses it, `guest`.
+ */
+export type SessionStatus = 'unchecked' | 'checking' | 'loggedIn' | 'guest';
 
 export interface SessionView extends Session {
+  status: SessionStatus;
   /** True until the stored token, if any, has been checked by the server. */
   isChecking: boolean;
 }
 
-const GUEST: Session = { isLoggedIn: false, isAdmin: false };
+const GUEST: SessionView = { status: 'guest', isLoggedIn: false, isAdmin: false, userId: null, isChecking: false };
 
 /** The current session: guest without a token, else what `loginCheck` answers. */
 export const useSession = (): SessionView => {
   const hasToken = useAppSelector((state) => state.session.hasToken);
-  const { data, isLoading } = useLoginCheckQuery(undefined, { skip: !hasToken });
-  if (!hasToken) return { ...GUEST, isChecking: false };
-  return { ...(data ?? GUEST), isChecking: isLoading };
+  const { data, isUninitialized, isLoading } = useLoginCheckQuery(undefined, { skip: !hasToken });
+  if (!hasToken) return GUEST;
+  if (data) {
+    return { ...data, status: data.isLoggedIn ? 'loggedIn' : 'guest', isChecking: false };
+  }
+  if (isUninitialized || isLoading) {
+    return { ...GUEST, status: isUninitialized ? 'unchecked' : 'checking', isChecking: true };
+  }
+  return GUEST;
 };
 
-/** Logs out: forgets the token and every cached answer, then goes to the login page. */
+/**
+ * Stores a token and checks the session again. After a login (`newSession`) every cached
+ * answer is dropped, so nothing of an earlier user survives; after a password change the
+ * same user keeps the cache.
+ */
+export const useStoreToken = (): ((token: StoredToken, options?: { newSession?: boolean }) => void) => {
+  const dispatch = useAppDispatch();
+  return useCallback(
+    (token: StoredToken, { newSession = false }: { newSession?: boolean } = {}) => {
+      writeToken(token);
+      if (newSession) dispatch(api.util.resetApiState());
+      dispatch(tokenStored());
+      dispatch(api.util.invalidateTags(['Session']));
+    },
+    [dispatch],
+  );
+};
+
+/**
+ * Logs out (spec 000 §4): removes the token, the return path and the lot, forgets every
+ * cached answer, then goes to the login page.
+ */
 export const useLogout = (): (() => void) => {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   return useCallback(() => {
     clearToken();
-    dispatch(tokenCleared());
+    clearLoginRef();
+    clearLot();
+    dispatch(tokenCleared('logout'));
     dispatch(api.util.resetApiState());
-    navigate(paths.login.getHref());
+    void navigate(paths.login.getHref());
   }, [dispatch, navigate]);
 };
