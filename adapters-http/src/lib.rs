@@ -5,6 +5,7 @@ pub mod auth;
 mod error;
 mod openapi;
 mod password;
+mod profile;
 mod rate;
 mod session;
 mod user;
@@ -21,6 +22,7 @@ pub struct Services {
     pub signup: web::Data<dyn ports::accounts::Signup>,
     pub sessions: web::Data<dyn ports::accounts::Sessions>,
     pub passwords: web::Data<dyn ports::accounts::PasswordFlows>,
+    pub profiles: web::Data<dyn ports::accounts::Profiles>,
     pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
     pub proxy: web::Data<ProxySettings>,
 }
@@ -32,6 +34,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
         cfg.app_data(services.signup.clone())
             .app_data(services.sessions.clone())
             .app_data(services.passwords.clone())
+            .app_data(services.profiles.clone())
             .app_data(services.rate_limiter.clone())
             .app_data(services.proxy.clone())
             .service(
@@ -41,6 +44,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                     .configure(user::config)
                     .configure(session::config)
                     .configure(password::config)
+                    .configure(profile::config)
                     .configure(openapi::config)
                     .default_service(web::to(error::not_found)),
             );
@@ -52,7 +56,9 @@ pub(crate) mod test_support {
     use std::sync::Arc;
 
     use actix_web::web::Data;
-    use ports::accounts::{MockPasswordFlows, MockSessions, MockSignup, PasswordFlows, Sessions, Signup};
+    use ports::accounts::{
+        MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows, Profiles, Sessions, Signup,
+    };
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
     use crate::{ProxySettings, Services};
@@ -62,11 +68,17 @@ pub(crate) mod test_support {
         pub signup: MockSignup,
         pub sessions: MockSessions,
         pub passwords: MockPasswordFlows,
+        pub profiles: MockProfiles,
     }
 
     impl Default for Mocks {
         fn default() -> Self {
-            Self { signup: MockSignup::new(), sessions: MockSessions::new(), passwords: MockPasswordFlows::new() }
+            Self {
+                signup: MockSignup::new(),
+                sessions: MockSessions::new(),
+                passwords: MockPasswordFlows::new(),
+                profiles: MockProfiles::new(),
+            }
         }
     }
 
@@ -77,11 +89,13 @@ pub(crate) mod test_support {
             let signup: Arc<dyn Signup> = Arc::new(self.signup);
             let sessions: Arc<dyn Sessions> = Arc::new(self.sessions);
             let passwords: Arc<dyn PasswordFlows> = Arc::new(self.passwords);
+            let profiles: Arc<dyn Profiles> = Arc::new(self.profiles);
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
                 passwords: Data::from(passwords),
+                profiles: Data::from(profiles),
                 rate_limiter: Data::from(rate_limiter),
                 proxy: Data::new(ProxySettings::default()),
             }

@@ -3,6 +3,7 @@
 
 mod error;
 mod pool;
+mod profiles;
 mod rate_limit;
 mod schema;
 mod users;
@@ -11,5 +12,6 @@ mod users;
 pub mod testing;
 
 pub use pool::{connect, migrate, ping, PgPool, PoolError};
+pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;
 pub use users::PgUserRepository;

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use adapters_mail::{SmtpSecurity, SmtpSettings};
 
+use crate::media::MediaSettings;
+
 #[derive(Debug, thiserror::Error)]
 #[error("environment variable {name}: {problem}")]
 pub struct ConfigError {
@@ -33,6 +35,8 @@ pub struct Settings {
     pub admin_emails: Vec<String>,
     /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
     pub trust_forwarded_for: bool,
+    /// Where uploaded images are stored.
+    pub media: MediaSettings,
     /// The built frontend (`frontend/dist`); absent means API only.
     pub frontend_dir: PathBuf,
 }
@@ -126,8 +130,33 @@ impl Settings {
                 .map(str::to_string)
                 .collect(),
             trust_forwarded_for: parsed("TRUST_FORWARDED_FOR", false)?,
+            media: media_settings()?,
             frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
         })
+    }
+}
+
+/// `MEDIA_BACKEND=local` (default: files under `MEDIA_DIR`, served at
+/// `/media/`) or `s3` (`S3_BUCKET`, `S3_REGION`, optional `S3_ENDPOINT` for
+/// S3-compatible services, and `MEDIA_PUBLIC_URL` where browsers fetch them).
+fn media_settings() -> Result<MediaSettings, ConfigError> {
+    match var("MEDIA_BACKEND", "local").as_str() {
+        "local" => Ok(MediaSettings::Local { dir: PathBuf::from(var("MEDIA_DIR", ".data/media")) }),
+        "s3" => {
+            let required = |name: &'static str| {
+                std::env::var(name)
+                    .ok()
+                    .filter(|v| !v.trim().is_empty())
+                    .ok_or(ConfigError { name, problem: "required when MEDIA_BACKEND=s3".into() })
+            };
+            Ok(MediaSettings::S3 {
+                bucket: required("S3_BUCKET")?,
+                region: var("S3_REGION", "ap-northeast-1"),
+                endpoint: std::env::var("S3_ENDPOINT").ok().filter(|v| !v.is_empty()),
+                public_base_url: required("MEDIA_PUBLIC_URL")?,
+            })
+        }
+        other => Err(ConfigError { name: "MEDIA_BACKEND", problem: format!("{other:?} is not local|s3") }),
     }
 }
 

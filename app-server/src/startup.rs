@@ -13,16 +13,17 @@ use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::{ProxySettings, Services};
 use adapters_mail::SmtpMailer;
-use adapters_postgres::{PgPool, PgRateLimiter, PgUserRepository};
+use adapters_postgres::{PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
 use ports::accounts::{
-    PasswordConfig, PasswordFlows, PasswordService, SessionService, Sessions, Signup, SignupConfig, SignupService,
-    SiteInfo,
+    PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles, SessionService, Sessions, Signup,
+    SignupConfig, SignupService, SiteInfo,
 };
 use ports::clock::SystemClock;
 use ports::rate_limit::RateLimiter;
 use tracing_actix_web::TracingLogger;
 
 use crate::config::Settings;
+use crate::media::{MediaSettings, ObjectMediaStorage};
 
 pub struct Application {
     port: u16,
@@ -69,18 +70,31 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     let sessions: Arc<dyn Sessions> =
         Arc::new(SessionService::new(users.clone(), hasher, tokens, SystemClock, &settings.admin_emails));
     let passwords: Arc<dyn PasswordFlows> = Arc::new(PasswordService::new(
-        users,
+        users.clone(),
         hasher,
-        mailer,
+        mailer.clone(),
         SystemClock,
         Arc::clone(&sessions),
-        PasswordConfig { site, reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes) },
+        PasswordConfig {
+            site: site.clone(),
+            reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes),
+        },
+    ));
+    let profiles: Arc<dyn Profiles> = Arc::new(ProfileService::new(
+        PgProfileRepository::new(pool.clone()),
+        users.clone(),
+        mailer.clone(),
+        ObjectMediaStorage::new(&settings.media)?,
+        SystemClock,
+        site.clone(),
+        chrono::Duration::hours(24),
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
         passwords: web::Data::from(passwords),
+        profiles: web::Data::from(profiles),
         rate_limiter: web::Data::from(rate_limiter),
         proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
     })
@@ -90,6 +104,10 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     let services = services(&pool, settings)?;
     let pool = web::Data::new(pool);
     let frontend_dir = settings.frontend_dir.clone();
+    let media_dir = match &settings.media {
+        MediaSettings::Local { dir } => Some(dir.clone()),
+        MediaSettings::S3 { .. } => None,
+    };
     let server = HttpServer::new(move || {
         let app = App::new()
             .wrap(security_headers())
@@ -99,6 +117,10 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .route("/healthz", web::get().to(healthz))
             .route("/readyz", web::get().to(readyz))
             .configure(adapters_http::configure(services.clone()));
+        let app = match &media_dir {
+            Some(dir) => app.service(media_files(dir)),
+            None => app,
+        };
         if frontend_dir.join("index.html").is_file() {
             app.service(hashed_assets(&frontend_dir)).service(frontend(&frontend_dir))
         } else {
@@ -133,6 +155,24 @@ fn hashed_assets(
     web::scope("/assets")
         .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")))
         .service(Files::new("", dir.join("assets")))
+}
+
+/// Uploaded images on local disk. Keys are unique per upload, so files never
+/// change and may be cached for a day.
+fn media_files(
+    dir: &Path,
+) -> actix_web::Scope<
+    impl actix_web::dev::ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    web::scope("/media")
+        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
+        .service(Files::new("", dir))
 }
 
 /// The built single-page app. Any path that is not a file gets `index.html`

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod clock;
 pub mod mailer;
+pub mod media;
 pub mod rate_limit;
 pub mod secrets;
 

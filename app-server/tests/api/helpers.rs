@@ -27,6 +27,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     settings.frontend_dir = "does-not-exist".into();
     // The cheapest bcrypt cost: these tests are about behaviour, not hashing strength.
     settings.bcrypt_cost = 4;
+    settings.media =
+        app_server::media::MediaSettings::Local { dir: std::env::temp_dir().join(format!("media-{}", db.name)) };
     adjust(&mut settings);
     let app = Application::build(settings).await.expect("application");
     let address = format!("http://127.0.0.1:{}", app.port());

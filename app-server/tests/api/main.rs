@@ -5,4 +5,5 @@ mod health;
 mod helpers;
 mod login;
 mod password;
+mod profile;
 mod signup;

@@ -1,3 +1,4 @@
+import { matchPath } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { isProtectedPath, paths } from './paths';
 
@@ -51,5 +52,21 @@ describe('paths', () => {
     expect(isProtectedPath('/admin/mail/3/')).toBe(true);
     expect(isProtectedPath('/signup/')).toBe(false);
     expect(isProtectedPath('/projects/edit-your-town/')).toBe(false);
+  });
+
+  it.each(['editProfile', 'editEmail', 'editEmailUpdated', 'editPassword', 'editCorporate', 'editAddresses', 'editPayment', 'editPaymentList', 'account'] as const)(
+    'matches %s with and without a trailing slash',
+    (key) => {
+      const { path } = paths[key];
+      const bare = path.replace(/\/$/, '');
+      expect(matchPath(path, bare)).not.toBeNull();
+      expect(matchPath(path, `${bare}/`)).not.toBeNull();
+      expect(isProtectedPath(`${bare}/`)).toBe(true);
+    },
+  );
+
+  it('keeps the e-mail change and its completion apart', () => {
+    expect(matchPath(paths.editEmail.path, '/edit/email/updated')).toBeNull();
+    expect(matchPath(paths.editEmailUpdated.path, '/edit/email/updated/')).not.toBeNull();
   });
 });

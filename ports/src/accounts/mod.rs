@@ -3,6 +3,7 @@
 mod credentials;
 mod mails;
 mod password;
+mod profile;
 mod repository;
 mod session;
 mod signup;
@@ -14,6 +15,12 @@ pub use mails::SiteInfo;
 #[cfg(any(test, feature = "mocks"))]
 pub use password::MockPasswordFlows;
 pub use password::{PasswordConfig, PasswordFlowError, PasswordFlows, PasswordService};
+pub use profile::{
+    EmailChangeRequest, HistoryEntry, Image, ImageRole, NewImage, ProfileError, ProfileRepository, ProfileService,
+    ProfileUpdate, Profiles, StoredAddress, UserProfile, ZipAddress,
+};
+#[cfg(any(test, feature = "mocks"))]
+pub use profile::{MockProfileRepository, MockProfiles};
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockUserRepository;
 pub use repository::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};

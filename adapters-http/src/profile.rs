@@ -1,0 +1,345 @@
+//! My page: `/v1/user/get/authUser`, profile, images, e-mail change,
+//! company data, delivery address, postal-code look-up, payment history and
+//! display names. Every call acts on the token's user only.
+
+use actix_multipart::Multipart;
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Json, Query};
+use domain::account::Email;
+use domain::profile::{company_name, display_name, parse_optional_url, AddressInput, UploadError, MAX_UPLOAD_BYTES};
+use futures_util::StreamExt;
+use ports::accounts::{
+    HistoryEntry, ImageRole, ProfileError, ProfileUpdate, Profiles, SessionUser, StoredAddress, UserProfile,
+};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use validator::Validate;
+
+use crate::auth::AuthUser;
+use crate::ApiError;
+
+pub(crate) const MSG_EMAIL_CHANGE_KEY_INVALID: &str =
+    "メールアドレス変更用のURLが無効です。お手数ですが再度メールアドレスの変更をお試しください。";
+
+pub(crate) fn config(cfg: &mut web::ServiceConfig) {
+    cfg.route("/user/get/authUser", web::get().to(auth_user))
+        .route("/user/set/update", web::post().to(update_profile))
+        .route("/user/set/uploadfile", web::post().to(upload_file))
+        .route("/user/set/updateEmail", web::post().to(update_email))
+        .route("/user/set/updateLoginEmail", web::post().to(update_login_email))
+        .route("/user/set/updateCorporateData", web::post().to(update_corporate))
+        .route("/address/set/register", web::post().to(save_address))
+        .route("/address/set/updater", web::post().to(save_address))
+        .route("/address/get/zip", web::get().to(lookup_zip))
+        .route("/sales/get/list", web::get().to(sales_list))
+        .route("/displayname/set/update", web::post().to(update_display_name));
+}
+
+fn profile_error(error: ProfileError) -> ApiError {
+    match error {
+        ProfileError::Forbidden => ApiError::Forbidden,
+        ProfileError::NotFound => ApiError::NotFound,
+        ProfileError::InvalidKey => {
+            ApiError::BadRequest { code: "invalid_key", message: MSG_EMAIL_CHANGE_KEY_INVALID.to_string() }
+        }
+        ProfileError::Upload(UploadError::TooLarge) => ApiError::Detailed {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            body: json!({"error": "too_large", "message": UploadError::TooLarge.to_string()}),
+        },
+        ProfileError::Upload(e) => ApiError::BadRequest { code: "invalid_upload", message: e.to_string() },
+        ProfileError::MailUnavailable(e) => {
+            tracing::warn!(error = %e, "e-mail change mail not sent");
+            ApiError::Unavailable("mail_unavailable")
+        }
+        ProfileError::Unexpected(e) => ApiError::internal(e.as_ref()),
+    }
+}
+
+/// The seed's client sends its own user id; the token decides, and a
+/// mismatch is refused rather than silently ignored.
+fn same_user(claimed: Option<&Value>, user: &SessionUser) -> Result<(), ApiError> {
+    match claimed.and_then(|v| v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
+        Some(id) if id != user.id.0 => Err(ApiError::Forbidden),
+        _ => Ok(()),
+    }
+}
+
+fn address_json(stored: &StoredAddress) -> Value {
+    let a = &stored.address;
+    json!({
+        "id": stored.id, "name": a.name, "telNumber": a.tel_number, "zip": a.zip, "pref": a.pref,
+        "city": a.city, "address": a.address, "building": a.building,
+    })
+}
+
+fn user_json(p: &UserProfile) -> Value {
+    let images =
+        |list: &[ports::accounts::Image]| -> Value { list.iter().map(|i| json!({"id": i.id, "url": i.url})).collect() };
+    json!({
+        "id": p.id.0,
+        "email": p.email.as_str(),
+        "updateEmail": p.update_email,
+        "username": p.username,
+        "displayname": p.displayname,
+        "profile": p.profile,
+        "ageGroup": p.age_group,
+        "corporatename": p.corporatename,
+        "corporateurl": p.corporateurl,
+        "urls": {"icon": images(&p.icons), "logo": images(&p.logos)},
+        "addresses": {"main": p.addresses.iter().map(address_json).collect::<Vec<_>>()},
+        "language": p.language,
+    })
+}
+
+async fn auth_user(user: AuthUser, profiles: web::Data<dyn Profiles>) -> Result<Json<Value>, ApiError> {
+    let profile = profiles.profile(user.0.id).await.map_err(profile_error)?;
+    Ok(Json(json!({"user": user_json(&profile)})))
+}
+
+/// Empty strings clear a field.
+fn optional(value: Option<String>) -> Option<String> {
+    value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+#[derive(Debug, Deserialize, Validate)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ProfileRequest {
+    id: Option<Value>,
+    #[validate(length(max = 50, message = "ユーザー名は50文字以内で入力してください。"))]
+    username: Option<String>,
+    #[validate(length(max = 50, message = "表示名は50文字以内で入力してください。"))]
+    displayname: Option<String>,
+    #[validate(length(max = 1000, message = "プロフィールは1000文字以内で入力してください。"))]
+    profile: Option<String>,
+    #[validate(length(max = 20, message = "年代を選択してください。"))]
+    age_group: Option<String>,
+}
+
+/// The first message of a validator failure.
+fn first_message(errors: &validator::ValidationErrors) -> String {
+    errors
+        .field_errors()
+        .values()
+        .flat_map(|list| list.iter())
+        .find_map(|e| e.message.as_ref().map(ToString::to_string))
+        .unwrap_or_else(|| "入力内容を確認してください。".to_string())
+}
+
+async fn update_profile(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<ProfileRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.into_inner();
+    same_user(body.id.as_ref(), &user.0)?;
+    body.validate().map_err(|e| ApiError::validation(first_message(&e)))?;
+    let update = ProfileUpdate {
+        username: optional(body.username),
+        displayname: optional(body.displayname),
+        profile: optional(body.profile),
+        age_group: optional(body.age_group),
+    };
+    let profile = profiles.update_profile(user.0.id, update).await.map_err(profile_error)?;
+    Ok(Json(json!({"user": user_json(&profile), "updated": true})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct UploadQuery {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+}
+
+/// Reads the `file` field, refusing past the 2 MB limit without buffering more.
+async fn read_file_field(mut payload: Multipart) -> Result<Vec<u8>, ApiError> {
+    let too_large = || profile_error(ProfileError::Upload(UploadError::TooLarge));
+    let malformed = || ApiError::BadRequest { code: "invalid_upload", message: UploadError::Empty.to_string() };
+    while let Some(field) = payload.next().await {
+        let mut field = field.map_err(|_| malformed())?;
+        if field.name() != Some("file") {
+            continue;
+        }
+        let mut bytes = Vec::new();
+        while let Some(chunk) = field.next().await {
+            let chunk = chunk.map_err(|_| malformed())?;
+            if (bytes.len() + chunk.len()) as u64 > MAX_UPLOAD_BYTES {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
+        return Ok(bytes);
+    }
+    Err(malformed())
+}
+
+async fn upload_file(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    query: Query<UploadQuery>,
+    payload: Multipart,
+) -> Result<Json<Value>, ApiError> {
+    let role = match query.kind.as_deref() {
+        None | Some("icon" | "2") => ImageRole::Icon,
+        Some("logo" | "1") => ImageRole::Logo,
+        Some(_) => return Err(ApiError::validation("画像の種類が正しくありません。")),
+    };
+    let bytes = read_file_field(payload).await?;
+    let image = profiles.upload_image(user.0.id, role, bytes).await.map_err(profile_error)?;
+    Ok(Json(json!({"data": {"uploaded": {"id": image.id, "url": image.url, "s3Path": image.url}}})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct UpdateEmailRequest {
+    id: Option<Value>,
+    email: String,
+}
+
+async fn update_email(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<UpdateEmailRequest>,
+) -> Result<Json<Value>, ApiError> {
+    same_user(body.id.as_ref(), &user.0)?;
+    let email = Email::parse(&body.email).map_err(|e| ApiError::validation(e.to_string()))?;
+    let outcome = profiles.request_email_change(user.0.id, &email).await.map_err(profile_error)?;
+    Ok(Json(json!({"duplicate": outcome.duplicate, "notFound": outcome.not_found, "sended": outcome.sended})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct UpdateLoginEmailRequest {
+    activatekey: Option<String>,
+}
+
+async fn update_login_email(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<UpdateLoginEmailRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let key = body.into_inner().activatekey.unwrap_or_default();
+    let email = profiles.confirm_email_change(user.0.id, &key).await.map_err(profile_error)?;
+    Ok(Json(json!({"updated": true, "email": email.as_str()})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct CorporateRequest {
+    id: Option<Value>,
+    corporatename: Option<String>,
+    corporateurl: Option<String>,
+}
+
+async fn update_corporate(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<CorporateRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let body = body.into_inner();
+    same_user(body.id.as_ref(), &user.0)?;
+    let name = company_name(body.corporatename.as_deref().unwrap_or_default())
+        .map_err(|e| ApiError::validation(e.to_string()))?;
+    let url = parse_optional_url(body.corporateurl.as_deref().unwrap_or_default())
+        .map_err(|e| ApiError::validation(e.to_string()))?;
+    profiles.update_corporate(user.0.id, name, url.map(|u| u.as_str().to_string())).await.map_err(profile_error)?;
+    Ok(Json(json!({"updated": true})))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AddressRequest {
+    name: Option<String>,
+    tel_number: Option<String>,
+    zip: Option<String>,
+    pref: Option<String>,
+    city: Option<String>,
+    address: Option<String>,
+    building: Option<String>,
+}
+
+async fn save_address(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<AddressRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let b = body.into_inner();
+    let input = AddressInput {
+        name: b.name.unwrap_or_default(),
+        tel_number: b.tel_number.unwrap_or_default(),
+        zip: b.zip.unwrap_or_default(),
+        pref: b.pref.unwrap_or_default(),
+        city: b.city.unwrap_or_default(),
+        address: b.address.unwrap_or_default(),
+        building: b.building,
+    };
+    let address = input.validate().map_err(|errors| ApiError::Detailed {
+        status: StatusCode::BAD_REQUEST,
+        body: json!({
+            "error": "validation_failed",
+            "message": errors.first().map(ToString::to_string).unwrap_or_default(),
+            "errors": errors.iter().map(|e| json!({"field": e, "message": e.to_string()})).collect::<Vec<_>>(),
+        }),
+    })?;
+    let stored = profiles.save_address(user.0.id, address).await.map_err(profile_error)?;
+    Ok(Json(json!({"address": address_json(&stored)})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct ZipQuery {
+    zip: String,
+}
+
+async fn lookup_zip(profiles: web::Data<dyn Profiles>, query: Query<ZipQuery>) -> Result<Json<Value>, ApiError> {
+    let found = profiles.lookup_zip(query.zip.trim()).await.map_err(profile_error)?.ok_or(ApiError::NotFound)?;
+    Ok(Json(json!({"zip": found.zip, "pref": found.pref, "city": found.city, "address": found.address})))
+}
+
+fn history_json(entry: &HistoryEntry) -> Value {
+    json!({
+        "id": entry.id,
+        "created_at": entry.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339(),
+        "project": {"title": entry.project_title, "slug": entry.project_slug},
+        "return": {"title": entry.return_title},
+        "lot": entry.lot,
+        "amount": entry.amount,
+        "total": entry.total,
+        "payment_type": entry.payment_type.code(),
+        "status": entry.status.as_str(),
+        "statusLabel": entry.status.history_label(entry.payment_type),
+        "displayname": entry.display_name.as_ref().map(|(id, name)| json!({"id": id, "displayname": name})),
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct SalesListQuery {
+    /// `me` or the caller's own id; another user's id is refused.
+    user_id: Option<String>,
+}
+
+async fn sales_list(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    query: Query<SalesListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    if let Some(claimed) = query.user_id.as_deref().filter(|v| *v != "me") {
+        same_user(Some(&Value::String(claimed.to_string())), &user.0)?;
+    }
+    let history = profiles.history(user.0.id).await.map_err(profile_error)?;
+    Ok(Json(json!({"data": history.iter().map(history_json).collect::<Vec<_>>()})))
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct DisplayNameRequest {
+    id: i64,
+    displayname: String,
+}
+
+async fn update_display_name(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<DisplayNameRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let DisplayNameRequest { id, displayname } = body.into_inner();
+    let name = display_name(&displayname).map_err(|e| ApiError::validation(e.to_string()))?;
+    if name.chars().count() > 50 {
+        return Err(ApiError::validation("表示名は50文字以内で入力してください。"));
+    }
+    profiles.rename_display_name(user.0.id, id, name).await.map_err(profile_error)?;
+    Ok(Json(json!({"updated": true})))
+}

@@ -1,0 +1,393 @@
+//! My-page reads and writes, in plain SQL so that the joins across users,
+//! images, addresses, sales and display names read as they run.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Nullable, SmallInt, Text, Timestamptz};
+use diesel::{sql_query, QueryableByName};
+use domain::account::Email;
+use domain::payment::{PayType, SaleStatus};
+use domain::profile::Address;
+use ports::accounts::{
+    HistoryEntry, Image, NewImage, ProfileRepository, ProfileUpdate, StoredAddress, UserId, UserProfile, ZipAddress,
+};
+use ports::RepoError;
+
+use crate::error::{map_diesel, run_blocking};
+use crate::PgPool;
+
+#[derive(Clone)]
+pub struct PgProfileRepository {
+    pool: PgPool,
+}
+
+impl PgProfileRepository {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+
+    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            work(&mut conn)
+        })
+        .await
+    }
+}
+
+fn unexpected(what: &str) -> RepoError {
+    RepoError::Unexpected(anyhow::anyhow!("unexpected value in {what}"))
+}
+
+#[derive(QueryableByName)]
+struct ProfileRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Text)]
+    email: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    update_email: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    username: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    displayname: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    profile: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    age_group: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    corporatename: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    corporateurl: Option<String>,
+    #[diesel(sql_type = Text)]
+    language: String,
+}
+
+#[derive(QueryableByName)]
+struct ImageRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = SmallInt)]
+    image_type: i16,
+    #[diesel(sql_type = Text)]
+    url: String,
+}
+
+#[derive(QueryableByName)]
+struct AddressRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = Text)]
+    tel_number: String,
+    #[diesel(sql_type = Text)]
+    zip: String,
+    #[diesel(sql_type = Text)]
+    pref: String,
+    #[diesel(sql_type = Text)]
+    city: String,
+    #[diesel(sql_type = Text)]
+    address: String,
+    #[diesel(sql_type = Nullable<Text>)]
+    building: Option<String>,
+}
+
+impl From<AddressRow> for StoredAddress {
+    fn from(row: AddressRow) -> Self {
+        StoredAddress {
+            id: row.id,
+            address: Address {
+                name: row.name,
+                tel_number: row.tel_number,
+                zip: row.zip,
+                pref: row.pref,
+                city: row.city,
+                address: row.address,
+                building: row.building,
+            },
+        }
+    }
+}
+
+#[derive(QueryableByName)]
+struct HistoryRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Timestamptz)]
+    created_at: DateTime<Utc>,
+    #[diesel(sql_type = Text)]
+    project_title: String,
+    #[diesel(sql_type = Text)]
+    project_slug: String,
+    #[diesel(sql_type = Text)]
+    return_title: String,
+    #[diesel(sql_type = SmallInt)]
+    lot: i16,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    total: i64,
+    #[diesel(sql_type = SmallInt)]
+    payment_type: i16,
+    #[diesel(sql_type = Text)]
+    status: String,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    display_name_id: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    display_name: Option<String>,
+}
+
+impl TryFrom<HistoryRow> for HistoryEntry {
+    type Error = RepoError;
+    fn try_from(row: HistoryRow) -> Result<Self, RepoError> {
+        let payment_type = match row.payment_type {
+            1 => PayType::Card,
+            2 => PayType::BankTransfer,
+            _ => return Err(unexpected("sales.payment_type")),
+        };
+        Ok(HistoryEntry {
+            id: row.id,
+            created_at: row.created_at,
+            project_title: row.project_title,
+            project_slug: row.project_slug,
+            return_title: row.return_title,
+            lot: row.lot,
+            amount: row.amount,
+            total: row.total,
+            payment_type,
+            status: SaleStatus::parse(&row.status).map_err(|_| unexpected("sales.status"))?,
+            display_name: row.display_name_id.zip(row.display_name),
+        })
+    }
+}
+
+#[derive(QueryableByName)]
+struct OwnerRow {
+    #[diesel(sql_type = BigInt)]
+    user_id: i64,
+}
+
+#[derive(QueryableByName)]
+struct ZipRow {
+    #[diesel(sql_type = Text)]
+    zip: String,
+    #[diesel(sql_type = Text)]
+    pref: String,
+    #[diesel(sql_type = Text)]
+    city: String,
+    #[diesel(sql_type = Text)]
+    town: String,
+}
+
+fn load_profile(conn: &mut PgConnection, user: UserId, now: DateTime<Utc>) -> Result<UserProfile, RepoError> {
+    let row: ProfileRow = sql_query(
+        "SELECT u.id, u.email, u.username, u.displayname, u.profile, u.age_group, u.corporatename, u.corporateurl, \
+                u.language, \
+                (SELECT k.new_email FROM user_keys k \
+                  WHERE k.user_id = u.id AND k.purpose = 'change_email' AND k.used_at IS NULL AND k.expires_at > $2 \
+                  ORDER BY k.created_at DESC LIMIT 1) AS update_email \
+           FROM users u WHERE u.id = $1",
+    )
+    .bind::<BigInt, _>(user.0)
+    .bind::<Timestamptz, _>(now)
+    .get_result(conn)
+    .map_err(map_diesel)?;
+    let images: Vec<ImageRow> =
+        sql_query("SELECT id, image_type, url FROM user_images WHERE user_id = $1 ORDER BY created_at DESC, id DESC")
+            .bind::<BigInt, _>(user.0)
+            .load(conn)
+            .map_err(map_diesel)?;
+    let addresses: Vec<AddressRow> = sql_query(
+        "SELECT id, name, tel_number, zip, pref, city, address, building FROM addresses \
+          WHERE user_id = $1 AND flag = 1 ORDER BY is_primary DESC, id",
+    )
+    .bind::<BigInt, _>(user.0)
+    .load(conn)
+    .map_err(map_diesel)?;
+    let (logos, icons): (Vec<_>, Vec<_>) = images.into_iter().partition(|i| i.image_type == 1);
+    let to_images = |rows: Vec<ImageRow>| rows.into_iter().map(|r| Image { id: r.id, url: r.url }).collect();
+    Ok(UserProfile {
+        id: UserId(row.id),
+        email: Email::parse(&row.email).map_err(|_| unexpected("users.email"))?,
+        update_email: row.update_email,
+        username: row.username,
+        displayname: row.displayname,
+        profile: row.profile,
+        age_group: row.age_group,
+        corporatename: row.corporatename,
+        corporateurl: row.corporateurl,
+        icons: to_images(icons),
+        logos: to_images(logos),
+        addresses: addresses.into_iter().map(StoredAddress::from).collect(),
+        language: row.language,
+    })
+}
+
+/// Fails with `NotFound` when the statement touched no row.
+fn expect_row(updated: usize) -> Result<(), RepoError> {
+    if updated == 0 {
+        Err(RepoError::NotFound)
+    } else {
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl ProfileRepository for PgProfileRepository {
+    async fn profile(&self, user: UserId, now: DateTime<Utc>) -> Result<UserProfile, RepoError> {
+        self.with_conn(move |conn| load_profile(conn, user, now)).await
+    }
+
+    async fn update_profile(&self, user: UserId, update: ProfileUpdate) -> Result<(), RepoError> {
+        self.with_conn(move |conn| {
+            let updated = sql_query(
+                "UPDATE users SET username = $2, displayname = $3, profile = $4, age_group = $5, updated_at = now() \
+                  WHERE id = $1",
+            )
+            .bind::<BigInt, _>(user.0)
+            .bind::<Nullable<Text>, _>(update.username)
+            .bind::<Nullable<Text>, _>(update.displayname)
+            .bind::<Nullable<Text>, _>(update.profile)
+            .bind::<Nullable<Text>, _>(update.age_group)
+            .execute(conn)
+            .map_err(map_diesel)?;
+            expect_row(updated)
+        })
+        .await
+    }
+
+    async fn update_corporate(&self, user: UserId, name: String, url: Option<String>) -> Result<(), RepoError> {
+        self.with_conn(move |conn| {
+            let updated =
+                sql_query("UPDATE users SET corporatename = $2, corporateurl = $3, updated_at = now() WHERE id = $1")
+                    .bind::<BigInt, _>(user.0)
+                    .bind::<Text, _>(name)
+                    .bind::<Nullable<Text>, _>(url)
+                    .execute(conn)
+                    .map_err(map_diesel)?;
+            expect_row(updated)
+        })
+        .await
+    }
+
+    async fn save_primary_address(&self, user: UserId, address: Address) -> Result<StoredAddress, RepoError> {
+        self.with_conn(move |conn| {
+            conn.transaction(|conn| {
+                // The partial unique index allows one active primary address per user: update it or create it.
+                let bind_fields = |q: diesel::query_builder::SqlQuery| {
+                    q.bind::<BigInt, _>(user.0)
+                        .bind::<Text, _>(address.name.clone())
+                        .bind::<Text, _>(address.tel_number.clone())
+                        .bind::<Text, _>(address.zip.clone())
+                        .bind::<Text, _>(address.pref.clone())
+                        .bind::<Text, _>(address.city.clone())
+                        .bind::<Text, _>(address.address.clone())
+                        .bind::<Nullable<Text>, _>(address.building.clone())
+                };
+                let updated: Vec<AddressRow> = bind_fields(sql_query(
+                    "UPDATE addresses SET name = $2, tel_number = $3, zip = $4, pref = $5, city = $6, address = $7, \
+                            building = $8, updated_at = now() \
+                      WHERE user_id = $1 AND is_primary AND flag = 1 \
+                     RETURNING id, name, tel_number, zip, pref, city, address, building",
+                ))
+                .load(conn)?;
+                if let Some(row) = updated.into_iter().next() {
+                    return Ok(row.into());
+                }
+                let row: AddressRow = bind_fields(sql_query(
+                    "INSERT INTO addresses (user_id, name, tel_number, zip, pref, city, address, building) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+                     RETURNING id, name, tel_number, zip, pref, city, address, building",
+                ))
+                .get_result(conn)?;
+                Ok(row.into())
+            })
+            .map_err(map_diesel)
+        })
+        .await
+    }
+
+    async fn add_image(&self, user: UserId, image: NewImage) -> Result<Image, RepoError> {
+        self.with_conn(move |conn| {
+            let row: ImageRow = sql_query(
+                "INSERT INTO user_images (user_id, image_type, storage_key, url, content_type, byte_size) \
+                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, image_type, url",
+            )
+            .bind::<BigInt, _>(user.0)
+            .bind::<SmallInt, _>(image.role.code())
+            .bind::<Text, _>(image.storage_key)
+            .bind::<Text, _>(image.url)
+            .bind::<Text, _>(image.content_type)
+            .bind::<diesel::sql_types::Integer, _>(i32::try_from(image.byte_size).unwrap_or(i32::MAX))
+            .get_result(conn)
+            .map_err(map_diesel)?;
+            Ok(Image { id: row.id, url: row.url })
+        })
+        .await
+    }
+
+    async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, RepoError> {
+        self.with_conn(move |conn| {
+            let rows: Vec<HistoryRow> = sql_query(
+                "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
+                        r.title AS return_title, s.lot, s.amount, s.total, s.payment_type, s.status, \
+                        d.id AS display_name_id, d.displayname AS display_name \
+                   FROM sales s \
+                   JOIN projects p ON p.id = s.project_id \
+                   JOIN returns r ON r.id = s.return_id \
+                   LEFT JOIN display_names d ON d.sales_id = s.id \
+                  WHERE s.user_id = $1 \
+                  ORDER BY s.created_at DESC, s.id DESC",
+            )
+            .bind::<BigInt, _>(user.0)
+            .load(conn)
+            .map_err(map_diesel)?;
+            rows.into_iter().map(HistoryEntry::try_from).collect()
+        })
+        .await
+    }
+
+    async fn display_name_owner(&self, id: i64) -> Result<Option<UserId>, RepoError> {
+        self.with_conn(move |conn| {
+            let row: Option<OwnerRow> = sql_query("SELECT user_id FROM display_names WHERE id = $1")
+                .bind::<BigInt, _>(id)
+                .get_result(conn)
+                .optional()
+                .map_err(map_diesel)?;
+            Ok(row.map(|r| UserId(r.user_id)))
+        })
+        .await
+    }
+
+    async fn rename_display_name(&self, id: i64, name: String) -> Result<(), RepoError> {
+        self.with_conn(move |conn| {
+            let updated = sql_query("UPDATE display_names SET displayname = $2, updated_at = now() WHERE id = $1")
+                .bind::<BigInt, _>(id)
+                .bind::<Text, _>(name)
+                .execute(conn)
+                .map_err(map_diesel)?;
+            expect_row(updated)
+        })
+        .await
+    }
+
+    async fn lookup_zip(&self, zip: String) -> Result<Option<ZipAddress>, RepoError> {
+        self.with_conn(move |conn| {
+            let row: Option<ZipRow> =
+                sql_query("SELECT zip, pref, city, town FROM postal_codes WHERE zip = $1 ORDER BY town LIMIT 1")
+                    .bind::<Text, _>(zip)
+                    .get_result(conn)
+                    .optional()
+                    .map_err(map_diesel)?;
+            Ok(row.map(|r| ZipAddress { zip: r.zip, pref: r.pref, city: r.city, address: r.town }))
+        })
+        .await
+    }
+}

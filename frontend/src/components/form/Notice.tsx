@@ -1,0 +1,12 @@
+import type { ReactNode } from 'react';
+
+type Tone = 'success' | 'info' | 'error';
+
+/** A message box: errors are announced at once (`alert`), others politely (`status`). */
+export function Notice({ tone, children }: { tone: Tone; children: ReactNode }) {
+  return (
+    <div className={`notice notice--${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {children}
+    </div>
+  );
+}

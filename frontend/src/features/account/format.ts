@@ -1,0 +1,18 @@
+/** Sale dates as the specs show dates: YYYY.MM.DD, in Japan time. */
+export const formatDate = (iso: string): string => {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const parts = new Intl.DateTimeFormat('ja-JP', {
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}.${part('month')}.${part('day')}`;
+};
+
+const yenFormat = new Intl.NumberFormat('ja-JP', { style: 'currency', currency: 'JPY' });
+
+/** Yen in the ja-JP format: ￥12,345. */
+export const formatYen = (amount: number): string => yenFormat.format(amount);

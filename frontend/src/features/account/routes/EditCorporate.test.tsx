@@ -1,0 +1,74 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '@/testing/render';
+import { answerPost } from '@/testing/requests';
+import { loginAs, makeUser, serveUser } from '@/testing/session';
+import { CORPORATE_MESSAGES, validateCorporateUrl } from './EditCorporate';
+
+const setup = async () => {
+  loginAs();
+  serveUser(makeUser({ corporatename: '上毛商事', corporateurl: null }));
+  const user = userEvent.setup();
+  const rendered = renderApp('/edit/corporate');
+  await screen.findByLabelText('企業名');
+  return { user, ...rendered };
+};
+
+describe('EditCorporate', () => {
+  it('requires the company name and a valid site URL', async () => {
+    const { user } = await setup();
+    const submit = screen.getByRole('button', { name: '登録する' });
+
+    await user.clear(screen.getByLabelText('企業名'));
+    await user.tab();
+    expect(screen.getByText(CORPORATE_MESSAGES.nameRequired)).toBeInTheDocument();
+    expect(submit).toBeDisabled();
+
+    await user.type(screen.getByLabelText('企業名'), '上毛商事');
+    await user.type(screen.getByLabelText(/企業サイトURL/), 'example');
+    await user.tab();
+    expect(screen.getByText(CORPORATE_MESSAGES.urlFormat)).toBeInTheDocument();
+    expect(submit).toBeDisabled();
+  });
+
+  it('offers the logo upload with the accepted types', async () => {
+    await setup();
+
+    expect(screen.getByLabelText('企業ロゴ')).toHaveAttribute('accept', '.jpg,.jpeg,.png,.gif');
+  });
+
+  it('saves and goes back to my page with a message', async () => {
+    const bodies = answerPost('/user/set/updateCorporateData', { updated: true });
+    const { user, router } = await setup();
+
+    await user.type(screen.getByLabelText(/企業サイトURL/), 'https://jomo.example.jp/');
+    await user.click(screen.getByRole('button', { name: '登録する' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/account/'));
+    expect(bodies).toEqual([{ id: 7, corporatename: '上毛商事', corporateurl: 'https://jomo.example.jp/' }]);
+    expect(await screen.findByText(CORPORATE_MESSAGES.saved)).toBeInTheDocument();
+  });
+
+  it('shows the server message when saving fails', async () => {
+    answerPost('/user/set/updateCorporateData', {
+      status: 400,
+      body: { error: 'validation_failed', message: CORPORATE_MESSAGES.urlFormat },
+    });
+    const { user } = await setup();
+
+    await user.click(screen.getByRole('button', { name: '登録する' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(CORPORATE_MESSAGES.urlFormat);
+  });
+});
+
+describe('validateCorporateUrl', () => {
+  it.each(['', 'https://example.jp', 'http://www.example.co.jp/about?x=1'])('accepts %j', (url) => {
+    expect(validateCorporateUrl(url)).toBeNull();
+  });
+
+  it.each(['example.jp', 'ftp://example.jp', 'https://localhost', 'https://'])('rejects %j', (url) => {
+    expect(validateCorporateUrl(url)).toBe(CORPORATE_MESSAGES.urlFormat);
+  });
+});

@@ -1,0 +1,53 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { JWT_STORAGE_KEY } from '@/lib/storage';
+import { renderApp } from '@/testing/render';
+import { answerPost } from '@/testing/requests';
+import { loginAs } from '@/testing/session';
+import { EMAIL_UPDATED_MESSAGES } from './EditEmailUpdated';
+
+describe('EditEmailUpdated', () => {
+  it('completes the change once with the key, then offers my page and logout', async () => {
+    loginAs();
+    const bodies = answerPost('/user/set/updateLoginEmail', { updated: true, email: 'new@example.jp' });
+    const user = userEvent.setup();
+    const { router } = renderApp('/edit/email/updated?activate=MAILKEY');
+
+    expect(await screen.findByText(EMAIL_UPDATED_MESSAGES.done)).toBeInTheDocument();
+    expect(screen.getByText('new@example.jp')).toBeInTheDocument();
+    expect(bodies).toEqual([{ activatekey: 'MAILKEY' }]);
+    expect(screen.getByRole('link', { name: 'マイページへ' })).toHaveAttribute('href', '/account/');
+
+    await user.click(screen.getByRole('button', { name: 'ログアウト' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
+  });
+
+  it('says the key is invalid when the server refuses it', async () => {
+    loginAs();
+    answerPost('/user/set/updateLoginEmail', {
+      status: 400,
+      body: { error: 'invalid_key', message: 'アクティベートキーが無効です。' },
+    });
+    renderApp('/edit/email/updated?activate=USED');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(EMAIL_UPDATED_MESSAGES.invalid);
+  });
+
+  it('says the key is invalid without sending anything when the query has none', async () => {
+    loginAs();
+    renderApp('/edit/email/updated');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(EMAIL_UPDATED_MESSAGES.invalid);
+  });
+
+  it('asks a visitor to log in first and comes back to the link', async () => {
+    const { router } = renderApp('/edit/email/updated?activate=MAILKEY');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    expect(JSON.parse(window.localStorage.getItem('fk') ?? '{}')).toEqual({
+      loginRef: '/edit/email/updated?activate=MAILKEY',
+    });
+  });
+});

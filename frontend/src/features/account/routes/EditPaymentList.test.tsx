@@ -1,0 +1,113 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '@/testing/render';
+import { answerPost } from '@/testing/requests';
+import { apiUrl, server } from '@/testing/server';
+import { loginAs } from '@/testing/session';
+import type { Sale } from '../api/accountApi';
+import { formatDate, formatYen } from '../format';
+import { PAYMENT_LIST_MESSAGES } from './EditPaymentList';
+
+const sale = (overrides: Partial<Sale> = {}): Sale => ({
+  id: 1,
+  created_at: '2026-04-01T23:30:00+09:00',
+  project: { title: '前橋まつりを盛り上げたい', slug: 'maebashi-fes' },
+  return: { title: 'お礼のお手紙' },
+  lot: 2,
+  amount: 6000,
+  total: 6600,
+  payment_type: 1,
+  status: 'succeeded',
+  statusLabel: '支払い済み',
+  displayname: { id: 31, displayname: '上州太郎' },
+  ...overrides,
+});
+
+const serveSales = (sales: Sale[]) => {
+  const userIds: Array<string | null> = [];
+  server.use(
+    http.get(apiUrl('/sales/get/list'), ({ request }) => {
+      userIds.push(new URL(request.url).searchParams.get('user_id'));
+      return HttpResponse.json({ data: sales });
+    }),
+  );
+  return userIds;
+};
+
+describe('EditPaymentList', () => {
+  it('lists the sales with date, project, return, amount, type and status', async () => {
+    loginAs();
+    const userIds = serveSales([
+      sale(),
+      sale({ id: 2, payment_type: 2, status: 'requires_action', statusLabel: 'お支払い待ち', displayname: null }),
+    ]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    const first = within(items[0]!);
+    expect(first.getByText('2026.04.01')).toBeInTheDocument();
+    expect(first.getByRole('link', { name: '前橋まつりを盛り上げたい' })).toHaveAttribute(
+      'href',
+      '/projects/maebashi-fes/',
+    );
+    expect(first.getByText('お礼のお手紙')).toBeInTheDocument();
+    expect(first.getByText(formatYen(6000))).toBeInTheDocument();
+    expect(first.getByText('カード')).toBeInTheDocument();
+    expect(first.getByText('支払い済み')).toBeInTheDocument();
+    expect(within(items[1]!).getByText('銀行振込')).toBeInTheDocument();
+    expect(within(items[1]!).getByText('お支払い待ち')).toBeInTheDocument();
+    expect(userIds).toEqual(['me']);
+  });
+
+  it('says when there is no payment yet', async () => {
+    loginAs();
+    serveSales([]);
+    renderApp('/edit/payment-list');
+
+    expect(await screen.findByText(PAYMENT_LIST_MESSAGES.empty)).toBeInTheDocument();
+  });
+
+  it('shows the failure when the list cannot be loaded', async () => {
+    loginAs();
+    server.use(
+      http.get(apiUrl('/sales/get/list'), () =>
+        HttpResponse.json({ error: 'internal', message: '履歴を取得できませんでした。' }, { status: 500 }),
+      ),
+    );
+    renderApp('/edit/payment-list');
+
+    expect(await screen.findByRole('alert')).toHaveTextContent('履歴を取得できませんでした。');
+  });
+
+  it('edits a display name, refusing an empty one', async () => {
+    loginAs();
+    serveSales([sale()]);
+    const bodies = answerPost('/displayname/set/update', { updated: true });
+    const user = userEvent.setup();
+    renderApp('/edit/payment-list');
+
+    await user.click(await screen.findByRole('button', { name: '前橋まつりを盛り上げたいの表示名を編集する' }));
+    const input = screen.getByLabelText('表示名');
+    await user.clear(input);
+    await user.click(screen.getByRole('button', { name: '保存する' }));
+    expect(screen.getByRole('alert')).toHaveTextContent(PAYMENT_LIST_MESSAGES.displaynameRequired);
+    expect(bodies).toEqual([]);
+
+    await user.type(input, 'ぐんまちゃん');
+    await user.click(screen.getByRole('button', { name: '保存する' }));
+
+    expect(await screen.findByText(PAYMENT_LIST_MESSAGES.displaynameSaved)).toBeInTheDocument();
+    expect(bodies).toEqual([{ id: 31, displayname: 'ぐんまちゃん' }]);
+  });
+});
+
+describe('formatDate', () => {
+  it('writes dates as YYYY.MM.DD in Japan time', () => {
+    expect(formatDate('2026-04-01T15:30:00Z')).toBe('2026.04.02');
+    expect(formatDate('not a date')).toBe('');
+  });
+});

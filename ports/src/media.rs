@@ -1,0 +1,31 @@
+//! Where uploaded images go: local disk in development, S3-compatible
+//! object storage in production. The adapter also normalises the image
+//! (resizes large ones) before storing it.
+
+use domain::profile::ImageKind;
+
+/// A stored object and the URL pages render it from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMedia {
+    pub key: String,
+    pub url: String,
+    pub content_type: String,
+    pub byte_size: i64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MediaError {
+    /// The bytes are not a decodable image of the detected kind.
+    #[error("undecodable image")]
+    Undecodable,
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait MediaStorage: Send + Sync {
+    /// Stores an image already checked by content (`kind`) and size, under a
+    /// new unique key beginning with `prefix`.
+    async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError>;
+}
