@@ -15,6 +15,9 @@ echo "==> Building the frontend"
 npm --prefix frontend run --silent build
 echo "==> Building the server"
 cargo build -p app-server --bin app-server
+echo "==> Migrating and loading reference data"
+target/debug/app-server migrate
+.data/venv/bin/python app-server/dev/load_postal_codes.py "$DATABASE_URL"
 
 export APP_PORT="${APP_PORT:-8080}"
 export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"

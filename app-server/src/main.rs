@@ -1,3 +1,6 @@
+//! `app-server` serves the site; `app-server migrate` only applies pending
+//! migrations (deploy scripts and `make run` use it before loading data).
+
 use app_server::config::Settings;
 use app_server::startup::Application;
 use app_server::telemetry;
@@ -6,6 +9,19 @@ use app_server::telemetry;
 async fn main() -> anyhow::Result<()> {
     telemetry::init();
     let settings = Settings::from_env()?;
+    match std::env::args().nth(1).as_deref() {
+        None | Some("serve") => serve(settings).await,
+        Some("migrate") => {
+            let pool = adapters_postgres::connect(&settings.database_url, 1)?;
+            let applied = tokio::task::spawn_blocking(move || adapters_postgres::migrate(&pool)).await??;
+            tracing::info!(applied, "database migrations up to date");
+            Ok(())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; expected serve or migrate"),
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
     tracing::info!(?settings, "starting");
     let app = Application::build(settings).await?;
     tracing::info!(port = app.port(), "listening");
