@@ -20,6 +20,21 @@ impl PgRateLimiter {
     }
 }
 
+impl PgRateLimiter {
+    /// Deletes windows that started before `cutoff`; returns how many.
+    pub async fn purge_before(&self, cutoff: DateTime<Utc>) -> Result<usize, RepoError> {
+        let pool = self.pool.clone();
+        run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            sql_query("DELETE FROM rate_limit_buckets WHERE window_start < $1")
+                .bind::<Timestamptz, _>(cutoff)
+                .execute(&mut conn)
+                .map_err(map_diesel)
+        })
+        .await
+    }
+}
+
 #[derive(QueryableByName)]
 struct Count {
     #[diesel(sql_type = Integer)]

@@ -38,6 +38,7 @@ impl Application {
         let applied = tokio::task::spawn_blocking(move || adapters_postgres::migrate(&migrate_pool)).await??;
         tracing::info!(applied, "database migrations up to date");
 
+        spawn_housekeeping(PgRateLimiter::new(pool.clone()));
         let listener = TcpListener::bind((settings.host.as_str(), settings.port))?;
         let port = listener.local_addr()?.port();
         let server = run(listener, pool, &settings)?;
@@ -52,6 +53,21 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         self.server.await
     }
+}
+
+/// Every hour, drops rate-limit windows older than a day. Harmless when
+/// several processes do it at once.
+fn spawn_housekeeping(limiter: PgRateLimiter) {
+    tokio::spawn(async move {
+        let mut every_hour = tokio::time::interval(std::time::Duration::from_secs(3600));
+        loop {
+            every_hour.tick().await;
+            match limiter.purge_before(chrono::Utc::now() - chrono::Duration::days(1)).await {
+                Ok(purged) => tracing::debug!(purged, "rate-limit windows purged"),
+                Err(e) => tracing::warn!(error = %e, "rate-limit purge failed"),
+            }
+        }
+    });
 }
 
 fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
