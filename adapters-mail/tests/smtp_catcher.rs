@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! Sends through the real local mail catcher (maildev) and reads the message
 //! back from its REST API. Needs `app-server/dev/services.sh up`.
 

@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The HTTP API through the real wiring: each test gets its own database and
 //! port. Needs the local services (`app-server/dev/services.sh up`).
 

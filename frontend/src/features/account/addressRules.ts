@@ -16,7 +16,7 @@ export const DEFAULT_PREFECTURE = '群馬県';
 export const ADDRESS_MESSAGES = {
   nameRequired: 'お名前を入力してください。',
   telRequired: '電話番号を入力してください。',
-  telFormat: '電話番号は半角数字（ハイフンなし）で入力してください。',
+  telFormat: '電話番号は半角数字10〜11桁（ハイフンなし）で入力してください。',
   zipRequired: '郵便番号を入力してください。',
   zipFormat: '郵便番号は半角数字7桁（ハイフンなし）で入力してください。',
   prefRequired: '都道府県を選択してください。',
