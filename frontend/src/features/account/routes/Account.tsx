@@ -36,7 +36,7 @@ function Summary({ user }: { user: AuthUser }) {
           <span className="account-summary__icon account-summary__icon--empty" aria-hidden="true" />
         )}
         <div>
-          <p className="account-summary__name">{user.displayname || user.username || 'ゲスト'} さん</p>
+          <p className="account-summary__name">{user.displayname || user.username || '会員'} さん</p>
           <p className="account-summary__email">{user.email}</p>
         </div>
       </div>
