@@ -156,6 +156,8 @@ fn security_headers() -> DefaultHeaders {
         .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
 }
 
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
 /// `assets/` holds only content-hashed files, so browsers may keep them a year.
 fn hashed_assets(
     dir: &Path,
@@ -169,12 +171,12 @@ fn hashed_assets(
     >,
 > {
     web::scope("/assets")
-        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")))
+        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, IMMUTABLE)))
         .service(Files::new("", dir.join("assets")))
 }
 
-/// Uploaded images on local disk. Keys are unique per upload, so files never
-/// change and may be cached for a day.
+/// Uploaded images on local disk. Keys are unique per upload, so a file
+/// never changes and browsers may keep it for a year.
 fn media_files(
     dir: &Path,
 ) -> actix_web::Scope<
@@ -187,7 +189,7 @@ fn media_files(
     >,
 > {
     web::scope("/media")
-        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
+        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, IMMUTABLE)))
         .service(Files::new("", dir))
 }
 

@@ -95,6 +95,7 @@ async fn an_uploaded_icon_is_checked_by_content_stored_and_served() {
     let served = app.get(&url).await;
     assert_eq!(served.status(), 200);
     assert_eq!(served.headers()["content-type"], "image/png");
+    assert_eq!(served.headers()["cache-control"], "public, max-age=31536000, immutable");
     assert_eq!(auth_user(&app, &token).await["urls"]["icon"][0]["url"], url);
 
     let svg = upload(&app, &token, "icon", b"<svg xmlns='http://www.w3.org/2000/svg'/>".to_vec(), "x.png").await;
