@@ -94,6 +94,10 @@ export function ImageUpload({ type, currentUrl }: { type: UploadType; currentUrl
           disabled={isLoading}
           onChange={(event) => void onChange(event)}
         />
+        {/* The native control's own text follows the browser's language; this label is always Japanese. */}
+        <label className="button button--ghost image-upload__button" htmlFor={id} aria-hidden="true">
+          {isLoading ? 'アップロード中…' : '画像を選択する'}
+        </label>
       </div>
       <p id={hintId} className="field__hint">
         jpg、jpeg、png、gif形式・2MB以内。推奨サイズは110 × 110ピクセルです。選択するとすぐに登録されます。
