@@ -10,6 +10,7 @@ import { tokenCleared } from '../sessionSlice';
 export interface LoginCheckResponse {
   data?: {
     flag?: number;
+    userId?: number;
     customer?: unknown;
     isAdmin?: boolean;
   };
@@ -18,6 +19,8 @@ export interface LoginCheckResponse {
 export interface Session {
   isLoggedIn: boolean;
   isAdmin: boolean;
+  /** The logged-in user's id (`data.userId`), e.g. to tell a comment's author. */
+  userId?: number | null;
 }
 
 /** `flag` of a valid session. */
@@ -25,7 +28,8 @@ export const LOGIN_CHECK_OK = 1;
 
 export const toSession = (response: LoginCheckResponse): Session => {
   const isLoggedIn = response.data?.flag === LOGIN_CHECK_OK;
-  return { isLoggedIn, isAdmin: isLoggedIn && response.data?.isAdmin === true };
+  const userId = isLoggedIn && typeof response.data?.userId === 'number' ? response.data.userId : null;
+  return { isLoggedIn, isAdmin: isLoggedIn && response.data?.isAdmin === true, userId };
 };
 
 const sessionApi = api.injectEndpoints({

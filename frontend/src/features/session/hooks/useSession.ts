@@ -12,7 +12,7 @@ export interface SessionView extends Session {
   isChecking: boolean;
 }
 
-const GUEST: Session = { isLoggedIn: false, isAdmin: false };
+const GUEST: Session = { isLoggedIn: false, isAdmin: false, userId: null };
 
 /** The current session: guest without a token, else what `loginCheck` answers. */
 export const useSession = (): SessionView => {
