@@ -2,16 +2,23 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 pub mod auth;
+mod comment;
 mod error;
+pub mod html;
+mod information;
 mod openapi;
 mod password;
+mod project;
 mod rate;
+mod sales;
 mod session;
+mod sponsors;
 mod user;
 
 use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
+pub use project::SiteEnv;
 pub use rate::ProxySettings;
 
 /// Everything the handlers need, as trait objects so this crate never names
@@ -23,6 +30,8 @@ pub struct Services {
     pub passwords: web::Data<dyn ports::accounts::PasswordFlows>,
     pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
     pub proxy: web::Data<ProxySettings>,
+    pub catalog: web::Data<dyn ports::catalog::Catalog>,
+    pub site_env: web::Data<SiteEnv>,
 }
 
 /// Mounts every `/v1` route, with JSON errors for malformed requests and
@@ -34,6 +43,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.passwords.clone())
             .app_data(services.rate_limiter.clone())
             .app_data(services.proxy.clone())
+            .app_data(services.catalog.clone())
+            .app_data(services.site_env.clone())
             .service(
                 web::scope("/v1")
                     .app_data(error::json_config())
@@ -41,6 +52,11 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                     .configure(user::config)
                     .configure(session::config)
                     .configure(password::config)
+                    .configure(project::config)
+                    .configure(sales::config)
+                    .configure(sponsors::config)
+                    .configure(information::config)
+                    .configure(comment::config)
                     .configure(openapi::config)
                     .default_service(web::to(error::not_found)),
             );
@@ -53,20 +69,27 @@ pub(crate) mod test_support {
 
     use actix_web::web::Data;
     use ports::accounts::{MockPasswordFlows, MockSessions, MockSignup, PasswordFlows, Sessions, Signup};
+    use ports::catalog::{Catalog, MockCatalog};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
-    use crate::{ProxySettings, Services};
+    use crate::{ProxySettings, Services, SiteEnv};
 
     /// Services backed by mocks; a rate limiter that always allows.
     pub(crate) struct Mocks {
         pub signup: MockSignup,
         pub sessions: MockSessions,
         pub passwords: MockPasswordFlows,
+        pub catalog: MockCatalog,
     }
 
     impl Default for Mocks {
         fn default() -> Self {
-            Self { signup: MockSignup::new(), sessions: MockSessions::new(), passwords: MockPasswordFlows::new() }
+            Self {
+                signup: MockSignup::new(),
+                sessions: MockSessions::new(),
+                passwords: MockPasswordFlows::new(),
+                catalog: MockCatalog::new(),
+            }
         }
     }
 
@@ -78,12 +101,15 @@ pub(crate) mod test_support {
             let sessions: Arc<dyn Sessions> = Arc::new(self.sessions);
             let passwords: Arc<dyn PasswordFlows> = Arc::new(self.passwords);
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
+            let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
                 passwords: Data::from(passwords),
                 rate_limiter: Data::from(rate_limiter),
                 proxy: Data::new(ProxySettings::default()),
+                catalog: Data::from(catalog),
+                site_env: Data::new(SiteEnv { name: "local".into() }),
             }
         }
     }

@@ -15,6 +15,8 @@ echo "==> Building the frontend"
 npm --prefix frontend run --silent build
 echo "==> Building the server"
 cargo build -p app-server --bin app-server
+echo "==> Loading the demo data (idempotent)"
+target/debug/app-server seed-demo
 
 export APP_PORT="${APP_PORT:-8080}"
 export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"
@@ -22,6 +24,7 @@ cat <<MSG
 
   Site:         ${PUBLIC_URL}
   Mail catcher: ${MAILDEV_URL}   (activation and reset mails land here)
+  Demo logins:  demo-taro@example.jp (supporter), demo-admin@example.jp (administrator); password demo-password-1
   Stop with Ctrl-C.
 
 MSG

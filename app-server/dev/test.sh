@@ -53,6 +53,7 @@ e2e() {
   E2E_DB="e2e_$(date +%s)_$$"
   psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $E2E_DB" || return 1
   local port="${E2E_PORT:-18080}"
+  DATABASE_URL="${DATABASE_ADMIN_URL%/*}/$E2E_DB" RUST_LOG=warn target/debug/app-server seed-demo >/dev/null || return 1
   DATABASE_URL="${DATABASE_ADMIN_URL%/*}/$E2E_DB" APP_PORT="$port" PUBLIC_URL="http://127.0.0.1:$port" \
     RUST_LOG=warn target/debug/app-server >.data/e2e-server.log 2>&1 &
   APP_PID=$!

@@ -35,6 +35,13 @@ pub struct Settings {
     pub trust_forwarded_for: bool,
     /// The built frontend (`frontend/dist`); absent means API only.
     pub frontend_dir: PathBuf,
+    /// Local media files served at `/media/` (demo images); production media lives in object storage.
+    pub media_dir: PathBuf,
+    /// "local", "develop" or "production" (the seed's `env.name`).
+    pub site_env: String,
+    /// How long public totals, project lists and sponsor walls may be served from memory (milliseconds;
+    /// 0 disables the cache). See docs/decisions.md.
+    pub catalog_cache_ttl_ms: i64,
 }
 
 impl std::fmt::Debug for Settings {
@@ -47,6 +54,8 @@ impl std::fmt::Debug for Settings {
             .field("smtp_host", &self.smtp.host)
             .field("smtp_port", &self.smtp.port)
             .field("frontend_dir", &self.frontend_dir)
+            .field("media_dir", &self.media_dir)
+            .field("site_env", &self.site_env)
             .finish_non_exhaustive()
     }
 }
@@ -127,6 +136,9 @@ impl Settings {
                 .collect(),
             trust_forwarded_for: parsed("TRUST_FORWARDED_FOR", false)?,
             frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
+            media_dir: PathBuf::from(var("MEDIA_DIR", ".data/media")),
+            site_env: var("SITE_ENV", "local"),
+            catalog_cache_ttl_ms: parsed("CATALOG_CACHE_TTL_MS", 3000i64)?,
         })
     }
 }

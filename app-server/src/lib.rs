@@ -1,5 +1,7 @@
 //! Wiring: configuration, telemetry, the concrete adapters and the HTTP server.
 
 pub mod config;
+pub mod demo;
+pub mod spa;
 pub mod startup;
 pub mod telemetry;

@@ -2,10 +2,26 @@ use app_server::config::Settings;
 use app_server::startup::Application;
 use app_server::telemetry;
 
+/// `app-server` serves the site; `app-server seed-demo` loads the demo data and exits.
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     telemetry::init();
     let settings = Settings::from_env()?;
+    match std::env::args().nth(1).as_deref() {
+        None | Some("serve") => serve(settings).await,
+        Some("seed-demo") => {
+            let counts = app_server::demo::seed(&settings).await?;
+            println!("demo data loaded (password of every demo account: {}):", app_server::demo::DEMO_PASSWORD);
+            for (table, count) in counts.0 {
+                println!("  {table:<24} {count}");
+            }
+            Ok(())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; use `app-server` or `app-server seed-demo`"),
+    }
+}
+
+async fn serve(settings: Settings) -> anyhow::Result<()> {
     tracing::info!(?settings, "starting");
     let app = Application::build(settings).await?;
     tracing::info!(port = app.port(), "listening");

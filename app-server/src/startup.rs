@@ -11,18 +11,21 @@ use actix_web::http::header::{self, CacheControl, CacheDirective};
 use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
-use adapters_http::{ProxySettings, Services};
+use adapters_http::html::AmmoniaSanitizer;
+use adapters_http::{ProxySettings, Services, SiteEnv};
 use adapters_mail::SmtpMailer;
-use adapters_postgres::{PgPool, PgRateLimiter, PgUserRepository};
+use adapters_postgres::{PgCatalogRepository, PgPool, PgRateLimiter, PgUserRepository};
 use ports::accounts::{
     PasswordConfig, PasswordFlows, PasswordService, SessionService, Sessions, Signup, SignupConfig, SignupService,
     SiteInfo,
 };
+use ports::catalog::{Catalog, CatalogConfig, CatalogError, CatalogService};
 use ports::clock::SystemClock;
 use ports::rate_limit::RateLimiter;
 use tracing_actix_web::TracingLogger;
 
 use crate::config::Settings;
+use crate::spa::{PageMeta, SpaIndex};
 
 pub struct Application {
     port: u16,
@@ -77,12 +80,20 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         PasswordConfig { site, reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes) },
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
+    let catalog: Arc<dyn Catalog> = Arc::new(CatalogService::new(
+        PgCatalogRepository::new(pool.clone()),
+        SystemClock,
+        AmmoniaSanitizer::default(),
+        CatalogConfig { cache_ttl: chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms.max(0)) },
+    ));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
         passwords: web::Data::from(passwords),
         rate_limiter: web::Data::from(rate_limiter),
         proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
+        catalog: web::Data::from(catalog),
+        site_env: web::Data::new(SiteEnv { name: settings.site_env.clone() }),
     })
 }
 
@@ -90,6 +101,17 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     let services = services(&pool, settings)?;
     let pool = web::Data::new(pool);
     let frontend_dir = settings.frontend_dir.clone();
+    let media_dir = settings.media_dir.clone();
+    if let Err(e) = std::fs::create_dir_all(&media_dir) {
+        tracing::warn!(error = %e, dir = %media_dir.display(), "media directory not available");
+    }
+    let spa = SpaIndex::load(&frontend_dir).map(|index| {
+        web::Data::new(SpaPages {
+            index,
+            public_url: settings.public_url.clone(),
+            site_name: settings.site_name.clone(),
+        })
+    });
     let server = HttpServer::new(move || {
         let app = App::new()
             .wrap(security_headers())
@@ -98,11 +120,16 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .app_data(pool.clone())
             .route("/healthz", web::get().to(healthz))
             .route("/readyz", web::get().to(readyz))
-            .configure(adapters_http::configure(services.clone()));
-        if frontend_dir.join("index.html").is_file() {
-            app.service(hashed_assets(&frontend_dir)).service(frontend(&frontend_dir))
-        } else {
-            app
+            .configure(adapters_http::configure(services.clone()))
+            .service(media(&media_dir));
+        match &spa {
+            Some(spa) => app
+                .app_data(spa.clone())
+                .route("/projects/{slug}/", web::get().to(project_page))
+                .route("/projects/{slug}", web::get().to(project_page))
+                .service(hashed_assets(&frontend_dir))
+                .service(frontend(&frontend_dir)),
+            None => app,
         }
     })
     .shutdown_timeout(20)
@@ -133,6 +160,76 @@ fn hashed_assets(
     web::scope("/assets")
         .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=31536000, immutable")))
         .service(Files::new("", dir.join("assets")))
+}
+
+/// Local media (demo images). Their names do not change with their content,
+/// so a day of caching rather than a year.
+fn media(
+    dir: &Path,
+) -> actix_web::Scope<
+    impl actix_web::dev::ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl actix_web::body::MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    web::scope("/media")
+        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, "public, max-age=86400")))
+        .service(Files::new("", dir))
+}
+
+/// `index.html` with the site's public origin and name, for server-side meta tags.
+pub struct SpaPages {
+    index: SpaIndex,
+    public_url: String,
+    site_name: String,
+}
+
+fn html_page(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+fn absolute(public_url: &str, url: &str) -> String {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        url.to_string()
+    } else {
+        format!("{public_url}/{}", url.trim_start_matches('/'))
+    }
+}
+
+/// `/projects/{slug}/`: the app with the project's title, description and
+/// image in `<title>`, the description and OGP tags. An unknown slug gets the
+/// plain page with status 404 (the app shows its not-found view).
+async fn project_page(
+    slug: web::Path<String>,
+    catalog: web::Data<dyn Catalog>,
+    spa: web::Data<SpaPages>,
+) -> HttpResponse {
+    use actix_web::http::StatusCode;
+    let slug = slug.into_inner();
+    match catalog.project_detail(slug.clone(), None).await {
+        Ok(detail) => {
+            let card = detail.card;
+            let meta = PageMeta {
+                document_title: format!("{} | {}", card.title, spa.site_name),
+                title: card.title,
+                description: card.description,
+                image: card.main_image_url.map(|u| absolute(&spa.public_url, &u)),
+                url: format!("{}/projects/{}/", spa.public_url, card.slug),
+            };
+            html_page(StatusCode::OK, spa.index.with_meta(&meta))
+        }
+        Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
+        Err(CatalogError::Unexpected(e)) => {
+            tracing::error!(error = %e, slug, "project meta tags unavailable");
+            html_page(StatusCode::OK, spa.index.html().to_string())
+        }
+    }
 }
 
 /// The built single-page app. Any path that is not a file gets `index.html`
