@@ -4,11 +4,12 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend clean
+.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend bench clean
 
 help:
 	@echo "make run    - set up, start local services, serve the site with demo data"
 	@echo "make test   - set up, start local services, run every test"
+	@echo "make bench  - load 1M paid sales and measure the public read endpoints (not part of make test)"
 
 setup:
 	@bash app-server/dev/setup.sh
@@ -37,6 +38,9 @@ test-frontend:
 
 test-e2e:
 	@bash app-server/dev/test.sh e2e
+
+bench:
+	@bash app-server/bench/run.sh
 
 clean: services-down
 	rm -rf .data frontend/dist

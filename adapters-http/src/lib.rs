@@ -2,17 +2,24 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 pub mod auth;
+mod comment;
 mod error;
+pub mod html;
+mod information;
 mod openapi;
 mod password;
 mod profile;
+mod project;
 mod rate;
+mod sales;
 mod session;
+mod sponsors;
 mod user;
 
 use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
+pub use project::SiteEnv;
 pub use rate::ProxySettings;
 
 /// Everything the handlers need, as trait objects so this crate never names
@@ -25,6 +32,8 @@ pub struct Services {
     pub profiles: web::Data<dyn ports::accounts::Profiles>,
     pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
     pub proxy: web::Data<ProxySettings>,
+    pub catalog: web::Data<dyn ports::catalog::Catalog>,
+    pub site_env: web::Data<SiteEnv>,
 }
 
 /// Mounts every `/v1` route, with JSON errors for malformed requests and
@@ -37,6 +46,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.profiles.clone())
             .app_data(services.rate_limiter.clone())
             .app_data(services.proxy.clone())
+            .app_data(services.catalog.clone())
+            .app_data(services.site_env.clone())
             .service(
                 web::scope("/v1")
                     .app_data(error::json_config())
@@ -45,6 +56,11 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                     .configure(session::config)
                     .configure(password::config)
                     .configure(profile::config)
+                    .configure(project::config)
+                    .configure(sales::config)
+                    .configure(sponsors::config)
+                    .configure(information::config)
+                    .configure(comment::config)
                     .configure(openapi::config)
                     .default_service(web::to(error::not_found)),
             );
@@ -59,9 +75,10 @@ pub(crate) mod test_support {
     use ports::accounts::{
         MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows, Profiles, Sessions, Signup,
     };
+    use ports::catalog::{Catalog, MockCatalog};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
-    use crate::{ProxySettings, Services};
+    use crate::{ProxySettings, Services, SiteEnv};
 
     /// Services backed by mocks; a rate limiter that always allows.
     pub(crate) struct Mocks {
@@ -69,6 +86,7 @@ pub(crate) mod test_support {
         pub sessions: MockSessions,
         pub passwords: MockPasswordFlows,
         pub profiles: MockProfiles,
+        pub catalog: MockCatalog,
     }
 
     impl Default for Mocks {
@@ -78,6 +96,7 @@ pub(crate) mod test_support {
                 sessions: MockSessions::new(),
                 passwords: MockPasswordFlows::new(),
                 profiles: MockProfiles::new(),
+                catalog: MockCatalog::new(),
             }
         }
     }
@@ -91,6 +110,7 @@ pub(crate) mod test_support {
             let passwords: Arc<dyn PasswordFlows> = Arc::new(self.passwords);
             let profiles: Arc<dyn Profiles> = Arc::new(self.profiles);
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
+            let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -98,6 +118,8 @@ pub(crate) mod test_support {
                 profiles: Data::from(profiles),
                 rate_limiter: Data::from(rate_limiter),
                 proxy: Data::new(ProxySettings::default()),
+                catalog: Data::from(catalog),
+                site_env: Data::new(SiteEnv { name: "local".into() }),
             }
         }
     }

@@ -39,6 +39,15 @@ mod tests {
         ("get", "/v1/sales/get/list"),
         ("post", "/v1/displayname/set/update"),
         ("get", "/v1/openapi.json"),
+        ("get", "/v1/helper/get/master"),
+        ("get", "/v1/project/get/detail"),
+        ("get", "/v1/sales/get/sum"),
+        ("get", "/v1/sales/get/allSum"),
+        ("get", "/v1/sponsors/get/list"),
+        ("get", "/v1/sponsors/get/footer"),
+        ("get", "/v1/information/get/list"),
+        ("get", "/v1/comment/get/list"),
+        ("post", "/v1/comment/set/update"),
     ];
 
     #[test]

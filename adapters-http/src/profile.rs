@@ -31,7 +31,6 @@ pub(crate) fn config(cfg: &mut web::ServiceConfig) {
         .route("/address/set/register", web::post().to(save_address))
         .route("/address/set/updater", web::post().to(save_address))
         .route("/address/get/zip", web::get().to(lookup_zip))
-        .route("/sales/get/list", web::get().to(sales_list))
         .route("/displayname/set/update", web::post().to(update_display_name));
 }
 
@@ -306,22 +305,19 @@ fn history_json(entry: &HistoryEntry) -> Value {
     })
 }
 
-#[derive(Debug, Deserialize)]
-pub(crate) struct SalesListQuery {
-    /// `me` or the caller's own id; another user's id is refused.
-    user_id: Option<String>,
-}
-
-async fn sales_list(
+/// `GET /v1/sales/get/list?user_id=...` (routed by `sales::list`): the
+/// caller's payment history. `claimed` is `me` or the caller's own id;
+/// another user's id is refused.
+pub(crate) async fn own_history(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
-    query: Query<SalesListQuery>,
-) -> Result<Json<Value>, ApiError> {
-    if let Some(claimed) = query.user_id.as_deref().filter(|v| *v != "me") {
+    claimed: &str,
+) -> Result<Value, ApiError> {
+    if claimed != "me" {
         same_user(Some(&Value::String(claimed.to_string())), &user.0)?;
     }
     let history = profiles.history(user.0.id).await.map_err(profile_error)?;
-    Ok(Json(json!({"data": history.iter().map(history_json).collect::<Vec<_>>()})))
+    Ok(json!({"data": history.iter().map(history_json).collect::<Vec<_>>()}))
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,6 +1,8 @@
 //! PostgreSQL adapters: the connection pool, embedded migrations and the
 //! repository implementations. Row types never leave this crate.
 
+mod catalog;
+pub mod demo;
 mod error;
 mod pool;
 mod profiles;
@@ -11,6 +13,7 @@ mod users;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use catalog::PgCatalogRepository;
 pub use pool::{connect, migrate, ping, PgPool, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;

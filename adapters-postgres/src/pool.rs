@@ -22,8 +22,12 @@ pub enum PoolError {
 /// restarted database does not hand out dead connections.
 pub fn connect(database_url: &str, max_size: u32) -> Result<PgPool, PoolError> {
     let manager = ConnectionManager::<PgConnection>::new(database_url);
+    // No idle minimum: connections open on demand and stay until idle, and the
+    // pool never reconnects in the background (which also let test processes
+    // exit while a pool thread was inside libpq).
     Ok(Pool::builder()
         .max_size(max_size)
+        .min_idle(Some(0))
         .connection_timeout(Duration::from_secs(5))
         .test_on_check_out(true)
         .build(manager)?)

@@ -44,5 +44,196 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    user_images (id) {
+        id -> Int8,
+        user_id -> Int8,
+        image_type -> Int2,
+        storage_key -> Text,
+        url -> Text,
+        content_type -> Text,
+        byte_size -> Int4,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    projects (id) {
+        id -> Int8,
+        slug -> Text,
+        title -> Text,
+        description -> Text,
+        content -> Text,
+        target_amount -> Int8,
+        period_end -> Date,
+        funding_model -> Text,
+        main_image_url -> Nullable<Text>,
+        honor_img_url -> Nullable<Text>,
+        honor_img_link -> Nullable<Text>,
+        is_donation -> Bool,
+        tax_includes -> Bool,
+        bank_account -> Nullable<Text>,
+        bank_branch -> Nullable<Text>,
+        bank_kinds -> Nullable<Text>,
+        bank_number -> Nullable<Text>,
+        bank_nominee -> Nullable<Text>,
+        connected_account_id -> Nullable<Text>,
+        uses_manual_sponsors -> Bool,
+        hide_footer_sponsors -> Bool,
+        additional_data_label -> Nullable<Text>,
+        additional_data_text -> Nullable<Text>,
+        additional_data_description -> Nullable<Text>,
+        additional_data_alert -> Nullable<Text>,
+        additional_data_form_line -> Nullable<Int4>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    project_slider_images (id) {
+        id -> Int8,
+        project_id -> Int8,
+        position -> Int4,
+        src -> Text,
+        alt -> Text,
+    }
+}
+
+diesel::table! {
+    returns (id) {
+        id -> Int8,
+        project_id -> Int8,
+        slug -> Text,
+        return_type -> Int2,
+        title -> Text,
+        description -> Text,
+        price -> Int8,
+        stock_limit -> Nullable<Int4>,
+        lots_taken -> Int4,
+        disabled -> Bool,
+        disabled_comment -> Nullable<Text>,
+        flag -> Int2,
+        course -> Nullable<Text>,
+        image_src -> Nullable<Text>,
+        description_image -> Nullable<Text>,
+        description_comment -> Nullable<Text>,
+        lot_disable -> Bool,
+        address_required -> Bool,
+        address_label -> Nullable<Text>,
+        show_user_email -> Nullable<Text>,
+        position -> Int4,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    project_news (id) {
+        id -> Int8,
+        project_id -> Int8,
+        title -> Text,
+        description -> Text,
+        published_at -> Timestamptz,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    project_manual_sponsors (id) {
+        id -> Int8,
+        project_id -> Int8,
+        course -> Text,
+        name -> Text,
+        logo_src -> Nullable<Text>,
+        link -> Nullable<Text>,
+        amount -> Nullable<Int8>,
+        latest_date -> Nullable<Date>,
+        position -> Int4,
+    }
+}
+
+diesel::table! {
+    project_sponsor_exclusions (project_id, user_id) {
+        project_id -> Int8,
+        user_id -> Int8,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sales (id) {
+        id -> Int8,
+        project_id -> Int8,
+        return_id -> Int8,
+        user_id -> Int8,
+        address_id -> Nullable<Int8>,
+        price -> Int8,
+        lot -> Int2,
+        amount -> Int8,
+        tax -> Int8,
+        total -> Int8,
+        application_fee -> Int8,
+        connected_account_id -> Nullable<Text>,
+        payment_type -> Int2,
+        status -> Text,
+        intent_id -> Nullable<Text>,
+        idempotency_key -> Text,
+        flag -> Int2,
+        refunded_amount -> Int8,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+        paid_at -> Nullable<Timestamptz>,
+    }
+}
+
+diesel::table! {
+    display_names (id) {
+        id -> Int8,
+        sales_id -> Int8,
+        user_id -> Int8,
+        project_id -> Int8,
+        return_id -> Int8,
+        displayname -> Text,
+        flag -> Int2,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    comments (id) {
+        id -> Int8,
+        project_id -> Int8,
+        user_id -> Int8,
+        sales_id -> Nullable<Int8>,
+        return_id -> Nullable<Int8>,
+        comment -> Text,
+        flag -> Int2,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
-diesel::allow_tables_to_appear_in_same_query!(users, user_keys, administrators);
+diesel::joinable!(project_slider_images -> projects (project_id));
+diesel::joinable!(returns -> projects (project_id));
+diesel::joinable!(project_news -> projects (project_id));
+diesel::joinable!(project_manual_sponsors -> projects (project_id));
+diesel::joinable!(comments -> users (user_id));
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    user_keys,
+    administrators,
+    user_images,
+    projects,
+    project_slider_images,
+    returns,
+    project_news,
+    project_manual_sponsors,
+    project_sponsor_exclusions,
+    sales,
+    display_names,
+    comments,
+);

@@ -15,9 +15,10 @@ echo "==> Building the frontend"
 npm --prefix frontend run --silent build
 echo "==> Building the server"
 cargo build -p app-server --bin app-server
-echo "==> Migrating and loading reference data"
+echo "==> Migrating, loading postal codes and the demo data (idempotent)"
 target/debug/app-server migrate
 .data/venv/bin/python app-server/dev/load_postal_codes.py "$DATABASE_URL"
+target/debug/app-server seed-demo
 
 export APP_PORT="${APP_PORT:-8080}"
 export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"
@@ -25,6 +26,7 @@ cat <<MSG
 
   Site:         ${PUBLIC_URL}
   Mail catcher: ${MAILDEV_URL}   (activation and reset mails land here)
+  Demo logins:  demo-taro@example.jp (supporter), demo-admin@example.jp (administrator); password demo-password-1
   Stop with Ctrl-C.
 
 MSG

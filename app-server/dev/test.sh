@@ -56,6 +56,7 @@ e2e() {
   local url="${DATABASE_ADMIN_URL%/*}/$E2E_DB"
   DATABASE_URL="$url" target/debug/app-server migrate || return 1
   .data/venv/bin/python app-server/dev/load_postal_codes.py "$url" || return 1
+  DATABASE_URL="$url" RUST_LOG=warn target/debug/app-server seed-demo >/dev/null || return 1
   DATABASE_URL="$url" APP_PORT="$port" PUBLIC_URL="http://127.0.0.1:$port" \
     RUST_LOG=warn target/debug/app-server >.data/e2e-server.log 2>&1 &
   APP_PID=$!

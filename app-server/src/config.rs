@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use adapters_mail::{SmtpSecurity, SmtpSettings};
 
-use crate::media::MediaSettings;
+use crate::media::MediaBackend;
 
 #[derive(Debug, thiserror::Error)]
 #[error("environment variable {name}: {problem}")]
@@ -35,10 +35,17 @@ pub struct Settings {
     pub admin_emails: Vec<String>,
     /// Take the client address from X-Forwarded-For (behind a trusted proxy only).
     pub trust_forwarded_for: bool,
-    /// Where uploaded images are stored.
-    pub media: MediaSettings,
+    /// Where uploaded images are stored (`media_dir` when local).
+    pub media: MediaBackend,
     /// The built frontend (`frontend/dist`); absent means API only.
     pub frontend_dir: PathBuf,
+    /// Local media served at `/media/`: demo images, and uploads when the backend is local.
+    pub media_dir: PathBuf,
+    /// "local", "develop" or "production" (the seed's `env.name`).
+    pub site_env: String,
+    /// How long public totals, project lists and sponsor walls may be served from memory (milliseconds;
+    /// 0 disables the cache). See docs/decisions.md.
+    pub catalog_cache_ttl_ms: i64,
 }
 
 impl std::fmt::Debug for Settings {
@@ -51,6 +58,8 @@ impl std::fmt::Debug for Settings {
             .field("smtp_host", &self.smtp.host)
             .field("smtp_port", &self.smtp.port)
             .field("frontend_dir", &self.frontend_dir)
+            .field("media_dir", &self.media_dir)
+            .field("site_env", &self.site_env)
             .finish_non_exhaustive()
     }
 }
@@ -130,8 +139,11 @@ impl Settings {
                 .map(str::to_string)
                 .collect(),
             trust_forwarded_for: parsed("TRUST_FORWARDED_FOR", false)?,
-            media: media_settings()?,
+            media: media_backend()?,
             frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
+            media_dir: PathBuf::from(var("MEDIA_DIR", ".data/media")),
+            site_env: var("SITE_ENV", "local"),
+            catalog_cache_ttl_ms: parsed("CATALOG_CACHE_TTL_MS", 3000i64)?,
         })
     }
 }
@@ -139,9 +151,9 @@ impl Settings {
 /// `MEDIA_BACKEND=local` (default: files under `MEDIA_DIR`, served at
 /// `/media/`) or `s3` (`S3_BUCKET`, `S3_REGION`, optional `S3_ENDPOINT` for
 /// S3-compatible services, and `MEDIA_PUBLIC_URL` where browsers fetch them).
-fn media_settings() -> Result<MediaSettings, ConfigError> {
+fn media_backend() -> Result<MediaBackend, ConfigError> {
     match var("MEDIA_BACKEND", "local").as_str() {
-        "local" => Ok(MediaSettings::Local { dir: PathBuf::from(var("MEDIA_DIR", ".data/media")) }),
+        "local" => Ok(MediaBackend::Local),
         "s3" => {
             let required = |name: &'static str| {
                 std::env::var(name)
@@ -149,7 +161,7 @@ fn media_settings() -> Result<MediaSettings, ConfigError> {
                     .filter(|v| !v.trim().is_empty())
                     .ok_or(ConfigError { name, problem: "required when MEDIA_BACKEND=s3".into() })
             };
-            Ok(MediaSettings::S3 {
+            Ok(MediaBackend::S3 {
                 bucket: required("S3_BUCKET")?,
                 region: var("S3_REGION", "ap-northeast-1"),
                 endpoint: std::env::var("S3_ENDPOINT").ok().filter(|v| !v.is_empty()),

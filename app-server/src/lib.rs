@@ -1,6 +1,8 @@
 //! Wiring: configuration, telemetry, the concrete adapters and the HTTP server.
 
 pub mod config;
+pub mod demo;
 pub mod media;
+pub mod spa;
 pub mod startup;
 pub mod telemetry;

@@ -1,5 +1,6 @@
 //! `app-server` serves the site; `app-server migrate` only applies pending
-//! migrations (deploy scripts and `make run` use it before loading data).
+//! migrations (deploy scripts and `make run` use it before loading data);
+//! `app-server seed-demo` loads the demo data and exits.
 
 use app_server::config::Settings;
 use app_server::startup::Application;
@@ -17,7 +18,15 @@ async fn main() -> anyhow::Result<()> {
             tracing::info!(applied, "database migrations up to date");
             Ok(())
         }
-        Some(other) => anyhow::bail!("unknown command {other:?}; expected serve or migrate"),
+        Some("seed-demo") => {
+            let counts = app_server::demo::seed(&settings).await?;
+            println!("demo data loaded (password of every demo account: {}):", app_server::demo::DEMO_PASSWORD);
+            for (table, count) in counts.0 {
+                println!("  {table:<24} {count}");
+            }
+            Ok(())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; expected serve, migrate or seed-demo"),
     }
 }
 

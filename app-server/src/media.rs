@@ -20,9 +20,9 @@ use ports::media::{MediaError, MediaStorage, StoredMedia};
 const MAX_EDGE: u32 = 440;
 
 #[derive(Debug, Clone)]
-pub enum MediaSettings {
-    /// Files under `dir`, served by this app at `/media/`.
-    Local { dir: std::path::PathBuf },
+pub enum MediaBackend {
+    /// Files under the settings' `media_dir`, served by this app at `/media/`.
+    Local,
     /// An S3-compatible bucket; `public_base_url` is where browsers fetch objects.
     S3 { bucket: String, region: String, endpoint: Option<String>, public_base_url: String },
 }
@@ -36,16 +36,16 @@ pub struct ObjectMediaStorage {
 impl ObjectMediaStorage {
     /// S3 credentials come from the standard `AWS_ACCESS_KEY_ID` /
     /// `AWS_SECRET_ACCESS_KEY` environment variables.
-    pub fn new(settings: &MediaSettings) -> anyhow::Result<Self> {
-        match settings {
-            MediaSettings::Local { dir } => {
+    pub fn new(backend: &MediaBackend, dir: &std::path::Path) -> anyhow::Result<Self> {
+        match backend {
+            MediaBackend::Local => {
                 std::fs::create_dir_all(dir)?;
                 Ok(Self {
                     store: Arc::new(LocalFileSystem::new_with_prefix(dir)?),
                     public_base_url: "/media".to_string(),
                 })
             }
-            MediaSettings::S3 { bucket, region, endpoint, public_base_url } => {
+            MediaBackend::S3 { bucket, region, endpoint, public_base_url } => {
                 let mut builder = AmazonS3Builder::from_env().with_bucket_name(bucket).with_region(region);
                 if let Some(endpoint) = endpoint {
                     builder = builder.with_endpoint(endpoint).with_virtual_hosted_style_request(false);
@@ -139,7 +139,7 @@ mod tests {
     #[tokio::test]
     async fn an_image_is_written_to_disk_under_a_fresh_key_and_served_from_media() {
         let dir = std::env::temp_dir().join(format!("media-test-{}", uuid::Uuid::new_v4().simple()));
-        let storage = ObjectMediaStorage::new(&MediaSettings::Local { dir: dir.clone() }).unwrap();
+        let storage = ObjectMediaStorage::new(&MediaBackend::Local, &dir).unwrap();
 
         let stored = storage.store_image("users/1/icon", ImageKind::Png, png(64, 64)).await.unwrap();
 

@@ -11,19 +11,22 @@ use actix_web::http::header::{self, CacheControl, CacheDirective};
 use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
-use adapters_http::{ProxySettings, Services};
+use adapters_http::html::AmmoniaSanitizer;
+use adapters_http::{ProxySettings, Services, SiteEnv};
 use adapters_mail::SmtpMailer;
-use adapters_postgres::{PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
+use adapters_postgres::{PgCatalogRepository, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
 use ports::accounts::{
     PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles, SessionService, Sessions, Signup,
     SignupConfig, SignupService, SiteInfo,
 };
+use ports::catalog::{Catalog, CatalogConfig, CatalogError, CatalogService};
 use ports::clock::SystemClock;
 use ports::rate_limit::RateLimiter;
 use tracing_actix_web::TracingLogger;
 
 use crate::config::Settings;
-use crate::media::{MediaSettings, ObjectMediaStorage};
+use crate::media::ObjectMediaStorage;
+use crate::spa::{PageMeta, SpaIndex};
 
 pub struct Application {
     port: u16,
@@ -47,6 +50,11 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Stops the server from elsewhere (tests stop it before dropping their database).
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
     }
 
     /// Serves until SIGINT/SIGTERM, then lets in-flight requests finish.
@@ -100,12 +108,18 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         PgProfileRepository::new(pool.clone()),
         users.clone(),
         mailer.clone(),
-        ObjectMediaStorage::new(&settings.media)?,
+        ObjectMediaStorage::new(&settings.media, &settings.media_dir)?,
         SystemClock,
         site.clone(),
         chrono::Duration::hours(24),
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
+    let catalog: Arc<dyn Catalog> = Arc::new(CatalogService::new(
+        PgCatalogRepository::new(pool.clone()),
+        SystemClock,
+        AmmoniaSanitizer::default(),
+        CatalogConfig { cache_ttl: chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms.max(0)) },
+    ));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -113,6 +127,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         profiles: web::Data::from(profiles),
         rate_limiter: web::Data::from(rate_limiter),
         proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
+        catalog: web::Data::from(catalog),
+        site_env: web::Data::new(SiteEnv { name: settings.site_env.clone() }),
     })
 }
 
@@ -120,10 +136,17 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     let services = services(&pool, settings)?;
     let pool = web::Data::new(pool);
     let frontend_dir = settings.frontend_dir.clone();
-    let media_dir = match &settings.media {
-        MediaSettings::Local { dir } => Some(dir.clone()),
-        MediaSettings::S3 { .. } => None,
-    };
+    let media_dir = settings.media_dir.clone();
+    if let Err(e) = std::fs::create_dir_all(&media_dir) {
+        tracing::warn!(error = %e, dir = %media_dir.display(), "media directory not available");
+    }
+    let spa = SpaIndex::load(&frontend_dir).map(|index| {
+        web::Data::new(SpaPages {
+            index,
+            public_url: settings.public_url.clone(),
+            site_name: settings.site_name.clone(),
+        })
+    });
     let server = HttpServer::new(move || {
         let app = App::new()
             .wrap(security_headers())
@@ -132,15 +155,16 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .app_data(pool.clone())
             .route("/healthz", web::get().to(healthz))
             .route("/readyz", web::get().to(readyz))
-            .configure(adapters_http::configure(services.clone()));
-        let app = match &media_dir {
-            Some(dir) => app.service(media_files(dir)),
+            .configure(adapters_http::configure(services.clone()))
+            .service(media(&media_dir));
+        match &spa {
+            Some(spa) => app
+                .app_data(spa.clone())
+                .route("/projects/{slug}/", web::get().to(project_page))
+                .route("/projects/{slug}", web::get().to(project_page))
+                .service(hashed_assets(&frontend_dir))
+                .service(frontend(&frontend_dir)),
             None => app,
-        };
-        if frontend_dir.join("index.html").is_file() {
-            app.service(hashed_assets(&frontend_dir)).service(frontend(&frontend_dir))
-        } else {
-            app
         }
     })
     .shutdown_timeout(20)
@@ -175,9 +199,10 @@ fn hashed_assets(
         .service(Files::new("", dir.join("assets")))
 }
 
-/// Uploaded images on local disk. Keys are unique per upload, so a file
-/// never changes and browsers may keep it for a year.
-fn media_files(
+/// Local media at `/media/`. Uploads get a fresh key each time, so they
+/// never change and browsers may keep them a year; demo images keep their
+/// names across reseeding, so a day.
+fn media(
     dir: &Path,
 ) -> actix_web::Scope<
     impl actix_web::dev::ServiceFactory<
@@ -189,8 +214,68 @@ fn media_files(
     >,
 > {
     web::scope("/media")
-        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, IMMUTABLE)))
+        .wrap_fn(|req, srv| {
+            let cache = if req.path().starts_with("/media/demo/") { "public, max-age=86400" } else { IMMUTABLE };
+            let response = actix_web::dev::Service::call(srv, req);
+            async move {
+                let mut response = response.await?;
+                response.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static(cache));
+                Ok(response)
+            }
+        })
         .service(Files::new("", dir))
+}
+
+/// `index.html` with the site's public origin and name, for server-side meta tags.
+pub struct SpaPages {
+    index: SpaIndex,
+    public_url: String,
+    site_name: String,
+}
+
+fn html_page(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+fn absolute(public_url: &str, url: &str) -> String {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        url.to_string()
+    } else {
+        format!("{public_url}/{}", url.trim_start_matches('/'))
+    }
+}
+
+/// `/projects/{slug}/`: the app with the project's title, description and
+/// image in `<title>`, the description and OGP tags. An unknown slug gets the
+/// plain page with status 404 (the app shows its not-found view).
+async fn project_page(
+    slug: web::Path<String>,
+    catalog: web::Data<dyn Catalog>,
+    spa: web::Data<SpaPages>,
+) -> HttpResponse {
+    use actix_web::http::StatusCode;
+    let slug = slug.into_inner();
+    match catalog.project_detail(slug.clone(), None).await {
+        Ok(detail) => {
+            let card = detail.card;
+            let meta = PageMeta {
+                document_title: format!("{} | {}", card.title, spa.site_name),
+                title: card.title,
+                description: card.description,
+                image: card.main_image_url.map(|u| absolute(&spa.public_url, &u)),
+                url: format!("{}/projects/{}/", spa.public_url, card.slug),
+            };
+            html_page(StatusCode::OK, spa.index.with_meta(&meta))
+        }
+        Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
+        Err(CatalogError::Unexpected(e)) => {
+            tracing::error!(error = %e, slug, "project meta tags unavailable");
+            html_page(StatusCode::OK, spa.index.html().to_string())
+        }
+    }
 }
 
 /// The built single-page app. Any path that is not a file gets `index.html`

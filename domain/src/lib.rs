@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod comment;
 pub mod lot;
 pub mod mail;
 pub mod money;

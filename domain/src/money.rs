@@ -145,6 +145,16 @@ impl TaxMode {
             (false, false) => Self::Exclusive,
         }
     }
+
+    /// The label beside a price: 税込 (tax included), 税別 (tax added),
+    /// 非課税 (donations).
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Inclusive => "税込",
+            Self::Exclusive => "税別",
+            Self::Exempt => "非課税",
+        }
+    }
 }
 
 /// `amount = unit price × lot`.
@@ -264,6 +274,13 @@ fn floor_ratio(amount: Yen, numerator: i128, denominator: i128) -> Yen {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn each_tax_mode_has_its_price_label() {
+        assert_eq!(super::TaxMode::for_project(false, true).label(), "税込");
+        assert_eq!(super::TaxMode::for_project(false, false).label(), "税別");
+        assert_eq!(super::TaxMode::for_project(true, true).label(), "非課税");
+    }
+
     use super::*;
     use proptest::prelude::*;
 

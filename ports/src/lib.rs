@@ -4,7 +4,9 @@
 //! adapters.
 
 pub mod accounts;
+pub mod catalog;
 pub mod clock;
+pub mod html;
 pub mod mailer;
 pub mod media;
 pub mod rate_limit;

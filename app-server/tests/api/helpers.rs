@@ -9,6 +9,15 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub db: TestDatabase,
     maildev: String,
+    server: actix_web::dev::ServerHandle,
+}
+
+impl Drop for TestApp {
+    /// Stops the server before the database is dropped, so no worker thread
+    /// is still talking to a vanished database when the test process exits.
+    fn drop(&mut self) {
+        drop(self.server.stop(false));
+    }
 }
 
 /// Starts the application on a free port against a fresh database.
@@ -27,16 +36,17 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     settings.frontend_dir = "does-not-exist".into();
     // The cheapest bcrypt cost: these tests are about behaviour, not hashing strength.
     settings.bcrypt_cost = 4;
-    settings.media =
-        app_server::media::MediaSettings::Local { dir: std::env::temp_dir().join(format!("media-{}", db.name)) };
+    settings.media_dir = std::env::temp_dir().join(format!("media-{}", db.name));
     adjust(&mut settings);
     let app = Application::build(settings).await.expect("application");
     let address = format!("http://127.0.0.1:{}", app.port());
+    let server = app.handle();
     tokio::spawn(app.run_until_stopped());
     TestApp {
         address,
         client: reqwest::Client::new(),
         db,
+        server,
         maildev: std::env::var("MAILDEV_URL").unwrap_or_else(|_| "http://127.0.0.1:1080".into()),
     }
 }
@@ -126,4 +136,52 @@ pub fn link_key(mail: &serde_json::Value, marker: &str) -> String {
     let text = mail["text"].as_str().expect("text body");
     let start = text.find(marker).expect("link in mail") + marker.len();
     text[start..].split_whitespace().next().expect("key").to_string()
+}
+
+/// Like `spawn_app_with`, with the demo data loaded, media in a temporary
+/// directory and no read cache (each test sees its own writes at once).
+pub async fn spawn_demo_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
+    let media = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
+    let media_for_app = media.clone();
+    let app = spawn_app_with(move |s| {
+        s.catalog_cache_ttl_ms = 0;
+        s.media_dir = media_for_app;
+        adjust(s);
+    })
+    .await;
+    let mut settings = Settings::from_env().expect("settings");
+    settings.database_url = app.db.url.clone();
+    settings.media_dir = media;
+    app_server::demo::seed(&settings).await.expect("demo seed");
+    app
+}
+
+pub async fn spawn_demo_app() -> TestApp {
+    spawn_demo_app_with(|_| {}).await
+}
+
+impl TestApp {
+    /// The demo project's id from the home list.
+    pub async fn project_id(&self, slug: &str) -> i64 {
+        let body: serde_json::Value = self.get("/v1/helper/get/master").await.json().await.expect("json");
+        body["master"]["projects"]
+            .as_array()
+            .expect("projects")
+            .iter()
+            .find(|p| p["slug"] == slug)
+            .and_then(|p| p["id"].as_i64())
+            .expect("demo project")
+    }
+
+    /// One number from SQL against the test database.
+    pub fn query_i64(&self, sql: &str) -> i64 {
+        use diesel::{Connection, RunQueryDsl};
+        #[derive(diesel::QueryableByName)]
+        struct Value {
+            #[diesel(sql_type = diesel::sql_types::BigInt)]
+            value: i64,
+        }
+        let mut conn = diesel::PgConnection::establish(&self.db.url).expect("connect");
+        diesel::sql_query(sql).get_result::<Value>(&mut conn).expect("sql").value
+    }
 }

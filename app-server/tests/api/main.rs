@@ -1,10 +1,17 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The HTTP API through the real wiring: each test gets its own database and
 //! port. Needs the local services (`app-server/dev/services.sh up`).
+// Helpers outside #[test] functions panic on purpose: a failed setup is a failed test.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod catalog;
+mod comments;
+mod demo;
 mod health;
 mod helpers;
 mod login;
+mod ogp;
 mod password;
 mod profile;
 mod signup;
+mod sponsors;

@@ -11,10 +11,6 @@ const SITE = 'ぐんまクラウドファンディング';
 
 describe('router', () => {
   it.each([
-    ['/projects/maebashi-fes/', 'プロジェクト'],
-    ['/policy/', 'プライバシーポリシー'],
-    ['/terms/', '利用規約'],
-    ['/commercial/', '特定商取引法に基づく表記'],
     ['/payment/info/fes/gold/', 'ご支援内容の確認'],
     ['/payment/method/fes/gold/', 'ご支援内容の確認'],
     ['/payment/card/fes/gold/', 'ご支援内容の確認'],
@@ -90,6 +86,12 @@ describe('router', () => {
   });
 
   it('marks the home page as a website for OGP and hides the header there', async () => {
+    server.use(
+      http.get(apiUrl('/helper/get/master'), () =>
+        HttpResponse.json({ master: { projects: [], env: { name: 'local', flag: false } } }),
+      ),
+      http.get(apiUrl('/sales/get/allSum'), () => HttpResponse.json({ result: { amount: 0, lot: 0 } })),
+    );
     renderApp('/');
 
     expect(await screen.findByRole('heading', { level: 1, name: /地域の「やりたい」/ })).toBeInTheDocument();
@@ -98,7 +100,11 @@ describe('router', () => {
     );
     expect(document.querySelector('meta[property="og:url"]')).toHaveAttribute('content', 'http://localhost:3000/');
     expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).not.toBe('');
-    expect(screen.queryByRole('button', { name: 'メニューを開く' })).not.toBeInTheDocument();
+    // No global header (banner); the hero draws its own logo and menu button.
+    expect(screen.queryByRole('banner')).not.toBeInTheDocument();
+    const hero = screen.getByRole('region', { name: /地域の「やりたい」/ });
+    expect(within(hero).getByRole('button', { name: 'メニューを開く' })).toBeInTheDocument();
+    expect(within(hero).getByRole('link', { name: /ぐんまクラウドファンディング/ })).toHaveAttribute('href', '/');
   });
 
   it.each(['/login/', '/signup/', '/forgot-password/', '/reset-password/'])('hides the header on %s', async (path) => {

@@ -1,27 +1,70 @@
-import { Link } from 'react-router-dom';
+import { Link, useLocation, useMatches } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
+import { useGetFooterSponsorsQuery } from '@/components/sponsors/footerSponsorsApi';
+import { SponsorGroup } from '@/components/sponsors/SponsorLogos';
 import { paths } from '@/config/paths';
-import { SITE_NAME } from '@/config/site';
+import { getRouteHandle } from '@/config/routeHandle';
+import { SITE_NAME, getSiteConfig } from '@/config/site';
+
+/** Sponsor blocks are not shown on admin and payment routes (spec 000 §2). */
+export const hidesFooterSponsors = (pathname: string): boolean => {
+  const first = pathname.split('/')[1];
+  return first === 'admin' || first === 'payment';
+};
+
+/** The current project's slug, when the page is a project page. */
+const useProjectSlug = (): string | undefined => {
+  const matches = useMatches();
+  if (getRouteHandle(matches)?.name !== 'Project') return undefined;
+  const slug = matches[matches.length - 1]?.params.slug;
+  return slug || undefined;
+};
+
+function FooterSponsors({ slug }: { slug: string | undefined }) {
+  const { data } = useGetFooterSponsorsQuery(slug);
+  if (!data || data.hidden) return null;
+  const { LL, L, M, S } = data.tiers;
+  if (LL.length + L.length + M.length + S.length === 0) return null;
+  return (
+    <section className="footer-sponsors" aria-labelledby="footer-sponsors-title">
+      <h2 id="footer-sponsors-title" className="footer-sponsors__title">応援企業・団体</h2>
+      <SponsorGroup label="特別協賛" sponsors={LL} size={4} />
+      <SponsorGroup label="協賛（大）" sponsors={L} size={3} />
+      <SponsorGroup label="協賛（中）" sponsors={M} size={2} />
+      <SponsorGroup label="協賛" sponsors={S} size={1} />
+    </section>
+  );
+}
 
 export function Footer() {
+  const { pathname } = useLocation();
+  const slug = useProjectSlug();
+  const { operator } = getSiteConfig();
   return (
     <footer className="site-footer">
-      <p className="site-footer__top">
-        <Link to={paths.home.getHref()}>TOP</Link>
-      </p>
-      <Link to={paths.home.getHref()} className="site-footer__logo" aria-label={`${SITE_NAME} トップページ`}>
-        <Logo variant="inverse" />
-      </Link>
-      <nav aria-label="サイト情報">
-        <ul className="site-footer__links">
-          <li><Link to={paths.terms.getHref()}>利用規約</Link></li>
-          <li><Link to={paths.policy.getHref()}>プライバシーポリシー</Link></li>
-          <li><Link to={paths.commercial.getHref()}>特定商取引法に基づく表記</Link></li>
-        </ul>
-      </nav>
-      <p className="site-footer__copy">
-        <small>© {SITE_NAME}</small>
-      </p>
+      {!hidesFooterSponsors(pathname) && <FooterSponsors slug={slug} />}
+      <div className="site-footer__inner">
+        <p className="site-footer__top">
+          <Link to={paths.home.getHref()}>TOP</Link>
+        </p>
+        <Link to={paths.home.getHref()} className="site-footer__logo" aria-label={`${SITE_NAME} トップページ`}>
+          <Logo variant="inverse" />
+        </Link>
+        <p className="site-footer__banner">
+          <span className="site-footer__banner-label">運営</span>
+          {operator.name}
+        </p>
+        <nav aria-label="サイト情報">
+          <ul className="site-footer__links">
+            <li><Link to={paths.terms.getHref()}>利用規約</Link></li>
+            <li><Link to={paths.policy.getHref()}>プライバシーポリシー</Link></li>
+            <li><Link to={paths.commercial.getHref()}>特定商取引法に基づく表記</Link></li>
+          </ul>
+        </nav>
+        <p className="site-footer__copy">
+          <small>© {SITE_NAME}</small>
+        </p>
+      </div>
     </footer>
   );
 }

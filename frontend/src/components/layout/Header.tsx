@@ -7,10 +7,15 @@ export interface HeaderProps {
   isLoggedIn: boolean;
   isAdmin: boolean;
   onLogout: () => void;
+  /**
+   * `overlay`: drawn by the home hero itself (the Home route hides the global header):
+   * transparent, with a white logo, while the menu is closed.
+   */
+  variant?: 'default' | 'overlay';
 }
 
 /** Logo and a hamburger button that toggles the menu overlay. */
-export function Header({ isLoggedIn, isAdmin, onLogout }: HeaderProps) {
+export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: HeaderProps) {
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
 
@@ -24,10 +29,14 @@ export function Header({ isLoggedIn, isAdmin, onLogout }: HeaderProps) {
     return () => document.removeEventListener('keydown', onKey);
   }, [open]);
 
+  // Inside the home hero it is part of the page's content, not the page banner.
+  const Tag = variant === 'overlay' ? 'div' : 'header';
   return (
-    <header className="site-header">
+    <Tag
+      className={`site-header site-header--${variant}${variant === 'overlay' && !open ? ' site-header--transparent' : ''}`}
+    >
       <Link to={paths.home.getHref()} className="site-header__logo">
-        <Logo />
+        <Logo variant={variant === 'overlay' && !open ? 'inverse' : 'default'} />
       </Link>
       <button
         type="button"
@@ -69,6 +78,6 @@ export function Header({ isLoggedIn, isAdmin, onLogout }: HeaderProps) {
           )}
         </ul>
       </nav>
-    </header>
+    </Tag>
   );
 }

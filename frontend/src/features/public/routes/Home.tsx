@@ -1,30 +1,92 @@
-import { Link } from 'react-router-dom';
-import { Logo } from '@/components/Logo';
-import { paths } from '@/config/paths';
+import { Header } from '@/components/layout/Header';
+import { useLogout, useSession } from '@/features/session/hooks/useSession';
+import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
+import type { ProjectCard } from '../api/types';
+import { ProjectCardItem, ProjectCardSkeleton } from '../components/ProjectCardItem';
+import { formatPeople, formatYen } from '../format';
 
-/** Home: the hero carries its own logo, since the header is hidden here. */
+function HeroTotals() {
+  const { data, isError } = useGetAllSumQuery();
+  if (isError) return null;
+  return (
+    <dl className="hero__totals" aria-busy={!data}>
+      <div className="hero__total">
+        <dt>これまでの支援者</dt>
+        <dd>{data ? formatPeople(data.lot) : '—'}</dd>
+      </div>
+      <div className="hero__total">
+        <dt>これまでの支援総額</dt>
+        <dd>{data ? formatYen(data.amount) : '—'}</dd>
+      </div>
+    </dl>
+  );
+}
+
+function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
+  return (
+    <ul className="project-grid" aria-label="プロジェクト">
+      {projects.map((project) => (
+        <li key={project.id}>
+          <ProjectCardItem project={project} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Projects() {
+  const { data, isLoading, isError, refetch } = useGetProjectsQuery();
+  if (isLoading) {
+    return (
+      <div className="project-grid" role="status" aria-label="読み込み中">
+        <ProjectCardSkeleton />
+        <ProjectCardSkeleton />
+        <ProjectCardSkeleton />
+      </div>
+    );
+  }
+  if (isError || !data) {
+    return (
+      <div className="notice notice--error" role="alert">
+        <p>プロジェクトを読み込めませんでした。時間をおいて再度お試しください。</p>
+        <button type="button" className="button" onClick={() => void refetch()}>
+          再読み込み
+        </button>
+      </div>
+    );
+  }
+  if (data.length === 0) {
+    return <p className="empty">現在公開中のプロジェクトはありません。</p>;
+  }
+  // The server orders them: open first, then ended, each by end date descending.
+  return <ProjectGrid projects={data} />;
+}
+
+/** Home: the global header is hidden here, so the hero draws its own logo and menu. */
 export function Home() {
+  const session = useSession();
+  const logout = useLogout();
   return (
     <div className="home">
       <section className="hero" aria-labelledby="hero-title">
-        <Link to={paths.home.getHref()} className="hero__logo">
-          <Logo variant="inverse" />
-        </Link>
-        <h1 id="hero-title" className="hero__title">
-          地域の「やりたい」を、
-          <br />
-          みんなの応援で。
-        </h1>
-        <p className="hero__lead">群馬の挑戦を、クラウドファンディングで支えましょう。</p>
-        <p className="hero__actions">
-          <Link className="button button--light" to={paths.signup.getHref()}>新規登録</Link>
-          <Link className="button button--ghost" to={paths.login.getHref()}>ログイン</Link>
-        </p>
+        <Header variant="overlay" isLoggedIn={session.isLoggedIn} isAdmin={session.isAdmin} onLogout={logout} />
+        <div className="hero__inner">
+          <p className="hero__eyebrow">群馬発・地域のクラウドファンディング</p>
+          <h1 id="hero-title" className="hero__title">
+            地域の「やりたい」を、
+            <br />
+            みんなの応援で。
+          </h1>
+          <p className="hero__lead">まちの挑戦を、ひとりひとりの支援で形にします。</p>
+          <HeroTotals />
+        </div>
       </section>
-      <section className="page coming-soon" aria-labelledby="projects-title">
-        <h2 id="projects-title" className="page__title">プロジェクト一覧</h2>
-        <p className="coming-soon__badge">準備中</p>
-        <p>プロジェクト一覧は現在準備中です。公開まで今しばらくお待ちください。</p>
+      <section className="home__projects" aria-labelledby="projects-title">
+        <h2 id="projects-title" className="section-title">
+          <span className="section-title__en" aria-hidden="true">PROJECTS</span>
+          プロジェクト一覧
+        </h2>
+        <Projects />
       </section>
     </div>
   );

@@ -1,7 +1,4 @@
-import { ComingSoon } from '@/components/ComingSoon';
-
+import '@/styles/public.css';
 export { Home } from './Home';
-export const Project = ComingSoon;
-export const Policy = ComingSoon;
-export const Terms = ComingSoon;
-export const Commercial = ComingSoon;
+export { Project } from './Project';
+export { Commercial, Policy, Terms } from './Legal';

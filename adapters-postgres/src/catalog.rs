@@ -1,0 +1,563 @@
+//! The public-site reads (projects, returns, paid totals, sponsor walls,
+//! news, comments) and the comment edit.
+
+use std::collections::HashMap;
+
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+use diesel::prelude::*;
+use diesel::sql_types::{BigInt, Bool, Nullable, SmallInt, Text, Timestamptz};
+use diesel::{sql_query, QueryableByName};
+use domain::account::Email;
+use domain::money::Yen;
+use domain::returns::ReturnType;
+use domain::sponsor::SponsorSale;
+use domain::time::tokyo_datetime;
+use ports::accounts::UserId;
+use ports::catalog::{
+    BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
+    PublicSaleRecord, ReturnRecord, SliderImage,
+};
+use ports::RepoError;
+
+use crate::error::{map_diesel, run_blocking};
+use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
+use crate::PgPool;
+
+#[derive(Clone)]
+pub struct PgCatalogRepository {
+    pool: PgPool,
+}
+
+impl PgCatalogRepository {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+
+    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
+    {
+        let pool = self.pool.clone();
+        run_blocking(move || {
+            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+            work(&mut conn)
+        })
+        .await
+    }
+}
+
+fn corrupt(what: &str, detail: impl std::fmt::Display) -> RepoError {
+    RepoError::Unexpected(anyhow::anyhow!("{what}: {detail}"))
+}
+
+fn return_type(code: i16) -> Result<ReturnType, RepoError> {
+    ReturnType::from_code(i32::from(code)).map_err(|e| corrupt("returns.return_type", e))
+}
+
+#[derive(Queryable, Selectable)]
+#[diesel(table_name = projects)]
+struct ProjectRow {
+    id: i64,
+    slug: String,
+    title: String,
+    description: String,
+    content: String,
+    target_amount: i64,
+    period_end: NaiveDate,
+    main_image_url: Option<String>,
+    honor_img_url: Option<String>,
+    honor_img_link: Option<String>,
+    is_donation: bool,
+    tax_includes: bool,
+    bank_account: Option<String>,
+    bank_branch: Option<String>,
+    bank_kinds: Option<String>,
+    bank_number: Option<String>,
+    bank_nominee: Option<String>,
+    uses_manual_sponsors: bool,
+    hide_footer_sponsors: bool,
+}
+
+impl ProjectRow {
+    fn into_record(self, slider: Vec<SliderImage>) -> ProjectRecord {
+        // projects_bank_all_or_none keeps the five columns together.
+        let anonymous_bank =
+            match (self.bank_account, self.bank_branch, self.bank_kinds, self.bank_number, self.bank_nominee) {
+                (Some(bank), Some(branch), Some(kinds), Some(number), Some(nominee)) => {
+                    Some(BankAccount { bank, branch, kinds, number, nominee })
+                }
+                _ => None,
+            };
+        ProjectRecord {
+            id: self.id,
+            slug: self.slug,
+            title: self.title,
+            description: self.description,
+            content: self.content,
+            target: Yen(self.target_amount),
+            period_end: self.period_end,
+            main_image_url: self.main_image_url,
+            honor_img_url: self.honor_img_url,
+            honor_img_link: self.honor_img_link,
+            is_donation: self.is_donation,
+            tax_includes: self.tax_includes,
+            anonymous_bank,
+            uses_manual_sponsors: self.uses_manual_sponsors,
+            hide_footer_sponsors: self.hide_footer_sponsors,
+            slider,
+        }
+    }
+}
+
+#[derive(QueryableByName)]
+struct SumRow {
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    supports: i64,
+}
+
+impl From<SumRow> for PaidSum {
+    fn from(row: SumRow) -> Self {
+        PaidSum { amount: Yen(row.amount), supports: row.supports }
+    }
+}
+
+#[derive(QueryableByName)]
+struct ReturnSumRow {
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    supports: i64,
+}
+
+#[derive(QueryableByName)]
+struct ReturnRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = Text)]
+    slug: String,
+    #[diesel(sql_type = SmallInt)]
+    return_type: i16,
+    #[diesel(sql_type = Text)]
+    title: String,
+    #[diesel(sql_type = Text)]
+    description: String,
+    #[diesel(sql_type = BigInt)]
+    price: i64,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Integer>)]
+    stock_limit: Option<i32>,
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    lots_taken: i32,
+    #[diesel(sql_type = Bool)]
+    disabled: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    disabled_comment: Option<String>,
+    #[diesel(sql_type = SmallInt)]
+    flag: i16,
+    #[diesel(sql_type = Nullable<Text>)]
+    course: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    image_src: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    description_image: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    description_comment: Option<String>,
+    #[diesel(sql_type = Bool)]
+    lot_disable: bool,
+    #[diesel(sql_type = Bool)]
+    address_required: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    show_user_email: Option<String>,
+}
+
+impl TryFrom<ReturnRow> for ReturnRecord {
+    type Error = RepoError;
+    fn try_from(row: ReturnRow) -> Result<Self, RepoError> {
+        Ok(ReturnRecord {
+            id: row.id,
+            project_id: row.project_id,
+            slug: row.slug,
+            return_type: return_type(row.return_type)?,
+            title: row.title,
+            description: row.description,
+            price: Yen(row.price),
+            stock_limit: row.stock_limit.and_then(|l| u32::try_from(l).ok()),
+            lots_taken: u64::try_from(row.lots_taken).unwrap_or(0),
+            disabled: row.disabled,
+            disabled_comment: row.disabled_comment,
+            flag: i32::from(row.flag),
+            course: row.course,
+            image_src: row.image_src,
+            description_image: row.description_image,
+            description_comment: row.description_comment,
+            lot_disable: row.lot_disable,
+            address_required: row.address_required,
+            show_user_email: row.show_user_email,
+        })
+    }
+}
+
+#[derive(QueryableByName)]
+struct CommentRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = BigInt)]
+    user_id: i64,
+    #[diesel(sql_type = Text)]
+    comment: String,
+    #[diesel(sql_type = Timestamptz)]
+    updated_at: DateTime<Utc>,
+    #[diesel(sql_type = Nullable<Text>)]
+    author_displayname: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    author_icon: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    sale_displayname: Option<String>,
+    #[diesel(sql_type = Bool)]
+    author_anonymous: bool,
+}
+
+#[derive(QueryableByName)]
+struct SponsorRow {
+    #[diesel(sql_type = BigInt)]
+    user_id: i64,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = Timestamptz)]
+    latest: DateTime<Utc>,
+    #[diesel(sql_type = Bool)]
+    anonymous: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    name: Option<String>,
+    #[diesel(sql_type = SmallInt)]
+    return_type: i16,
+    #[diesel(sql_type = Nullable<Text>)]
+    link: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    logo: Option<String>,
+}
+
+#[derive(QueryableByName)]
+struct PublicSaleRow {
+    #[diesel(sql_type = Timestamptz)]
+    created_at: DateTime<Utc>,
+    #[diesel(sql_type = SmallInt)]
+    return_type: i16,
+    #[diesel(sql_type = Nullable<Text>)]
+    displayname: Option<String>,
+    #[diesel(sql_type = Bool)]
+    anonymous: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    corporatename: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    corporateurl: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    logo_url: Option<String>,
+}
+
+/// Paid sales only; the partial indexes `sales_project_paid_idx` and
+/// `sales_return_paid_idx` answer these sums with index-only scans.
+const SUM_ALL: &str =
+    "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports FROM sales WHERE status = 'succeeded'";
+const SUM_PROJECT: &str = "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports \
+     FROM sales WHERE status = 'succeeded' AND project_id = $1";
+const SUM_RETURN: &str = "SELECT coalesce(sum(s.amount), 0)::bigint AS amount, count(s.id) AS supports \
+     FROM returns r LEFT JOIN sales s ON s.return_id = r.id AND s.status = 'succeeded' \
+     WHERE r.id = $1 GROUP BY r.id";
+
+const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
+     lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
+     lot_disable, address_required, show_user_email \
+     FROM returns WHERE project_id = $1 AND flag < 900 \
+       AND (show_user_email IS NULL OR btrim(show_user_email) = '' \
+            OR lower(btrim(show_user_email)) = lower(btrim($2))) \
+     ORDER BY position, id";
+
+const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updated_at, \
+       u.displayname AS author_displayname, \
+       (SELECT i.url FROM user_images i WHERE i.user_id = c.user_id AND i.image_type = 2 \
+         ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS author_icon, \
+       d.displayname AS sale_displayname, \
+       EXISTS (SELECT 1 FROM display_names a WHERE a.project_id = c.project_id AND a.user_id = c.user_id \
+               AND a.flag = 0) AS author_anonymous \
+     FROM comments c JOIN users u ON u.id = c.user_id LEFT JOIN display_names d ON d.sales_id = c.sales_id \
+     WHERE c.project_id = $1 AND c.flag = 1 \
+     ORDER BY c.created_at DESC, c.id DESC";
+
+/// One row per supporter: the sums and names the domain's `aggregate` would
+/// compute from every sale, computed where the sales are.
+fn sponsor_query(one_project: bool) -> String {
+    let project_filter = if one_project { "AND s.project_id = $1" } else { "" };
+    format!(
+        "WITH paid AS ( \
+           SELECT s.user_id, s.amount, s.created_at, r.return_type, d.displayname, d.flag AS name_flag \
+           FROM sales s JOIN returns r ON r.id = s.return_id LEFT JOIN display_names d ON d.sales_id = s.id \
+           WHERE s.status = 'succeeded' {project_filter} \
+             AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
+                             WHERE e.project_id = s.project_id AND e.user_id = s.user_id) \
+         ), per_user AS ( \
+           SELECT user_id, sum(amount)::bigint AS amount, max(created_at) AS latest, \
+             bool_or(coalesce(name_flag, 1) = 0) AS anonymous, \
+             (array_agg(btrim(displayname) ORDER BY created_at DESC) \
+                FILTER (WHERE btrim(displayname) <> ''))[1] AS name, \
+             max(return_type) FILTER (WHERE return_type IN (1, 2)) AS logo_type \
+           FROM paid GROUP BY user_id \
+         ) \
+         SELECT p.user_id, p.amount, p.latest, p.anonymous, \
+           coalesce(p.name, CASE WHEN p.logo_type IS NOT NULL THEN nullif(btrim(u.corporatename), '') END) AS name, \
+           coalesce(p.logo_type, 0)::smallint AS return_type, u.corporateurl AS link, \
+           (SELECT i.url FROM user_images i WHERE i.user_id = p.user_id AND i.image_type = 1 \
+             ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo \
+         FROM per_user p JOIN users u ON u.id = p.user_id"
+    )
+}
+
+const PUBLIC_SALES: &str = "SELECT s.created_at, r.return_type, d.displayname, \
+       EXISTS (SELECT 1 FROM display_names a JOIN sales s2 ON s2.id = a.sales_id \
+               WHERE a.project_id = s.project_id AND a.user_id = s.user_id AND a.flag = 0 \
+                 AND s2.status = 'succeeded') AS anonymous, \
+       u.corporatename, u.corporateurl, \
+       (SELECT i.url FROM user_images i WHERE i.user_id = s.user_id AND i.image_type = 1 \
+         ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo_url \
+     FROM sales s JOIN returns r ON r.id = s.return_id JOIN users u ON u.id = s.user_id \
+       LEFT JOIN display_names d ON d.sales_id = s.id \
+     WHERE s.project_id = $1 AND s.status = 'succeeded' \
+     ORDER BY s.created_at DESC, s.id DESC LIMIT $2";
+
+#[async_trait]
+impl CatalogRepository for PgCatalogRepository {
+    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError> {
+        self.with_conn(|conn| {
+            let rows: Vec<ProjectRow> =
+                projects::table.select(ProjectRow::as_select()).order(projects::id).load(conn).map_err(map_diesel)?;
+            let images: Vec<(i64, String, String)> = project_slider_images::table
+                .select((project_slider_images::project_id, project_slider_images::src, project_slider_images::alt))
+                .order((project_slider_images::project_id, project_slider_images::position))
+                .load(conn)
+                .map_err(map_diesel)?;
+            let mut sliders: HashMap<i64, Vec<SliderImage>> = HashMap::new();
+            for (project_id, src, alt) in images {
+                sliders.entry(project_id).or_default().push(SliderImage { src, alt });
+            }
+            Ok(rows
+                .into_iter()
+                .map(|row| {
+                    let slider = sliders.remove(&row.id).unwrap_or_default();
+                    row.into_record(slider)
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
+        self.with_conn(|conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into())).await
+    }
+
+    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
+        self.with_conn(move |conn| {
+            Ok(sql_query(SUM_PROJECT)
+                .bind::<BigInt, _>(project_id)
+                .get_result::<SumRow>(conn)
+                .map_err(map_diesel)?
+                .into())
+        })
+        .await
+    }
+
+    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
+        self.with_conn(move |conn| {
+            let row: Option<ReturnSumRow> =
+                sql_query(SUM_RETURN).bind::<BigInt, _>(return_id).get_result(conn).optional().map_err(map_diesel)?;
+            Ok(row.map(|r| PaidSum { amount: Yen(r.amount), supports: r.supports }))
+        })
+        .await
+    }
+
+    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError> {
+        let viewer = viewer.map(|e| e.as_str().to_string());
+        self.with_conn(move |conn| {
+            let rows: Vec<ReturnRow> = sql_query(VISIBLE_RETURNS)
+                .bind::<BigInt, _>(project_id)
+                .bind::<Nullable<Text>, _>(viewer)
+                .load(conn)
+                .map_err(map_diesel)?;
+            rows.into_iter().map(ReturnRecord::try_from).collect()
+        })
+        .await
+    }
+
+    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
+        self.with_conn(move |conn| {
+            let rows: Vec<(i64, String, String, DateTime<Utc>)> = project_news::table
+                .filter(project_news::project_id.eq(project_id))
+                .filter(project_news::published_at.le(now))
+                .order((project_news::published_at.desc(), project_news::id.desc()))
+                .select((project_news::id, project_news::title, project_news::description, project_news::updated_at))
+                .load(conn)
+                .map_err(map_diesel)?;
+            Ok(rows
+                .into_iter()
+                .map(|(id, title, description, updated_at)| NewsItem { id, title, description, updated_at })
+                .collect())
+        })
+        .await
+    }
+
+    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError> {
+        self.with_conn(move |conn| {
+            let rows: Vec<CommentRow> =
+                sql_query(COMMENTS).bind::<BigInt, _>(project_id).load(conn).map_err(map_diesel)?;
+            Ok(rows
+                .into_iter()
+                .map(|r| CommentRecord {
+                    id: r.id,
+                    project_id: r.project_id,
+                    user_id: UserId(r.user_id),
+                    comment: r.comment,
+                    updated_at: r.updated_at,
+                    author_displayname: r.author_displayname,
+                    author_icon: r.author_icon,
+                    sale_displayname: r.sale_displayname,
+                    author_anonymous: r.author_anonymous,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
+        self.with_conn(move |conn| {
+            let rows: Vec<SponsorRow> = match project_id {
+                Some(id) => sql_query(sponsor_query(true)).bind::<BigInt, _>(id).load(conn),
+                None => sql_query(sponsor_query(false)).load(conn),
+            }
+            .map_err(map_diesel)?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok(SponsorSale {
+                        supporter_id: r.user_id,
+                        display_name: r.name,
+                        anonymous: r.anonymous,
+                        amount: Yen(r.amount),
+                        created_at: tokyo_datetime(r.latest),
+                        return_type: return_type(r.return_type)?,
+                        logo_url: r.logo,
+                        link: r.link.filter(|l| !l.trim().is_empty()),
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
+        self.with_conn(move |conn| {
+            let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES)
+                .bind::<BigInt, _>(project_id)
+                .bind::<BigInt, _>(limit)
+                .load(conn)
+                .map_err(map_diesel)?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok(PublicSaleRecord {
+                        created_at: r.created_at,
+                        return_type: return_type(r.return_type)?,
+                        displayname: r.displayname,
+                        anonymous: r.anonymous,
+                        corporatename: r.corporatename,
+                        corporateurl: r.corporateurl,
+                        logo_url: r.logo_url,
+                    })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError> {
+        self.with_conn(move |conn| {
+            #[allow(clippy::type_complexity)]
+            let rows: Vec<(
+                String,
+                String,
+                Option<String>,
+                Option<String>,
+                Option<i64>,
+                Option<NaiveDate>,
+                i32,
+            )> = project_manual_sponsors::table
+                .filter(project_manual_sponsors::project_id.eq(project_id))
+                .order((
+                    project_manual_sponsors::course,
+                    project_manual_sponsors::position,
+                    project_manual_sponsors::id,
+                ))
+                .select((
+                    project_manual_sponsors::course,
+                    project_manual_sponsors::name,
+                    project_manual_sponsors::logo_src,
+                    project_manual_sponsors::link,
+                    project_manual_sponsors::amount,
+                    project_manual_sponsors::latest_date,
+                    project_manual_sponsors::position,
+                ))
+                .load(conn)
+                .map_err(map_diesel)?;
+            Ok(rows
+                .into_iter()
+                .map(|(course, name, logo_src, link, amount, latest_date, position)| ManualSponsorRecord {
+                    course,
+                    name,
+                    logo_src,
+                    link,
+                    amount: amount.map(Yen),
+                    latest_date,
+                    position,
+                })
+                .collect())
+        })
+        .await
+    }
+
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError> {
+        self.with_conn(move |conn| {
+            let (user, project): (i64, i64) = comments::table
+                .find(comment_id)
+                .select((comments::user_id, comments::project_id))
+                .first(conn)
+                .map_err(map_diesel)?;
+            Ok((UserId(user), project))
+        })
+        .await
+    }
+
+    async fn update_comment(
+        &self,
+        comment_id: i64,
+        author: UserId,
+        text: String,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        self.with_conn(move |conn| {
+            let updated = diesel::update(
+                comments::table.filter(comments::id.eq(comment_id)).filter(comments::user_id.eq(author.0)),
+            )
+            .set((comments::comment.eq(text), comments::updated_at.eq(now)))
+            .execute(conn)
+            .map_err(map_diesel)?;
+            if updated == 0 {
+                return Err(RepoError::NotFound);
+            }
+            Ok(())
+        })
+        .await
+    }
+}

@@ -1,0 +1,221 @@
+use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::PgCatalogRepository;
+use chrono::Utc;
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use domain::account::Email;
+use domain::money::Yen;
+use domain::sponsor::{sponsor_wall, LogoTier, ANONYMOUS_NAME};
+use ports::accounts::UserId;
+use ports::catalog::{CatalogRepository, PaidSum};
+use ports::RepoError;
+
+fn exec(url: &str, sql: &str) {
+    let mut conn = PgConnection::establish(url).unwrap();
+    diesel::sql_query(sql).execute(&mut conn).unwrap();
+}
+
+/// Users 1-4, projects 1-2, returns: 1 (individual), 2 (company), 3 (hidden), 4 (restricted to b@), 5 (project 2).
+fn fixtures(url: &str) {
+    exec(
+        url,
+        "INSERT INTO users (id, email, status, password_hash, corporatename, corporateurl) VALUES \
+           (1, 'a@example.jp', 'member', 'x', NULL, NULL), (2, 'b@example.jp', 'member', 'x', NULL, NULL), \
+           (3, 'corp@example.jp', 'member', 'x', '上毛商事', 'https://example.jp'), \
+           (4, 'big@example.jp', 'member', 'x', '赤城工業', 'https://akagi.example.jp')",
+    );
+    exec(
+        url,
+        "INSERT INTO user_images (user_id, image_type, storage_key, url, content_type, byte_size) VALUES \
+           (3, 1, 'k3', '/media/logo3.png', 'image/png', 10), (4, 1, 'k4', '/media/logo4.png', 'image/png', 10)",
+    );
+    exec(
+        url,
+        "INSERT INTO projects (id, slug, title, target_amount, period_end) VALUES \
+           (1, 'p1', 'P1', 100000, '2030-01-01'), (2, 'p2', 'P2', 100000, '2030-01-01')",
+    );
+    exec(
+        url,
+        "INSERT INTO returns (id, project_id, slug, return_type, title, price, flag, show_user_email, position) VALUES \
+           (1, 1, 'r1', 0, 'R1', 1000, 0, NULL, 1), (2, 1, 'r2', 1, 'R2', 10000, 0, NULL, 2), \
+           (3, 1, 'hidden', 0, 'H', 1000, 900, NULL, 3), (4, 1, 'vip', 0, 'V', 1000, 0, ' B@Example.jp ', 4), \
+           (5, 2, 'r5', 0, 'R5', 1000, 0, NULL, 1)",
+    );
+}
+
+/// A sale of `lot` lots; paid when `status` is succeeded.
+#[allow(clippy::too_many_arguments)]
+fn sale(url: &str, id: i64, project: i64, ret: i64, user: i64, price: i64, lot: i64, status: &str) {
+    let paid = if status == "succeeded" { "now()" } else { "NULL" };
+    let intent = if status == "pending" || status == "canceled" { "NULL".to_string() } else { format!("'pi_{id}'") };
+    exec(
+        url,
+        &format!(
+            "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, payment_type, \
+               status, intent_id, idempotency_key, paid_at, created_at) \
+             VALUES ({id}, {project}, {ret}, {user}, {price}, {lot}, {price} * {lot}, 0, {price} * {lot}, 1, \
+               '{status}', {intent}, 'key-{id:06}', {paid}, now() - interval '{id} minutes')"
+        ),
+    );
+}
+
+fn display_name(url: &str, sale: i64, name: &str, anonymous: bool) {
+    exec(
+        url,
+        &format!(
+            "INSERT INTO display_names (sales_id, user_id, project_id, return_id, displayname, flag) \
+             SELECT id, user_id, project_id, return_id, '{name}', {} FROM sales WHERE id = {sale}",
+            if anonymous { 0 } else { 1 }
+        ),
+    );
+}
+
+#[tokio::test]
+async fn sums_count_only_paid_sales() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    sale(&db.url, 1, 1, 1, 1, 1000, 3, "succeeded");
+    sale(&db.url, 2, 1, 2, 3, 10000, 1, "succeeded");
+    sale(&db.url, 3, 1, 1, 2, 1000, 5, "awaiting_bank_transfer");
+    sale(&db.url, 4, 1, 1, 2, 1000, 7, "canceled");
+    sale(&db.url, 5, 1, 1, 2, 1000, 1, "pending");
+    sale(&db.url, 6, 2, 5, 1, 1000, 2, "succeeded");
+    let repo = PgCatalogRepository::new(pool);
+
+    assert_eq!(repo.paid_sum_project(1).await.unwrap(), PaidSum { amount: Yen(13_000), supports: 2 });
+    assert_eq!(repo.paid_sum_return(1).await.unwrap(), Some(PaidSum { amount: Yen(3_000), supports: 1 }));
+    assert_eq!(repo.paid_sum_return(3).await.unwrap(), Some(PaidSum::default()));
+    assert_eq!(repo.paid_sum_return(999).await.unwrap(), None);
+    assert_eq!(repo.paid_sum_all().await.unwrap(), PaidSum { amount: Yen(15_000), supports: 3 });
+}
+
+#[tokio::test]
+async fn pending_transfers_hold_lots_but_cancelled_sales_do_not() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    sale(&db.url, 1, 1, 1, 1, 1000, 3, "succeeded");
+    sale(&db.url, 2, 1, 1, 2, 1000, 5, "awaiting_bank_transfer");
+    sale(&db.url, 3, 1, 1, 2, 1000, 7, "canceled");
+    let repo = PgCatalogRepository::new(pool);
+
+    let returns = repo.visible_returns(1, None).await.unwrap();
+
+    assert_eq!(returns.iter().find(|r| r.id == 1).unwrap().lots_taken, 8);
+}
+
+#[tokio::test]
+async fn hidden_returns_are_absent_and_a_restricted_return_shows_only_to_its_user() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    let repo = PgCatalogRepository::new(pool);
+    let ids = |list: Vec<ports::catalog::ReturnRecord>| list.into_iter().map(|r| r.id).collect::<Vec<_>>();
+
+    let anonymous = repo.visible_returns(1, None).await.unwrap();
+    let other = repo.visible_returns(1, Some(Email::parse("a@example.jp").unwrap())).await.unwrap();
+    let owner = repo.visible_returns(1, Some(Email::parse("b@EXAMPLE.jp").unwrap())).await.unwrap();
+
+    assert_eq!(ids(anonymous), vec![1, 2]);
+    assert_eq!(ids(other), vec![1, 2]);
+    assert_eq!(ids(owner), vec![1, 2, 4]);
+}
+
+#[tokio::test]
+async fn sponsor_sales_feed_the_wall_with_tiers_logos_and_sticky_anonymity() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    // User 4: 60 × 10,000 = 600,000 in two company sales -> largest logo.
+    sale(&db.url, 1, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 2, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 9, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 10, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 11, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 12, 1, 2, 4, 10000, 10, "succeeded");
+    // User 3: 40,000 company -> medium.
+    sale(&db.url, 3, 1, 2, 3, 10000, 4, "succeeded");
+    // User 1: named, then anonymous -> '匿名' for good.
+    sale(&db.url, 4, 1, 1, 1, 1000, 1, "succeeded");
+    sale(&db.url, 5, 1, 1, 1, 1000, 2, "succeeded");
+    // User 2: only an unpaid sale -> not a sponsor.
+    sale(&db.url, 6, 1, 1, 2, 1000, 9, "awaiting_bank_transfer");
+    display_name(&db.url, 3, "上毛商事", false);
+    display_name(&db.url, 4, "群馬 太郎", false);
+    display_name(&db.url, 5, "群馬 太郎", true);
+    let repo = PgCatalogRepository::new(pool);
+
+    let sales = repo.sponsor_sales(Some(1)).await.unwrap();
+    let wall = sponsor_wall(&sales);
+
+    assert_eq!(sales.len(), 3);
+    let tiers: Vec<(LogoTier, Vec<&str>)> =
+        wall.corporate.iter().map(|(t, s)| (*t, s.iter().map(|s| s.name.as_str()).collect())).collect();
+    // User 4 gave no display name: the company name stands in.
+    assert_eq!(tiers, vec![(LogoTier::Largest, vec!["赤城工業"]), (LogoTier::Medium, vec!["上毛商事"])]);
+    assert_eq!(wall.corporate[0].1[0].img.as_deref(), Some("/media/logo4.png"));
+    assert_eq!(wall.personal.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![ANONYMOUS_NAME]);
+    assert_eq!(wall.personal[0].amount, Yen(3_000));
+
+    // An excluded account leaves the project's wall.
+    exec(&db.url, "INSERT INTO project_sponsor_exclusions (project_id, user_id) VALUES (1, 4)");
+    assert_eq!(repo.sponsor_sales(Some(1)).await.unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_comment_is_updated_by_its_author_only() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    exec(&db.url, "INSERT INTO comments (id, project_id, user_id, comment) VALUES (7, 1, 1, 'はじめまして')");
+    let repo = PgCatalogRepository::new(pool);
+
+    assert_eq!(repo.comment_author(7).await.unwrap(), (UserId(1), 1));
+    assert!(matches!(repo.comment_author(8).await, Err(RepoError::NotFound)));
+    let by_other = repo.update_comment(7, UserId(2), "乗っ取り".into(), Utc::now()).await;
+    assert!(matches!(by_other, Err(RepoError::NotFound)), "{by_other:?}");
+    repo.update_comment(7, UserId(1), "書き直しました".into(), Utc::now()).await.unwrap();
+
+    let comments = repo.comments(1).await.unwrap();
+    assert_eq!(comments.len(), 1);
+    assert_eq!(comments[0].comment, "書き直しました");
+}
+
+#[tokio::test]
+async fn news_in_the_future_and_hidden_comments_are_not_listed() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    exec(
+        &db.url,
+        "INSERT INTO project_news (project_id, title, published_at) VALUES \
+           (1, 'old', now() - interval '2 days'), (1, 'new', now() - interval '1 day'), (1, 'future', now() + interval '1 day')",
+    );
+    exec(
+        &db.url,
+        "INSERT INTO comments (project_id, user_id, comment, flag) VALUES (1, 1, 'shown', 1), (1, 2, 'hidden', 0)",
+    );
+    let repo = PgCatalogRepository::new(pool);
+
+    let news = repo.news(1, Utc::now()).await.unwrap();
+    let comments = repo.comments(1).await.unwrap();
+
+    assert_eq!(news.iter().map(|n| n.title.as_str()).collect::<Vec<_>>(), vec!["new", "old"]);
+    assert_eq!(comments.iter().map(|c| c.comment.as_str()).collect::<Vec<_>>(), vec!["shown"]);
+}
+
+#[tokio::test]
+async fn projects_come_with_their_slider_in_order_and_bank_details_together() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    exec(
+        &db.url,
+        "UPDATE projects SET bank_account = '群馬銀行', bank_branch = '本店', bank_kinds = '普通', \
+           bank_number = '1234567', bank_nominee = 'グンマ' WHERE id = 2",
+    );
+    exec(
+        &db.url,
+        "INSERT INTO project_slider_images (project_id, position, src) VALUES (1, 2, 'b.svg'), (1, 1, 'a.svg')",
+    );
+    let repo = PgCatalogRepository::new(pool);
+
+    let projects = repo.projects().await.unwrap();
+
+    assert_eq!(projects[0].slider.iter().map(|s| s.src.as_str()).collect::<Vec<_>>(), vec!["a.svg", "b.svg"]);
+    assert!(projects[0].anonymous_bank.is_none());
+    assert_eq!(projects[1].anonymous_bank.as_ref().map(|b| b.bank.as_str()), Some("群馬銀行"));
+}

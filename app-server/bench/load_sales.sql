@@ -1,0 +1,34 @@
+-- Loads :sales paid sales (status succeeded) spread over the demo members and the demo's unlimited, visible
+-- returns, with money columns that satisfy the sales CHECKs (amount = price × lot, total = amount + tax;
+-- tax here is the tax added on top, 0 for tax-included prices and donations).
+--
+-- Triggers are skipped for the bulk insert (session_replication_role = replica, superuser only): the
+-- row-level trigger that keeps returns.lots_taken would otherwise update the same ~15 return rows a million
+-- times in one transaction. The invariant it keeps is restored exactly right after, in the same transaction.
+-- Foreign keys are not checked during the insert either; every id comes from the rows selected below.
+BEGIN;
+SET LOCAL session_replication_role = replica;
+
+CREATE TEMP TABLE bench_returns ON COMMIT DROP AS
+    SELECT r.id, r.project_id, r.price, (p.is_donation OR p.tax_includes) AS no_added_tax,
+           (row_number() OVER (ORDER BY r.id)) - 1 AS n
+    FROM returns r JOIN projects p ON p.id = r.project_id
+    WHERE r.stock_limit IS NULL AND r.flag < 900 AND r.show_user_email IS NULL AND NOT r.disabled;
+CREATE TEMP TABLE bench_users ON COMMIT DROP AS
+    SELECT id, (row_number() OVER (ORDER BY id)) - 1 AS n FROM users WHERE status = 'member';
+
+INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, payment_type, status,
+                   intent_id, idempotency_key, flag, created_at, updated_at, paid_at)
+SELECT r.project_id, r.id, u.id, r.price, 1, r.price,
+       CASE WHEN r.no_added_tax THEN 0 ELSE r.price / 10 END,
+       r.price + CASE WHEN r.no_added_tax THEN 0 ELSE r.price / 10 END,
+       1, 'succeeded', 'pi_bench_' || g, 'bench-' || lpad(g::text, 8, '0'), 1,
+       now() - make_interval(secs => g), now() - make_interval(secs => g), now() - make_interval(secs => g)
+FROM generate_series(1, :sales) AS g
+JOIN bench_returns r ON r.n = g % (SELECT count(*) FROM bench_returns)
+JOIN bench_users u ON u.n = (g / 7) % (SELECT count(*) FROM bench_users);
+
+-- What the skipped trigger maintains: lots held by every sale that is not canceled or failed.
+UPDATE returns r SET lots_taken = coalesce(
+    (SELECT sum(s.lot) FROM sales s WHERE s.return_id = r.id AND s.status NOT IN ('canceled', 'failed')), 0);
+COMMIT;

@@ -1,0 +1,77 @@
+//! Supporter comments on a project page (spec 000 §2-4): the text rule that
+//! an edit must satisfy. Only the author may edit; the use case checks that.
+
+use serde::{Deserialize, Serialize};
+
+/// Shown when the edited comment is empty (only spaces counts as empty).
+pub const MSG_COMMENT_REQUIRED: &str = "コメントを入力してください。";
+/// Shown when the comment is longer than [`COMMENT_MAX_CHARS`].
+pub const MSG_COMMENT_TOO_LONG: &str = "コメントは1000文字以内で入力してください。";
+/// Most characters (not bytes) a comment may have, after trimming.
+pub const COMMENT_MAX_CHARS: usize = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum CommentError {
+    #[error("{}", MSG_COMMENT_REQUIRED)]
+    Empty,
+    #[error("{}", MSG_COMMENT_TOO_LONG)]
+    TooLong,
+}
+
+/// A comment text that passed the rules: trimmed, not empty, at most 1000
+/// characters. Plain text: it is escaped when rendered, never parsed as HTML.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommentText(String);
+
+impl CommentText {
+    pub fn parse(raw: &str) -> Result<Self, CommentError> {
+        let trimmed = raw.trim();
+        if trimmed.is_empty() {
+            return Err(CommentError::Empty);
+        }
+        if trimmed.chars().count() > COMMENT_MAX_CHARS {
+            return Err(CommentError::TooLong);
+        }
+        Ok(Self(trimmed.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn an_empty_or_blank_comment_is_refused_with_the_spec_message() {
+        assert_eq!(CommentText::parse("").unwrap_err().to_string(), "コメントを入力してください。");
+        assert_eq!(CommentText::parse(" \n\u{3000}").unwrap_err(), CommentError::Empty);
+    }
+
+    #[test]
+    fn a_thousand_characters_are_accepted_and_one_more_is_refused() {
+        assert!(CommentText::parse(&"あ".repeat(1000)).is_ok());
+        let err = CommentText::parse(&"あ".repeat(1001)).unwrap_err();
+        assert_eq!(err.to_string(), "コメントは1000文字以内で入力してください。");
+    }
+
+    #[test]
+    fn surrounding_whitespace_is_trimmed_and_does_not_count() {
+        let text = CommentText::parse(&format!("  {}  ", "a".repeat(1000))).unwrap();
+        assert_eq!(text.as_str().len(), 1000);
+        assert_eq!(CommentText::parse(" 応援しています！ ").unwrap().as_str(), "応援しています！");
+    }
+
+    proptest! {
+        #[test]
+        fn an_accepted_comment_is_never_blank_nor_too_long(raw in ".{0,1100}") {
+            if let Ok(text) = CommentText::parse(&raw) {
+                prop_assert!(!text.as_str().trim().is_empty());
+                prop_assert!(text.as_str().chars().count() <= COMMENT_MAX_CHARS);
+            }
+        }
+    }
+}

@@ -1,0 +1,251 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * The public pages against the demo data the backend seeds. Slugs are discovered from
+ * GET /v1/helper/get/master at run time; nothing about the demo projects is hard-coded.
+ */
+
+const SITE = 'ぐんまクラウドファンディング';
+
+interface Card {
+  id: number;
+  slug: string;
+  title: string;
+  isOpen: boolean;
+  hasAnonymousBank: boolean;
+}
+
+interface Return {
+  id: number;
+  slug: string;
+  title: string;
+  purchasable: boolean;
+  blockReason: string | null;
+}
+
+interface Detail extends Card {
+  slider: Array<{ src: string }>;
+  returns: Return[];
+  anonymousBank: null | { bankAccount: string; number: string };
+}
+
+const yen = (amount: number) => `${amount.toLocaleString('ja-JP')}円`;
+
+const getJson = async <T>(request: APIRequestContext, url: string): Promise<T> => {
+  const response = await request.get(url);
+  expect(response.ok(), `${url} answered ${response.status()}`).toBeTruthy();
+  return (await response.json()) as T;
+};
+
+const projects = async (request: APIRequestContext): Promise<Card[]> =>
+  (await getJson<{ master: { projects: Card[] } }>(request, '/v1/helper/get/master')).master.projects;
+
+const details = async (request: APIRequestContext): Promise<Detail[]> => {
+  const all = await projects(request);
+  return Promise.all(
+    all.map(async (project) =>
+      (await getJson<{ project: Detail }>(request, `/v1/project/get/detail?slug=${encodeURIComponent(project.slug)}`)).project,
+    ),
+  );
+};
+
+const returnsSection = (page: Page) => page.locator('#returns');
+
+const openSupportModal = async (page: Page, project: Detail, ret: Return) => {
+  await page.goto(`/projects/${project.slug}/`);
+  const article = returnsSection(page).getByRole('article', { name: ret.title, exact: true });
+  await article.getByRole('button', { name: /このリターンで支援する/ }).click();
+  const dialog = page.getByRole('dialog', { name: '支援方法を選択してください' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+};
+
+const firstPurchasable = (all: Detail[], predicate: (project: Detail) => boolean = () => true) => {
+  for (const project of all.filter(predicate)) {
+    const ret = project.returns.find((candidate) => candidate.purchasable);
+    if (ret) return { project, ret };
+  }
+  return null;
+};
+
+test.describe('home', () => {
+  test('lists open projects before ended ones, in the API order, under the totals', async ({ page, request }) => {
+    const all = await projects(request);
+    expect(all.length).toBeGreaterThanOrEqual(6);
+    const firstEnded = all.findIndex((project) => !project.isOpen);
+    if (firstEnded >= 0) expect(all.slice(firstEnded).every((project) => !project.isOpen)).toBe(true);
+
+    const { result } = await getJson<{ result: { amount: number; lot: number } }>(request, '/v1/sales/get/allSum');
+
+    await page.goto('/');
+    await expect(page).toHaveTitle(`地域の挑戦を応援するクラウドファンディング | ${SITE}`);
+    const hero = page.getByRole('region', { name: /地域の「やりたい」/ });
+    await expect(hero.getByText(yen(result.amount), { exact: true })).toBeVisible();
+    await expect(hero.getByText(`${result.lot.toLocaleString('ja-JP')}人`, { exact: true })).toBeVisible();
+    await expect(hero.getByRole('button', { name: 'メニューを開く' })).toBeVisible();
+
+    const list = page.getByRole('list', { name: 'プロジェクト' });
+    await expect(list.getByRole('heading', { level: 3 })).toHaveCount(all.length);
+    await expect(list.getByRole('heading', { level: 3 })).toHaveText(all.map((project) => project.title));
+
+    const first = list.getByRole('article').first();
+    await expect(first.getByRole('link', { name: 'リターンを見る' })).toHaveAttribute('href', `/projects/${all[0]!.slug}/#returns`);
+    await expect(first.getByText(/^残り\d+日$|^終了$/)).toBeVisible();
+    await expect(first.getByText(/^\d+\.\d%$/)).toBeVisible();
+  });
+});
+
+test.describe('project page', () => {
+  test('has three tabs that switch panels', async ({ page, request }) => {
+    const [project] = await projects(request);
+    await page.goto(`/projects/${project!.slug}/`);
+    await expect(page.getByRole('heading', { level: 1, name: project!.title })).toBeVisible();
+    await expect(page).toHaveTitle(`${project!.title} | ${SITE}`);
+
+    const tabs = page.getByRole('tab');
+    await expect(tabs).toHaveText(['プロジェクト紹介', '新着情報', '応援コメント']);
+    await expect(page.getByRole('tab', { name: 'プロジェクト紹介' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: 'プロジェクト紹介' }).getByRole('heading', { name: '支援者の皆さま' })).toBeVisible();
+
+    await page.getByRole('tab', { name: '新着情報' }).click();
+    await expect(page.getByRole('tab', { name: '新着情報' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: '新着情報' })).toBeVisible();
+
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: '応援コメント' })).toBeFocused();
+    await expect(page.getByRole('tabpanel', { name: '応援コメント' })).toBeVisible();
+  });
+
+  test('scrolls to a hash anchor after arrival', async ({ page, request }) => {
+    const [project] = await projects(request);
+    await page.goto(`/projects/${project!.slug}/#returns`);
+    await expect(returnsSection(page)).toBeInViewport();
+  });
+
+  test('shows 支援上限に達しました on a sold-out return', async ({ page, request }) => {
+    const all = await details(request);
+    const soldOut = all
+      .flatMap((project) => project.returns.map((ret) => ({ project, ret })))
+      .find(({ ret }) => ret.blockReason === 'sold_out');
+    test.skip(!soldOut, 'the demo data has no sold-out return');
+
+    await page.goto(`/projects/${soldOut!.project.slug}/`);
+    const article = returnsSection(page).getByRole('article', { name: soldOut!.ret.title, exact: true });
+    await expect(article.getByText('支援上限に達しました')).toBeVisible();
+    await expect(article.getByRole('button')).toBeDisabled();
+  });
+
+  test('slides through the images with buttons, thumbnails and keys', async ({ page, request }) => {
+    const all = await details(request);
+    const project = all.find((candidate) => candidate.slider.length > 1);
+    test.skip(!project, 'the demo data has no project with slider images');
+
+    await page.goto(`/projects/${project!.slug}/`);
+    const thumbs = page.getByRole('button', { name: /^画像\d+を表示$/ });
+    await expect(thumbs).toHaveCount(project!.slider.length);
+    await expect(thumbs.nth(0)).toHaveAttribute('aria-current', 'true');
+
+    await page.getByRole('button', { name: '次の画像' }).click();
+    await expect(thumbs.nth(1)).toHaveAttribute('aria-current', 'true');
+
+    await thumbs.nth(0).click();
+    await expect(thumbs.nth(0)).toHaveAttribute('aria-current', 'true');
+
+    await page.locator('.slider__viewport').focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(thumbs.nth(1)).toHaveAttribute('aria-current', 'true');
+    await page.keyboard.press('ArrowLeft');
+    await expect(thumbs.nth(0)).toHaveAttribute('aria-current', 'true');
+    await page.getByRole('button', { name: '前の画像' }).click();
+    await expect(thumbs.nth(project!.slider.length - 1)).toHaveAttribute('aria-current', 'true');
+  });
+
+  test('an unknown slug shows Page Not Found', async ({ page }) => {
+    await page.goto(`/projects/no-such-project-${Date.now()}/`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+  });
+
+  test('the served HTML carries the project OGP tags', async ({ request }) => {
+    const [project] = await projects(request);
+    const response = await request.get(`/projects/${project!.slug}/`);
+    expect(response.ok()).toBeTruthy();
+    const html = await response.text();
+    const escaped = project!.title
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;');
+    const found = [project!.title, escaped].some((title) => html.includes(`<meta property="og:title" content="${title}`));
+    expect(found, 'og:title meta with the project title').toBe(true);
+  });
+});
+
+test.describe('support start', () => {
+  test('offers the support choices and remembers a login choice', async ({ page, request }) => {
+    const chosen = firstPurchasable(await details(request));
+    test.skip(!chosen, 'no purchasable return in the demo data');
+    const { project, ret } = chosen!;
+
+    const dialog = await openSupportModal(page, project, ret);
+    await expect(dialog.getByRole('button', { name: 'ログインして支援する' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: '新規会員登録して支援する' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'ゲストとして支援する' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: '閉じる' })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: '匿名で銀行振込の情報を見る' })).toHaveCount(project.hasAnonymousBank ? 1 : 0);
+
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+
+    const again = await openSupportModal(page, project, ret);
+    await again.getByRole('button', { name: 'ログインして支援する' }).click();
+    await expect(page).toHaveURL(/\/login\/$/);
+    const stored = await page.evaluate(() => window.localStorage.getItem('fk'));
+    expect(JSON.parse(stored ?? 'null')).toEqual({
+      loginRef: `/payment/info/${project.slug}/${ret.slug}/`,
+      supportType: 'login',
+    });
+  });
+
+  test('a guest goes straight to the payment page', async ({ page, request }) => {
+    const chosen = firstPurchasable(await details(request));
+    test.skip(!chosen, 'no purchasable return in the demo data');
+    const { project, ret } = chosen!;
+
+    const dialog = await openSupportModal(page, project, ret);
+    await dialog.getByRole('button', { name: 'ゲストとして支援する' }).click();
+    await expect(page).toHaveURL(new RegExp(`/payment/info/${project.slug}/${ret.slug}/$`));
+    const stored = await page.evaluate(() => window.localStorage.getItem('fk'));
+    expect(JSON.parse(stored ?? 'null')).toEqual({
+      loginRef: `/payment/info/${project.slug}/${ret.slug}/`,
+      supportType: 'guest',
+    });
+  });
+
+  test('shows the anonymous bank details where the project has them', async ({ page, request }) => {
+    const chosen = firstPurchasable(await details(request), (project) => project.hasAnonymousBank && !!project.anonymousBank);
+    test.skip(!chosen, 'no project with anonymous bank transfer in the demo data');
+    const { project, ret } = chosen!;
+
+    const dialog = await openSupportModal(page, project, ret);
+    await dialog.getByRole('button', { name: '匿名で銀行振込の情報を見る' }).click();
+    await expect(dialog.getByText(project.anonymousBank!.number, { exact: true })).toBeVisible();
+  });
+});
+
+test.describe('legal pages', () => {
+  test('privacy policy, terms and commercial notice', async ({ page }) => {
+    await page.goto('/policy/');
+    await expect(page.getByRole('heading', { level: 1, name: 'プライバシーポリシー' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: /^第\d+条/ })).toHaveCount(16);
+
+    await page.goto('/terms/');
+    await expect(page.getByRole('heading', { level: 1, name: '利用規約' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 2, name: /^第\d+条/ })).toHaveCount(25);
+    await expect(page.getByRole('heading', { level: 2, name: /^特約\d/ })).toHaveCount(3);
+
+    await page.goto('/commercial/');
+    await expect(page.getByRole('heading', { level: 1, name: '特定商取引法に基づく表記' })).toBeVisible();
+    await expect(page.getByRole('rowheader', { name: '販売事業者' })).toBeVisible();
+    await expect(page.getByRole('rowheader', { name: 'お支払い方法' })).toBeVisible();
+  });
+});

@@ -1,0 +1,18 @@
+import { api } from '@/lib/api';
+import type { Sponsor } from './types';
+
+export interface FooterSponsors {
+  hidden: boolean;
+  tiers: { LL: Sponsor[]; L: Sponsor[]; M: Sponsor[]; S: Sponsor[] };
+}
+
+/** `GET /v1/sponsors/get/footer?slug=...`: the footer's sponsor wall across all projects. */
+const footerSponsorsApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getFooterSponsors: build.query<FooterSponsors, string | undefined>({
+      query: (slug) => ({ url: '/sponsors/get/footer', params: slug ? { slug } : undefined }),
+    }),
+  }),
+});
+
+export const { useGetFooterSponsorsQuery } = footerSponsorsApi;

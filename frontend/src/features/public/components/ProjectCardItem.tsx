@@ -1,0 +1,76 @@
+import { Link } from 'react-router-dom';
+import { paths } from '@/config/paths';
+import type { ProjectCard } from '../api/types';
+import { formatDaysLeft, formatPeople, formatYen } from '../format';
+import { ProgressRing } from './ProgressRing';
+
+/** One project on the home page. */
+export function ProjectCardItem({ project }: { project: ProjectCard }) {
+  const detailHref = paths.project.getHref(project.slug);
+  const returnsHref = paths.project.getHref(project.slug, 'returns');
+  const ended = !project.isOpen;
+  const titleId = `project-${project.id}-title`;
+  return (
+    <article className={`project-card${ended ? ' project-card--ended' : ''}`} aria-labelledby={titleId}>
+      <Link to={detailHref} className="project-card__image" tabIndex={-1} aria-hidden="true">
+        <img src={project.urls.main} alt="" width={640} height={427} loading="lazy" decoding="async" />
+        {ended && <span className="project-card__badge">終了</span>}
+      </Link>
+      <div className="project-card__body">
+        <h3 id={titleId} className="project-card__title">
+          <Link to={detailHref}>{project.title}</Link>
+        </h3>
+        <p className="project-card__description">{project.description}</p>
+        <p className="project-card__links">
+          <Link to={returnsHref}>リターンを見る</Link>
+          <Link to={detailHref}>詳しく見る</Link>
+        </p>
+        <div className="project-card__stats">
+          <ProgressRing percent={project.progress.card} capped={project.progress.capped} decimals={1} />
+          <dl className="stats">
+            <div className="stats__row stats__row--main">
+              <dt>支援総額</dt>
+              <dd>{formatYen(project.sum.amount)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>目標金額</dt>
+              <dd>{formatYen(project.target)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>支援者数</dt>
+              <dd>{formatPeople(project.sum.lot)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>募集期間</dt>
+              <dd className={ended ? 'stats__ended' : undefined}>{formatDaysLeft(project.daysLeft, project.isOpen)}</dd>
+            </div>
+          </dl>
+        </div>
+        {ended ? (
+          <button type="button" className="button button--cta button--block" disabled>
+            支援する
+          </button>
+        ) : (
+          <Link to={returnsHref} className="button button--cta button--block" aria-label={`${project.title}を支援する`}>
+            支援する
+          </Link>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** Placeholder cards while the projects load. */
+export function ProjectCardSkeleton() {
+  return (
+    <div className="project-card project-card--skeleton" aria-hidden="true">
+      <div className="project-card__image skeleton" />
+      <div className="project-card__body">
+        <div className="skeleton skeleton--line skeleton--title" />
+        <div className="skeleton skeleton--line" />
+        <div className="skeleton skeleton--line skeleton--short" />
+        <div className="skeleton skeleton--block" />
+      </div>
+    </div>
+  );
+}

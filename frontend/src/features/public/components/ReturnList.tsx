@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import type { ProjectDetail, ProjectReturn } from '../api/types';
+import { formatRemaining, formatReturnPrice } from '../format';
+import { paymentInfoHref } from '../support';
+import { SupportTypeModal } from './SupportTypeModal';
+
+/** Spec 000 §4: shown when a return can no longer be supported. */
+export const SUPPORT_LIMIT_REACHED = '支援上限に達しました';
+
+const buttonLabel = (ret: ProjectReturn): string => {
+  if (ret.purchasable) return 'このリターンで支援する';
+  if (ret.blockReason === 'ended') return '受付終了';
+  if (ret.blockReason === 'sold_out') return '受付終了（上限）';
+  return '受付停止中';
+};
+
+function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: ProjectReturn) => void }) {
+  const titleId = `return-${ret.id}-title`;
+  return (
+    <li className={`return-card${ret.purchasable ? '' : ' return-card--blocked'}`}>
+      <article aria-labelledby={titleId}>
+        <img className="return-card__image" src={ret.imageSrc} alt={ret.title} width={640} height={427} loading="lazy" decoding="async" />
+        <div className="return-card__body">
+          {ret.course && <p className="return-card__course">コース{ret.course}</p>}
+          <h3 id={titleId} className="return-card__title">{ret.title}</h3>
+          <p className="return-card__price">{formatReturnPrice(ret)}</p>
+          <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
+          <p className="return-card__description">{ret.description}</p>
+          {ret.descriptionImage && (
+            <img
+              className="return-card__description-image"
+              src={ret.descriptionImage}
+              alt={ret.descriptionComment ?? `${ret.title}の説明画像`}
+              width={640}
+              height={427}
+              loading="lazy"
+              decoding="async"
+            />
+          )}
+          {ret.descriptionComment && <p className="return-card__note">{ret.descriptionComment}</p>}
+          {ret.blockMessage && <p className="return-card__blocked" role="note">{ret.blockMessage}</p>}
+          {ret.disabled && ret.disabledComment && <p className="return-card__disabled-comment">{ret.disabledComment}</p>}
+          <button
+            type="button"
+            className="button button--cta button--block"
+            disabled={!ret.purchasable}
+            onClick={() => onSupport(ret)}
+            aria-describedby={titleId}
+          >
+            {buttonLabel(ret)}
+          </button>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+export interface ReturnListProps {
+  project: ProjectDetail;
+  isLoggedIn: boolean;
+}
+
+/** The returns of a project (id="returns"), with the support start of spec 000 §4. */
+export function ReturnList({ project, isLoggedIn }: ReturnListProps) {
+  const navigate = useNavigate();
+  const [chosen, setChosen] = useState<ProjectReturn | null>(null);
+
+  const onSupport = (ret: ProjectReturn) => {
+    if (!ret.purchasable) return;
+    if (isLoggedIn) {
+      navigate(paymentInfoHref(project.slug, ret.slug));
+      return;
+    }
+    setChosen(ret);
+  };
+
+  return (
+    <>
+      {project.returns.length === 0 ? (
+        <p className="empty">現在選択できるリターンはありません。</p>
+      ) : (
+        <ul className="return-list">
+          {project.returns.map((ret) => (
+            <ReturnItem key={ret.id} ret={ret} onSupport={onSupport} />
+          ))}
+        </ul>
+      )}
+      {chosen && (
+        <SupportTypeModal
+          projectSlug={project.slug}
+          returnSlug={chosen.slug}
+          returnTitle={chosen.title}
+          anonymousBank={project.hasAnonymousBank ? project.anonymousBank : null}
+          onClose={() => setChosen(null)}
+        />
+      )}
+    </>
+  );
+}

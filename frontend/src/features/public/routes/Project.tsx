@@ -1,0 +1,214 @@
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useParams } from 'react-router-dom';
+import { NotFound } from '@/features/misc/routes/NotFound';
+import { useSession } from '@/features/session/hooks/useSession';
+import { usePageMetaOverride } from '@/hooks/pageMeta';
+import { useInView } from '@/hooks/useInView';
+import { useGetProjectDetailQuery } from '../api/publicApi';
+import type { ProjectDetail } from '../api/types';
+import { CommentList } from '../components/CommentList';
+import { NewsList } from '../components/NewsList';
+import { ProgressRing } from '../components/ProgressRing';
+import { ReturnList } from '../components/ReturnList';
+import { Slider } from '../components/Slider';
+import { SponsorsBlock } from '../components/SponsorsBlock';
+import { Tabs } from '../components/Tabs';
+import { formatDaysLeft, formatPeople, formatYen } from '../format';
+
+/** Spec 000 §2: on the project page the hash target is scrolled to 200 ms after arrival. */
+export const PROJECT_HASH_DELAY_MS = 200;
+/** How many news items and comments the intro tab shows. */
+const INTRO_LIMIT = 3;
+
+type TabKey = 'content' | 'news' | 'comments';
+
+const scrollToReturns = () => document.getElementById('returns')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+
+const isSafeLink = (link: string | null): link is string => !!link && /^https?:\/\//.test(link);
+
+function ProjectHero({ project }: { project: ProjectDetail }) {
+  return (
+    <section className="project-hero" aria-labelledby="project-title">
+      <div className="project-hero__media">
+        {project.slider.length > 1 ? (
+          <Slider images={project.slider} title={project.title} />
+        ) : (
+          <img
+            className="project-hero__image"
+            src={project.slider[0]?.src ?? project.urls.main}
+            alt={project.slider[0]?.alt || project.title}
+            width={1200}
+            height={800}
+            decoding="async"
+          />
+        )}
+      </div>
+      <div className="project-hero__summary">
+        <h1 id="project-title" className="project-hero__title">{project.title}</h1>
+        <p className="project-hero__description">{project.description}</p>
+        {project.honorImgUrl &&
+          (isSafeLink(project.ImgUrlLink) ? (
+            <a className="project-hero__honor" href={project.ImgUrlLink} target="_blank" rel="noopener noreferrer">
+              <img src={project.honorImgUrl} alt="表彰・認定の詳細（外部サイト）" width={320} height={107} loading="lazy" />
+            </a>
+          ) : (
+            <p className="project-hero__honor">
+              <img src={project.honorImgUrl} alt="表彰・認定" width={320} height={107} loading="lazy" />
+            </p>
+          ))}
+        <div className="project-hero__stats">
+          <ProgressRing percent={project.progress.ring} capped={project.progress.capped} decimals={2} size="large" />
+          <dl className="stats">
+            <div className="stats__row stats__row--main">
+              <dt>支援総額</dt>
+              <dd>{formatYen(project.sum.amount)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>目標金額</dt>
+              <dd>{formatYen(project.target)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>支援者数</dt>
+              <dd>{formatPeople(project.sum.lot)}</dd>
+            </div>
+            <div className="stats__row">
+              <dt>募集期間</dt>
+              <dd className={project.isOpen ? undefined : 'stats__ended'}>
+                {formatDaysLeft(project.daysLeft, project.isOpen)}
+              </dd>
+            </div>
+          </dl>
+        </div>
+        <button type="button" className="button button--cta button--block" onClick={scrollToReturns}>
+          {project.isOpen ? 'リターンを選ぶ' : 'リターン一覧を見る'}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function ProjectView({ project }: { project: ProjectDetail }) {
+  usePageMetaOverride({ title: project.title, description: project.description, type: 'article' });
+  const session = useSession();
+  const userId = session.userId ?? null;
+  const { hash } = useLocation();
+  const [tab, setTab] = useState<TabKey>('content');
+  const returnsRef = useRef<HTMLElement>(null);
+  const returnsInView = useInView(returnsRef, { fallback: true });
+
+  // The content is on screen only now: scroll to the hash target 200 ms after arrival.
+  useEffect(() => {
+    if (!hash) return undefined;
+    const id = decodeURIComponent(hash.slice(1));
+    const timer = window.setTimeout(() => {
+      document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    }, PROJECT_HASH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [hash, project.id]);
+
+  const showTab = (key: TabKey) => {
+    setTab(key);
+    document.getElementById('mainContents_wrapper')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
+
+  const intro = (
+    <>
+      {/* The server sanitises project bodies (brief, decision 7). */}
+      <div className="project-content" dangerouslySetInnerHTML={{ __html: project.content }} />
+      <section className="project-block" aria-labelledby="block-news">
+        <h2 id="block-news" className="project-block__title">新着情報</h2>
+        <NewsList projectId={project.id} limit={INTRO_LIMIT} />
+        <button type="button" className="button button--text" onClick={() => showTab('news')}>
+          新着情報をすべて見る
+        </button>
+      </section>
+      <section className="project-block" aria-labelledby="block-comments">
+        <h2 id="block-comments" className="project-block__title">応援コメント</h2>
+        <CommentList projectId={project.id} userId={userId} isLoggedIn={session.isLoggedIn} limit={INTRO_LIMIT} />
+        <button type="button" className="button button--text" onClick={() => showTab('comments')}>
+          応援コメントをすべて見る
+        </button>
+      </section>
+      <section className="project-block" aria-labelledby="block-sponsors">
+        <h2 id="block-sponsors" className="project-block__title">支援者の皆さま</h2>
+        <SponsorsBlock projectId={project.id} />
+      </section>
+    </>
+  );
+
+  return (
+    <div className="project">
+      <ProjectHero project={project} />
+      <div className="project__layout">
+        <div id="mainContents_wrapper" className="project__main">
+          <Tabs<TabKey>
+            label="プロジェクトの情報"
+            active={tab}
+            onChange={setTab}
+            items={[
+              { key: 'content', label: 'プロジェクト紹介', panel: intro },
+              { key: 'news', label: '新着情報', panel: <NewsList projectId={project.id} /> },
+              {
+                key: 'comments',
+                label: '応援コメント',
+                panel: <CommentList projectId={project.id} userId={userId} isLoggedIn={session.isLoggedIn} />,
+              },
+            ]}
+          />
+        </div>
+        <section id="returns" ref={returnsRef} className="project__returns" aria-labelledby="returns-title" tabIndex={-1}>
+          <h2 id="returns-title" className="section-title">
+            <span className="section-title__en" aria-hidden="true">RETURNS</span>
+            リターン一覧
+          </h2>
+          <ReturnList project={project} isLoggedIn={session.isLoggedIn} />
+        </section>
+      </div>
+      {!returnsInView && (
+        <button type="button" className="floating-returns button button--cta" onClick={scrollToReturns}>
+          リターンを確認する
+        </button>
+      )}
+    </div>
+  );
+}
+
+function ProjectSkeleton() {
+  return (
+    <div className="project project--loading" role="status" aria-label="読み込み中">
+      <div className="project-hero">
+        <div className="project-hero__media skeleton skeleton--media" />
+        <div className="project-hero__summary">
+          <div className="skeleton skeleton--line skeleton--title" />
+          <div className="skeleton skeleton--line" />
+          <div className="skeleton skeleton--block" />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+const isNotFound = (error: unknown): boolean =>
+  typeof error === 'object' && error !== null && 'status' in error && (error as { status: unknown }).status === 404;
+
+/** `/projects/:slug/`: an unknown slug shows the not-found view. */
+export function Project() {
+  const { slug = '' } = useParams();
+  const { data, error, isLoading, isFetching, refetch } = useGetProjectDetailQuery(slug, { skip: slug === '' });
+
+  if (slug === '' || isNotFound(error)) return <NotFound />;
+  if (isLoading || (isFetching && !data)) return <ProjectSkeleton />;
+  if (error || !data) {
+    return (
+      <div className="page">
+        <div className="notice notice--error" role="alert">
+          <p>プロジェクトを読み込めませんでした。時間をおいて再度お試しください。</p>
+          <button type="button" className="button" onClick={() => void refetch()}>
+            再読み込み
+          </button>
+        </div>
+      </div>
+    );
+  }
+  return <ProjectView key={data.id} project={data} />;
+}

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS sales_return_paid_idx;

@@ -1,0 +1,25 @@
+//! The public side: project lists and pages, paid totals, sponsor walls,
+//! news and comments.
+
+mod cache;
+mod repository;
+mod service;
+mod views;
+
+pub use cache::TtlCache;
+#[cfg(any(test, feature = "mocks"))]
+pub use repository::MockCatalogRepository;
+pub use repository::{
+    BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
+    PublicSaleRecord, ReturnRecord, SliderImage,
+};
+#[cfg(any(test, feature = "mocks"))]
+pub use service::MockCatalog;
+pub use service::{Catalog, CatalogConfig, CatalogError, CatalogService, CommentUpdateError, PUBLIC_SALES_LIMIT};
+pub use views::{
+    CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
+    SponsorList, SumTarget, WallSponsor,
+};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,192 @@
+//! What the public pages read from storage. Records are plain data; the
+//! rules (availability, tiers, anonymity) are applied by the use case with
+//! `domain`.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::account::Email;
+use domain::money::Yen;
+use domain::returns::ReturnType;
+use domain::sponsor::SponsorSale;
+
+use crate::accounts::UserId;
+use crate::RepoError;
+
+/// Paid total of a project, a return or the whole site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PaidSum {
+    /// Sum of `amount` (price × lot) of paid sales.
+    pub amount: Yen,
+    /// Number of paid sales (supports).
+    pub supports: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SliderImage {
+    pub src: String,
+    pub alt: String,
+}
+
+/// The project's own account for anonymous bank transfers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BankAccount {
+    pub bank: String,
+    pub branch: String,
+    pub kinds: String,
+    pub number: String,
+    pub nominee: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectRecord {
+    pub id: i64,
+    pub slug: String,
+    pub title: String,
+    pub description: String,
+    /// HTML as stored (sanitised again by the use case before it leaves).
+    pub content: String,
+    pub target: Yen,
+    pub period_end: NaiveDate,
+    pub main_image_url: Option<String>,
+    pub honor_img_url: Option<String>,
+    pub honor_img_link: Option<String>,
+    pub is_donation: bool,
+    pub tax_includes: bool,
+    pub anonymous_bank: Option<BankAccount>,
+    pub uses_manual_sponsors: bool,
+    pub hide_footer_sponsors: bool,
+    /// In slider order; empty = single main image.
+    pub slider: Vec<SliderImage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnRecord {
+    pub id: i64,
+    pub project_id: i64,
+    pub slug: String,
+    pub return_type: ReturnType,
+    pub title: String,
+    pub description: String,
+    pub price: Yen,
+    pub stock_limit: Option<u32>,
+    /// Lots held by every sale that is not canceled or failed (pending bank transfers included).
+    pub lots_taken: u64,
+    pub disabled: bool,
+    pub disabled_comment: Option<String>,
+    pub flag: i32,
+    pub course: Option<String>,
+    pub image_src: Option<String>,
+    pub description_image: Option<String>,
+    pub description_comment: Option<String>,
+    pub lot_disable: bool,
+    pub address_required: bool,
+    pub show_user_email: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewsItem {
+    pub id: i64,
+    pub title: String,
+    /// HTML; empty = none.
+    pub description: String,
+    pub updated_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentRecord {
+    pub id: i64,
+    pub project_id: i64,
+    pub user_id: UserId,
+    pub comment: String,
+    pub updated_at: DateTime<Utc>,
+    /// The author's profile display name.
+    pub author_displayname: Option<String>,
+    /// The author's newest profile icon.
+    pub author_icon: Option<String>,
+    /// Display name given with the comment's sale.
+    pub sale_displayname: Option<String>,
+    /// The author asked for anonymity on a sale of this project.
+    pub author_anonymous: bool,
+}
+
+/// One paid sale for the public supporter list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicSaleRecord {
+    pub created_at: DateTime<Utc>,
+    pub return_type: ReturnType,
+    pub displayname: Option<String>,
+    /// The supporter asked for anonymity on a paid sale of this project.
+    pub anonymous: bool,
+    pub corporatename: Option<String>,
+    pub corporateurl: Option<String>,
+    pub logo_url: Option<String>,
+}
+
+/// Entry of a manual sponsor list (`project_manual_sponsors`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManualSponsorRecord {
+    /// 'A', 'B', 'C' or 'supporter'.
+    pub course: String,
+    pub name: String,
+    pub logo_src: Option<String>,
+    pub link: Option<String>,
+    pub amount: Option<Yen>,
+    pub latest_date: Option<NaiveDate>,
+    pub position: i32,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait CatalogRepository: Send + Sync {
+    /// Every project with its slider images, in no particular order.
+    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
+
+    /// Paid total of every project together. Only `succeeded` sales count.
+    async fn paid_sum_all(&self) -> Result<PaidSum, RepoError>;
+
+    /// Paid total of one project (zero when it has no paid sale or does not exist).
+    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError>;
+
+    /// Paid total of one return. MUST return `Ok(None)` when no return has `return_id`.
+    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError>;
+
+    /// The returns of a project that `viewer` may see, in display order. MUST
+    /// leave out returns with `flag >= 900` and returns restricted
+    /// (`show_user_email`) to an address other than `viewer`'s (all restricted
+    /// ones when `viewer` is `None`).
+    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError>;
+
+    /// Published news of a project (published at or before `now`), newest first.
+    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError>;
+
+    /// Shown comments (flag 1) of a project, newest first.
+    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError>;
+
+    /// Paid sales of one project (or of all projects for `None`) for the
+    /// sponsor walls, at most one entry per supporter, with the accounts a
+    /// project excludes (`project_sponsor_exclusions`) left out. Each entry
+    /// carries the supporter's summed amount, latest sale date, newest
+    /// non-empty display name, whether any of their sales asked for
+    /// anonymity, and, when they bought a company or organisation return,
+    /// that return type with their current logo and site URL.
+    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError>;
+
+    /// The newest `limit` paid sales of a project, newest first.
+    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError>;
+
+    /// The manual sponsor list of a project, every course.
+    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError>;
+
+    /// The author and project of a comment. MUST return `RepoError::NotFound`
+    /// when no comment has `comment_id`.
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError>;
+
+    /// Replaces the text of `comment_id` if `author` wrote it. MUST return
+    /// `RepoError::NotFound` when no such comment of `author` exists.
+    async fn update_comment(
+        &self,
+        comment_id: i64,
+        author: UserId,
+        text: String,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError>;
+}

@@ -1,0 +1,457 @@
+//! The public-site use cases: project lists and pages, paid totals, sponsor
+//! walls, news and comments. Reads go through short-lived caches (see
+//! `cache.rs`); the comment edit is allowed to its author only.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chrono::Duration;
+use domain::account::Email;
+use domain::comment::CommentText;
+use domain::lot::Lot;
+use domain::money::{PriceBreakdown, TaxMode, TaxRate};
+use domain::project::{days_left, is_open, sort_for_home, Progress};
+use domain::returns::{is_listed, purchase_block, Remaining};
+use domain::sponsor::{aggregate, sponsor_wall, FooterTier, ANONYMOUS_NAME};
+use domain::time::tokyo_date;
+
+use super::cache::TtlCache;
+use super::repository::{
+    CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
+    ReturnRecord,
+};
+use super::views::{
+    CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
+    SponsorList, SumTarget, WallSponsor,
+};
+use crate::accounts::UserId;
+use crate::clock::Clock;
+use crate::html::HtmlSanitizer;
+use crate::RepoError;
+
+type FooterTiers = Vec<(FooterTier, Vec<WallSponsor>)>;
+
+/// Most sales the public supporter list answers (newest first).
+pub const PUBLIC_SALES_LIMIT: i64 = 500;
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// No project (or return) with that slug or id.
+    #[error("not found")]
+    NotFound,
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+impl From<RepoError> for CatalogError {
+    fn from(error: RepoError) -> Self {
+        match error {
+            RepoError::NotFound => Self::NotFound,
+            other => Self::Unexpected(other.into()),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CommentUpdateError {
+    #[error("comment not found")]
+    NotFound,
+    /// The caller did not write the comment.
+    #[error("not the author")]
+    NotAuthor,
+    #[error(transparent)]
+    Unexpected(#[from] anyhow::Error),
+}
+
+/// The public-site use cases as the HTTP layer sees them.
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait Catalog: Send + Sync {
+    /// Every project as a card, open ones first, each group by end date descending.
+    async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
+    /// One project page for `viewer` (restricted returns show only to their address).
+    async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
+    /// Paid total; `NotFound` for an unknown project or return.
+    async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
+    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError>;
+    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError>;
+    /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
+    async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
+    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError>;
+    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError>;
+    /// Replaces a comment's text; only its author may.
+    async fn update_comment(
+        &self,
+        caller: UserId,
+        comment_id: i64,
+        text: CommentText,
+    ) -> Result<(), CommentUpdateError>;
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct CatalogConfig {
+    /// How long public reads may be served from memory; zero disables caching.
+    pub cache_ttl: Duration,
+}
+
+pub struct CatalogService<R, C, H> {
+    repo: R,
+    clock: C,
+    html: H,
+    projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
+    sums: TtlCache<SumTarget, PaidSum>,
+    returns: TtlCache<i64, Arc<Vec<ReturnRecord>>>,
+    news: TtlCache<i64, Arc<Vec<NewsItem>>>,
+    comments: TtlCache<i64, Arc<Vec<CommentView>>>,
+    walls: TtlCache<i64, SponsorList>,
+    footer: TtlCache<(), Arc<FooterTiers>>,
+    sales: TtlCache<i64, Arc<Vec<PublicSale>>>,
+}
+
+impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
+    pub fn new(repo: R, clock: C, html: H, config: CatalogConfig) -> Self {
+        let ttl = config.cache_ttl;
+        Self {
+            repo,
+            clock,
+            html,
+            projects: TtlCache::new(ttl),
+            sums: TtlCache::new(ttl),
+            returns: TtlCache::new(ttl),
+            news: TtlCache::new(ttl),
+            comments: TtlCache::new(ttl),
+            walls: TtlCache::new(ttl),
+            footer: TtlCache::new(ttl),
+            sales: TtlCache::new(ttl),
+        }
+    }
+
+    /// Every project, bodies sanitised.
+    async fn all_projects(&self) -> Result<Arc<Vec<ProjectRecord>>, CatalogError> {
+        let fetch = async {
+            let mut projects = self.repo.projects().await?;
+            for project in &mut projects {
+                project.content = self.html.sanitize(&project.content);
+            }
+            Ok::<_, CatalogError>(Arc::new(projects))
+        };
+        self.projects.get_or_fetch((), self.clock.now(), fetch).await
+    }
+
+    async fn project_by_id(&self, project_id: i64) -> Result<ProjectRecord, CatalogError> {
+        let projects = self.all_projects().await?;
+        projects.iter().find(|p| p.id == project_id).cloned().ok_or(CatalogError::NotFound)
+    }
+
+    async fn cached_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
+        let fetch = async {
+            match target {
+                SumTarget::All => Ok(self.repo.paid_sum_all().await?),
+                SumTarget::Project(id) => Ok(self.repo.paid_sum_project(id).await?),
+                SumTarget::Return(id) => self.repo.paid_sum_return(id).await?.ok_or(CatalogError::NotFound),
+            }
+        };
+        self.sums.get_or_fetch(target, self.clock.now(), fetch).await
+    }
+
+    fn card(&self, project: &ProjectRecord, paid: PaidSum, today: chrono::NaiveDate) -> ProjectCard {
+        ProjectCard {
+            id: project.id,
+            slug: project.slug.clone(),
+            title: project.title.clone(),
+            description: project.description.clone(),
+            target: project.target,
+            period_end: project.period_end,
+            main_image_url: project.main_image_url.clone(),
+            is_donation: project.is_donation,
+            tax_includes: project.tax_includes,
+            has_anonymous_bank: project.anonymous_bank.is_some(),
+            days_left: days_left(project.period_end, today),
+            is_open: is_open(project.period_end, today),
+            paid,
+            progress: Progress::new(paid.amount, project.target),
+        }
+    }
+
+    async fn returns_for(
+        &self,
+        project_id: i64,
+        viewer: Option<Email>,
+    ) -> Result<Arc<Vec<ReturnRecord>>, CatalogError> {
+        let sanitize = |mut list: Vec<ReturnRecord>| {
+            for r in &mut list {
+                r.description = self.html.sanitize(&r.description);
+            }
+            Arc::new(list)
+        };
+        match viewer {
+            // Only the anonymous view is shared between callers.
+            None => {
+                let fetch =
+                    async { Ok::<_, CatalogError>(sanitize(self.repo.visible_returns(project_id, None).await?)) };
+                self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await
+            }
+            Some(email) => Ok(sanitize(self.repo.visible_returns(project_id, Some(email)).await?)),
+        }
+    }
+}
+
+fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Result<ReturnView, CatalogError> {
+    let tax_mode = TaxMode::for_project(project.is_donation, project.tax_includes);
+    let price = PriceBreakdown::compute(record.price, Lot::ONE, TaxRate::STANDARD, tax_mode)
+        .map_err(|e| CatalogError::Unexpected(anyhow::anyhow!("return {}: {e}", record.id)))?;
+    let remaining = Remaining::compute(record.stock_limit, record.lots_taken);
+    Ok(ReturnView {
+        id: record.id,
+        slug: record.slug.clone(),
+        return_type: record.return_type,
+        title: record.title.clone(),
+        description: record.description.clone(),
+        price,
+        tax_mode,
+        limit: record.stock_limit,
+        remaining,
+        disabled: record.disabled,
+        disabled_comment: record.disabled_comment.clone(),
+        block: purchase_block(remaining, record.disabled, open),
+        course: record.course.clone(),
+        image_src: record.image_src.clone(),
+        description_image: record.description_image.clone(),
+        description_comment: record.description_comment.clone(),
+        lot_disable: record.lot_disable,
+        address_required: record.address_required,
+    })
+}
+
+fn public_sale(record: PublicSaleRecord) -> PublicSale {
+    let name = record.displayname.as_deref().map(str::trim).filter(|n| !n.is_empty());
+    match name {
+        Some(name) if !record.anonymous => {
+            let corporate = record.return_type.allows_logo();
+            PublicSale {
+                created_at: record.created_at,
+                return_type: record.return_type,
+                displayname: name.to_string(),
+                corporatename: record.corporatename.filter(|_| corporate),
+                corporateurl: record.corporateurl.filter(|_| corporate),
+                logo_url: record.logo_url.filter(|_| corporate),
+            }
+        }
+        // Anonymous (or nameless) supporters show nothing that could identify them.
+        _ => PublicSale {
+            created_at: record.created_at,
+            return_type: record.return_type,
+            displayname: ANONYMOUS_NAME.to_string(),
+            corporatename: None,
+            corporateurl: None,
+            logo_url: None,
+        },
+    }
+}
+
+fn comment_view(record: CommentRecord) -> CommentView {
+    let named = |name: Option<String>| name.map(|n| n.trim().to_string()).filter(|n| !n.is_empty());
+    let sale_name = named(record.sale_displayname);
+    let (author_name, author_icon, sale_name) = if record.author_anonymous {
+        (ANONYMOUS_NAME.to_string(), None, sale_name.map(|_| ANONYMOUS_NAME.to_string()))
+    } else {
+        let author = named(record.author_displayname)
+            .or_else(|| sale_name.clone())
+            .unwrap_or_else(|| ANONYMOUS_NAME.to_string());
+        (author, record.author_icon, sale_name)
+    };
+    CommentView {
+        id: record.id,
+        project_id: record.project_id,
+        user_id: record.user_id,
+        comment: record.comment,
+        updated_at: record.updated_at,
+        author_name,
+        author_icon,
+        sale_name,
+    }
+}
+
+/// A manual course in order: amount descending (undisclosed last), earlier
+/// latest date first, then the manual position.
+fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
+    entries.sort_by(|a, b| {
+        b.amount
+            .unwrap_or(domain::money::Yen(-1))
+            .cmp(&a.amount.unwrap_or(domain::money::Yen(-1)))
+            .then_with(|| match (a.latest_date, b.latest_date) {
+                (Some(x), Some(y)) => x.cmp(&y),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            })
+            .then_with(|| a.position.cmp(&b.position))
+    });
+    let mut courses = ManualCourses::default();
+    for entry in entries {
+        let logo = ManualLogo { name: entry.name.clone(), src: entry.logo_src.clone(), link: entry.link.clone() };
+        match entry.course.as_str() {
+            "A" => courses.a.push(logo),
+            "B" => courses.b.push(logo),
+            "C" => courses.c.push(logo),
+            _ => courses.supporters.push(entry.name),
+        }
+    }
+    courses
+}
+
+#[async_trait::async_trait]
+impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogService<R, C, H> {
+    async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError> {
+        let projects = self.all_projects().await?;
+        let today = tokyo_date(self.clock.now());
+        let mut cards = Vec::with_capacity(projects.len());
+        for project in projects.iter() {
+            let paid = self.cached_sum(SumTarget::Project(project.id)).await?;
+            cards.push(self.card(project, paid, today));
+        }
+        sort_for_home(&mut cards, today, |c| c.period_end);
+        Ok(cards)
+    }
+
+    async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
+        let projects = self.all_projects().await?;
+        let project = projects.iter().find(|p| p.slug == slug).ok_or(CatalogError::NotFound)?;
+        let today = tokyo_date(self.clock.now());
+        let paid = self.cached_sum(SumTarget::Project(project.id)).await?;
+        let card = self.card(project, paid, today);
+        let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
+        let records = self.returns_for(project.id, viewer).await?;
+        let returns = records
+            .iter()
+            // The repository already filters; the domain rule is applied again so a
+            // storage mistake cannot leak a hidden or someone else's return.
+            .filter(|r| is_listed(r.flag, r.show_user_email.as_deref(), viewer_address.as_deref()))
+            .map(|r| return_view(r, project, card.is_open))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ProjectDetail {
+            content: project.content.clone(),
+            slider: project.slider.clone(),
+            honor_img_url: project.honor_img_url.clone(),
+            honor_img_link: project.honor_img_link.clone(),
+            anonymous_bank: project.anonymous_bank.clone(),
+            uses_manual_sponsors: project.uses_manual_sponsors,
+            hide_footer_sponsors: project.hide_footer_sponsors,
+            returns,
+            card,
+        })
+    }
+
+    async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
+        if let SumTarget::Project(id) = target {
+            self.project_by_id(id).await?;
+        }
+        self.cached_sum(target).await
+    }
+
+    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError> {
+        self.project_by_id(project_id).await?;
+        let fetch = async {
+            let records = self.repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
+            Ok::<_, CatalogError>(Arc::new(records.into_iter().map(public_sale).collect::<Vec<_>>()))
+        };
+        Ok(self.sales.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
+    }
+
+    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError> {
+        let project = self.project_by_id(project_id).await?;
+        let fetch = async {
+            if project.uses_manual_sponsors {
+                return Ok(SponsorList::Manual(manual_courses(self.repo.manual_sponsors(project_id).await?)));
+            }
+            let wall = sponsor_wall(&self.repo.sponsor_sales(Some(project_id)).await?);
+            let (mut size3, mut size2, mut size1) = (Vec::new(), Vec::new(), Vec::new());
+            for (_tier, sponsors) in &wall.corporate {
+                for sponsor in sponsors {
+                    let shown = WallSponsor::from_sponsor(sponsor);
+                    match shown.size {
+                        3 => size3.push(shown),
+                        2 => size2.push(shown),
+                        _ => size1.push(shown),
+                    }
+                }
+            }
+            let personal = wall.personal.iter().map(|s| s.name.clone()).collect();
+            Ok::<_, CatalogError>(SponsorList::Automatic { size3, size2, size1, personal })
+        };
+        self.walls.get_or_fetch(project_id, self.clock.now(), fetch).await
+    }
+
+    async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError> {
+        if let Some(slug) = slug.filter(|s| !s.is_empty()) {
+            let projects = self.all_projects().await?;
+            if projects.iter().any(|p| p.slug == slug && p.hide_footer_sponsors) {
+                return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
+            }
+        }
+        let fetch = async {
+            let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
+            // Sorted once by the domain order; each tier keeps that order.
+            for sponsor in aggregate(&self.repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
+                tiers
+                    .entry(FooterTier::for_amount(sponsor.amount))
+                    .or_default()
+                    .push(WallSponsor::from_sponsor(sponsor));
+            }
+            let ordered = [FooterTier::ExtraLarge, FooterTier::Large, FooterTier::Medium, FooterTier::Small]
+                .into_iter()
+                .map(|tier| (tier, tiers.remove(&tier).unwrap_or_default()))
+                .collect();
+            Ok::<_, CatalogError>(Arc::new(ordered))
+        };
+        let tiers = self.footer.get_or_fetch((), self.clock.now(), fetch).await?;
+        Ok(FooterSponsors { hidden: false, tiers: tiers.as_ref().clone() })
+    }
+
+    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError> {
+        self.project_by_id(project_id).await?;
+        let now = self.clock.now();
+        let fetch = async {
+            let mut items = self.repo.news(project_id, now).await?;
+            for item in &mut items {
+                item.description = self.html.sanitize(&item.description);
+            }
+            Ok::<_, CatalogError>(Arc::new(items))
+        };
+        Ok(self.news.get_or_fetch(project_id, now, fetch).await?.as_ref().clone())
+    }
+
+    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError> {
+        self.project_by_id(project_id).await?;
+        let fetch = async {
+            let records = self.repo.comments(project_id).await?;
+            Ok::<_, CatalogError>(Arc::new(records.into_iter().map(comment_view).collect::<Vec<_>>()))
+        };
+        Ok(self.comments.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
+    }
+
+    async fn update_comment(
+        &self,
+        caller: UserId,
+        comment_id: i64,
+        text: CommentText,
+    ) -> Result<(), CommentUpdateError> {
+        let unexpected = |e: RepoError| CommentUpdateError::Unexpected(e.into());
+        let (author, project_id) = match self.repo.comment_author(comment_id).await {
+            Ok(owner) => owner,
+            Err(RepoError::NotFound) => return Err(CommentUpdateError::NotFound),
+            Err(other) => return Err(unexpected(other)),
+        };
+        if author != caller {
+            return Err(CommentUpdateError::NotAuthor);
+        }
+        match self.repo.update_comment(comment_id, caller, text.as_str().to_string(), self.clock.now()).await {
+            Ok(()) => {}
+            Err(RepoError::NotFound) => return Err(CommentUpdateError::NotFound),
+            Err(other) => return Err(unexpected(other)),
+        }
+        // The author reloads the list right after saving: drop this process's copy.
+        self.comments.invalidate(&project_id);
+        Ok(())
+    }
+}

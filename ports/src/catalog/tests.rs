@@ -1,0 +1,438 @@
+//! The catalog use cases against mocked ports.
+
+use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
+use domain::account::Email;
+use domain::comment::CommentText;
+use domain::money::Yen;
+use domain::returns::{PurchaseBlock, Remaining, ReturnType};
+use domain::sponsor::{FooterTier, LogoTier, SponsorSale};
+
+use super::*;
+use crate::accounts::UserId;
+use crate::clock::MockClock;
+use crate::html::MockHtmlSanitizer;
+use crate::RepoError;
+
+/// 2026-11-25 21:00 in Tokyo (12:00 UTC).
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap()
+}
+
+fn day(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+fn clock() -> MockClock {
+    let mut clock = MockClock::new();
+    clock.expect_now().return_const(now());
+    clock
+}
+
+/// Marks sanitised text so tests can see it passed through the sanitiser.
+fn sanitizer() -> MockHtmlSanitizer {
+    let mut html = MockHtmlSanitizer::new();
+    html.expect_sanitize().returning(|s| format!("[clean]{}", s.replace("<script>", "")));
+    html
+}
+
+fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
+    ProjectRecord {
+        id,
+        slug: slug.into(),
+        title: format!("プロジェクト{id}"),
+        description: "説明".into(),
+        content: "<p>本文</p><script>".into(),
+        target: Yen(1_000_000),
+        period_end: end,
+        main_image_url: Some(format!("/media/demo/p{id}.svg")),
+        honor_img_url: None,
+        honor_img_link: None,
+        is_donation: false,
+        tax_includes: true,
+        anonymous_bank: None,
+        uses_manual_sponsors: false,
+        hide_footer_sponsors: false,
+        slider: vec![],
+    }
+}
+
+fn ret(id: i64, price: i64) -> ReturnRecord {
+    ReturnRecord {
+        id,
+        project_id: 1,
+        slug: format!("r{id}"),
+        return_type: ReturnType::Individual,
+        title: format!("リターン{id}"),
+        description: "<b>内容</b>".into(),
+        price: Yen(price),
+        stock_limit: None,
+        lots_taken: 0,
+        disabled: false,
+        disabled_comment: None,
+        flag: 0,
+        course: None,
+        image_src: None,
+        description_image: None,
+        description_comment: None,
+        lot_disable: false,
+        address_required: false,
+        show_user_email: None,
+    }
+}
+
+fn service(repo: MockCatalogRepository) -> CatalogService<MockCatalogRepository, MockClock, MockHtmlSanitizer> {
+    CatalogService::new(repo, clock(), sanitizer(), CatalogConfig { cache_ttl: Duration::seconds(3) })
+}
+
+fn with_projects(repo: &mut MockCatalogRepository, projects: Vec<ProjectRecord>) {
+    repo.expect_projects().returning(move || Ok(projects.clone()));
+}
+
+#[tokio::test]
+async fn the_home_lists_open_projects_first_with_days_left_and_progress_from_paid_sums() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(
+        &mut repo,
+        vec![
+            project(1, "ended", day(2026, 11, 1)),
+            project(2, "soon", day(2026, 11, 30)),
+            project(3, "later", day(2027, 1, 31)),
+        ],
+    );
+    repo.expect_paid_sum_project().returning(|id| Ok(PaidSum { amount: Yen(id * 123_450), supports: id }));
+
+    let cards = service(repo).master().await.unwrap();
+
+    let slugs: Vec<&str> = cards.iter().map(|c| c.slug.as_str()).collect();
+    assert_eq!(slugs, vec!["later", "soon", "ended"]);
+    let soon = &cards[1];
+    assert_eq!((soon.days_left, soon.is_open), (6, true));
+    assert_eq!(soon.paid, PaidSum { amount: Yen(246_900), supports: 2 });
+    assert_eq!(soon.progress.card_label(), "24.7");
+    assert_eq!((cards[2].days_left, cards[2].is_open), (0, false));
+}
+
+#[tokio::test]
+async fn an_unknown_slug_is_not_found() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "known", day(2026, 12, 31))]);
+
+    let err = service(repo).project_detail("unknown".into(), None).await.unwrap_err();
+
+    assert!(matches!(err, CatalogError::NotFound));
+}
+
+#[tokio::test]
+async fn a_project_page_prices_its_returns_and_says_why_one_cannot_be_bought() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    repo.expect_visible_returns().returning(|_, _| {
+        Ok(vec![
+            ReturnRecord { stock_limit: Some(10), lots_taken: 4, ..ret(1, 3_300) },
+            ReturnRecord { stock_limit: Some(5), lots_taken: 5, ..ret(2, 5_000) },
+            ReturnRecord { disabled: true, disabled_comment: Some("準備中".into()), ..ret(3, 1_000) },
+        ])
+    });
+
+    let detail = service(repo).project_detail("p".into(), None).await.unwrap();
+
+    assert_eq!(detail.content, "[clean]<p>本文</p>");
+    let [limited, sold_out, disabled] = &detail.returns[..] else { panic!("{:?}", detail.returns) };
+    // Tax included: 3,300 yen contains 300 yen of tax.
+    assert_eq!((limited.price.total, limited.price.tax, limited.tax_mode.label()), (Yen(3_300), Yen(300), "税込"));
+    assert_eq!((limited.remaining, limited.block), (Remaining::Limited(6), None));
+    assert_eq!(limited.description, "[clean]<b>内容</b>");
+    assert_eq!(sold_out.block, Some(PurchaseBlock::SoldOut));
+    assert_eq!(disabled.block, Some(PurchaseBlock::Disabled));
+}
+
+#[tokio::test]
+async fn an_ended_project_blocks_every_return_and_a_donation_has_no_tax() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![ProjectRecord { is_donation: true, ..project(1, "p", day(2026, 11, 24)) }]);
+    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    repo.expect_visible_returns().returning(|_, _| Ok(vec![ret(1, 10_000)]));
+
+    let detail = service(repo).project_detail("p".into(), None).await.unwrap();
+
+    let only = &detail.returns[0];
+    assert_eq!(only.block, Some(PurchaseBlock::ProjectEnded));
+    assert_eq!((only.price.tax, only.price.total, only.tax_mode.label()), (Yen(0), Yen(10_000), "非課税"));
+}
+
+#[tokio::test]
+async fn hidden_and_other_users_returns_never_leave_even_if_storage_answers_them() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    repo.expect_visible_returns().returning(|_, _| {
+        Ok(vec![
+            ret(1, 1_000),
+            ReturnRecord { flag: 900, ..ret(2, 1_000) },
+            ReturnRecord { show_user_email: Some("vip@example.jp".into()), ..ret(3, 1_000) },
+        ])
+    });
+    let service = service(repo);
+
+    let anonymous = service.project_detail("p".into(), None).await.unwrap();
+    let vip = service.project_detail("p".into(), Some(Email::parse("VIP@example.jp").unwrap())).await.unwrap();
+
+    assert_eq!(anonymous.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1]);
+    assert_eq!(vip.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1, 3]);
+}
+
+#[tokio::test]
+async fn the_viewer_address_is_passed_to_storage_and_only_the_anonymous_view_is_cached() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_paid_sum_project().times(1).returning(|_| Ok(PaidSum::default()));
+    repo.expect_visible_returns().withf(|_, viewer| viewer.is_none()).times(1).returning(|_, _| Ok(vec![]));
+    repo.expect_visible_returns()
+        .withf(|_, viewer| viewer.as_ref().is_some_and(|e| e.as_str() == "a@example.jp"))
+        .times(2)
+        .returning(|_, _| Ok(vec![]));
+    let service = service(repo);
+    let viewer = || Some(Email::parse("a@example.jp").unwrap());
+
+    for _ in 0..2 {
+        service.project_detail("p".into(), None).await.unwrap();
+        service.project_detail("p".into(), viewer()).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn sums_of_unknown_projects_and_returns_are_not_found() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_paid_sum_project().never();
+    repo.expect_paid_sum_return().returning(|_| Ok(None));
+
+    let service = service(repo);
+
+    assert!(matches!(service.paid_sum(SumTarget::Project(99)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.paid_sum(SumTarget::Return(99)).await, Err(CatalogError::NotFound)));
+}
+
+#[tokio::test]
+async fn the_site_total_is_served_from_memory_for_a_few_seconds() {
+    let mut repo = MockCatalogRepository::new();
+    repo.expect_paid_sum_all().times(1).returning(|| Ok(PaidSum { amount: Yen(5_000), supports: 2 }));
+    let service = service(repo);
+
+    for _ in 0..3 {
+        assert_eq!(service.paid_sum(SumTarget::All).await.unwrap().amount, Yen(5_000));
+    }
+}
+
+fn sale_record(name: &str, kind: ReturnType, anonymous: bool) -> PublicSaleRecord {
+    PublicSaleRecord {
+        created_at: now(),
+        return_type: kind,
+        displayname: Some(name.into()),
+        anonymous,
+        corporatename: Some("上毛商事".into()),
+        corporateurl: Some("https://example.co.jp".into()),
+        logo_url: Some("/media/logo.png".into()),
+    }
+}
+
+#[tokio::test]
+async fn the_public_supporter_list_masks_anonymous_supporters_and_shows_company_details_only_for_companies() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_public_sales().returning(|_, _| {
+        Ok(vec![
+            sale_record("上毛商事", ReturnType::Company, false),
+            sale_record("隠れ社長", ReturnType::Company, true),
+            sale_record("群馬 太郎", ReturnType::Individual, false),
+        ])
+    });
+
+    let sales = service(repo).public_sales(1).await.unwrap();
+
+    assert_eq!(sales[0].corporatename.as_deref(), Some("上毛商事"));
+    assert_eq!((sales[1].displayname.as_str(), &sales[1].corporatename, &sales[1].logo_url), ("匿名", &None, &None));
+    assert_eq!((sales[2].displayname.as_str(), &sales[2].corporatename), ("群馬 太郎", &None));
+}
+
+fn sponsor_sale(id: i64, amount: i64, company: bool, anonymous: bool) -> SponsorSale {
+    SponsorSale {
+        supporter_id: id,
+        display_name: Some(format!("支援者{id}")),
+        anonymous,
+        amount: Yen(amount),
+        created_at: now().naive_utc(),
+        return_type: if company { ReturnType::Company } else { ReturnType::Individual },
+        logo_url: company.then(|| format!("/media/logo{id}.png")),
+        link: company.then(|| "https://example.co.jp".to_string()),
+    }
+}
+
+#[tokio::test]
+async fn the_sponsor_wall_groups_logos_by_size_and_lists_personal_names_with_tokumei() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_sponsor_sales().withf(|p| *p == Some(1)).returning(|_| {
+        Ok(vec![
+            sponsor_sale(1, 600_000, true, false),
+            sponsor_sale(2, 60_000, true, false),
+            sponsor_sale(3, 35_000, true, false),
+            sponsor_sale(4, 10_000, true, false),
+            sponsor_sale(5, 5_000, false, false),
+            sponsor_sale(6, 90_000, true, true),
+        ])
+    });
+
+    let SponsorList::Automatic { size3, size2, size1, personal } = service(repo).sponsors(1).await.unwrap() else {
+        panic!("automatic expected")
+    };
+
+    assert_eq!(
+        size3.iter().map(|s| (s.name.as_str(), s.tier)).collect::<Vec<_>>(),
+        vec![("支援者1", LogoTier::Largest), ("支援者2", LogoTier::Large)]
+    );
+    assert_eq!(size2[0].tier, LogoTier::Medium);
+    assert_eq!(size1[0].tier, LogoTier::Small);
+    // The anonymous company lost its logo and is listed by '匿名' among personal names, largest first.
+    assert_eq!(personal, vec!["匿名".to_string(), "支援者5".to_string()]);
+}
+
+#[tokio::test]
+async fn a_project_with_a_manual_list_shows_its_courses_in_order() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![ProjectRecord { uses_manual_sponsors: true, ..project(1, "p", day(2026, 12, 31)) }]);
+    repo.expect_sponsor_sales().never();
+    let entry = |course: &str, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
+        course: course.into(),
+        name: name.into(),
+        logo_src: Some("/media/x.svg".into()),
+        link: None,
+        amount: amount.map(Yen),
+        latest_date: None,
+        position,
+    };
+    repo.expect_manual_sponsors().returning(move |_| {
+        Ok(vec![
+            entry("A", "小", Some(1_000), 0),
+            entry("A", "大", Some(9_000), 1),
+            entry("B", "B社", None, 0),
+            entry("supporter", "山田 花子", None, 0),
+        ])
+    });
+
+    let SponsorList::Manual(courses) = service(repo).sponsors(1).await.unwrap() else { panic!("manual expected") };
+
+    assert_eq!(courses.a.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["大", "小"]);
+    assert_eq!(courses.b.len(), 1);
+    assert!(courses.c.is_empty());
+    assert_eq!(courses.supporters, vec!["山田 花子".to_string()]);
+}
+
+#[tokio::test]
+async fn the_footer_is_hidden_on_a_project_that_hides_it_and_otherwise_tiers_company_sponsors() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(
+        &mut repo,
+        vec![
+            ProjectRecord { hide_footer_sponsors: true, ..project(1, "quiet", day(2026, 12, 31)) },
+            project(2, "loud", day(2026, 12, 31)),
+        ],
+    );
+    repo.expect_sponsor_sales().withf(|p| p.is_none()).times(1).returning(|_| {
+        Ok(vec![
+            sponsor_sale(1, 500_000, true, false),
+            sponsor_sale(2, 70_000, true, false),
+            sponsor_sale(3, 1_000, false, false),
+        ])
+    });
+    let service = service(repo);
+
+    let hidden = service.footer_sponsors(Some("quiet".into())).await.unwrap();
+    let shown = service.footer_sponsors(Some("loud".into())).await.unwrap();
+
+    assert!(hidden.hidden && hidden.tiers.is_empty());
+    assert!(!shown.hidden);
+    let sizes: Vec<(FooterTier, usize)> = shown.tiers.iter().map(|(t, s)| (*t, s.len())).collect();
+    assert_eq!(
+        sizes,
+        vec![(FooterTier::ExtraLarge, 1), (FooterTier::Large, 0), (FooterTier::Medium, 1), (FooterTier::Small, 0)]
+    );
+}
+
+fn comment(id: i64, author: i64, anonymous: bool) -> CommentRecord {
+    CommentRecord {
+        id,
+        project_id: 1,
+        user_id: UserId(author),
+        comment: "応援しています".into(),
+        updated_at: now(),
+        author_displayname: Some("たろう".into()),
+        author_icon: Some("/media/icon.png".into()),
+        sale_displayname: Some("群馬 太郎".into()),
+        author_anonymous: anonymous,
+    }
+}
+
+#[tokio::test]
+async fn an_anonymous_supporters_comment_shows_neither_name_nor_icon() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_comments().returning(|_| Ok(vec![comment(1, 7, false), comment(2, 8, true)]));
+
+    let comments = service(repo).comments(1).await.unwrap();
+
+    assert_eq!((comments[0].author_name.as_str(), comments[0].author_icon.is_some()), ("たろう", true));
+    assert_eq!((comments[1].author_name.as_str(), &comments[1].author_icon), ("匿名", &None));
+    assert_eq!(comments[1].sale_name.as_deref(), Some("匿名"));
+}
+
+#[tokio::test]
+async fn only_the_author_may_edit_a_comment() {
+    let mut repo = MockCatalogRepository::new();
+    repo.expect_comment_author().returning(|_| Ok((UserId(7), 1)));
+    repo.expect_update_comment().never();
+
+    let err = service(repo).update_comment(UserId(8), 5, CommentText::parse("書き換え").unwrap()).await.unwrap_err();
+
+    assert!(matches!(err, CommentUpdateError::NotAuthor));
+}
+
+#[tokio::test]
+async fn the_author_edit_is_stored_and_the_next_list_is_fresh() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_comment_author().returning(|_| Ok((UserId(7), 1)));
+    repo.expect_update_comment()
+        .withf(|id, author, text, at| *id == 5 && *author == UserId(7) && text == "書き換えました" && *at == now())
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
+    repo.expect_comments().times(2).returning(|_| Ok(vec![]));
+    let service = service(repo);
+
+    service.comments(1).await.unwrap();
+    service.update_comment(UserId(7), 5, CommentText::parse(" 書き換えました ").unwrap()).await.unwrap();
+    service.comments(1).await.unwrap();
+}
+
+#[tokio::test]
+async fn editing_an_unknown_comment_is_not_found() {
+    let mut repo = MockCatalogRepository::new();
+    repo.expect_comment_author().returning(|_| Err(RepoError::NotFound));
+
+    let err = service(repo).update_comment(UserId(7), 404, CommentText::parse("x").unwrap()).await.unwrap_err();
+
+    assert!(matches!(err, CommentUpdateError::NotFound));
+}
+
+#[tokio::test]
+async fn lists_of_an_unknown_project_are_not_found() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    let service = service(repo);
+
+    assert!(matches!(service.news(2).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.comments(2).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.sponsors(2).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.public_sales(2).await, Err(CatalogError::NotFound)));
+}

@@ -1,0 +1,159 @@
+//! What the public use cases answer: records with the domain's rules
+//! applied (days left, progress, prices, availability, sponsor tiers).
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::money::{PriceBreakdown, TaxMode, Yen};
+use domain::project::Progress;
+use domain::returns::{PurchaseBlock, Remaining, ReturnType};
+use domain::sponsor::{FooterTier, LogoTier, Sponsor};
+
+use super::repository::{BankAccount, PaidSum, SliderImage};
+use crate::accounts::UserId;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectCard {
+    pub id: i64,
+    pub slug: String,
+    pub title: String,
+    pub description: String,
+    pub target: Yen,
+    pub period_end: NaiveDate,
+    pub main_image_url: Option<String>,
+    pub is_donation: bool,
+    pub tax_includes: bool,
+    pub has_anonymous_bank: bool,
+    pub days_left: u32,
+    pub is_open: bool,
+    pub paid: PaidSum,
+    pub progress: Progress,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnView {
+    pub id: i64,
+    pub slug: String,
+    pub return_type: ReturnType,
+    pub title: String,
+    /// Sanitised HTML.
+    pub description: String,
+    /// Price, tax and total of one lot.
+    pub price: PriceBreakdown,
+    pub tax_mode: TaxMode,
+    pub limit: Option<u32>,
+    pub remaining: Remaining,
+    pub disabled: bool,
+    pub disabled_comment: Option<String>,
+    /// Why it cannot be bought now; `None` = purchasable.
+    pub block: Option<PurchaseBlock>,
+    pub course: Option<String>,
+    pub image_src: Option<String>,
+    pub description_image: Option<String>,
+    pub description_comment: Option<String>,
+    pub lot_disable: bool,
+    pub address_required: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectDetail {
+    pub card: ProjectCard,
+    /// Sanitised HTML.
+    pub content: String,
+    pub slider: Vec<SliderImage>,
+    pub honor_img_url: Option<String>,
+    pub honor_img_link: Option<String>,
+    pub anonymous_bank: Option<BankAccount>,
+    pub uses_manual_sponsors: bool,
+    pub hide_footer_sponsors: bool,
+    pub returns: Vec<ReturnView>,
+}
+
+/// What `sales/get/sum` asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SumTarget {
+    All,
+    Project(i64),
+    Return(i64),
+}
+
+/// A paid sale on the public supporter list: no e-mail, user id or amount.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublicSale {
+    pub created_at: DateTime<Utc>,
+    pub return_type: ReturnType,
+    /// The display name, or '匿名'.
+    pub displayname: String,
+    /// Company details, only for a named company or organisation supporter.
+    pub corporatename: Option<String>,
+    pub corporateurl: Option<String>,
+    pub logo_url: Option<String>,
+}
+
+/// A sponsor on a wall, with its tier; the amount stays on the server.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WallSponsor {
+    pub name: String,
+    pub link: Option<String>,
+    pub img: Option<String>,
+    pub tier: LogoTier,
+    /// 3, 2 or 1 (`domain::sponsor::logo_size_tag`).
+    pub size: u8,
+}
+
+impl WallSponsor {
+    pub fn from_sponsor(sponsor: &Sponsor) -> Self {
+        Self {
+            name: sponsor.name.clone(),
+            link: sponsor.link.clone(),
+            img: sponsor.img.clone(),
+            tier: LogoTier::for_amount(sponsor.amount),
+            size: domain::sponsor::logo_size_tag(sponsor.amount),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManualLogo {
+    pub name: String,
+    pub src: Option<String>,
+    pub link: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ManualCourses {
+    pub a: Vec<ManualLogo>,
+    pub b: Vec<ManualLogo>,
+    pub c: Vec<ManualLogo>,
+    pub supporters: Vec<String>,
+}
+
+/// The sponsor block of a project page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SponsorList {
+    /// Computed from paid sales: corporate sponsors by logo size (3, 2, 1),
+    /// each sorted, then personal sponsors' names.
+    Automatic { size3: Vec<WallSponsor>, size2: Vec<WallSponsor>, size1: Vec<WallSponsor>, personal: Vec<String> },
+    /// The project's manual list (courses A, B, C and supporters).
+    Manual(ManualCourses),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FooterSponsors {
+    pub hidden: bool,
+    /// Every footer tier from LL to S, each sorted (possibly empty).
+    pub tiers: Vec<(FooterTier, Vec<WallSponsor>)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommentView {
+    pub id: i64,
+    pub project_id: i64,
+    pub user_id: UserId,
+    pub comment: String,
+    pub updated_at: DateTime<Utc>,
+    /// The author's name, '匿名' for an anonymous supporter.
+    pub author_name: String,
+    /// The author's icon; `None` = default icon (also for anonymous supporters).
+    pub author_icon: Option<String>,
+    /// The sale's display name ('匿名' when anonymous); `None` without a sale.
+    pub sale_name: Option<String>,
+}
