@@ -249,3 +249,69 @@ test.describe('legal pages', () => {
     await expect(page.getByRole('rowheader', { name: 'お支払い方法' })).toBeVisible();
   });
 });
+
+test.describe('comments', () => {
+  // Demo accounts seeded by `app-server seed-demo` (docs: README, demo data).
+  const DEMO_PASSWORD = 'demo-password-1';
+  const AUTHOR = 'demo-taro@example.jp';
+  const OTHER = 'demo-hanako@example.jp';
+
+  interface CommentJson {
+    id: number;
+    user_id: number;
+    comment: string;
+  }
+
+  const tokenOf = async (request: APIRequestContext, email: string): Promise<string> => {
+    const response = await request.post('/v1/user/login', { data: { email, password: DEMO_PASSWORD } });
+    expect(response.ok(), `login of ${email}`).toBeTruthy();
+    return ((await response.json()) as { token: string }).token;
+  };
+
+  /** A project where the author has a comment, with that comment. */
+  const authorsComment = async (request: APIRequestContext, authorId: number) => {
+    for (const project of await projects(request)) {
+      const { comments } = await getJson<{ comments: CommentJson[] }>(request, `/v1/comment/get/list?project_id=${project.id}`);
+      const own = comments.find((comment) => comment.user_id === authorId);
+      if (own) return { project, own, others: comments.filter((comment) => comment.user_id !== authorId) };
+    }
+    throw new Error('the demo data has no comment by the author');
+  };
+
+  test('only the author can edit a comment, in the page and on the server', async ({ page, request }) => {
+    const token = await tokenOf(request, AUTHOR);
+    const check = await request.get('/v1/user/loginCheck', { headers: { Authorization: `Bearer ${token}` } });
+    const authorId = ((await check.json()) as { data: { userId: number } }).data.userId;
+    const { project, own, others } = await authorsComment(request, authorId);
+
+    await page.goto('/login/');
+    await page.evaluate((stored) => localStorage.setItem('jwt', stored), JSON.stringify({ type: 'Bearer', token }));
+    await page.goto(`/projects/${project.slug}/`);
+    await page.getByRole('tab', { name: '応援コメント' }).click();
+    const panel = page.getByRole('tabpanel', { name: '応援コメント' });
+    const mine = panel.getByRole('listitem').filter({ hasText: own.comment });
+    await expect(mine).toBeVisible();
+    await expect(panel.getByRole('button', { name: '編集する' })).toHaveCount(1);
+    for (const other of others) {
+      await expect(panel.getByRole('listitem').filter({ hasText: other.comment }).getByRole('button', { name: '編集する' })).toHaveCount(0);
+    }
+
+    await mine.getByRole('button', { name: '編集する' }).click();
+    const edited = `${own.comment}（追記：${Date.now()}）`;
+    await panel.getByRole('textbox', { name: 'コメント' }).fill('   ');
+    await panel.getByRole('button', { name: '登録する' }).click();
+    await expect(panel.getByRole('alert')).toHaveText('コメントを入力してください。');
+    await panel.getByRole('textbox', { name: 'コメント' }).fill(edited);
+    await panel.getByRole('button', { name: '登録する' }).click();
+    await expect(panel.getByText(edited)).toBeVisible();
+
+    const intruder = await tokenOf(request, OTHER);
+    const refused = await request.post('/v1/comment/set/update', {
+      headers: { Authorization: `Bearer ${intruder}` },
+      data: { id: own.id, comment: '書き換え' },
+    });
+    expect(refused.status()).toBe(403);
+    const after = await getJson<{ comments: CommentJson[] }>(request, `/v1/comment/get/list?project_id=${project.id}`);
+    expect(after.comments.find((comment) => comment.id === own.id)?.comment).toBe(edited);
+  });
+});
