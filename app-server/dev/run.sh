@@ -4,6 +4,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# The debug binary, wherever cargo puts it.
+APP_SERVER="${CARGO_TARGET_DIR:-$ROOT/target}/debug/app-server"
 
 bash app-server/dev/setup.sh
 bash app-server/dev/services.sh up
@@ -16,9 +18,9 @@ npm --prefix frontend run --silent build
 echo "==> Building the server"
 cargo build -p app-server --bin app-server
 echo "==> Migrating, loading postal codes and the demo data (idempotent)"
-target/debug/app-server migrate
+"$APP_SERVER" migrate
 .data/venv/bin/python app-server/dev/load_postal_codes.py "$DATABASE_URL"
-target/debug/app-server seed-demo
+"$APP_SERVER" seed-demo
 
 export APP_PORT="${APP_PORT:-8080}"
 export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"
@@ -30,4 +32,4 @@ cat <<MSG
   Stop with Ctrl-C.
 
 MSG
-target/debug/app-server
+"$APP_SERVER"

@@ -5,6 +5,8 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
+# The debug binary, wherever cargo puts it.
+APP_SERVER="${CARGO_TARGET_DIR:-$ROOT/target}/debug/app-server"
 only="${1:-all}"
 
 bash app-server/dev/setup.sh || exit 1
@@ -54,11 +56,11 @@ e2e() {
   psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $E2E_DB" || return 1
   local port="${E2E_PORT:-18080}"
   local url="${DATABASE_ADMIN_URL%/*}/$E2E_DB"
-  DATABASE_URL="$url" target/debug/app-server migrate || return 1
+  DATABASE_URL="$url" "$APP_SERVER" migrate || return 1
   .data/venv/bin/python app-server/dev/load_postal_codes.py "$url" || return 1
-  DATABASE_URL="$url" RUST_LOG=warn target/debug/app-server seed-demo >/dev/null || return 1
+  DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" seed-demo >/dev/null || return 1
   DATABASE_URL="$url" APP_PORT="$port" PUBLIC_URL="http://127.0.0.1:$port" \
-    RUST_LOG=warn target/debug/app-server >.data/e2e-server.log 2>&1 &
+    RUST_LOG=warn "$APP_SERVER" >.data/e2e-server.log 2>&1 &
   APP_PID=$!
   for _ in $(seq 1 120); do
     curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break
