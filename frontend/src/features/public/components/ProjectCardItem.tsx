@@ -5,7 +5,7 @@ import { formatDaysLeft, formatPeople, formatYen } from '../format';
 import { ProgressRing } from './ProgressRing';
 
 /** One project on the home page. */
-export function ProjectCardItem({ project }: { project: ProjectCard }) {
+export function ProjectCardItem({ project, priority = false }: { project: ProjectCard; priority?: boolean }) {
   const detailHref = paths.project.getHref(project.slug);
   const returnsHref = paths.project.getHref(project.slug, 'returns');
   const ended = !project.isOpen;
@@ -13,7 +13,16 @@ export function ProjectCardItem({ project }: { project: ProjectCard }) {
   return (
     <article className={`project-card${ended ? ' project-card--ended' : ''}`} aria-labelledby={titleId}>
       <Link to={detailHref} className="project-card__image" tabIndex={-1} aria-hidden="true">
-        <img src={project.urls.main} alt="" width={640} height={427} loading="lazy" decoding="async" />
+        {/* The first card's image is usually the largest paint: fetch it at once, the rest lazily. */}
+        <img
+          src={project.urls.main}
+          alt=""
+          width={640}
+          height={427}
+          loading={priority ? 'eager' : 'lazy'}
+          fetchPriority={priority ? 'high' : 'auto'}
+          decoding="async"
+        />
         {ended && <span className="project-card__badge">終了</span>}
       </Link>
       <div className="project-card__body">

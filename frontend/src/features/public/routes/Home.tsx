@@ -25,9 +25,9 @@ function HeroTotals() {
 function ProjectGrid({ projects }: { projects: ProjectCard[] }) {
   return (
     <ul className="project-grid" aria-label="プロジェクト">
-      {projects.map((project) => (
+      {projects.map((project, index) => (
         <li key={project.id}>
-          <ProjectCardItem project={project} />
+          <ProjectCardItem project={project} priority={index === 0} />
         </li>
       ))}
     </ul>
