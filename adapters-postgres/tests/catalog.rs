@@ -1,3 +1,4 @@
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 use adapters_postgres::testing::TestDatabase;
 use adapters_postgres::PgCatalogRepository;
 use chrono::Utc;

@@ -1,4 +1,3 @@
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 //! The HTTP API through the real wiring: each test gets its own database and
 //! port. Needs the local services (`app-server/dev/services.sh up`).
 // Helpers outside #[test] functions panic on purpose: a failed setup is a failed test.
