@@ -45,6 +45,10 @@ rust_tests() {
   fi
 }
 
+rust_lints() {
+  cargo fmt --all --check && cargo clippy --workspace --all-targets --quiet -- -D warnings
+}
+
 frontend_unit() {
   npm --prefix frontend run --silent typecheck && npm --prefix frontend test
 }
@@ -71,6 +75,7 @@ e2e() {
 }
 
 if [ "$only" = all ]; then
+  layer "Rust: formatting and clippy (warnings are errors)" rust_lints
   layer "Rust: unit, property and integration tests" rust_tests
   layer "Frontend: typecheck and unit tests" frontend_unit
 fi
