@@ -20,7 +20,7 @@ use ports::catalog::{
 };
 use ports::RepoError;
 
-use crate::error::{map_diesel, run_blocking};
+use crate::error::{map_diesel, with_conn};
 use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
 use crate::PgPool;
 
@@ -32,19 +32,6 @@ pub struct PgCatalogRepository {
 impl PgCatalogRepository {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
-    }
-
-    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
-    {
-        let pool = self.pool.clone();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
-            work(&mut conn)
-        })
-        .await
     }
 }
 
@@ -334,7 +321,7 @@ const PUBLIC_SALES: &str = "SELECT s.created_at, r.return_type, d.displayname, \
 #[async_trait]
 impl CatalogRepository for PgCatalogRepository {
     async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError> {
-        self.with_conn(|conn| {
+        with_conn(&self.pool, |conn| {
             let rows: Vec<ProjectRow> =
                 projects::table.select(ProjectRow::as_select()).order(projects::id).load(conn).map_err(map_diesel)?;
             let images: Vec<(i64, String, String)> = project_slider_images::table
@@ -358,11 +345,12 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
-        self.with_conn(|conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into())).await
+        with_conn(&self.pool, |conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into()))
+            .await
     }
 
     async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             Ok(sql_query(SUM_PROJECT)
                 .bind::<BigInt, _>(project_id)
                 .get_result::<SumRow>(conn)
@@ -373,7 +361,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let row: Option<ReturnSumRow> =
                 sql_query(SUM_RETURN).bind::<BigInt, _>(return_id).get_result(conn).optional().map_err(map_diesel)?;
             Ok(row.map(|r| PaidSum { amount: Yen(r.amount), supports: r.supports }))
@@ -383,7 +371,7 @@ impl CatalogRepository for PgCatalogRepository {
 
     async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError> {
         let viewer = viewer.map(|e| e.as_str().to_string());
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<ReturnRow> = sql_query(VISIBLE_RETURNS)
                 .bind::<BigInt, _>(project_id)
                 .bind::<Nullable<Text>, _>(viewer)
@@ -395,7 +383,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<(i64, String, String, DateTime<Utc>)> = project_news::table
                 .filter(project_news::project_id.eq(project_id))
                 .filter(project_news::published_at.le(now))
@@ -412,7 +400,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<CommentRow> =
                 sql_query(COMMENTS).bind::<BigInt, _>(project_id).load(conn).map_err(map_diesel)?;
             Ok(rows
@@ -434,7 +422,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<SponsorRow> = match project_id {
                 Some(id) => sql_query(sponsor_query(true)).bind::<BigInt, _>(id).load(conn),
                 None => sql_query(sponsor_query(false)).load(conn),
@@ -459,7 +447,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES)
                 .bind::<BigInt, _>(project_id)
                 .bind::<BigInt, _>(limit)
@@ -483,7 +471,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             #[allow(clippy::type_complexity)]
             let rows: Vec<(
                 String,
@@ -528,7 +516,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let (user, project): (i64, i64) = comments::table
                 .find(comment_id)
                 .select((comments::user_id, comments::project_id))
@@ -546,7 +534,7 @@ impl CatalogRepository for PgCatalogRepository {
         text: String,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let updated = diesel::update(
                 comments::table.filter(comments::id.eq(comment_id)).filter(comments::user_id.eq(author.0)),
             )

@@ -24,3 +24,17 @@ where
         .await
         .map_err(|join| RepoError::Unexpected(anyhow::Error::new(join)))?
 }
+
+/// Runs `work` with a pooled connection on the blocking pool.
+pub(crate) async fn with_conn<T, F>(pool: &crate::PgPool, work: F) -> Result<T, RepoError>
+where
+    T: Send + 'static,
+    F: FnOnce(&mut diesel::PgConnection) -> Result<T, RepoError> + Send + 'static,
+{
+    let pool = pool.clone();
+    run_blocking(move || {
+        let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        work(&mut conn)
+    })
+    .await
+}

@@ -14,7 +14,7 @@ use ports::accounts::{
 };
 use ports::RepoError;
 
-use crate::error::{map_diesel, run_blocking};
+use crate::error::{map_diesel, with_conn};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -25,19 +25,6 @@ pub struct PgProfileRepository {
 impl PgProfileRepository {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
-    }
-
-    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
-    {
-        let pool = self.pool.clone();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
-            work(&mut conn)
-        })
-        .await
     }
 }
 
@@ -242,11 +229,11 @@ fn expect_row(updated: usize) -> Result<(), RepoError> {
 #[async_trait]
 impl ProfileRepository for PgProfileRepository {
     async fn profile(&self, user: UserId, now: DateTime<Utc>) -> Result<UserProfile, RepoError> {
-        self.with_conn(move |conn| load_profile(conn, user, now)).await
+        with_conn(&self.pool, move |conn| load_profile(conn, user, now)).await
     }
 
     async fn update_profile(&self, user: UserId, update: ProfileUpdate) -> Result<(), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let updated = sql_query(
                 "UPDATE users SET username = $2, displayname = $3, profile = $4, age_group = $5, updated_at = now() \
                   WHERE id = $1",
@@ -264,7 +251,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn update_corporate(&self, user: UserId, name: String, url: Option<String>) -> Result<(), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let updated =
                 sql_query("UPDATE users SET corporatename = $2, corporateurl = $3, updated_at = now() WHERE id = $1")
                     .bind::<BigInt, _>(user.0)
@@ -278,7 +265,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn save_primary_address(&self, user: UserId, address: Address) -> Result<StoredAddress, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             conn.transaction(|conn| {
                 // The partial unique index allows one active primary address per user: update it or create it.
                 let bind_fields = |q: diesel::query_builder::SqlQuery| {
@@ -315,7 +302,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn add_image(&self, user: UserId, image: NewImage) -> Result<Image, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let row: ImageRow = sql_query(
                 "INSERT INTO user_images (user_id, image_type, storage_key, url, content_type, byte_size) \
                  VALUES ($1, $2, $3, $4, $5, $6) RETURNING id, image_type, url",
@@ -334,7 +321,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<HistoryRow> = sql_query(
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
                         r.title AS return_title, s.lot, s.amount, s.total, s.payment_type, s.status, \
@@ -355,7 +342,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn display_name_owner(&self, id: i64) -> Result<Option<UserId>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let row: Option<OwnerRow> = sql_query("SELECT user_id FROM display_names WHERE id = $1")
                 .bind::<BigInt, _>(id)
                 .get_result(conn)
@@ -367,7 +354,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn rename_display_name(&self, id: i64, name: String) -> Result<(), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let updated = sql_query("UPDATE display_names SET displayname = $2, updated_at = now() WHERE id = $1")
                 .bind::<BigInt, _>(id)
                 .bind::<Text, _>(name)
@@ -379,7 +366,7 @@ impl ProfileRepository for PgProfileRepository {
     }
 
     async fn lookup_zip(&self, zip: String) -> Result<Option<ZipAddress>, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let row: Option<ZipRow> =
                 sql_query("SELECT zip, pref, city, town FROM postal_codes WHERE zip = $1 ORDER BY town LIMIT 1")
                     .bind::<Text, _>(zip)

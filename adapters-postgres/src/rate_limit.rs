@@ -5,7 +5,7 @@ use diesel::{sql_query, QueryableByName, RunQueryDsl};
 use ports::rate_limit::RateLimiter;
 use ports::RepoError;
 
-use crate::error::{map_diesel, run_blocking};
+use crate::error::{map_diesel, with_conn};
 use crate::PgPool;
 
 /// Counters in `rate_limit_buckets`; one upsert counts and reads atomically.
@@ -23,12 +23,10 @@ impl PgRateLimiter {
 impl PgRateLimiter {
     /// Deletes windows that started before `cutoff`; returns how many.
     pub async fn purge_before(&self, cutoff: DateTime<Utc>) -> Result<usize, RepoError> {
-        let pool = self.pool.clone();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        with_conn(&self.pool, move |conn| {
             sql_query("DELETE FROM rate_limit_buckets WHERE window_start < $1")
                 .bind::<Timestamptz, _>(cutoff)
-                .execute(&mut conn)
+                .execute(conn)
                 .map_err(map_diesel)
         })
         .await
@@ -44,10 +42,8 @@ struct Count {
 #[async_trait]
 impl RateLimiter for PgRateLimiter {
     async fn hit(&self, key: &str, window_start: DateTime<Utc>) -> Result<u32, RepoError> {
-        let pool = self.pool.clone();
         let key = key.to_string();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        with_conn(&self.pool, move |conn| {
             let row: Count = sql_query(
                 "INSERT INTO rate_limit_buckets (key, window_start) VALUES ($1, $2) \
                  ON CONFLICT (key, window_start) DO UPDATE SET count = rate_limit_buckets.count + 1 \
@@ -55,7 +51,7 @@ impl RateLimiter for PgRateLimiter {
             )
             .bind::<Text, _>(&key)
             .bind::<Timestamptz, _>(window_start)
-            .get_result(&mut conn)
+            .get_result(conn)
             .map_err(map_diesel)?;
             Ok(u32::try_from(row.count).unwrap_or(u32::MAX))
         })

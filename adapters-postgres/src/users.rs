@@ -5,7 +5,7 @@ use domain::account::{AccountStatus, Email};
 use ports::accounts::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use ports::RepoError;
 
-use crate::error::{map_diesel, run_blocking};
+use crate::error::{map_diesel, with_conn};
 use crate::schema::{administrators, user_keys, users};
 use crate::PgPool;
 
@@ -105,20 +105,7 @@ struct KeyRow {
     used_at: Option<DateTime<Utc>>,
 }
 
-impl PgUserRepository {
-    async fn with_conn<T, F>(&self, work: F) -> Result<T, RepoError>
-    where
-        T: Send + 'static,
-        F: FnOnce(&mut PgConnection) -> Result<T, RepoError> + Send + 'static,
-    {
-        let pool = self.pool.clone();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
-            work(&mut conn)
-        })
-        .await
-    }
-}
+impl PgUserRepository {}
 
 /// The redemption transaction's own error, so diesel errors and rule
 /// outcomes can both roll it back.
@@ -196,14 +183,12 @@ fn redeem_in(
 #[async_trait]
 impl UserRepository for PgUserRepository {
     async fn find_by_email(&self, email: &Email) -> Result<Option<(UserId, AccountStatus)>, RepoError> {
-        let pool = self.pool.clone();
         let normalized = email.normalized();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        with_conn(&self.pool, move |conn| {
             let row: Option<(i64, String)> = users::table
                 .filter(lower(users::email).eq(normalized))
                 .select((users::id, users::status))
-                .first(&mut conn)
+                .first(conn)
                 .optional()
                 .map_err(map_diesel)?;
             row.map(|(id, status)| Ok((UserId(id), status_from_db(&status)?))).transpose()
@@ -212,10 +197,8 @@ impl UserRepository for PgUserRepository {
     }
 
     async fn create_provisional(&self, email: &Email, key: NewKey) -> Result<UserId, RepoError> {
-        let pool = self.pool.clone();
         let email = email.as_str().to_string();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        with_conn(&self.pool, move |conn| {
             conn.transaction(|conn| {
                 let id: i64 = diesel::insert_into(users::table)
                     .values((users::email.eq(&email), users::status.eq(status_to_db(AccountStatus::Provisional))))
@@ -230,9 +213,7 @@ impl UserRepository for PgUserRepository {
     }
 
     async fn replace_key(&self, user: UserId, key: NewKey) -> Result<(), RepoError> {
-        let pool = self.pool.clone();
-        run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        with_conn(&self.pool, move |conn| {
             conn.transaction(|conn| {
                 // Lock the account so two parallel requests do not both keep a live key.
                 users::table.find(user.0).select(users::id).for_update().first::<i64>(conn)?;
@@ -253,7 +234,7 @@ impl UserRepository for PgUserRepository {
 
     async fn credentials_by_email(&self, email: &Email) -> Result<Option<Credentials>, RepoError> {
         let normalized = email.normalized();
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             users::table
                 .filter(lower(users::email).eq(normalized))
                 .select(CredentialsRow::as_select())
@@ -267,7 +248,7 @@ impl UserRepository for PgUserRepository {
     }
 
     async fn credentials(&self, user: UserId) -> Result<Credentials, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             users::table.find(user.0).select(CredentialsRow::as_select()).first(conn).map_err(map_diesel)?.try_into()
         })
         .await
@@ -280,7 +261,7 @@ impl UserRepository for PgUserRepository {
         banned_until: Option<DateTime<Utc>>,
     ) -> Result<(), RepoError> {
         let count = i32::try_from(failed_login_count).unwrap_or(i32::MAX);
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             diesel::update(users::table.find(user.0))
                 .set((users::failed_login_count.eq(count), users::banned_until.eq(banned_until)))
                 .execute(conn)
@@ -297,9 +278,7 @@ impl UserRepository for PgUserRepository {
         now: DateTime<Utc>,
         action: KeyAction,
     ) -> Result<UserId, RedeemError> {
-        let pool = self.pool.clone();
-        let outcome = run_blocking(move || {
-            let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
+        let outcome = with_conn(&self.pool, move |conn| {
             Ok(conn.transaction::<_, RedeemFailure, _>(|conn| redeem_in(conn, &key_hash, purpose, now, &action)))
         })
         .await?;
@@ -315,7 +294,7 @@ impl UserRepository for PgUserRepository {
         password_hash: String,
         changed_at: DateTime<Utc>,
     ) -> Result<(), RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             let updated = diesel::update(users::table.find(user.0))
                 .set((
                     users::password_hash.eq(password_hash),
@@ -333,7 +312,7 @@ impl UserRepository for PgUserRepository {
     }
 
     async fn is_administrator(&self, user: UserId) -> Result<bool, RepoError> {
-        self.with_conn(move |conn| {
+        with_conn(&self.pool, move |conn| {
             diesel::select(diesel::dsl::exists(administrators::table.find(user.0))).get_result(conn).map_err(map_diesel)
         })
         .await
