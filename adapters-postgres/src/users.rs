@@ -79,6 +79,10 @@ struct CredentialsRow {
     failed_login_count: i32,
     banned_until: Option<DateTime<Utc>>,
     password_changed_at: DateTime<Utc>,
+    /// Read with the row, so checking a session is one query.
+    #[diesel(select_expression = diesel::dsl::exists(administrators::table.filter(administrators::user_id.eq(users::id))))]
+    #[diesel(select_expression_type = diesel::dsl::exists<diesel::dsl::Filter<administrators::table, diesel::dsl::Eq<administrators::user_id, users::id>>>)]
+    is_administrator: bool,
 }
 
 impl TryFrom<CredentialsRow> for Credentials {
@@ -92,6 +96,7 @@ impl TryFrom<CredentialsRow> for Credentials {
             failed_login_count: u32::try_from(row.failed_login_count).unwrap_or(0),
             banned_until: row.banned_until,
             password_changed_at: row.password_changed_at,
+            is_administrator: row.is_administrator,
         })
     }
 }
@@ -307,13 +312,6 @@ impl UserRepository for PgUserRepository {
                 return Err(RepoError::NotFound);
             }
             Ok(())
-        })
-        .await
-    }
-
-    async fn is_administrator(&self, user: UserId) -> Result<bool, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            diesel::select(diesel::dsl::exists(administrators::table.find(user.0))).get_result(conn).map_err(map_diesel)
         })
         .await
     }

@@ -141,6 +141,24 @@ async fn the_login_guard_is_stored_and_read_back() {
     assert_eq!(account.banned_until.map(|t| t.timestamp_micros()), Some(until.timestamp_micros()));
 }
 
+#[tokio::test]
+async fn credentials_tell_whether_the_account_holds_an_administrator_grant() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    let repo = PgUserRepository::new(pool);
+    let id = repo.create_provisional(&email("kanri@example.jp"), key("adm")).await.unwrap();
+    assert!(!repo.credentials(id).await.unwrap().is_administrator);
+
+    execute(&db.url, &format!("INSERT INTO administrators (user_id) VALUES ({})", id.0));
+
+    assert!(repo.credentials(id).await.unwrap().is_administrator);
+}
+
+fn execute(url: &str, sql: &str) {
+    use diesel::{Connection, RunQueryDsl};
+    let mut conn = diesel::PgConnection::establish(url).unwrap();
+    diesel::sql_query(sql).execute(&mut conn).unwrap();
+}
+
 fn count(url: &str, sql: &str) -> i64 {
     use diesel::{Connection, RunQueryDsl};
     #[derive(diesel::QueryableByName)]

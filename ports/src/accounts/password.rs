@@ -194,6 +194,7 @@ mod tests {
             failed_login_count: 0,
             banned_until: None,
             password_changed_at: now(),
+            is_administrator: false,
         }
     }
 

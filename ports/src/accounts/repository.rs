@@ -35,6 +35,8 @@ pub struct Credentials {
     pub banned_until: Option<DateTime<Utc>>,
     /// Tokens carrying another value were issued before the last password change.
     pub password_changed_at: DateTime<Utc>,
+    /// Holds an administrator grant in the database.
+    pub is_administrator: bool,
 }
 
 /// What redeeming a key does, inside the same transaction that marks it used.
@@ -108,7 +110,4 @@ pub trait UserRepository: Send + Sync {
         password_hash: String,
         changed_at: DateTime<Utc>,
     ) -> Result<(), RepoError>;
-
-    /// Whether `user` holds an administrator grant in the database.
-    async fn is_administrator(&self, user: UserId) -> Result<bool, RepoError>;
 }

@@ -148,8 +148,7 @@ impl<R: UserRepository, H: PasswordHasher, T: TokenIssuer, C: Clock> Sessions fo
         {
             return Err(AuthError::Unauthenticated);
         }
-        let is_admin = self.admin_emails.contains(&account.email.normalized())
-            || self.users.is_administrator(account.id).await.map_err(|e| AuthError::Unexpected(e.into()))?;
+        let is_admin = account.is_administrator || self.admin_emails.contains(&account.email.normalized());
         Ok(SessionUser { id: account.id, email: account.email, is_admin })
     }
 
@@ -186,6 +185,7 @@ mod tests {
             failed_login_count: failed,
             banned_until,
             password_changed_at: Utc.with_ymd_and_hms(2026, 11, 1, 0, 0, 0).unwrap(),
+            is_administrator: false,
         }
     }
 
@@ -327,7 +327,6 @@ mod tests {
         let claims = SessionClaims { user: UserId(7), password_version: password_version(account.password_changed_at) };
         let mut users = MockUserRepository::new();
         users.expect_credentials().returning(move |_| Ok(member(0, None)));
-        users.expect_is_administrator().returning(|_| Ok(false));
         let service = SessionService::new(users, MockPasswordHasher::new(), verifying(Some(claims)), clock(), &[]);
 
         let user = service.authenticate("token").await.unwrap();
@@ -352,6 +351,17 @@ mod tests {
             SessionService::new(MockUserRepository::new(), MockPasswordHasher::new(), verifying(None), clock(), &[]);
 
         assert!(matches!(service.authenticate("junk").await, Err(AuthError::Unauthenticated)));
+    }
+
+    #[tokio::test]
+    async fn a_grant_in_the_database_makes_an_administrator() {
+        let granted = Credentials { is_administrator: true, ..member(0, None) };
+        let claims = SessionClaims { user: UserId(7), password_version: password_version(granted.password_changed_at) };
+        let mut users = MockUserRepository::new();
+        users.expect_credentials().returning(move |_| Ok(granted.clone()));
+        let service = SessionService::new(users, MockPasswordHasher::new(), verifying(Some(claims)), clock(), &[]);
+
+        assert!(service.authenticate("token").await.unwrap().is_admin);
     }
 
     #[tokio::test]
