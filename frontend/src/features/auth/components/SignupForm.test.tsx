@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NETWORK_ERROR_MESSAGE } from '@/lib/apiError';
 import { renderWithProviders } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
-import { EMAIL_MESSAGES } from '../validation';
+import { EMAIL_MESSAGES } from '@/lib/validation';
 import { SIGNUP_MESSAGES, SignupForm } from './SignupForm';
 
 type Body = { flag: number; email: string };

@@ -8,7 +8,7 @@ import {
   useReRegisterMutation,
   useRegisterMutation,
 } from '../api/signupApi';
-import { validateEmail } from '../validation';
+import { validateEmail } from '@/lib/validation';
 
 /** Outcome messages of a signup (spec 000 §4 and §8). */
 export const SIGNUP_MESSAGES = {
