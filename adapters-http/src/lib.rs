@@ -7,6 +7,7 @@ mod error;
 pub mod html;
 mod information;
 mod openapi;
+pub mod page_data;
 mod password;
 mod profile;
 mod project;

@@ -111,19 +111,25 @@ struct MasterDto {
 }
 
 #[derive(Debug, Serialize)]
-struct MasterResponse {
+pub(crate) struct MasterResponse {
     master: MasterDto,
+}
+
+impl MasterResponse {
+    pub(crate) fn new(cards: Vec<ProjectCard>, env: &SiteEnv) -> Self {
+        Self {
+            master: MasterDto {
+                projects: cards.into_iter().map(Into::into).collect(),
+                env: EnvDto { name: env.name.clone(), flag: env.name == "production" },
+            },
+        }
+    }
 }
 
 /// No administrator e-mails: who is an administrator is decided on the server.
 async fn master(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>) -> Result<Json<MasterResponse>, ApiError> {
     let cards = catalog.master().await.map_err(catalog_error)?;
-    Ok(Json(MasterResponse {
-        master: MasterDto {
-            projects: cards.into_iter().map(Into::into).collect(),
-            env: EnvDto { name: env.name.clone(), flag: env.name == "production" },
-        },
-    }))
+    Ok(Json(MasterResponse::new(cards, &env)))
 }
 
 #[derive(Debug, Deserialize)]
@@ -263,8 +269,14 @@ impl From<ProjectDetail> for ProjectDetailDto {
 }
 
 #[derive(Debug, Serialize)]
-struct DetailResponse {
+pub(crate) struct DetailResponse {
     project: ProjectDetailDto,
+}
+
+impl From<ProjectDetail> for DetailResponse {
+    fn from(detail: ProjectDetail) -> Self {
+        Self { project: detail.into() }
+    }
 }
 
 /// A logged-in viewer also sees the returns restricted to their address.
@@ -275,5 +287,5 @@ async fn detail(
 ) -> Result<Json<DetailResponse>, ApiError> {
     let viewer = viewer.0.map(|user| user.email);
     let project = catalog.project_detail(query.into_inner().slug, viewer).await.map_err(catalog_error)?;
-    Ok(Json(DetailResponse { project: project.into() }))
+    Ok(Json(project.into()))
 }

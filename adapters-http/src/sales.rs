@@ -5,7 +5,7 @@ use actix_web::{FromRequest, HttpRequest, HttpResponse};
 use chrono::SecondsFormat;
 use domain::time::tokyo;
 use ports::accounts::Profiles;
-use ports::catalog::{Catalog, PublicSale, SumTarget};
+use ports::catalog::{Catalog, PaidSum, PublicSale, SumTarget};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
@@ -27,8 +27,14 @@ pub(crate) struct SumQuery {
 }
 
 #[derive(Debug, Serialize)]
-struct SumResponse {
+pub(crate) struct SumResponse {
     result: SumDto,
+}
+
+impl From<PaidSum> for SumResponse {
+    fn from(paid: PaidSum) -> Self {
+        Self { result: SumDto { amount: paid.amount.0, lot: paid.supports } }
+    }
 }
 
 const MSG_SUM_TYPE: &str = "typeにはprojectまたはreturnを指定してください。";
@@ -41,12 +47,12 @@ async fn sum(catalog: web::Data<dyn Catalog>, query: web::Query<SumQuery>) -> Re
         _ => return Err(ApiError::validation(MSG_SUM_TYPE)),
     };
     let paid = catalog.paid_sum(target).await.map_err(catalog_error)?;
-    Ok(Json(SumResponse { result: SumDto { amount: paid.amount.0, lot: paid.supports } }))
+    Ok(Json(paid.into()))
 }
 
 async fn all_sum(catalog: web::Data<dyn Catalog>) -> Result<Json<SumResponse>, ApiError> {
     let paid = catalog.paid_sum(SumTarget::All).await.map_err(catalog_error)?;
-    Ok(Json(SumResponse { result: SumDto { amount: paid.amount.0, lot: paid.supports } }))
+    Ok(Json(paid.into()))
 }
 
 #[derive(Debug, Deserialize)]

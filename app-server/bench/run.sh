@@ -2,8 +2,9 @@
 # `make bench`: the public read endpoints under load, on a release build, against a fresh database with the
 # demo data and 1,000,000 paid sales. Prints, per endpoint, wrk's requests/s and latency percentiles (64
 # connections, ~10 s) beside the rate of the same SQL straight from pgbench (64 clients, 2 threads, 10 s),
-# then the home page's initial JS (gzip) and Lighthouse scores. Stops everything it started.
-# Knobs: BENCH_SALES (1000000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_SKIP_LIGHTHOUSE=1.
+# then the home page's initial JS (gzip and Brotli) and Lighthouse scores. Stops everything it started.
+# Knobs: BENCH_SALES (1000000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_LIGHTHOUSE_RUNS (3),
+# BENCH_SKIP_LIGHTHOUSE=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -150,17 +151,22 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
     APP_PORT="$PORT" PUBLIC_URL="http://127.0.0.1:$PORT" "$BIN" >>"$OUT/server.log" 2>&1 &
     SERVER_PID=$!
     for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+    RUNS="${BENCH_LIGHTHOUSE_RUNS:-3}"
+    lighthouse() {
+        CHROME_PATH=/usr/lib/chromium/chromium "$BENCH_DIR/node_modules/.bin/lighthouse" "http://127.0.0.1:$PORT$1" \
+            --quiet --only-categories=performance,accessibility --output=json --output-path="$2" \
+            --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking" >/dev/null 2>&1
+    }
+    # A first run only warms the machine (chromium's font cache on a fresh install, the server's caches): not counted.
+    lighthouse / "$OUT/lighthouse-warmup.json" || true
     echo
-    echo "== Lighthouse (performance, accessibility; mobile defaults, headless chromium)"
+    echo "== Lighthouse (mobile defaults: simulated slow 4G, 4x CPU; headless chromium): median of $RUNS runs"
     for page in "/" "/projects/$SLUG/"; do
-        report="$OUT/lighthouse-$(echo "$page" | tr '/' '_').json"
-        if CHROME_PATH=/usr/lib/chromium/chromium "$BENCH_DIR/node_modules/.bin/lighthouse" "http://127.0.0.1:$PORT$page" \
-            --quiet --only-categories=performance,accessibility --output=json --output-path="$report" \
-            --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking" >/dev/null 2>&1; then
-            node -e 'const r = require(process.argv[1]); const c = r.categories;
-                console.log(`${process.argv[2].padEnd(40)} performance ${Math.round(c.performance.score * 100)}  accessibility ${Math.round(c.accessibility.score * 100)}`)' "$report" "$page"
-        else
-            echo "$page: lighthouse failed"
-        fi
+        reports=()
+        for run in $(seq 1 "$RUNS"); do
+            report="$OUT/lighthouse-$(echo "$page" | tr '/' '_')-$run.json"
+            lighthouse "$page" "$report" && reports+=("$report")
+        done
+        node "$BENCH_DIR/lighthouse-summary.js" "$page" "${reports[@]}"
     done
 fi

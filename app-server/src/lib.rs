@@ -1,5 +1,6 @@
 //! Wiring: configuration, telemetry, the concrete adapters and the HTTP server.
 
+pub mod assets;
 pub mod config;
 pub mod demo;
 pub mod media;

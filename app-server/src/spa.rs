@@ -1,6 +1,8 @@
-//! The single-page app's `index.html`, read once at start, and the
-//! server-side meta tags of `/projects/{slug}/` so shared links preview with
-//! the project's title, description and image (BRIEF decision 8).
+//! The single-page app's `index.html`, read once at start, and what the
+//! server adds to it per page: the meta tags of `/projects/{slug}/` so shared
+//! links preview with the project's title, description and image (BRIEF
+//! decision 8), a preload hint for the first screen's largest image, and the
+//! API responses the first screen needs (docs/architecture.md, "First paint").
 
 use std::path::Path;
 
@@ -17,6 +19,19 @@ pub struct PageMeta {
     /// Absolute URL of the page.
     pub url: String,
 }
+
+/// What the server adds to `index.html` for one page.
+#[derive(Debug, Clone, Default)]
+pub struct Page {
+    pub meta: Option<PageMeta>,
+    /// Fetched at high priority before the app asks for it.
+    pub preload_image: Option<String>,
+    /// `{"<api path and query>": <response body>}`, read by the app's API client.
+    pub responses: Option<serde_json::Value>,
+}
+
+/// The id of the `<script type="application/json">` that carries `Page::responses`.
+pub const RESPONSES_ELEMENT_ID: &str = "prefetched-responses";
 
 #[derive(Debug, Clone)]
 pub struct SpaIndex {
@@ -37,31 +52,63 @@ impl SpaIndex {
         &self.html
     }
 
-    /// The page with its title and description tags replaced and the OGP
-    /// tags for an article inserted (values HTML-escaped).
-    pub fn with_meta(&self, meta: &PageMeta) -> String {
-        let replaced = ["description", "og:title", "og:description", "og:image", "og:url", "og:type", "twitter:card"];
-        let mut html = remove_meta_tags(&self.html, &replaced);
-        html = replace_title(&html, &escape(&meta.document_title));
-        let mut tags = String::new();
-        let mut push = |attr: &str, key: &str, value: &str| {
-            tags.push_str(&format!(r#"<meta {attr}="{key}" content="{}">"#, escape(value)));
+    /// `index.html` with what `page` adds (see [`Page`]).
+    pub fn render(&self, page: &Page) -> String {
+        let mut html = match &page.meta {
+            Some(meta) => with_meta(&self.html, meta),
+            None => self.html.clone(),
         };
-        push("name", "description", &meta.description);
-        push("property", "og:type", "article");
-        push("property", "og:title", &meta.title);
-        push("property", "og:description", &meta.description);
-        push("property", "og:url", &meta.url);
-        if let Some(image) = &meta.image {
-            push("property", "og:image", image);
-            push("name", "twitter:card", "summary_large_image");
+        if let Some(href) = &page.preload_image {
+            let tag = format!(r#"<link rel="preload" as="image" href="{}" fetchpriority="high">"#, escape(href));
+            insert_before(&mut html, "</head>", &tag);
         }
-        match find_ci(&html, "</head>") {
-            Some(at) => html.insert_str(at, &tags),
-            None => html.insert_str(0, &tags),
+        if let Some(responses) = &page.responses {
+            let tag = format!(
+                r#"<script id="{RESPONSES_ELEMENT_ID}" type="application/json">{}</script>"#,
+                json_for_script(responses)
+            );
+            insert_before(&mut html, "</body>", &tag);
         }
         html
     }
+}
+
+/// `html` with its title and description tags replaced and the OGP tags for
+/// an article inserted (values HTML-escaped).
+fn with_meta(html: &str, meta: &PageMeta) -> String {
+    let replaced = ["description", "og:title", "og:description", "og:image", "og:url", "og:type", "twitter:card"];
+    let mut html = remove_meta_tags(html, &replaced);
+    html = replace_title(&html, &escape(&meta.document_title));
+    let mut tags = String::new();
+    let mut push = |attr: &str, key: &str, value: &str| {
+        tags.push_str(&format!(r#"<meta {attr}="{key}" content="{}">"#, escape(value)));
+    };
+    push("name", "description", &meta.description);
+    push("property", "og:type", "article");
+    push("property", "og:title", &meta.title);
+    push("property", "og:description", &meta.description);
+    push("property", "og:url", &meta.url);
+    if let Some(image) = &meta.image {
+        push("property", "og:image", image);
+        push("name", "twitter:card", "summary_large_image");
+    }
+    insert_before(&mut html, "</head>", &tags);
+    html
+}
+
+/// Inserts `fragment` before the closing tag `end` (or at the start when
+/// there is none: the browser still reads it).
+fn insert_before(html: &mut String, end: &str, fragment: &str) {
+    match find_ci(html, end) {
+        Some(at) => html.insert_str(at, fragment),
+        None => html.insert_str(0, fragment),
+    }
+}
+
+/// JSON that cannot end its `<script>` element or open a comment: `<`, `>`
+/// and `&` as `\u` escapes, which JSON.parse reads back unchanged.
+fn json_for_script(value: &serde_json::Value) -> String {
+    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
 }
 
 /// `&`, `<`, `>`, `"` and `'` as entities.
@@ -157,7 +204,7 @@ mod tests {
             "<!doctype html><html><head><meta charset=utf-8><title>サイト</title><meta name=description content=既定><meta property=og:site_name content=サイト></head><body></body></html>",
         );
 
-        let html = index.with_meta(&meta());
+        let html = index.render(&Page { meta: Some(meta()), ..Page::default() });
 
         assert!(html.contains("<title>前橋の &quot;夢&quot; | サイト</title>"), "{html}");
         assert!(!html.contains("既定"));
@@ -175,10 +222,38 @@ mod tests {
             r#"<html><head><title>x</title><meta name="description" content="old"><meta property='og:title' content='old'></head></html>"#,
         );
 
-        let html = index.with_meta(&meta());
+        let html = index.render(&Page { meta: Some(meta()), ..Page::default() });
 
         assert!(!html.contains("old"));
         assert_eq!(html.matches("og:title").count(), 1);
         assert_eq!(html.matches("<title>").count(), 1);
+    }
+
+    #[test]
+    fn the_preload_hint_goes_in_the_head_and_the_responses_at_the_end_of_the_body() {
+        let index = SpaIndex::from_html("<html><head><title>x</title></head><body><div id=root></div></body></html>");
+        let responses = serde_json::json!({ "/helper/get/master": { "title": "</script><!-- & \"前橋\"" } });
+
+        let html = index.render(&Page {
+            preload_image: Some("/media/a b\".svg".into()),
+            responses: Some(responses.clone()),
+            ..Page::default()
+        });
+
+        let preload = html.find(r#"<link rel="preload" as="image" href="/media/a b&quot;.svg" fetchpriority="high">"#);
+        assert!(preload.is_some_and(|at| at < html.find("</head>").unwrap()), "{html}");
+        let open = format!(r#"<script id="{RESPONSES_ELEMENT_ID}" type="application/json">"#);
+        let start = html.find(&open).unwrap() + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        assert!(end < html.find("</body>").unwrap());
+        let embedded: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(embedded, responses, "the escapes read back as the same JSON");
+        assert_eq!(html.matches("</script>").count(), 1, "the payload cannot close the element");
+    }
+
+    #[test]
+    fn a_plain_page_is_the_index_unchanged() {
+        let index = SpaIndex::from_html("<html><head></head><body></body></html>");
+        assert_eq!(index.render(&Page::default()), index.html());
     }
 }

@@ -8,11 +8,12 @@ use std::sync::Arc;
 use actix_files::{Files, NamedFile};
 use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
 use actix_web::http::header::{self, CacheControl, CacheDirective};
+use actix_web::http::StatusCode;
 use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
-use adapters_http::{ProxySettings, Services, SiteEnv};
+use adapters_http::{page_data, ProxySettings, Services, SiteEnv};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{PgCatalogRepository, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
 use ports::accounts::{
@@ -24,9 +25,10 @@ use ports::clock::SystemClock;
 use ports::rate_limit::RateLimiter;
 use tracing_actix_web::TracingLogger;
 
+use crate::assets::{self, IMMUTABLE};
 use crate::config::Settings;
 use crate::media::ObjectMediaStorage;
-use crate::spa::{PageMeta, SpaIndex};
+use crate::spa::{Page, PageMeta, SpaIndex};
 
 pub struct Application {
     port: u16,
@@ -160,9 +162,10 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
         match &spa {
             Some(spa) => app
                 .app_data(spa.clone())
+                .route("/", web::get().to(home_page))
                 .route("/projects/{slug}/", web::get().to(project_page))
                 .route("/projects/{slug}", web::get().to(project_page))
-                .service(hashed_assets(&frontend_dir))
+                .configure(assets::config(&frontend_dir))
                 .service(frontend(&frontend_dir)),
             None => app,
         }
@@ -178,25 +181,6 @@ fn security_headers() -> DefaultHeaders {
         .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
         .add((header::X_FRAME_OPTIONS, "DENY"))
         .add((header::REFERRER_POLICY, "strict-origin-when-cross-origin"))
-}
-
-const IMMUTABLE: &str = "public, max-age=31536000, immutable";
-
-/// `assets/` holds only content-hashed files, so browsers may keep them a year.
-fn hashed_assets(
-    dir: &Path,
-) -> actix_web::Scope<
-    impl actix_web::dev::ServiceFactory<
-        ServiceRequest,
-        Config = (),
-        Response = ServiceResponse<impl actix_web::body::MessageBody>,
-        Error = actix_web::Error,
-        InitError = (),
-    >,
-> {
-    web::scope("/assets")
-        .wrap(DefaultHeaders::new().add((header::CACHE_CONTROL, IMMUTABLE)))
-        .service(Files::new("", dir.join("assets")))
 }
 
 /// Local media at `/media/`. Uploads get a fresh key each time, so they
@@ -233,7 +217,7 @@ pub struct SpaPages {
     site_name: String,
 }
 
-fn html_page(status: actix_web::http::StatusCode, body: String) -> HttpResponse {
+fn html_page(status: StatusCode, body: String) -> HttpResponse {
     HttpResponse::build(status)
         .content_type("text/html; charset=utf-8")
         .insert_header((header::CACHE_CONTROL, "no-cache"))
@@ -248,31 +232,52 @@ fn absolute(public_url: &str, url: &str) -> String {
     }
 }
 
+/// `/`: the app with the project cards and totals it would fetch first.
+async fn home_page(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>, spa: web::Data<SpaPages>) -> HttpResponse {
+    let page = match page_data::home(catalog.get_ref(), &env).await {
+        Ok(data) => {
+            Page { preload_image: data.lcp_image.clone(), responses: Some(data.responses_json()), ..Page::default() }
+        }
+        Err(e) => {
+            // The app fetches what it needs itself; the page still loads.
+            tracing::error!(error = %e, "home page data unavailable");
+            Page::default()
+        }
+    };
+    html_page(StatusCode::OK, spa.index.render(&page))
+}
+
 /// `/projects/{slug}/`: the app with the project's title, description and
-/// image in `<title>`, the description and OGP tags. An unknown slug gets the
-/// plain page with status 404 (the app shows its not-found view).
+/// image in `<title>`, the description and OGP tags, and its detail as a
+/// logged-out visitor sees it. An unknown slug gets the plain page with
+/// status 404 (the app shows its not-found view).
 async fn project_page(
     slug: web::Path<String>,
     catalog: web::Data<dyn Catalog>,
     spa: web::Data<SpaPages>,
 ) -> HttpResponse {
-    use actix_web::http::StatusCode;
     let slug = slug.into_inner();
     match catalog.project_detail(slug.clone(), None).await {
         Ok(detail) => {
-            let card = detail.card;
+            let card = &detail.card;
             let meta = PageMeta {
                 document_title: format!("{} | {}", card.title, spa.site_name),
-                title: card.title,
-                description: card.description,
-                image: card.main_image_url.map(|u| absolute(&spa.public_url, &u)),
+                title: card.title.clone(),
+                description: card.description.clone(),
+                image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
                 url: format!("{}/projects/{}/", spa.public_url, card.slug),
             };
-            html_page(StatusCode::OK, spa.index.with_meta(&meta))
+            let data = page_data::project(detail);
+            let page = Page {
+                meta: Some(meta),
+                preload_image: data.lcp_image.clone(),
+                responses: Some(data.responses_json()),
+            };
+            html_page(StatusCode::OK, spa.index.render(&page))
         }
         Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
         Err(CatalogError::Unexpected(e)) => {
-            tracing::error!(error = %e, slug, "project meta tags unavailable");
+            tracing::error!(error = %e, slug, "project page data unavailable");
             html_page(StatusCode::OK, spa.index.html().to_string())
         }
     }

@@ -49,6 +49,25 @@ const details = async (request: APIRequestContext): Promise<Detail[]> => {
   );
 };
 
+// Demo accounts seeded by `app-server seed-demo` (docs: README, demo data).
+const DEMO_PASSWORD = 'demo-password-1';
+
+const tokenOf = async (request: APIRequestContext, email: string): Promise<string> => {
+  const response = await request.post('/v1/user/login', { data: { email, password: DEMO_PASSWORD } });
+  expect(response.ok(), `login of ${email}`).toBeTruthy();
+  return ((await response.json()) as { token: string }).token;
+};
+
+/** Paths under /v1 the page asks for while it is open. */
+const apiCallsOf = (page: Page): string[] => {
+  const seen: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/v1/')) seen.push(url.pathname);
+  });
+  return seen;
+};
+
 const returnsSection = (page: Page) => page.locator('#returns');
 
 const openSupportModal = async (page: Page, project: Detail, ret: Return) => {
@@ -92,6 +111,46 @@ test.describe('home', () => {
     await expect(first.getByRole('link', { name: 'リターンを見る' })).toHaveAttribute('href', `/projects/${all[0]!.slug}/#returns`);
     await expect(first.getByText(/^残り\d+日$|^終了$/)).toBeVisible();
     await expect(first.getByText(/^\d+\.\d%$/)).toBeVisible();
+  });
+});
+
+test.describe('first paint', () => {
+  test('home and project pages draw their first screen from the page itself, without asking the API', async ({ page, request }) => {
+    const [first] = await details(request);
+    const calls = apiCallsOf(page);
+
+    await page.goto('/');
+    await expect(page.getByRole('list', { name: 'プロジェクト' }).getByRole('heading', { level: 3 }).first()).toHaveText(first!.title);
+    await page.goto(`/projects/${first!.slug}/`);
+    await expect(page.getByRole('heading', { level: 1, name: first!.title })).toBeVisible();
+
+    expect(calls).not.toContain('/v1/helper/get/master');
+    expect(calls).not.toContain('/v1/sales/get/allSum');
+    expect(calls).not.toContain('/v1/project/get/detail');
+  });
+
+  test('a logged-in visitor still gets the returns meant for them', async ({ page, request }) => {
+    const token = await tokenOf(request, 'demo-vip@example.jp');
+    const asVip = async (slug: string) => {
+      const response = await request.get(`/v1/project/get/detail?slug=${encodeURIComponent(slug)}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      return ((await response.json()) as { project: Detail }).project;
+    };
+    const restricted = [];
+    for (const anonymous of await details(request)) {
+      const extra = (await asVip(anonymous.slug)).returns.filter((r) => !anonymous.returns.some((a) => a.id === r.id));
+      if (extra.length > 0) restricted.push({ slug: anonymous.slug, extra });
+    }
+    expect(restricted.length, 'the demo data has a return restricted to demo-vip').toBeGreaterThan(0);
+
+    await page.goto('/login/');
+    await page.evaluate((stored) => localStorage.setItem('jwt', stored), JSON.stringify({ type: 'Bearer', token }));
+    const { slug, extra } = restricted[0]!;
+    await page.goto(`/projects/${slug}/`);
+    for (const ret of extra) {
+      await expect(returnsSection(page).getByRole('article', { name: ret.title, exact: true })).toBeVisible();
+    }
   });
 });
 
@@ -251,8 +310,6 @@ test.describe('legal pages', () => {
 });
 
 test.describe('comments', () => {
-  // Demo accounts seeded by `app-server seed-demo` (docs: README, demo data).
-  const DEMO_PASSWORD = 'demo-password-1';
   const AUTHOR = 'demo-taro@example.jp';
   const OTHER = 'demo-hanako@example.jp';
 
@@ -262,11 +319,6 @@ test.describe('comments', () => {
     comment: string;
   }
 
-  const tokenOf = async (request: APIRequestContext, email: string): Promise<string> => {
-    const response = await request.post('/v1/user/login', { data: { email, password: DEMO_PASSWORD } });
-    expect(response.ok(), `login of ${email}`).toBeTruthy();
-    return ((await response.json()) as { token: string }).token;
-  };
 
   /** A project where the author has a comment, with that comment. */
   const authorsComment = async (request: APIRequestContext, authorId: number) => {

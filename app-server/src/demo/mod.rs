@@ -22,8 +22,6 @@ use images::{logo_png, logo_svg, scene_svg, Motif, Palette};
 
 use crate::config::Settings;
 
-pub use images::logo_png as demo_logo_png;
-
 /// The password of every demo account.
 pub const DEMO_PASSWORD: &str = "demo-password-1";
 /// The demo administrator.
@@ -117,7 +115,7 @@ fn users(files: &Files<'_>) -> anyhow::Result<Vec<DemoUser>> {
         let slug = s.email.trim_start_matches("demo-").trim_end_matches("@example.jp");
         let logo = match s.company {
             Some((_, _, colour)) => {
-                let bytes = logo_png(colour, u32::try_from(i).unwrap_or(0));
+                let bytes = logo_png(colour, u32::try_from(i).unwrap_or(0))?;
                 let name = format!("logo-{slug}.png");
                 files.write(&name, &bytes)?;
                 Some(DemoImage {

@@ -9,7 +9,7 @@ mod demo;
 mod health;
 mod helpers;
 mod login;
-mod ogp;
+mod pages;
 mod password;
 mod profile;
 mod signup;

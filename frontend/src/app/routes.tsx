@@ -4,6 +4,7 @@ import { paths } from '@/config/paths';
 import type { RouteHandle, RouteName } from '@/config/routeHandle';
 import { NOT_FOUND_TITLE, NotFound } from '@/features/misc/routes/NotFound';
 import { RouteError } from '@/features/misc/routes/RouteError';
+import { Home, Project } from '@/features/public/routes';
 import { AppLayout } from './AppLayout';
 
 /** A named export of a lazily loaded module, as a component for `React.lazy`. */
@@ -12,8 +13,9 @@ const lazyNamed = <M extends Record<K, ComponentType>, K extends keyof M & strin
   key: K,
 ) => lazy(() => load().then((module) => ({ default: module[key] })));
 
-// One chunk per area: public pages never load the payment, account or admin code.
-const publicPages = () => import(/* webpackChunkName: "public" */ '@/features/public/routes');
+// Home and project pages are where visitors land: they ship in the main bundle so their first
+// screen needs no further round trip. Every other area is one chunk, loaded on first visit.
+const legalPages = () => import(/* webpackChunkName: "legal" */ '@/features/public/routes/Legal');
 const authPages = () => import(/* webpackChunkName: "auth" */ '@/features/auth/routes');
 const accountPages = () => import(/* webpackChunkName: "account" */ '@/features/account/routes');
 const paymentPages = () => import(/* webpackChunkName: "payment" */ '@/features/payment/routes');
@@ -36,11 +38,11 @@ export const routes: RouteObject[] = [
     Component: AppLayout,
     errorElement: <RouteError />,
     children: [
-      page(paths.home.path, 'Home', '地域の挑戦を応援するクラウドファンディング', lazyNamed(publicPages, 'Home')),
-      page(paths.project.path, 'Project', 'プロジェクト', lazyNamed(publicPages, 'Project')),
-      page(paths.policy.path, 'Policy', 'プライバシーポリシー', lazyNamed(publicPages, 'Policy')),
-      page(paths.terms.path, 'Terms', '利用規約', lazyNamed(publicPages, 'Terms')),
-      page(paths.commercial.path, 'Commercial', '特定商取引法に基づく表記', lazyNamed(publicPages, 'Commercial')),
+      page(paths.home.path, 'Home', '地域の挑戦を応援するクラウドファンディング', Home),
+      page(paths.project.path, 'Project', 'プロジェクト', Project),
+      page(paths.policy.path, 'Policy', 'プライバシーポリシー', lazyNamed(legalPages, 'Policy')),
+      page(paths.terms.path, 'Terms', '利用規約', lazyNamed(legalPages, 'Terms')),
+      page(paths.commercial.path, 'Commercial', '特定商取引法に基づく表記', lazyNamed(legalPages, 'Commercial')),
 
       page(paths.login.path, 'Login', 'ログイン', lazyNamed(authPages, 'Login')),
       page(paths.signup.path, 'Signup', '新規会員登録', lazyNamed(authPages, 'Signup')),

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { Link, useLocation, useMatches } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { useGetFooterSponsorsQuery } from '@/components/sponsors/footerSponsorsApi';
@@ -5,6 +6,7 @@ import { SponsorGroup } from '@/components/sponsors/SponsorLogos';
 import { paths } from '@/config/paths';
 import { getRouteHandle } from '@/config/routeHandle';
 import { SITE_NAME, getSiteConfig } from '@/config/site';
+import { useInView } from '@/hooks/useInView';
 
 /** Sponsor blocks are not shown on admin and payment routes (spec 000 §2). */
 export const hidesFooterSponsors = (pathname: string): boolean => {
@@ -20,8 +22,8 @@ const useProjectSlug = (): string | undefined => {
   return slug || undefined;
 };
 
-function FooterSponsors({ slug }: { slug: string | undefined }) {
-  const { data } = useGetFooterSponsorsQuery(slug);
+function FooterSponsors({ slug, load }: { slug: string | undefined; load: boolean }) {
+  const { data } = useGetFooterSponsorsQuery(slug, { skip: !load });
   if (!data || data.hidden) return null;
   const { LL, L, M, S } = data.tiers;
   if (LL.length + L.length + M.length + S.length === 0) return null;
@@ -40,9 +42,13 @@ export function Footer() {
   const { pathname } = useLocation();
   const slug = useProjectSlug();
   const { operator } = getSiteConfig();
+  // The sponsor wall and its logos wait until the reader nears the footer, so they never
+  // compete with the page's own first screen for the network.
+  const footer = useRef<HTMLElement>(null);
+  const nearFooter = useInView(footer, { once: true, rootMargin: '0px 0px 600px 0px' });
   return (
-    <footer className="site-footer">
-      {!hidesFooterSponsors(pathname) && <FooterSponsors slug={slug} />}
+    <footer className="site-footer" ref={footer}>
+      {!hidesFooterSponsors(pathname) && <FooterSponsors slug={slug} load={nearFooter} />}
       <div className="site-footer__inner">
         <p className="site-footer__top">
           <Link to={paths.home.getHref()}>TOP</Link>

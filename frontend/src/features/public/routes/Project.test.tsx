@@ -1,7 +1,7 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
 import { SUPPORT_STORAGE_KEY } from '../support';
@@ -229,6 +229,10 @@ describe('Project page', () => {
 });
 
 describe('Footer sponsors', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   const tiers = {
     LL: [{ name: '群馬中央銀行', link: 'https://chuo.example.jp/', img: '/media/ll.svg' }],
     L: [{ name: '高崎製作所', link: null, img: null }],
@@ -267,6 +271,51 @@ describe('Footer sponsors', () => {
 
     await screen.findByRole('heading', { level: 1, name: '前橋の夏祭りを復活させたい' });
     expect(screen.queryByRole('heading', { name: '応援企業・団体' })).not.toBeInTheDocument();
+  });
+
+  it('are asked for only once the reader nears the footer', async () => {
+    // A browser's observer: nothing intersects until the test scrolls.
+    const observers: Array<{ callback: IntersectionObserverCallback; targets: Element[] }> = [];
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        private readonly entry: { callback: IntersectionObserverCallback; targets: Element[] };
+        constructor(callback: IntersectionObserverCallback) {
+          this.entry = { callback, targets: [] };
+          observers.push(this.entry);
+        }
+        observe(target: Element) {
+          this.entry.targets.push(target);
+        }
+        disconnect() {}
+        unobserve() {}
+        takeRecords() {
+          return [];
+        }
+      },
+    );
+    let asked = 0;
+    mockProjectPage();
+    server.use(
+      http.get(apiUrl('/sponsors/get/footer'), () => {
+        asked += 1;
+        return HttpResponse.json({ hidden: false, tiers });
+      }),
+    );
+    renderApp(PATH);
+    await screen.findByRole('heading', { level: 1, name: '前橋の夏祭りを復活させたい' });
+    expect(asked).toBe(0);
+
+    const footer = screen.getByRole('contentinfo');
+    const watching = observers.filter((o) => o.targets.includes(footer));
+    expect(watching).not.toHaveLength(0);
+    act(() => {
+      for (const o of watching) {
+        o.callback([{ isIntersecting: true, target: footer } as unknown as IntersectionObserverEntry], {} as IntersectionObserver);
+      }
+    });
+    expect(await within(footer).findByRole('list', { name: '特別協賛' })).toBeInTheDocument();
+    expect(asked).toBe(1);
   });
 
   it('are not even asked for on payment and admin routes', async () => {
