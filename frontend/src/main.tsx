@@ -1,12 +1,17 @@
 import { startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from '@/app/App';
 import '@/styles/global.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
-// As a transition the first render yields to the browser every few milliseconds instead of holding the
-// main thread for the whole tree, so a slow phone stays responsive while the page builds.
-startTransition(() => {
-  createRoot(container).render(<App />);
-});
+
+// Start-up in short tasks so a slow phone stays responsive: React is evaluated first, the application
+// (router, store, pages) in a task of its own, and the first render, as a transition, yields to the
+// browser every few milliseconds instead of holding the main thread for the whole tree.
+setTimeout(() => {
+  void import(/* webpackMode: "eager" */ '@/app/App').then(({ App }) => {
+    startTransition(() => {
+      createRoot(container).render(<App />);
+    });
+  });
+}, 0);

@@ -3,10 +3,10 @@ import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
 import { PageMetaProvider } from '@/hooks/pageMeta';
 import { createAppRouter } from './router';
-import { makeStore } from './store';
+import { makePageStore } from './store';
 
 export function App() {
-  const [store] = useState(makeStore);
+  const [store] = useState(makePageStore);
   const [router] = useState(createAppRouter);
   return (
     <StrictMode>

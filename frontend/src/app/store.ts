@@ -1,6 +1,9 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
+import { seedFirstScreen } from '@/features/public/api/publicApi';
 import { api } from '@/lib/api';
+import { takeEmbeddedResponses } from '@/lib/prefetched';
+import { readToken } from '@/lib/storage';
 import { sessionSlice } from '@/features/session/sessionSlice';
 
 const rootReducer = combineReducers({
@@ -23,3 +26,15 @@ export const makeStore = (preloadedState?: Partial<RootState>) => {
 
 export type AppStore = ReturnType<typeof makeStore>;
 export type AppDispatch = AppStore['dispatch'];
+
+/**
+ * The store of a freshly loaded page: filled with the first-screen answers the server embedded in it
+ * (docs/architecture.md, "First paint"). Those are what a logged-out visitor gets, so a logged-in one
+ * fetches instead (a project's returns may be restricted to their address).
+ */
+export const makePageStore = (): AppStore => {
+  const store = makeStore();
+  const embedded = takeEmbeddedResponses();
+  if (!readToken()) seedFirstScreen(store.dispatch, embedded);
+  return store;
+};

@@ -1,3 +1,4 @@
+import type { AppDispatch } from '@/app/store';
 import { api } from '@/lib/api';
 import type {
   Comment,
@@ -9,20 +10,28 @@ import type {
   SponsorList,
 } from './types';
 
+const MASTER_PATH = '/helper/get/master';
+const ALL_SUM_PATH = '/sales/get/allSum';
+const DETAIL_PATH = '/project/get/detail';
+
+const projectsOf = (response: MasterResponse) => response.master.projects;
+const sumOf = (response: { result: SalesSum }) => response.result;
+const projectOf = (response: { project: ProjectDetail }) => response.project;
+
 /** The public pages' endpoints (contract: docs/api.md, public site). */
 const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpoints({
   endpoints: (build) => ({
     getProjects: build.query<ProjectCard[], void>({
-      query: () => '/helper/get/master',
-      transformResponse: (response: MasterResponse) => response.master.projects,
+      query: () => MASTER_PATH,
+      transformResponse: projectsOf,
     }),
     getAllSum: build.query<SalesSum, void>({
-      query: () => '/sales/get/allSum',
-      transformResponse: (response: { result: SalesSum }) => response.result,
+      query: () => ALL_SUM_PATH,
+      transformResponse: sumOf,
     }),
     getProjectDetail: build.query<ProjectDetail, string>({
-      query: (slug) => ({ url: '/project/get/detail', params: { slug } }),
-      transformResponse: (response: { project: ProjectDetail }) => response.project,
+      query: (slug) => ({ url: DETAIL_PATH, params: { slug } }),
+      transformResponse: projectOf,
     }),
     getNews: build.query<NewsItem[], number>({
       query: (projectId) => ({ url: '/information/get/list', params: { project_id: projectId } }),
@@ -52,3 +61,30 @@ export const {
   useUpdateCommentMutation,
   useGetSponsorsQuery,
 } = publicApi;
+
+/**
+ * Puts the answers the server embedded in `/` or a project page (`lib/prefetched`) into the cache, so the
+ * first render already shows the cards, totals or project instead of a skeleton followed by a second render.
+ * Keys are the request path under /v1 plus its query string; unknown keys are ignored.
+ */
+export function seedFirstScreen(dispatch: AppDispatch, embedded: ReadonlyMap<string, unknown>): void {
+  for (const [key, body] of embedded) {
+    if (typeof body !== 'object' || body === null) continue;
+    const request = new URL(key, 'http://embedded.invalid');
+    if (request.pathname === MASTER_PATH) {
+      const projects = projectsOf(body as MasterResponse);
+      if (Array.isArray(projects)) {
+        dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjects', arg: undefined, value: projects }]));
+      }
+    } else if (request.pathname === ALL_SUM_PATH) {
+      const sum = sumOf(body as { result: SalesSum });
+      if (sum) dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getAllSum', arg: undefined, value: sum }]));
+    } else if (request.pathname === DETAIL_PATH) {
+      const slug = request.searchParams.get('slug');
+      const project = projectOf(body as { project: ProjectDetail });
+      if (slug && project) {
+        dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjectDetail', arg: slug, value: project }]));
+      }
+    }
+  }
+}
