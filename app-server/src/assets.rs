@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use actix_files::NamedFile;
 use actix_web::http::header::{self, ContentDisposition, ContentEncoding, DispositionType, HeaderValue};
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{guard, web, HttpRequest, HttpResponse};
 
 /// Hashed names never change content, so browsers may keep them a year.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -17,17 +17,19 @@ const VARIANTS: [(&str, &str, ContentEncoding); 2] =
     [("br", "br", ContentEncoding::Brotli), ("gzip", "gz", ContentEncoding::Gzip)];
 
 #[derive(Debug, Clone)]
-pub struct AssetDir(pub PathBuf);
+struct AssetDir(PathBuf);
 
+/// Mounts `GET` and `HEAD /assets/{name}` over `{dir}/assets`.
 pub fn config(dir: &Path) -> impl FnOnce(&mut web::ServiceConfig) {
     let dir = AssetDir(dir.join("assets"));
     move |cfg| {
-        cfg.app_data(web::Data::new(dir)).route("/assets/{name:.*}", web::get().to(asset));
+        let get_or_head = guard::Any(guard::Get()).or(guard::Head());
+        cfg.app_data(web::Data::new(dir)).route("/assets/{name:.*}", web::route().guard(get_or_head).to(asset));
     }
 }
 
 /// Whether `accept_encoding` (an Accept-Encoding value) allows `coding`.
-pub fn accepts(accept_encoding: &str, coding: &str) -> bool {
+fn accepts(accept_encoding: &str, coding: &str) -> bool {
     accept_encoding.split(',').any(|item| {
         let mut parts = item.split(';').map(str::trim);
         let name = parts.next().unwrap_or("");

@@ -146,4 +146,6 @@ async fn assets_go_out_precompressed_to_browsers_that_accept_it() {
         assert_eq!(resp.bytes().await.unwrap(), body.as_bytes(), "{accept}");
     }
     assert_eq!(app.get("/assets/missing.js").await.status(), 404);
+    let head = app.client.head(format!("{}/assets/main.0123abcd.js", app.address)).send().await.unwrap();
+    assert_eq!(head.status(), 200);
 }

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { card, detail, logInAs, mockProjectPage } from '@/features/public/testing/fixtures';
+import { card, detail, logInAs, mockHome, mockProjectPage } from '@/features/public/testing/fixtures';
 import { PREFETCHED_ELEMENT_ID } from '@/lib/prefetched';
 import { renderApp } from '@/testing/render';
 import { makePageStore } from './store';
@@ -40,7 +40,8 @@ describe('a freshly loaded page', () => {
 
   it('renders a project page from its embedded detail, at once', () => {
     mockProjectPage({ project: detail({ title: 'API から来たタイトル' }) });
-    embedInPage(JSON.stringify({ '/project/get/detail?slug=maebashi-fes': { project: detail({ slug: 'maebashi-fes' }) } }));
+    const embedded = { project: detail({ slug: 'maebashi-fes' }) };
+    embedInPage(JSON.stringify({ '/project/get/detail?slug=maebashi-fes': embedded }));
 
     renderApp('/projects/maebashi-fes/', { store: makePageStore() });
 
@@ -65,5 +66,21 @@ describe('a freshly loaded page', () => {
     renderApp('/projects/maebashi-fes/', { store: makePageStore() });
 
     expect(await screen.findByRole('heading', { level: 1, name: detail().title })).toBeInTheDocument();
+  });
+
+  it('fetches what has the wrong shape and still uses the rest', async () => {
+    mockHome(projects);
+    embedInPage(
+      JSON.stringify({
+        '/helper/get/master': { unexpected: true },
+        '/sales/get/allSum': { result: { amount: 9_000, lot: 2 } },
+      }),
+    );
+
+    renderApp('/', { store: makePageStore() });
+
+    expect(screen.getByText('9,000円')).toBeInTheDocument();
+    const list = await screen.findByRole('list', { name: 'プロジェクト' });
+    expect(within(list).getAllByRole('heading', { level: 3 })).toHaveLength(projects.length);
   });
 });

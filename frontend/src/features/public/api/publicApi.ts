@@ -69,22 +69,25 @@ export const {
  */
 export function seedFirstScreen(dispatch: AppDispatch, embedded: ReadonlyMap<string, unknown>): void {
   for (const [key, body] of embedded) {
-    if (typeof body !== 'object' || body === null) continue;
-    const request = new URL(key, 'http://embedded.invalid');
-    if (request.pathname === MASTER_PATH) {
-      const projects = projectsOf(body as MasterResponse);
-      if (Array.isArray(projects)) {
-        dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjects', arg: undefined, value: projects }]));
+    try {
+      const request = new URL(key, 'http://embedded.invalid');
+      if (request.pathname === MASTER_PATH) {
+        const value = projectsOf(body as MasterResponse);
+        if (Array.isArray(value)) {
+          dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjects', arg: undefined, value }]));
+        }
+      } else if (request.pathname === ALL_SUM_PATH) {
+        const value = sumOf(body as { result: SalesSum });
+        if (value) dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getAllSum', arg: undefined, value }]));
+      } else if (request.pathname === DETAIL_PATH) {
+        const slug = request.searchParams.get('slug');
+        const value = projectOf(body as { project: ProjectDetail });
+        if (slug && value) {
+          dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjectDetail', arg: slug, value }]));
+        }
       }
-    } else if (request.pathname === ALL_SUM_PATH) {
-      const sum = sumOf(body as { result: SalesSum });
-      if (sum) dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getAllSum', arg: undefined, value: sum }]));
-    } else if (request.pathname === DETAIL_PATH) {
-      const slug = request.searchParams.get('slug');
-      const project = projectOf(body as { project: ProjectDetail });
-      if (slug && project) {
-        dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjectDetail', arg: slug, value: project }]));
-      }
+    } catch {
+      // An answer of the wrong shape is skipped: the page fetches it instead.
     }
   }
 }

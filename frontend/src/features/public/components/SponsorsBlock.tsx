@@ -18,14 +18,14 @@ function ManualSponsors({ courses }: { courses: NonNullable<SponsorList['courses
       ).map(([key, label, size]) =>
         courses[key].length > 0 ? (
           <div key={key} className="sponsors__tier">
-            <h4 className="sponsors__label">{label}</h4>
+            <h3 className="sponsors__label">{label}</h3>
             <SponsorGroup label={label} sponsors={fromManual(courses[key])} size={size} />
           </div>
         ) : null,
       )}
       {courses.supporters.length > 0 && (
         <div className="sponsors__tier">
-          <h4 className="sponsors__label">サポーター</h4>
+          <h3 className="sponsors__label">サポーター</h3>
           <ul className="personal-list" aria-label="サポーター">
             {courses.supporters.map((name, index) => (
               <li key={`${name}-${index}`}>{name}</li>
@@ -44,7 +44,7 @@ function ComputedSponsors({ list }: { list: SponsorList }) {
     <>
       {hasCorporate && (
         <div className="sponsors__tier">
-          <h4 className="sponsors__label">企業・団体</h4>
+          <h3 className="sponsors__label">企業・団体</h3>
           <SponsorGroup label="企業・団体（大）" sponsors={size3} size={3} />
           <SponsorGroup label="企業・団体（中）" sponsors={size2} size={2} />
           <SponsorGroup label="企業・団体（小）" sponsors={size1} size={1} />
@@ -52,7 +52,7 @@ function ComputedSponsors({ list }: { list: SponsorList }) {
       )}
       {list.personal.length > 0 && (
         <div className="sponsors__tier">
-          <h4 className="sponsors__label">個人</h4>
+          <h3 className="sponsors__label">個人</h3>
           <ul className="personal-list" aria-label="個人の支援者">
             {list.personal.map((person, index) => (
               <li key={`${person.name}-${index}`}>{person.name}</li>
