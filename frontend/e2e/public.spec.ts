@@ -181,6 +181,24 @@ test.describe('project page', () => {
     await expect(returnsSection(page)).toBeInViewport();
   });
 
+  test('on a phone, a floating button leads to the returns once the hero button has scrolled away', async ({ page, request }) => {
+    const [project] = await projects(request);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/projects/${project!.slug}/`);
+    const floating = page.getByRole('button', { name: 'リターンを確認する' });
+    const heroButton = page.getByRole('button', { name: /^リターン(を選ぶ|一覧を見る)$/ });
+    await expect(heroButton).toBeInViewport();
+    await expect(floating).toHaveCount(0);
+
+    // Reading the tabs: the hero's button is up under the sticky header.
+    await page.evaluate(() => document.getElementById('mainContents_wrapper')?.scrollIntoView({ block: 'start' }));
+    await expect(floating).toBeVisible();
+
+    await floating.click();
+    await expect(returnsSection(page)).toBeInViewport();
+    await expect(floating).toHaveCount(0);
+  });
+
   test('shows 支援上限に達しました on a sold-out return', async ({ page, request }) => {
     const all = await details(request);
     const soldOut = all

@@ -1,5 +1,6 @@
 import { useGetNewsQuery } from '../api/publicApi';
 import { formatDotDate } from '../format';
+import { ServerHtml } from './ServerHtml';
 
 /** The project's news (活動報告), newest first. */
 export function NewsList({ projectId, limit }: { projectId: number; limit?: number }) {
@@ -14,7 +15,7 @@ export function NewsList({ projectId, limit }: { projectId: number; limit?: numb
         <li key={item.id} className="news">
           <time className="news__date" dateTime={item.updated_at}>{formatDotDate(item.updated_at)}</time>
           <h3 className="news__title">{item.title}</h3>
-          {item.description && <p className="news__description">{item.description}</p>}
+          {item.description && <ServerHtml className="news__description" html={item.description} />}
         </li>
       ))}
     </ul>

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
 import { formatRemaining, formatReturnPrice } from '../format';
 import { paymentInfoHref } from '../support';
+import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
 
 /** Spec 000 §4: shown when a return can no longer be supported. */
@@ -26,7 +27,7 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
           <h3 id={titleId} className="return-card__title">{ret.title}</h3>
           <p className="return-card__price">{formatReturnPrice(ret)}</p>
           <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
-          <p className="return-card__description">{ret.description}</p>
+          <ServerHtml className="return-card__description" html={ret.description} />
           {ret.descriptionImage && (
             <img
               className="return-card__description-image"

@@ -107,6 +107,22 @@ describe('Project page', () => {
     expect(within(items[0]!).getByRole('button', { name: /このリターンで支援する/ })).toBeEnabled();
   });
 
+  it('renders the sanitised markup of return and news descriptions, not their tags', async () => {
+    mockProjectPage({
+      project: detail({ returns: [ret({ description: '<p>活動報告を<strong>毎月</strong>お届けします。</p>' })] }),
+      news: [news({ description: '<p>櫓の<a href="https://example.jp/">写真</a>を公開しました。</p>' })],
+    });
+    renderApp(PATH);
+
+    const section = await returnsList();
+    const emphasis = within(section).getByText('毎月');
+    expect(emphasis.tagName).toBe('STRONG');
+    expect(section).not.toHaveTextContent('<p>');
+    const panel = screen.getByRole('tabpanel', { name: 'プロジェクト紹介' });
+    expect(await within(panel).findByRole('link', { name: '写真' })).toHaveAttribute('href', 'https://example.jp/');
+    expect(panel).not.toHaveTextContent('<p>');
+  });
+
   it('shows sold-out, disabled and ended returns as not purchasable', async () => {
     mockProjectPage({
       project: detail({

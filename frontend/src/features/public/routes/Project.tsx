@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { NotFound } from '@/features/misc/routes/NotFound';
 import { useSession } from '@/features/session/hooks/useSession';
@@ -10,6 +10,7 @@ import { CommentList } from '../components/CommentList';
 import { NewsList } from '../components/NewsList';
 import { ProgressRing } from '../components/ProgressRing';
 import { ReturnList } from '../components/ReturnList';
+import { ServerHtml } from '../components/ServerHtml';
 import { Slider } from '../components/Slider';
 import { SponsorsBlock } from '../components/SponsorsBlock';
 import { Tabs } from '../components/Tabs';
@@ -26,7 +27,13 @@ const scrollToReturns = () => document.getElementById('returns')?.scrollIntoView
 
 const isSafeLink = (link: string | null): link is string => !!link && /^https?:\/\//.test(link);
 
-function ProjectHero({ project }: { project: ProjectDetail }) {
+function ProjectHero({
+  project,
+  returnsButtonRef,
+}: {
+  project: ProjectDetail;
+  returnsButtonRef: RefObject<HTMLButtonElement | null>;
+}) {
   return (
     <section className="project-hero" aria-labelledby="project-title">
       <div className="project-hero__media">
@@ -79,7 +86,12 @@ function ProjectHero({ project }: { project: ProjectDetail }) {
             </div>
           </dl>
         </div>
-        <button type="button" className="button button--cta button--block" onClick={scrollToReturns}>
+        <button
+          type="button"
+          ref={returnsButtonRef}
+          className="button button--cta button--block"
+          onClick={scrollToReturns}
+        >
           {project.isOpen ? 'リターンを選ぶ' : 'リターン一覧を見る'}
         </button>
       </div>
@@ -95,6 +107,10 @@ function ProjectView({ project }: { project: ProjectDetail }) {
   const [tab, setTab] = useState<TabKey>('content');
   const returnsRef = useRef<HTMLElement>(null);
   const returnsInView = useInView(returnsRef, { fallback: true });
+  // The floating button stands in for the hero's own button once that one has scrolled away
+  // (under the sticky header counts as away).
+  const heroButtonRef = useRef<HTMLButtonElement>(null);
+  const heroButtonInView = useInView(heroButtonRef, { fallback: true, rootMargin: '-80px 0px 0px 0px' });
 
   // The content is on screen only now: scroll to the hash target 200 ms after arrival.
   useEffect(() => {
@@ -114,7 +130,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
   const intro = (
     <>
       {/* The server sanitises project bodies (brief, decision 7). */}
-      <div className="project-content" dangerouslySetInnerHTML={{ __html: project.content }} />
+      <ServerHtml className="project-content" html={project.content} />
       <section className="project-block" aria-labelledby="block-news">
         <h2 id="block-news" className="project-block__title">新着情報</h2>
         <NewsList projectId={project.id} limit={INTRO_LIMIT} />
@@ -138,7 +154,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
 
   return (
     <div className="project">
-      <ProjectHero project={project} />
+      <ProjectHero project={project} returnsButtonRef={heroButtonRef} />
       <div className="project__layout">
         <div id="mainContents_wrapper" className="project__main">
           <Tabs<TabKey>
@@ -164,7 +180,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
           <ReturnList project={project} isLoggedIn={session.isLoggedIn} />
         </section>
       </div>
-      {!returnsInView && (
+      {!returnsInView && !heroButtonInView && (
         <button type="button" className="floating-returns button button--cta" onClick={scrollToReturns}>
           リターンを確認する
         </button>
