@@ -111,7 +111,7 @@ fn motif_shapes(motif: Motif, accent: &str) -> String {
     }
 }
 
-/// A 1200×630 scene (also fits OGP) with a caption.
+/// A 1200×630 scene (the OGP share size) with a caption centred, so the 3:2 crops of cards and heroes keep it.
 pub fn scene_svg(caption: &str, sub: &str, palette: Palette, motif: Motif) -> String {
     let Palette { sky_top, sky_bottom, hills, accent } = palette;
     format!(
@@ -122,9 +122,9 @@ pub fn scene_svg(caption: &str, sub: &str, palette: Palette, motif: Motif) -> St
 <path d="M0 400 L180 250 L330 360 L520 190 L700 340 L860 230 L1040 330 L1200 260 L1200 630 L0 630 Z" fill="{hills}" opacity="0.55"/>
 <path d="M0 460 Q300 380 600 450 T1200 430 L1200 630 L0 630 Z" fill="{hills}"/>
 {shapes}
-<rect x="0" y="560" width="1200" height="70" fill="#000" opacity="0.35"/>
-<text x="40" y="608" font-family="'Noto Sans CJK JP','Hiragino Sans',sans-serif" font-size="38" font-weight="700" fill="#fff">{caption}</text>
-<text x="1160" y="606" text-anchor="end" font-family="'Noto Sans CJK JP','Hiragino Sans',sans-serif" font-size="24" fill="#fff">{sub}</text>
+<rect x="0" y="530" width="1200" height="100" fill="#000" opacity="0.35"/>
+<text x="600" y="577" text-anchor="middle" font-family="'Noto Sans CJK JP','Hiragino Sans',sans-serif" font-size="38" font-weight="700" fill="#fff">{caption}</text>
+<text x="600" y="613" text-anchor="middle" font-family="'Noto Sans CJK JP','Hiragino Sans',sans-serif" font-size="22" fill="#fff">{sub}</text>
 </svg>
 "##,
         caption_attr = escape(caption).replace('"', "&quot;"),

@@ -74,7 +74,7 @@ export interface ProjectReturn {
   blockReason: BlockReason | null;
   blockMessage: string | null;
   course: string | null;
-  imageSrc: string;
+  imageSrc: string | null;
   descriptionImage: string | null;
   descriptionComment: string | null;
   lotDisable: boolean;

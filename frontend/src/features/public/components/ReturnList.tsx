@@ -21,7 +21,17 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
   return (
     <li className={`return-card${ret.purchasable ? '' : ' return-card--blocked'}`}>
       <article aria-labelledby={titleId}>
-        <img className="return-card__image" src={ret.imageSrc} alt={ret.title} width={640} height={427} loading="lazy" decoding="async" />
+        {ret.imageSrc && (
+          <img
+            className="return-card__image"
+            src={ret.imageSrc}
+            alt={ret.title}
+            width={640}
+            height={427}
+            loading="lazy"
+            decoding="async"
+          />
+        )}
         <div className="return-card__body">
           {ret.course && <p className="return-card__course">コース{ret.course}</p>}
           <h3 id={titleId} className="return-card__title">{ret.title}</h3>

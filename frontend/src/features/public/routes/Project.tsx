@@ -4,6 +4,7 @@ import { NotFound } from '@/features/misc/routes/NotFound';
 import { useSession } from '@/features/session/hooks/useSession';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
 import { useInView } from '@/hooks/useInView';
+import { useScrolledPast } from '@/hooks/useScrolledPast';
 import { useGetProjectDetailQuery } from '../api/publicApi';
 import type { ProjectDetail } from '../api/types';
 import { CommentList } from '../components/CommentList';
@@ -22,6 +23,9 @@ export const PROJECT_HASH_DELAY_MS = 200;
 const INTRO_LIMIT = 3;
 
 type TabKey = 'content' | 'news' | 'comments';
+
+/** `--header-height` (3.5rem) plus a little: what the sticky header hides at the top of the page. */
+const STICKY_HEADER_PX = 64;
 
 const scrollToReturns = () => document.getElementById('returns')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
 
@@ -107,10 +111,10 @@ function ProjectView({ project }: { project: ProjectDetail }) {
   const [tab, setTab] = useState<TabKey>('content');
   const returnsRef = useRef<HTMLElement>(null);
   const returnsInView = useInView(returnsRef, { fallback: true });
-  // The floating button stands in for the hero's own button once that one has scrolled away
-  // (under the sticky header counts as away).
+  // The floating button stands in for the hero's own button once the reader has scrolled past it
+  // (under the sticky header counts as past); before that it would only cover the hero.
   const heroButtonRef = useRef<HTMLButtonElement>(null);
-  const heroButtonInView = useInView(heroButtonRef, { fallback: true, rootMargin: '-80px 0px 0px 0px' });
+  const heroButtonPassed = useScrolledPast(heroButtonRef, STICKY_HEADER_PX);
 
   // The content is on screen only now: scroll to the hash target 200 ms after arrival.
   useEffect(() => {
@@ -180,7 +184,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
           <ReturnList project={project} isLoggedIn={session.isLoggedIn} />
         </section>
       </div>
-      {!returnsInView && !heroButtonInView && (
+      {!returnsInView && heroButtonPassed && (
         <button type="button" className="floating-returns button button--cta" onClick={scrollToReturns}>
           リターンを確認する
         </button>
