@@ -123,6 +123,16 @@ describe('Project page', () => {
     expect(panel).not.toHaveTextContent('<p>');
   });
 
+  it('shows a return without an image without a broken one', async () => {
+    mockProjectPage({ project: detail({ returns: [ret(), ret({ id: 4, slug: 'plain', title: '応援だけコース', imageSrc: null })] }) });
+    renderApp(PATH);
+
+    const section = await returnsList();
+    const [withImage, withoutImage] = within(section).getAllByRole('article');
+    expect(within(withImage!).getByRole('img', { name: 'お礼のお手紙コース' })).toHaveAttribute('src', '/media/demo/r3.svg');
+    expect(within(withoutImage!).queryByRole('img')).not.toBeInTheDocument();
+  });
+
   it('shows sold-out, disabled and ended returns as not purchasable', async () => {
     mockProjectPage({
       project: detail({
