@@ -5,7 +5,7 @@
 
 use ports::catalog::{Catalog, CatalogError, ProjectDetail, SumTarget};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::project::{DetailResponse, MasterResponse};
 use crate::sales::SumResponse;
@@ -15,7 +15,7 @@ use crate::SiteEnv;
 /// image the first screen shows largest (worth a preload hint).
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct PageData {
-    pub responses: Vec<(String, Value)>,
+    pub responses: Map<String, Value>,
     pub lcp_image: Option<String>,
 }
 
@@ -23,13 +23,8 @@ impl PageData {
     fn push(&mut self, key: impl Into<String>, body: impl Serialize) {
         // Our DTOs always serialise; a failure would only drop the shortcut.
         if let Ok(value) = serde_json::to_value(body) {
-            self.responses.push((key.into(), value));
+            self.responses.insert(key.into(), value);
         }
-    }
-
-    /// `{"<key>": <body>, ...}` as one JSON object.
-    pub fn responses_json(&self) -> Value {
-        Value::Object(self.responses.iter().cloned().collect())
     }
 }
 
@@ -70,7 +65,7 @@ mod tests {
         catalog.expect_master().returning(|| Ok(vec![]));
         catalog.expect_paid_sum().returning(|_| Ok(PaidSum { amount: domain::money::Yen(12_000), supports: 3 }));
         let data = home(&catalog, &SiteEnv { name: "local".into() }).await.unwrap();
-        let json = data.responses_json();
+        let json = Value::Object(data.responses);
         assert_eq!(json["/sales/get/allSum"], serde_json::json!({ "result": { "amount": 12000, "lot": 3 } }));
         assert_eq!(json["/helper/get/master"]["master"]["projects"], serde_json::json!([]));
         assert_eq!(json["/helper/get/master"]["master"]["env"]["name"], "local");

@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use adapters_http::page_data::PageData;
+
 /// What a page's `<head>` says about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageMeta {
@@ -28,6 +30,13 @@ pub struct Page {
     pub preload_image: Option<String>,
     /// `{"<api path and query>": <response body>}`, read by the app's API client.
     pub responses: Option<serde_json::Value>,
+}
+
+impl Page {
+    /// A page with the first-screen data of `adapters_http::page_data`.
+    pub fn with_data(meta: Option<PageMeta>, data: PageData) -> Self {
+        Self { meta, preload_image: data.lcp_image, responses: Some(serde_json::Value::Object(data.responses)) }
+    }
 }
 
 /// The id of the `<script type="application/json">` that carries `Page::responses`.

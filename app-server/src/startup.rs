@@ -235,9 +235,7 @@ fn absolute(public_url: &str, url: &str) -> String {
 /// `/`: the app with the project cards and totals it would fetch first.
 async fn home_page(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>, spa: web::Data<SpaPages>) -> HttpResponse {
     let page = match page_data::home(catalog.get_ref(), &env).await {
-        Ok(data) => {
-            Page { preload_image: data.lcp_image.clone(), responses: Some(data.responses_json()), ..Page::default() }
-        }
+        Ok(data) => Page::with_data(None, data),
         Err(e) => {
             // The app fetches what it needs itself; the page still loads.
             tracing::error!(error = %e, "home page data unavailable");
@@ -267,12 +265,7 @@ async fn project_page(
                 image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
                 url: format!("{}/projects/{}/", spa.public_url, card.slug),
             };
-            let data = page_data::project(detail);
-            let page = Page {
-                meta: Some(meta),
-                preload_image: data.lcp_image.clone(),
-                responses: Some(data.responses_json()),
-            };
+            let page = Page::with_data(Some(meta), page_data::project(detail));
             html_page(StatusCode::OK, spa.index.render(&page))
         }
         Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
