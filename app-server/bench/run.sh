@@ -157,7 +157,7 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
             --quiet --only-categories=performance,accessibility --output=json --output-path="$2" \
             --chrome-flags="--headless --no-sandbox --disable-gpu --disable-background-networking" >/dev/null 2>&1
     }
-    # A first run only warms the machine (chromium's font cache on a fresh install, the server's caches): not counted.
+    # A first run only warms the machine (a fresh chromium's first start, the server's caches): not counted.
     lighthouse / "$OUT/lighthouse-warmup.json" || true
     echo
     echo "== Lighthouse (mobile defaults: simulated slow 4G, 4x CPU; headless chromium): median of $RUNS runs"
