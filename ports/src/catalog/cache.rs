@@ -1,86 +1,129 @@
 //! A small in-process cache for the public reads (totals, sponsor walls,
 //! project lists). Public totals may be a few seconds old (docs/decisions.md):
-//! a fresh entry is served as is; a stale one is served to everyone while a
-//! single caller refreshes it, so an expensive aggregate never stalls a
-//! burst of requests (no stampede, no latency spike when an entry expires).
+//! a fresh entry is served as is; a stale one is served at once to everyone
+//! while a single background task refreshes it, so no request ever waits for
+//! an expensive aggregate once it has been computed (no stampede and no
+//! latency spike when an entry expires). Only a missing entry is fetched
+//! in line.
 
 use std::collections::HashMap;
 use std::future::Future;
 use std::hash::Hash;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Duration, Utc};
 
 struct Slot<V> {
     value: V,
     fetched_at: DateTime<Utc>,
-    /// Set while one caller refreshes the stale value.
+    /// Set while one refresh of the stale value runs.
     refresh_started: Option<DateTime<Utc>>,
+}
+
+struct Entries<K, V> {
+    slots: HashMap<K, Slot<V>>,
+    /// Bumped by every invalidation: a fetch that started before one must not
+    /// store what it read.
+    generation: u64,
 }
 
 pub struct TtlCache<K, V> {
     ttl: Duration,
-    entries: Mutex<HashMap<K, Slot<V>>>,
+    entries: Arc<Mutex<Entries<K, V>>>,
 }
 
-/// A refresh that has not finished after this long (its caller went away)
-/// lets another caller try.
+/// A refresh that has not finished after this long (it failed silently or
+/// hangs) lets another caller start one.
 const REFRESH_TIMEOUT_SECONDS: i64 = 10;
 
-impl<K: Eq + Hash + Clone, V: Clone> TtlCache<K, V> {
+fn lock<K, V>(entries: &Mutex<Entries<K, V>>) -> MutexGuard<'_, Entries<K, V>> {
+    entries.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Stores a fetched value unless the key was invalidated since the fetch began.
+fn store<K: Eq + Hash, V>(
+    entries: &Mutex<Entries<K, V>>,
+    key: K,
+    value: V,
+    fetched_at: DateTime<Utc>,
+    generation: u64,
+) {
+    let mut entries = lock(entries);
+    if entries.generation == generation {
+        entries.slots.insert(key, Slot { value, fetched_at, refresh_started: None });
+    }
+}
+
+fn refresh_failed<K: Eq + Hash, V>(entries: &Mutex<Entries<K, V>>, key: &K) {
+    if let Some(slot) = lock(entries).slots.get_mut(key) {
+        slot.refresh_started = None;
+    }
+}
+
+impl<K, V> TtlCache<K, V>
+where
+    K: Eq + Hash + Clone + Send + 'static,
+    V: Clone + Send + 'static,
+{
     /// A zero `ttl` disables caching: every call fetches.
     pub fn new(ttl: Duration) -> Self {
-        Self { ttl, entries: Mutex::new(HashMap::new()) }
+        Self { ttl, entries: Arc::new(Mutex::new(Entries { slots: HashMap::new(), generation: 0 })) }
     }
 
-    fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<K, Slot<V>>> {
-        self.entries.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// The cached value of `key`, or the result of `fetch` (which is only
-    /// awaited when needed). Errors are not cached.
+    /// The cached value of `key`, or the result of `fetch`. `fetch` is awaited
+    /// here only when there is no value yet; a stale value is returned at once
+    /// and `fetch` runs on the Tokio runtime to replace it (in line when there
+    /// is no runtime). Errors are not cached.
     pub async fn get_or_fetch<E>(
         &self,
         key: K,
         now: DateTime<Utc>,
-        fetch: impl Future<Output = Result<V, E>>,
-    ) -> Result<V, E> {
+        fetch: impl Future<Output = Result<V, E>> + Send + 'static,
+    ) -> Result<V, E>
+    where
+        E: Send + 'static,
+    {
         if self.ttl <= Duration::zero() {
             return fetch.await;
         }
-        {
-            let mut entries = self.entries();
-            if let Some(slot) = entries.get_mut(&key) {
+        let generation = {
+            let mut entries = lock(&self.entries);
+            let generation = entries.generation;
+            if let Some(slot) = entries.slots.get_mut(&key) {
                 if now - slot.fetched_at < self.ttl {
                     return Ok(slot.value.clone());
                 }
                 let someone_refreshing =
                     slot.refresh_started.is_some_and(|t| now - t < Duration::seconds(REFRESH_TIMEOUT_SECONDS));
+                let stale = slot.value.clone();
                 if someone_refreshing {
-                    return Ok(slot.value.clone());
+                    return Ok(stale);
                 }
-                slot.refresh_started = Some(now);
-            }
-        }
-        let result = fetch.await;
-        let mut entries = self.entries();
-        match result {
-            Ok(value) => {
-                entries.insert(key, Slot { value: value.clone(), fetched_at: now, refresh_started: None });
-                Ok(value)
-            }
-            Err(error) => {
-                if let Some(slot) = entries.get_mut(&key) {
-                    slot.refresh_started = None;
+                if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                    slot.refresh_started = Some(now);
+                    let entries = Arc::clone(&self.entries);
+                    runtime.spawn(async move {
+                        match fetch.await {
+                            Ok(value) => store(&entries, key, value, now, generation),
+                            Err(_) => refresh_failed(&entries, &key),
+                        }
+                    });
+                    return Ok(stale);
                 }
-                Err(error)
             }
-        }
+            generation
+        };
+        let value = fetch.await?;
+        store(&self.entries, key, value.clone(), now, generation);
+        Ok(value)
     }
 
-    /// Forgets `key` (after a write this process made).
+    /// Forgets `key` (after a write this process made); a fetch already
+    /// running will not bring the old value back.
     pub fn invalidate(&self, key: &K) {
-        self.entries().remove(key);
+        let mut entries = lock(&self.entries);
+        entries.generation += 1;
+        entries.slots.remove(key);
     }
 }
 
@@ -89,64 +132,108 @@ mod tests {
     use super::*;
     use chrono::TimeZone;
     use std::sync::atomic::{AtomicU32, Ordering};
+    use tokio::sync::oneshot;
 
     fn t(seconds: i64) -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 25, 0, 0, 0).unwrap() + Duration::seconds(seconds)
     }
 
-    async fn counted(calls: &AtomicU32, value: u32) -> Result<u32, ()> {
-        calls.fetch_add(1, Ordering::SeqCst);
-        Ok(value)
+    fn counted(calls: &Arc<AtomicU32>, value: u32) -> impl Future<Output = Result<u32, ()>> + Send + 'static {
+        let calls = Arc::clone(calls);
+        async move {
+            calls.fetch_add(1, Ordering::SeqCst);
+            Ok(value)
+        }
+    }
+
+    /// Lets spawned refreshes run to completion (they never wait on anything here).
+    async fn let_refreshes_finish() {
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
     }
 
     #[tokio::test]
     async fn a_fresh_value_is_served_without_fetching_again() {
         let cache = TtlCache::new(Duration::seconds(3));
-        let calls = AtomicU32::new(0);
+        let calls = Arc::new(AtomicU32::new(0));
         assert_eq!(cache.get_or_fetch("k", t(0), counted(&calls, 1)).await, Ok(1));
         assert_eq!(cache.get_or_fetch("k", t(2), counted(&calls, 2)).await, Ok(1));
         assert_eq!(calls.load(Ordering::SeqCst), 1);
     }
 
     #[tokio::test]
-    async fn a_stale_value_is_refreshed_by_the_next_caller() {
+    async fn a_stale_value_is_served_at_once_and_replaced_in_the_background() {
         let cache = TtlCache::new(Duration::seconds(3));
-        let calls = AtomicU32::new(0);
+        let calls = Arc::new(AtomicU32::new(0));
         cache.get_or_fetch("k", t(0), counted(&calls, 1)).await.unwrap();
-        assert_eq!(cache.get_or_fetch("k", t(3), counted(&calls, 2)).await, Ok(2));
+
+        assert_eq!(cache.get_or_fetch("k", t(3), counted(&calls, 2)).await, Ok(1), "nobody waits for the refresh");
+        let_refreshes_finish().await;
+
         assert_eq!(cache.get_or_fetch("k", t(4), counted(&calls, 3)).await, Ok(2));
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
     }
 
     #[tokio::test]
-    async fn while_one_caller_refreshes_the_others_get_the_stale_value() {
+    async fn while_one_refresh_runs_everyone_gets_the_stale_value_and_no_second_refresh_starts() {
         let cache = TtlCache::new(Duration::seconds(3));
         cache.get_or_fetch("k", t(0), async { Ok::<_, ()>(1) }).await.unwrap();
-        // Mark a refresh as started by taking the slot at t(5) with a fetch that never completes.
-        let pending = cache.get_or_fetch("k", t(5), std::future::pending::<Result<u32, ()>>());
-        tokio::select! { _ = pending => unreachable!(), _ = tokio::task::yield_now() => {} }
-        assert_eq!(cache.get_or_fetch("k", t(6), async { Ok::<_, ()>(9) }).await, Ok(1));
-        // A refresh abandoned for long enough lets another caller try.
-        assert_eq!(cache.get_or_fetch("k", t(16), async { Ok::<_, ()>(9) }).await, Ok(9));
+        let (release, released) = oneshot::channel::<u32>();
+        let calls = Arc::new(AtomicU32::new(0));
+
+        let slow = async move { Ok::<_, ()>(released.await.unwrap_or(0)) };
+        assert_eq!(cache.get_or_fetch("k", t(5), slow).await, Ok(1));
+        assert_eq!(cache.get_or_fetch("k", t(6), counted(&calls, 9)).await, Ok(1));
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+
+        release.send(7).unwrap();
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch("k", t(7), counted(&calls, 9)).await, Ok(7));
+        // A refresh that never finishes lets another caller try after a while.
+        let (_never, pending) = oneshot::channel::<u32>();
+        cache.get_or_fetch("k", t(10), async move { Ok::<_, ()>(pending.await.unwrap_or(0)) }).await.unwrap();
+        cache.get_or_fetch("k", t(21), counted(&calls, 8)).await.unwrap();
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch("k", t(22), counted(&calls, 0)).await, Ok(8));
     }
 
     #[tokio::test]
-    async fn errors_are_not_cached_and_a_zero_ttl_always_fetches() {
+    async fn errors_are_not_cached_a_failed_refresh_is_retried_and_a_zero_ttl_always_fetches() {
         let cache: TtlCache<&str, u32> = TtlCache::new(Duration::seconds(3));
         assert_eq!(cache.get_or_fetch("k", t(0), async { Err::<u32, _>("down") }).await, Err("down"));
         assert_eq!(cache.get_or_fetch("k", t(0), async { Ok::<_, &str>(4) }).await, Ok(4));
 
+        assert_eq!(cache.get_or_fetch("k", t(3), async { Err::<u32, _>("down") }).await, Ok(4));
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch("k", t(4), async { Ok::<_, &str>(5) }).await, Ok(4), "the next caller retries");
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch("k", t(5), async { Ok::<_, &str>(6) }).await, Ok(5));
+
         let uncached = TtlCache::new(Duration::zero());
-        let calls = AtomicU32::new(0);
+        let calls = Arc::new(AtomicU32::new(0));
         uncached.get_or_fetch("k", t(0), counted(&calls, 1)).await.unwrap();
         uncached.get_or_fetch("k", t(0), counted(&calls, 1)).await.unwrap();
         assert_eq!(calls.load(Ordering::SeqCst), 2);
     }
 
     #[tokio::test]
-    async fn an_invalidated_key_is_fetched_again() {
+    async fn an_invalidated_key_is_fetched_again_and_an_older_refresh_cannot_bring_the_old_value_back() {
         let cache = TtlCache::new(Duration::seconds(30));
         cache.get_or_fetch(1, t(0), async { Ok::<_, ()>("old") }).await.unwrap();
         cache.invalidate(&1);
         assert_eq!(cache.get_or_fetch(1, t(1), async { Ok::<_, ()>("new") }).await, Ok("new"));
+
+        // A refresh of a stale entry that finishes after an invalidation is dropped.
+        let (release, released) = oneshot::channel::<&'static str>();
+        assert_eq!(
+            cache.get_or_fetch(1, t(40), async move { Ok::<_, ()>(released.await.unwrap_or("")) }).await,
+            Ok("new")
+        );
+        cache.invalidate(&1);
+        assert_eq!(cache.get_or_fetch(1, t(41), async { Ok::<_, ()>("after the write") }).await, Ok("after the write"));
+        release.send("read before the write").unwrap();
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch(1, t(42), async { Ok::<_, ()>("unused") }).await, Ok("after the write"));
     }
 }

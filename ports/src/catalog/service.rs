@@ -95,9 +95,10 @@ pub struct CatalogConfig {
 }
 
 pub struct CatalogService<R, C, H> {
-    repo: R,
+    // Shared with the cache refreshes, which run as tasks of their own.
+    repo: Arc<R>,
     clock: C,
-    html: H,
+    html: Arc<H>,
     projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
     sums: TtlCache<SumTarget, PaidSum>,
     returns: TtlCache<i64, Arc<Vec<ReturnRecord>>>,
@@ -108,13 +109,13 @@ pub struct CatalogService<R, C, H> {
     sales: TtlCache<i64, Arc<Vec<PublicSale>>>,
 }
 
-impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
+impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> CatalogService<R, C, H> {
     pub fn new(repo: R, clock: C, html: H, config: CatalogConfig) -> Self {
         let ttl = config.cache_ttl;
         Self {
-            repo,
+            repo: Arc::new(repo),
             clock,
-            html,
+            html: Arc::new(html),
             projects: TtlCache::new(ttl),
             sums: TtlCache::new(ttl),
             returns: TtlCache::new(ttl),
@@ -128,10 +129,11 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
 
     /// Every project, bodies sanitised.
     async fn all_projects(&self) -> Result<Arc<Vec<ProjectRecord>>, CatalogError> {
-        let fetch = async {
-            let mut projects = self.repo.projects().await?;
+        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
+        let fetch = async move {
+            let mut projects = repo.projects().await?;
             for project in &mut projects {
-                project.content = self.html.sanitize(&project.content);
+                project.content = html.sanitize(&project.content);
             }
             Ok::<_, CatalogError>(Arc::new(projects))
         };
@@ -144,11 +146,12 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
     }
 
     async fn cached_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
-        let fetch = async {
+        let repo = Arc::clone(&self.repo);
+        let fetch = async move {
             match target {
-                SumTarget::All => Ok(self.repo.paid_sum_all().await?),
-                SumTarget::Project(id) => Ok(self.repo.paid_sum_project(id).await?),
-                SumTarget::Return(id) => self.repo.paid_sum_return(id).await?.ok_or(CatalogError::NotFound),
+                SumTarget::All => Ok(repo.paid_sum_all().await?),
+                SumTarget::Project(id) => Ok(repo.paid_sum_project(id).await?),
+                SumTarget::Return(id) => repo.paid_sum_return(id).await?.ok_or(CatalogError::NotFound),
             }
         };
         self.sums.get_or_fetch(target, self.clock.now(), fetch).await
@@ -178,20 +181,20 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         project_id: i64,
         viewer: Option<Email>,
     ) -> Result<Arc<Vec<ReturnRecord>>, CatalogError> {
-        let sanitize = |mut list: Vec<ReturnRecord>| {
+        let shared = viewer.is_none();
+        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
+        let fetch = async move {
+            let mut list = repo.visible_returns(project_id, viewer).await?;
             for r in &mut list {
-                r.description = self.html.sanitize(&r.description);
+                r.description = html.sanitize(&r.description);
             }
-            Arc::new(list)
+            Ok::<_, CatalogError>(Arc::new(list))
         };
-        match viewer {
-            // Only the anonymous view is shared between callers.
-            None => {
-                let fetch =
-                    async { Ok::<_, CatalogError>(sanitize(self.repo.visible_returns(project_id, None).await?)) };
-                self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await
-            }
-            Some(email) => Ok(sanitize(self.repo.visible_returns(project_id, Some(email)).await?)),
+        // Only the anonymous view is shared between callers.
+        if shared {
+            self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await
+        } else {
+            fetch.await
         }
     }
 }
@@ -301,7 +304,7 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
 }
 
 #[async_trait::async_trait]
-impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogService<R, C, H> {
+impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catalog for CatalogService<R, C, H> {
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError> {
         let projects = self.all_projects().await?;
         let today = tokyo_date(self.clock.now());
@@ -351,8 +354,9 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
 
     async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let fetch = async {
-            let records = self.repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
+        let repo = Arc::clone(&self.repo);
+        let fetch = async move {
+            let records = repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
             Ok::<_, CatalogError>(Arc::new(records.into_iter().map(public_sale).collect::<Vec<_>>()))
         };
         Ok(self.sales.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
@@ -360,11 +364,12 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
 
     async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError> {
         let project = self.project_by_id(project_id).await?;
-        let fetch = async {
+        let repo = Arc::clone(&self.repo);
+        let fetch = async move {
             if project.uses_manual_sponsors {
-                return Ok(SponsorList::Manual(manual_courses(self.repo.manual_sponsors(project_id).await?)));
+                return Ok(SponsorList::Manual(manual_courses(repo.manual_sponsors(project_id).await?)));
             }
-            let wall = sponsor_wall(&self.repo.sponsor_sales(Some(project_id)).await?);
+            let wall = sponsor_wall(&repo.sponsor_sales(Some(project_id)).await?);
             let (mut size3, mut size2, mut size1) = (Vec::new(), Vec::new(), Vec::new());
             for (_tier, sponsors) in &wall.corporate {
                 for sponsor in sponsors {
@@ -389,10 +394,11 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
                 return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
             }
         }
-        let fetch = async {
+        let repo = Arc::clone(&self.repo);
+        let fetch = async move {
             let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
             // Sorted once by the domain order; each tier keeps that order.
-            for sponsor in aggregate(&self.repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
+            for sponsor in aggregate(&repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
                 tiers
                     .entry(FooterTier::for_amount(sponsor.amount))
                     .or_default()
@@ -411,10 +417,11 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError> {
         self.project_by_id(project_id).await?;
         let now = self.clock.now();
-        let fetch = async {
-            let mut items = self.repo.news(project_id, now).await?;
+        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
+        let fetch = async move {
+            let mut items = repo.news(project_id, now).await?;
             for item in &mut items {
-                item.description = self.html.sanitize(&item.description);
+                item.description = html.sanitize(&item.description);
             }
             Ok::<_, CatalogError>(Arc::new(items))
         };
@@ -423,8 +430,9 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
 
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let fetch = async {
-            let records = self.repo.comments(project_id).await?;
+        let repo = Arc::clone(&self.repo);
+        let fetch = async move {
+            let records = repo.comments(project_id).await?;
             Ok::<_, CatalogError>(Arc::new(records.into_iter().map(comment_view).collect::<Vec<_>>()))
         };
         Ok(self.comments.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
