@@ -115,19 +115,20 @@ for name in "${ORDER[@]}"; do
     p50="$(to_ms "$(awk '$1 == "50%" { print $2 }' "$OUT/wrk-$name.txt")")"
     p90="$(to_ms "$(awk '$1 == "90%" { print $2 }' "$OUT/wrk-$name.txt")")"
     p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' "$OUT/wrk-$name.txt")")"
+    max="$(to_ms "$(awk '$1 == "Latency" && NF >= 4 { print $4; exit }' "$OUT/wrk-$name.txt")")"
     errors="$(awk '/Non-2xx|Socket errors/ { print }' "$OUT/wrk-$name.txt" | tr '\n' ' ')"
     sql_for "$name" >"$OUT/query-$name.sql"
     log "pgbench $name"
     tps="$(pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-$name.sql" "$DATABASE_URL" 2>/dev/null \
         | awk '/^tps/ { printf "%.0f", $3 }')"
     ratio="$(awk -v a="$rps" -v b="$tps" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')"
-    RESULTS+=("$(printf '%-12s %9s %8s %8s %8s %11s %7s  %s' "$name" "$rps" "$p50" "$p90" "$p99" "$tps" "$ratio" "$errors")")
+    RESULTS+=("$(printf '%-12s %9s %8s %8s %8s %8s %11s %7s  %s' "$name" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors")")
 done
 
 echo
 echo "== Public reads: $SALES_PAID paid sales, release build, $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency"
 echo "   (pgbench: the same SQL, -n -c $CONNECTIONS -j 2 -T $DURATION; ratio = HTTP req/s ÷ SQL tx/s)"
-printf '%-12s %9s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "SQL tx/s" ratio
+printf '%-12s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
 printf '%s\n' "${RESULTS[@]}"
 
 # --- Frontend: initial JS and Lighthouse -------------------------------------------------------------
