@@ -163,9 +163,9 @@ postgres_up() {
     fi
     DATABASE_URL_OUT="$PG_URL_BASE/$DB_NAME"
     DATABASE_ADMIN_URL_OUT="$PG_URL_BASE/postgres"
-    # Loopback needs no TLS. Without it libpq leaves OpenSSL alone, whose exit-time clean-up races
-    # pooled connections still open in other threads (measured on the API suite: 1 run in 4 had a test
-    # process die with SIGSEGV or SIGABRT after its test had passed; 0 runs in 10 with TLS off).
+    # Loopback needs no TLS. Without it libpq leaves OpenSSL alone, whose exit-time clean-up most likely
+    # raced pooled connections still open in other threads (measured on the API suite: 1 run in 4 had a
+    # test process die with SIGSEGV or SIGABRT after its test had passed; 0 runs in 10 with TLS off).
     PGSSLMODE_OUT=disable
     ensure_database "$DATABASE_ADMIN_URL_OUT" "$DB_NAME"
 }
