@@ -20,7 +20,7 @@ use ports::catalog::{
 };
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
+use crate::error::{expect_row, map_diesel, with_conn};
 use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
 use crate::PgPool;
 
@@ -541,10 +541,7 @@ impl CatalogRepository for PgCatalogRepository {
             .set((comments::comment.eq(text), comments::updated_at.eq(now)))
             .execute(conn)
             .map_err(map_diesel)?;
-            if updated == 0 {
-                return Err(RepoError::NotFound);
-            }
-            Ok(())
+            expect_row(updated)
         })
         .await
     }

@@ -38,3 +38,12 @@ where
     })
     .await
 }
+
+/// Fails with `NotFound` when the statement touched no row.
+pub(crate) fn expect_row(updated: usize) -> Result<(), RepoError> {
+    if updated == 0 {
+        Err(RepoError::NotFound)
+    } else {
+        Ok(())
+    }
+}

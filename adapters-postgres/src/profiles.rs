@@ -14,7 +14,7 @@ use ports::accounts::{
 };
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
+use crate::error::{expect_row, map_diesel, with_conn};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -215,15 +215,6 @@ fn load_profile(conn: &mut PgConnection, user: UserId, now: DateTime<Utc>) -> Re
         addresses: addresses.into_iter().map(StoredAddress::from).collect(),
         language: row.language,
     })
-}
-
-/// Fails with `NotFound` when the statement touched no row.
-fn expect_row(updated: usize) -> Result<(), RepoError> {
-    if updated == 0 {
-        Err(RepoError::NotFound)
-    } else {
-        Ok(())
-    }
 }
 
 #[async_trait]

@@ -5,7 +5,7 @@ use domain::account::{AccountStatus, Email};
 use ports::accounts::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
+use crate::error::{expect_row, map_diesel, with_conn};
 use crate::schema::{administrators, user_keys, users};
 use crate::PgPool;
 
@@ -308,10 +308,7 @@ impl UserRepository for PgUserRepository {
                 ))
                 .execute(conn)
                 .map_err(map_diesel)?;
-            if updated == 0 {
-                return Err(RepoError::NotFound);
-            }
-            Ok(())
+            expect_row(updated)
         })
         .await
     }
