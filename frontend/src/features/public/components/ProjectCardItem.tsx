@@ -1,8 +1,7 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import type { ProjectCard } from '../api/types';
-import { formatDaysLeft, formatPeople, formatYen } from '../format';
-import { ProgressRing } from './ProgressRing';
+import { ProjectStats } from './ProjectStats';
 
 /** One project on the home page. */
 export function ProjectCardItem({ project, priority = false }: { project: ProjectCard; priority?: boolean }) {
@@ -34,27 +33,7 @@ export function ProjectCardItem({ project, priority = false }: { project: Projec
           <Link to={returnsHref}>リターンを見る</Link>
           <Link to={detailHref}>詳しく見る</Link>
         </p>
-        <div className="project-card__stats">
-          <ProgressRing percent={project.progress.card} capped={project.progress.capped} decimals={1} />
-          <dl className="stats">
-            <div className="stats__row stats__row--main">
-              <dt>支援総額</dt>
-              <dd>{formatYen(project.sum.amount)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>目標金額</dt>
-              <dd>{formatYen(project.target)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>支援者数</dt>
-              <dd>{formatPeople(project.sum.lot)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>募集期間</dt>
-              <dd className={ended ? 'stats__ended' : undefined}>{formatDaysLeft(project.daysLeft, project.isOpen)}</dd>
-            </div>
-          </dl>
-        </div>
+        <ProjectStats project={project} variant="card" />
         {ended ? (
           <button type="button" className="button button--cta button--block" disabled>
             支援する

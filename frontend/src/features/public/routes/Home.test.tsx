@@ -87,7 +87,7 @@ describe('Home', () => {
     renderApp('/');
 
     expect(await screen.findByRole('alert')).toHaveTextContent('プロジェクトを読み込めませんでした。');
-    expect(screen.getByRole('button', { name: '再読み込み' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '再読み込みする' })).toBeInTheDocument();
   });
 
   it('shows a loading skeleton first', async () => {

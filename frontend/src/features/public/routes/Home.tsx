@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/form/LoadError';
 import { Header } from '@/components/layout/Header';
 import { useLogout, useSession } from '@/features/session/hooks/useSession';
 import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
@@ -47,12 +48,10 @@ function Projects() {
   }
   if (isError || !data) {
     return (
-      <div className="notice notice--error" role="alert">
-        <p>プロジェクトを読み込めませんでした。時間をおいて再度お試しください。</p>
-        <button type="button" className="button" onClick={() => void refetch()}>
-          再読み込み
-        </button>
-      </div>
+      <LoadError
+        message="プロジェクトを読み込めませんでした。時間をおいて再度お試しください。"
+        onRetry={() => void refetch()}
+      />
     );
   }
   if (data.length === 0) {

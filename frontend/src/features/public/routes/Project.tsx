@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
+import { LoadError } from '@/components/form/LoadError';
 import { NotFound } from '@/features/misc/routes/NotFound';
 import { useSession } from '@/features/session/hooks/useSession';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
@@ -9,13 +10,12 @@ import { useGetProjectDetailQuery } from '../api/publicApi';
 import type { ProjectDetail } from '../api/types';
 import { CommentList } from '../components/CommentList';
 import { NewsList } from '../components/NewsList';
-import { ProgressRing } from '../components/ProgressRing';
+import { ProjectStats } from '../components/ProjectStats';
 import { ReturnList } from '../components/ReturnList';
 import { ServerHtml } from '../components/ServerHtml';
 import { Slider } from '../components/Slider';
 import { SponsorsBlock } from '../components/SponsorsBlock';
 import { Tabs } from '../components/Tabs';
-import { formatDaysLeft, formatPeople, formatYen } from '../format';
 
 /** Spec 000 §2: on the project page the hash target is scrolled to 200 ms after arrival. */
 export const PROJECT_HASH_DELAY_MS = 200;
@@ -67,29 +67,7 @@ function ProjectHero({
               <img src={project.honorImgUrl} alt="表彰・認定" width={320} height={107} loading="lazy" />
             </p>
           ))}
-        <div className="project-hero__stats">
-          <ProgressRing percent={project.progress.ring} capped={project.progress.capped} decimals={2} size="large" />
-          <dl className="stats">
-            <div className="stats__row stats__row--main">
-              <dt>支援総額</dt>
-              <dd>{formatYen(project.sum.amount)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>目標金額</dt>
-              <dd>{formatYen(project.target)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>支援者数</dt>
-              <dd>{formatPeople(project.sum.lot)}</dd>
-            </div>
-            <div className="stats__row">
-              <dt>募集期間</dt>
-              <dd className={project.isOpen ? undefined : 'stats__ended'}>
-                {formatDaysLeft(project.daysLeft, project.isOpen)}
-              </dd>
-            </div>
-          </dl>
-        </div>
+        <ProjectStats project={project} variant="hero" />
         <button
           type="button"
           ref={returnsButtonRef}
@@ -221,12 +199,10 @@ export function Project() {
   if (error || !data) {
     return (
       <div className="page">
-        <div className="notice notice--error" role="alert">
-          <p>プロジェクトを読み込めませんでした。時間をおいて再度お試しください。</p>
-          <button type="button" className="button" onClick={() => void refetch()}>
-            再読み込み
-          </button>
-        </div>
+        <LoadError
+          message="プロジェクトを読み込めませんでした。時間をおいて再度お試しください。"
+          onRetry={() => void refetch()}
+        />
       </div>
     );
   }
