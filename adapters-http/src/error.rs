@@ -39,6 +39,33 @@ impl ApiError {
         Self::BadRequest { code: "validation_failed", message: message.into() }
     }
 
+    /// The current password given to change a credential is wrong (the seed's
+    /// client branches on `detail`).
+    pub fn current_password_mismatch() -> Self {
+        Self::Detailed {
+            status: StatusCode::UNAUTHORIZED,
+            body: serde_json::json!({
+                "error": "password_mismatch",
+                "detail": "E_PASSWORD_MISMATCH",
+                "message": MSG_CURRENT_PASSWORD_MISMATCH,
+            }),
+        }
+    }
+
+    /// Too many wrong passwords: `message` says until when, as login does.
+    pub fn account_locked(message: String) -> Self {
+        Self::Detailed {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            body: serde_json::json!({"error": "account_locked", "message": message}),
+        }
+    }
+
+    /// The mail could not even be queued (the database is down).
+    pub fn mail_unavailable(cause: &dyn std::error::Error) -> Self {
+        tracing::warn!(error = %cause, "mail not accepted");
+        Self::Unavailable("mail_unavailable")
+    }
+
     /// Logs the cause of an unexpected failure and answers a bare 500.
     pub fn internal(cause: &dyn std::error::Error) -> Self {
         tracing::error!(error = %cause, source = ?cause.source(), "request failed");
@@ -80,6 +107,8 @@ impl ResponseError for ApiError {
         HttpResponse::build(self.status_code()).json(ErrorBody { error: code.to_string(), message })
     }
 }
+
+pub(crate) const MSG_CURRENT_PASSWORD_MISMATCH: &str = "現在のパスワードが正しくありません。";
 
 const MALFORMED_REQUEST: &str = "リクエストの形式が正しくありません。";
 

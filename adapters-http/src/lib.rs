@@ -3,6 +3,7 @@
 
 pub mod auth;
 mod comment;
+mod email_change;
 mod error;
 pub mod html;
 mod information;
@@ -31,6 +32,7 @@ pub struct Services {
     pub sessions: web::Data<dyn ports::accounts::Sessions>,
     pub passwords: web::Data<dyn ports::accounts::PasswordFlows>,
     pub profiles: web::Data<dyn ports::accounts::Profiles>,
+    pub email_changes: web::Data<dyn ports::accounts::EmailChanges>,
     pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
     pub proxy: web::Data<ProxySettings>,
     pub catalog: web::Data<dyn ports::catalog::Catalog>,
@@ -45,6 +47,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.sessions.clone())
             .app_data(services.passwords.clone())
             .app_data(services.profiles.clone())
+            .app_data(services.email_changes.clone())
             .app_data(services.rate_limiter.clone())
             .app_data(services.proxy.clone())
             .app_data(services.catalog.clone())
@@ -57,6 +60,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                     .configure(session::config)
                     .configure(password::config)
                     .configure(profile::config)
+                    .configure(email_change::config)
                     .configure(project::config)
                     .configure(sales::config)
                     .configure(sponsors::config)
@@ -74,7 +78,8 @@ pub(crate) mod test_support {
 
     use actix_web::web::Data;
     use ports::accounts::{
-        MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows, Profiles, Sessions, Signup,
+        EmailChanges, MockEmailChanges, MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows,
+        Profiles, Sessions, Signup,
     };
     use ports::catalog::{Catalog, MockCatalog};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
@@ -87,6 +92,7 @@ pub(crate) mod test_support {
         pub sessions: MockSessions,
         pub passwords: MockPasswordFlows,
         pub profiles: MockProfiles,
+        pub email_changes: MockEmailChanges,
         pub catalog: MockCatalog,
     }
 
@@ -97,6 +103,7 @@ pub(crate) mod test_support {
                 sessions: MockSessions::new(),
                 passwords: MockPasswordFlows::new(),
                 profiles: MockProfiles::new(),
+                email_changes: MockEmailChanges::new(),
                 catalog: MockCatalog::new(),
             }
         }
@@ -110,6 +117,7 @@ pub(crate) mod test_support {
             let sessions: Arc<dyn Sessions> = Arc::new(self.sessions);
             let passwords: Arc<dyn PasswordFlows> = Arc::new(self.passwords);
             let profiles: Arc<dyn Profiles> = Arc::new(self.profiles);
+            let email_changes: Arc<dyn EmailChanges> = Arc::new(self.email_changes);
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             Services {
@@ -117,6 +125,7 @@ pub(crate) mod test_support {
                 sessions: Data::from(sessions),
                 passwords: Data::from(passwords),
                 profiles: Data::from(profiles),
+                email_changes: Data::from(email_changes),
                 rate_limiter: Data::from(rate_limiter),
                 proxy: Data::new(ProxySettings::default()),
                 catalog: Data::from(catalog),

@@ -19,7 +19,6 @@ pub(crate) const MSG_RESET_KEY_INVALID: &str =
     "パスワード再設定用のURLが無効です。お手数ですが再度パスワード再発行の手続きを行ってください。";
 pub(crate) const MSG_RESET_KEY_EXPIRED: &str =
     "パスワード再設定用のURLの有効期限が切れています。お手数ですが再度パスワード再発行の手続きを行ってください。";
-pub(crate) const MSG_CURRENT_PASSWORD_MISMATCH: &str = "現在のパスワードが正しくありません。";
 
 pub(crate) fn config(cfg: &mut web::ServiceConfig) {
     cfg.route("/user/registPassword", web::post().to(regist_password))
@@ -42,18 +41,9 @@ fn flow_error(error: PasswordFlowError, invalid_key_message: &str) -> ApiError {
             status: StatusCode::BAD_REQUEST,
             body: json!({"error": "expired_key", "expired": true, "message": MSG_RESET_KEY_EXPIRED}),
         },
-        PasswordFlowError::CurrentPasswordMismatch => ApiError::Detailed {
-            status: StatusCode::UNAUTHORIZED,
-            body: json!({
-                "error": "password_mismatch",
-                "detail": "E_PASSWORD_MISMATCH",
-                "message": MSG_CURRENT_PASSWORD_MISMATCH,
-            }),
-        },
-        PasswordFlowError::MailUnavailable(e) => {
-            tracing::warn!(error = %e, "password mail not sent");
-            ApiError::Unavailable("mail_unavailable")
-        }
+        PasswordFlowError::CurrentPasswordMismatch => ApiError::current_password_mismatch(),
+        PasswordFlowError::Locked { .. } => ApiError::account_locked(error.to_string()),
+        PasswordFlowError::MailUnavailable(e) => ApiError::mail_unavailable(&e),
         PasswordFlowError::Unexpected(e) => ApiError::internal(e.as_ref()),
     }
 }
@@ -67,9 +57,11 @@ pub(crate) struct RegistPasswordRequest {
 }
 
 async fn regist_password(
+    req: HttpRequest,
     flows: web::Data<dyn PasswordFlows>,
     body: Json<RegistPasswordRequest>,
 ) -> Result<Json<Value>, ApiError> {
+    rate::enforce(&req, &[(rate::REGIST_PASSWORD_PER_IP, Subject::Ip)]).await?;
     let RegistPasswordRequest { password, activatekey, .. } = body.into_inner();
     let password = parse_password(&password)?;
     // An activation key that expired reads like any other invalid key (the spec has one message).

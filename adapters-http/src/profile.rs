@@ -1,11 +1,10 @@
-//! My page: `/v1/user/get/authUser`, profile, images, e-mail change,
-//! company data, delivery address, postal-code look-up, payment history and
-//! display names. Every call acts on the token's user only.
+//! My page: `/v1/user/get/authUser`, profile, images, company data,
+//! delivery address, postal-code look-up, payment history and display names.
+//! Every call acts on the token's user only.
 
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Json, Query};
-use domain::account::Email;
 use domain::profile::{company_name, display_name, parse_optional_url, AddressInput, UploadError, MAX_UPLOAD_BYTES};
 use futures_util::StreamExt;
 use ports::accounts::{
@@ -18,15 +17,10 @@ use validator::Validate;
 use crate::auth::AuthUser;
 use crate::ApiError;
 
-pub(crate) const MSG_EMAIL_CHANGE_KEY_INVALID: &str =
-    "メールアドレス変更用のURLが無効です。お手数ですが再度メールアドレスの変更をお試しください。";
-
 pub(crate) fn config(cfg: &mut web::ServiceConfig) {
     cfg.route("/user/get/authUser", web::get().to(auth_user))
         .route("/user/set/update", web::post().to(update_profile))
         .route("/user/set/uploadfile", web::post().to(upload_file))
-        .route("/user/set/updateEmail", web::post().to(update_email))
-        .route("/user/set/updateLoginEmail", web::post().to(update_login_email))
         .route("/user/set/updateCorporateData", web::post().to(update_corporate))
         .route("/address/set/register", web::post().to(save_address))
         .route("/address/set/updater", web::post().to(save_address))
@@ -38,25 +32,18 @@ fn profile_error(error: ProfileError) -> ApiError {
     match error {
         ProfileError::Forbidden => ApiError::Forbidden,
         ProfileError::NotFound => ApiError::NotFound,
-        ProfileError::InvalidKey => {
-            ApiError::BadRequest { code: "invalid_key", message: MSG_EMAIL_CHANGE_KEY_INVALID.to_string() }
-        }
         ProfileError::Upload(UploadError::TooLarge) => ApiError::Detailed {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             body: json!({"error": "too_large", "message": UploadError::TooLarge.to_string()}),
         },
         ProfileError::Upload(e) => ApiError::BadRequest { code: "invalid_upload", message: e.to_string() },
-        ProfileError::MailUnavailable(e) => {
-            tracing::warn!(error = %e, "e-mail change mail not sent");
-            ApiError::Unavailable("mail_unavailable")
-        }
         ProfileError::Unexpected(e) => ApiError::internal(e.as_ref()),
     }
 }
 
 /// The seed's client sends its own user id; the token decides, and a
 /// mismatch is refused rather than silently ignored.
-fn same_user(claimed: Option<&Value>, user: &SessionUser) -> Result<(), ApiError> {
+pub(crate) fn same_user(claimed: Option<&Value>, user: &SessionUser) -> Result<(), ApiError> {
     match claimed.and_then(|v| v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
         Some(id) if id != user.id.0 => Err(ApiError::Forbidden),
         _ => Ok(()),
@@ -184,38 +171,6 @@ async fn upload_file(
     let bytes = read_file_field(payload).await?;
     let image = profiles.upload_image(user.0.id, role, bytes).await.map_err(profile_error)?;
     Ok(Json(json!({"data": {"uploaded": {"id": image.id, "url": image.url, "s3Path": image.url}}})))
-}
-
-#[derive(Debug, Deserialize)]
-pub(crate) struct UpdateEmailRequest {
-    id: Option<Value>,
-    email: String,
-}
-
-async fn update_email(
-    user: AuthUser,
-    profiles: web::Data<dyn Profiles>,
-    body: Json<UpdateEmailRequest>,
-) -> Result<Json<Value>, ApiError> {
-    same_user(body.id.as_ref(), &user.0)?;
-    let email = Email::parse(&body.email).map_err(|e| ApiError::validation(e.to_string()))?;
-    let outcome = profiles.request_email_change(user.0.id, &email).await.map_err(profile_error)?;
-    Ok(Json(json!({"duplicate": outcome.duplicate, "notFound": outcome.not_found, "sended": outcome.sended})))
-}
-
-#[derive(Debug, Deserialize)]
-pub(crate) struct UpdateLoginEmailRequest {
-    activatekey: Option<String>,
-}
-
-async fn update_login_email(
-    user: AuthUser,
-    profiles: web::Data<dyn Profiles>,
-    body: Json<UpdateLoginEmailRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let key = body.into_inner().activatekey.unwrap_or_default();
-    let email = profiles.confirm_email_change(user.0.id, &key).await.map_err(profile_error)?;
-    Ok(Json(json!({"updated": true, "email": email.as_str()})))
 }
 
 #[derive(Debug, Deserialize)]

@@ -13,6 +13,9 @@ pub(crate) const SIGNUP_PER_EMAIL: RateRule = RateRule::new("signup:email", 5, 1
 pub(crate) const FORGOT_PER_IP: RateRule = RateRule::new("forgot:ip", 20, 15);
 pub(crate) const FORGOT_PER_EMAIL: RateRule = RateRule::new("forgot:email", 3, 15);
 pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
+pub(crate) const REGIST_PASSWORD_PER_IP: RateRule = RateRule::new("regist_password:ip", 30, 15);
+pub(crate) const EMAIL_CHANGE_PER_USER: RateRule = RateRule::new("email_change:user", 5, 60);
+pub(crate) const EMAIL_CHANGE_PER_IP: RateRule = RateRule::new("email_change:ip", 20, 60);
 
 /// Whether to take the client address from `X-Forwarded-For` (only behind a
 /// trusted load balancer; otherwise anyone could pick their own address).
@@ -37,6 +40,7 @@ pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)
         let subject = match subject {
             Subject::Ip => client_ip(req),
             Subject::Email(email) => hash_key(&email.to_lowercase()),
+            Subject::User(id) => format!("user:{id}"),
         };
         match allow(limiter.get_ref(), *rule, &subject, now).await {
             Ok(true) => {}
@@ -53,4 +57,6 @@ pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)
 pub(crate) enum Subject<'a> {
     Ip,
     Email(&'a str),
+    /// A logged-in account, by id.
+    User(i64),
 }

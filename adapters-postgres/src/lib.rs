@@ -4,6 +4,7 @@
 mod catalog;
 pub mod demo;
 mod error;
+mod jobs;
 mod pool;
 mod profiles;
 mod rate_limit;
@@ -14,6 +15,7 @@ mod users;
 pub mod testing;
 
 pub use catalog::PgCatalogRepository;
+pub use jobs::PgJobQueue;
 pub use pool::{connect, migrate, ping, PgPool, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;

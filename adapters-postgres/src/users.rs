@@ -2,6 +2,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use domain::account::{AccountStatus, Email};
+use domain::auth::{LoginAttempt, LoginGuard};
+use domain::time::{from_tokyo, tokyo_datetime};
 use ports::accounts::{Credentials, KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use ports::RepoError;
 
@@ -93,7 +95,12 @@ impl TryFrom<CredentialsRow> for Credentials {
             email: Email::parse(&row.email).map_err(|e| RepoError::Unexpected(anyhow::anyhow!("users.email: {e}")))?,
             status: status_from_db(&row.status)?,
             password_hash: row.password_hash,
-            failed_login_count: u32::try_from(row.failed_login_count).unwrap_or(0),
+            failed_login_count: u32::try_from(row.failed_login_count).map_err(|_| {
+                RepoError::Unexpected(anyhow::anyhow!(
+                    "users.failed_login_count {} is negative",
+                    row.failed_login_count
+                ))
+            })?,
             banned_until: row.banned_until,
             password_changed_at: row.password_changed_at,
             is_administrator: row.is_administrator,
@@ -109,8 +116,6 @@ struct KeyRow {
     expires_at: DateTime<Utc>,
     used_at: Option<DateTime<Utc>>,
 }
-
-impl PgUserRepository {}
 
 /// The redemption transaction's own error, so diesel errors and rule
 /// outcomes can both roll it back.
@@ -165,14 +170,18 @@ fn redeem_in(
                 diesel::update(user).set(users::status.eq(status_to_db(AccountStatus::Member))).execute(conn)?;
             }
         }
-        KeyAction::ChangeEmail { owner } => {
+        KeyAction::ChangeEmail { owner, changed_at } => {
             if owner.0 != key.user_id {
                 return Err(RedeemFailure::Rule(RedeemError::Invalid));
             }
             let Some(new_email) = key.new_email.as_deref() else {
                 return Err(RedeemFailure::Rule(RedeemError::Invalid));
             };
-            match diesel::update(user).set((users::email.eq(new_email), users::updated_at.eq(now))).execute(conn) {
+            // Moving the credentials' changed-at ends every session issued before (tokens carry it).
+            let moved = diesel::update(user)
+                .set((users::email.eq(new_email), users::password_changed_at.eq(changed_at), users::updated_at.eq(now)))
+                .execute(conn);
+            match moved {
                 Ok(_) => {}
                 Err(diesel::result::Error::DatabaseError(diesel::result::DatabaseErrorKind::UniqueViolation, _)) => {
                     return Err(RedeemFailure::Rule(RedeemError::AddressTaken))
@@ -259,21 +268,60 @@ impl UserRepository for PgUserRepository {
         .await
     }
 
-    async fn save_login_guard(
+    async fn record_password_check(
         &self,
         user: UserId,
-        failed_login_count: u32,
-        banned_until: Option<DateTime<Utc>>,
-    ) -> Result<(), RepoError> {
-        let count = i32::try_from(failed_login_count).unwrap_or(i32::MAX);
+        password_ok: bool,
+        now: DateTime<Utc>,
+    ) -> Result<LoginAttempt, RepoError> {
         with_conn(&self.pool, move |conn| {
-            diesel::update(users::table.find(user.0))
-                .set((users::failed_login_count.eq(count), users::banned_until.eq(banned_until)))
-                .execute(conn)
-                .map_err(map_diesel)?;
-            Ok(())
+            conn.transaction(|conn| {
+                // The row lock makes read-decide-write one step for parallel attempts.
+                let (failed_count, banned_until): (i32, Option<DateTime<Utc>>) = users::table
+                    .find(user.0)
+                    .select((users::failed_login_count, users::banned_until))
+                    .for_update()
+                    .first(conn)?;
+                let failed_count = u32::try_from(failed_count).map_err(|_| {
+                    diesel::result::Error::DeserializationError(
+                        format!("users.failed_login_count {failed_count} is negative").into(),
+                    )
+                })?;
+                let guard = LoginGuard { failed_count, banned_until: banned_until.map(tokyo_datetime) };
+                let (attempt, next) = guard.attempt(password_ok, tokyo_datetime(now));
+                if next != guard {
+                    let count = i32::try_from(next.failed_count).unwrap_or(i32::MAX);
+                    diesel::update(users::table.find(user.0))
+                        .set((
+                            users::failed_login_count.eq(count),
+                            users::banned_until.eq(next.banned_until.map(from_tokyo)),
+                        ))
+                        .execute(conn)?;
+                }
+                Ok(attempt)
+            })
+            .map_err(map_diesel)
         })
         .await
+    }
+
+    async fn check_key(&self, key_hash: String, purpose: KeyPurpose, now: DateTime<Utc>) -> Result<(), RedeemError> {
+        let key = with_conn(&self.pool, move |conn| {
+            user_keys::table
+                .filter(user_keys::key_hash.eq(key_hash))
+                .filter(user_keys::purpose.eq(purpose_to_db(purpose)))
+                .filter(user_keys::used_at.is_null())
+                .select(user_keys::expires_at)
+                .first::<DateTime<Utc>>(conn)
+                .optional()
+                .map_err(map_diesel)
+        })
+        .await?;
+        match key {
+            None => Err(RedeemError::Invalid),
+            Some(expires_at) if now >= expires_at => Err(RedeemError::Expired),
+            Some(_) => Ok(()),
+        }
     }
 
     async fn redeem_key(

@@ -3,6 +3,7 @@ use adapters_postgres::testing::TestDatabase;
 use adapters_postgres::PgUserRepository;
 use chrono::{Duration, Utc};
 use domain::account::{AccountStatus, Email};
+use domain::auth::LoginAttempt;
 use ports::accounts::{KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use ports::RepoError;
 
@@ -128,17 +129,66 @@ async fn futures_join<T>(handles: impl Iterator<Item = tokio::task::JoinHandle<T
 }
 
 #[tokio::test]
-async fn the_login_guard_is_stored_and_read_back() {
+async fn twenty_parallel_wrong_passwords_lock_the_account_and_lose_no_count() {
     let (_db, pool) = TestDatabase::create().unwrap();
     let repo = PgUserRepository::new(pool);
     let id = repo.create_provisional(&email("rokuro@example.jp"), key("g")).await.unwrap();
-    let until = Utc::now() + Duration::minutes(30);
+    let now = Utc::now();
 
-    repo.save_login_guard(id, 10, Some(until)).await.unwrap();
+    let attempts = (0..20).map(|_| {
+        let repo = repo.clone();
+        tokio::spawn(async move { repo.record_password_check(id, false, now).await.unwrap() })
+    });
+    let results = futures_join(attempts).await;
 
+    let locked = results.iter().filter(|r| matches!(r, LoginAttempt::Locked { .. })).count();
+    assert_eq!(locked, 11, "the 10th attempt locks; the 10 after it find the lock: {results:?}");
     let account = repo.credentials_by_email(&email("ROKURO@example.jp")).await.unwrap().unwrap();
     assert_eq!(account.failed_login_count, 10);
-    assert_eq!(account.banned_until.map(|t| t.timestamp_micros()), Some(until.timestamp_micros()));
+    assert!(account.banned_until.is_some_and(|until| until > now));
+    let right_password = repo.record_password_check(id, true, now).await.unwrap();
+    assert!(matches!(right_password, LoginAttempt::Locked { .. }), "{right_password:?}");
+}
+
+#[tokio::test]
+async fn a_right_password_clears_earlier_failures() {
+    let (_db, pool) = TestDatabase::create().unwrap();
+    let repo = PgUserRepository::new(pool);
+    let id = repo.create_provisional(&email("nanao@example.jp"), key("n")).await.unwrap();
+    let now = Utc::now();
+    for _ in 0..3 {
+        repo.record_password_check(id, false, now).await.unwrap();
+    }
+
+    assert_eq!(repo.record_password_check(id, true, now).await.unwrap(), LoginAttempt::Succeeded);
+    assert_eq!(repo.credentials(id).await.unwrap().failed_login_count, 0);
+}
+
+#[tokio::test]
+async fn a_corrupt_failure_count_is_an_error_not_a_fresh_start() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    let repo = PgUserRepository::new(pool);
+    let id = repo.create_provisional(&email("hachi@example.jp"), key("c")).await.unwrap();
+    execute(&db.url, "ALTER TABLE users DROP CONSTRAINT users_failed_login_count_check");
+    execute(&db.url, &format!("UPDATE users SET failed_login_count = -5 WHERE id = {}", id.0));
+
+    assert!(repo.credentials(id).await.is_err());
+    assert!(repo.record_password_check(id, false, Utc::now()).await.is_err());
+}
+
+#[tokio::test]
+async fn a_key_is_checked_without_being_used() {
+    let (_db, pool) = TestDatabase::create().unwrap();
+    let repo = PgUserRepository::new(pool);
+    repo.create_provisional(&email("kuro@example.jp"), key("live")).await.unwrap();
+    let now = Utc::now();
+
+    repo.check_key("live".into(), KeyPurpose::Activate, now).await.unwrap();
+    repo.check_key("live".into(), KeyPurpose::Activate, now).await.unwrap();
+    assert!(matches!(repo.check_key("made-up".into(), KeyPurpose::Activate, now).await, Err(RedeemError::Invalid)));
+    assert!(matches!(repo.check_key("live".into(), KeyPurpose::ResetPassword, now).await, Err(RedeemError::Invalid)));
+    let later = now + Duration::hours(25);
+    assert!(matches!(repo.check_key("live".into(), KeyPurpose::Activate, later).await, Err(RedeemError::Expired)));
 }
 
 #[tokio::test]

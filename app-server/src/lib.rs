@@ -7,3 +7,4 @@ pub mod media;
 pub mod spa;
 pub mod startup;
 pub mod telemetry;
+pub mod workers;

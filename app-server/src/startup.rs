@@ -15,14 +15,18 @@ use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_http::{page_data, ProxySettings, Services, SiteEnv};
 use adapters_mail::SmtpMailer;
-use adapters_postgres::{PgCatalogRepository, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
+use adapters_postgres::{
+    PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository,
+};
 use ports::accounts::{
-    PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles, SessionService, Sessions, Signup,
-    SignupConfig, SignupService, SiteInfo,
+    EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles,
+    SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::catalog::{Catalog, CatalogConfig, CatalogError, CatalogService};
 use ports::clock::SystemClock;
+use ports::mailer::QueuedMailer;
 use ports::rate_limit::RateLimiter;
+use tokio::sync::Notify;
 use tracing_actix_web::TracingLogger;
 
 use crate::assets::{self, IMMUTABLE};
@@ -81,10 +85,14 @@ fn spawn_housekeeping(limiter: PgRateLimiter) {
 }
 
 fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
-    let mailer = SmtpMailer::new(&settings.smtp)?;
+    // Use cases mail through the durable queue; the worker sends through the relay.
+    let queue = PgJobQueue::new(pool.clone());
+    let wake = Arc::new(Notify::new());
+    crate::workers::spawn_mail_delivery(queue.clone(), SmtpMailer::new(&settings.smtp)?, Arc::clone(&wake));
+    let mailer = Arc::new(QueuedMailer::new(queue, move || wake.notify_one()));
     let users = PgUserRepository::new(pool.clone());
     let site = SiteInfo { site_name: settings.site_name.clone(), public_url: settings.public_url.clone() };
-    let hasher = BcryptHasher::new(settings.bcrypt_cost);
+    let hasher = BcryptHasher::new(settings.bcrypt_cost)?;
     let tokens = JwtTokens::new(&settings.jwt_secret, chrono::Duration::hours(settings.session_ttl_hours));
 
     let signup: Arc<dyn Signup> = Arc::new(SignupService::new(
@@ -94,10 +102,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SignupConfig { site: site.clone(), activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours) },
     ));
     let sessions: Arc<dyn Sessions> =
-        Arc::new(SessionService::new(users.clone(), hasher, tokens, SystemClock, &settings.admin_emails));
+        Arc::new(SessionService::new(users.clone(), hasher.clone(), tokens, SystemClock, &settings.admin_emails));
     let passwords: Arc<dyn PasswordFlows> = Arc::new(PasswordService::new(
         users.clone(),
-        hasher,
+        hasher.clone(),
         mailer.clone(),
         SystemClock,
         Arc::clone(&sessions),
@@ -108,10 +116,15 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let profiles: Arc<dyn Profiles> = Arc::new(ProfileService::new(
         PgProfileRepository::new(pool.clone()),
-        users.clone(),
-        mailer.clone(),
         ObjectMediaStorage::new(&settings.media, &settings.media_dir)?,
         SystemClock,
+    ));
+    let email_changes: Arc<dyn EmailChanges> = Arc::new(EmailChangeService::new(
+        users.clone(),
+        hasher,
+        mailer.clone(),
+        SystemClock,
+        Arc::clone(&sessions),
         site.clone(),
         chrono::Duration::hours(24),
     ));
@@ -127,6 +140,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         sessions: web::Data::from(sessions),
         passwords: web::Data::from(passwords),
         profiles: web::Data::from(profiles),
+        email_changes: web::Data::from(email_changes),
         rate_limiter: web::Data::from(rate_limiter),
         proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
         catalog: web::Data::from(catalog),

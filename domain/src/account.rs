@@ -45,6 +45,20 @@ impl Email {
     pub fn normalized(&self) -> String {
         self.0.to_lowercase()
     }
+
+    /// The address with most of it hidden, for notices sent to another
+    /// address (`taro.yamada@mail.example.jp` -> `ta***@ma***.example.jp`):
+    /// the owner recognises their own address, a reader of the notice does not
+    /// learn someone else's.
+    pub fn masked(&self) -> String {
+        fn keep_start(part: &str) -> String {
+            let visible: String = part.chars().take(2.min(part.chars().count().saturating_sub(1))).collect();
+            format!("{visible}***")
+        }
+        let Some((local, domain)) = self.0.split_once('@') else { return "***".to_string() };
+        let (first_label, rest) = domain.split_once('.').unwrap_or((domain, ""));
+        format!("{}@{}.{rest}", keep_start(local), keep_start(first_label))
+    }
 }
 
 /// local@domain.tld with no whitespace, one '@', a dot inside the domain and
@@ -154,6 +168,14 @@ pub enum ReRegisterError {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_masked_address_keeps_two_letters_of_each_part_and_the_rest_of_the_domain() {
+        let masked = |s: &str| Email::parse(s).unwrap().masked();
+        assert_eq!(masked("taro.yamada@mail.example.jp"), "ta***@ma***.example.jp");
+        assert_eq!(masked("ab@example.com"), "a***@ex***.com");
+        assert_eq!(masked("a@x.jp"), "***@***.jp");
+    }
+
     use super::*;
 
     #[test]

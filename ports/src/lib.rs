@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod catalog;
 pub mod clock;
 pub mod html;
+pub mod jobs;
 pub mod mailer;
 pub mod media;
 pub mod rate_limit;

@@ -180,3 +180,80 @@ async fn configured_administrators_are_told_so_by_the_login_check() {
 
     assert_eq!(body["data"]["isAdmin"], true);
 }
+
+#[tokio::test]
+async fn twenty_parallel_wrong_passwords_lock_the_account_and_the_right_one_is_then_refused() {
+    let app = spawn_app().await;
+    let email = unique_email("parallel");
+    app.register_member(&email, PASSWORD).await;
+
+    let guesses = (0..20).map(|_| {
+        let (client, url, email) = (app.client.clone(), format!("{}/v1/user/login", app.address), email.clone());
+        tokio::spawn(async move {
+            client.post(url).json(&json!({"email": email, "password": "wrong-password"})).send().await.unwrap().status()
+        })
+    });
+    let mut statuses = Vec::new();
+    for guess in guesses.collect::<Vec<_>>() {
+        statuses.push(guess.await.unwrap().as_u16());
+    }
+
+    assert_eq!(statuses.iter().filter(|s| **s == 401).count(), 9, "nine counted failures, then the lock: {statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 403).count(), 11, "{statuses:?}");
+    let right = app.post_json("/v1/user/login", &json!({"email": email, "password": PASSWORD})).await;
+    assert_eq!(right.status(), 403);
+    assert_eq!(
+        app.query_i64(&format!("SELECT failed_login_count::bigint AS value FROM users WHERE email = '{email}'")),
+        10
+    );
+}
+
+#[tokio::test]
+async fn wrong_current_passwords_on_a_password_change_lock_the_account_like_login() {
+    let app = spawn_app().await;
+    let email = unique_email("guesser");
+    app.register_member(&email, PASSWORD).await;
+    let token = app.login(&email, PASSWORD).await;
+    let change = |old: &'static str| {
+        let (app, token) = (&app, token.clone());
+        async move {
+            app.post_json_with_token(
+                "/v1/user/set/updatePassword",
+                &token,
+                &json!({"oldPassword": old, "newPassword": "brand-new-pass-3"}),
+            )
+            .await
+        }
+    };
+
+    for attempt in 1..=9 {
+        assert_eq!(change("wrong-guess").await.status(), 401, "guess {attempt}");
+    }
+    let tenth = change("wrong-guess").await;
+    assert_eq!(tenth.status(), 429);
+    let body: Value = tenth.json().await.unwrap();
+    assert_eq!(body["error"], "account_locked");
+    assert!(body["message"].as_str().unwrap().starts_with("パスワードを10回間違えたため、"));
+
+    assert_eq!(change(PASSWORD).await.status(), 429, "even the right password waits for the lock to pass");
+    let login = app.post_json("/v1/user/login", &json!({"email": email, "password": PASSWORD})).await;
+    assert_eq!(login.status(), 403);
+}
+
+#[tokio::test]
+async fn made_up_activation_keys_are_refused_and_rate_limited() {
+    let app = spawn_app().await;
+    let body = json!({"flag": 1, "password": "guess-pass-1", "activatekey": "made-up"});
+    let attempt = || app.post_json("/v1/user/registPassword", &body);
+
+    for n in 1..=30 {
+        let resp = attempt().await;
+        assert_eq!(resp.status(), 400, "attempt {n}");
+        assert_eq!(
+            resp.json::<Value>().await.unwrap()["message"],
+            "アクティベートキーが無効です。メールアドレス登録時のメールに記載されたURLから再度アクセスしてください。"
+        );
+    }
+
+    assert_eq!(attempt().await.status(), 429);
+}

@@ -6,9 +6,11 @@
 mod catalog;
 mod comments;
 mod demo;
+mod email_change;
 mod health;
 mod helpers;
 mod login;
+mod mail_queue;
 mod pages;
 mod password;
 mod profile;

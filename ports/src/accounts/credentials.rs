@@ -12,6 +12,10 @@ pub trait PasswordHasher: Send + Sync {
     async fn hash(&self, password: &str) -> anyhow::Result<String>;
     /// Whether `password` matches `hash`. A malformed hash is `Ok(false)`.
     async fn verify(&self, password: &str, hash: &str) -> anyhow::Result<bool>;
+    /// Spends the time of one `verify` against a real hash of the configured
+    /// cost, for accounts that have none (unknown addresses, guests), so the
+    /// answer's timing does not tell whether an account exists.
+    async fn verify_dummy(&self, password: &str) -> anyhow::Result<()>;
 }
 
 /// A signed session token and when it stops working.

@@ -77,6 +77,40 @@ impl SiteInfo {
             ),
         }
     }
+
+    /// To the current address when a change is requested: the new address
+    /// masked, and what to do if it was not the owner.
+    pub fn email_change_requested_notice(&self, current: &Email, requested: &Email) -> OutgoingMail {
+        OutgoingMail {
+            to: current.clone(),
+            subject: format!("【{}】メールアドレス変更のお手続きを受け付けました", self.site_name),
+            text_body: format!(
+                "ログイン用メールアドレスを {masked} に変更するお手続きを受け付けました。\n\
+                 変更後のアドレスに届いたURLを開くと変更が完了します。\n\n\
+                 お心当たりがない場合は、第三者がログインしている可能性があります。\n\
+                 すぐにパスワードを変更し、運営までご連絡ください。\n\
+                 {url}/edit/password/\n{footer}",
+                masked = requested.masked(),
+                url = self.public_url,
+                footer = self.footer(),
+            ),
+        }
+    }
+
+    /// To the old address once the change is complete.
+    pub fn email_changed_notice(&self, old: &Email, new: &Email) -> OutgoingMail {
+        OutgoingMail {
+            to: old.clone(),
+            subject: format!("【{}】メールアドレスが変更されました", self.site_name),
+            text_body: format!(
+                "ログイン用メールアドレスが {masked} に変更されました。\n\
+                 今後のお知らせは新しいアドレスにお送りします。他の端末のログイン状態は解除されました。\n\n\
+                 お心当たりがない場合は、至急運営までご連絡ください。\n{footer}",
+                masked = new.masked(),
+                footer = self.footer(),
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

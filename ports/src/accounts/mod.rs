@@ -1,6 +1,8 @@
 //! Accounts: the user repository port and the account use cases.
 
 mod credentials;
+mod email_change;
+mod guard;
 mod mails;
 mod password;
 mod profile;
@@ -11,13 +13,16 @@ mod signup;
 pub use credentials::{password_version, IssuedToken, PasswordHasher, SessionClaims, TokenIssuer};
 #[cfg(any(test, feature = "mocks"))]
 pub use credentials::{MockPasswordHasher, MockTokenIssuer};
+#[cfg(any(test, feature = "mocks"))]
+pub use email_change::MockEmailChanges;
+pub use email_change::{EmailChangeError, EmailChangeRequest, EmailChangeService, EmailChanged, EmailChanges};
 pub use mails::SiteInfo;
 #[cfg(any(test, feature = "mocks"))]
 pub use password::MockPasswordFlows;
 pub use password::{PasswordConfig, PasswordFlowError, PasswordFlows, PasswordService};
 pub use profile::{
-    EmailChangeRequest, HistoryEntry, Image, ImageRole, NewImage, ProfileError, ProfileRepository, ProfileService,
-    ProfileUpdate, Profiles, StoredAddress, UserProfile, ZipAddress,
+    HistoryEntry, Image, ImageRole, NewImage, ProfileError, ProfileRepository, ProfileService, ProfileUpdate, Profiles,
+    StoredAddress, UserProfile, ZipAddress,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use profile::{MockProfileRepository, MockProfiles};

@@ -1,11 +1,12 @@
 //! Password flows: setting the first password from the activation link,
 //! forgotten-password mail, reset from its link, and change while logged in.
 
-use chrono::Duration;
+use chrono::{Duration, NaiveDateTime};
 use domain::account::{AccountStatus, Email};
-use domain::auth::Password;
+use domain::auth::{LoginFailure, Password};
 
 use super::credentials::{IssuedToken, PasswordHasher};
+use super::guard::{check_password, PasswordCheck};
 use super::mails::SiteInfo;
 use super::repository::{KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
 use super::session::Sessions;
@@ -26,9 +27,13 @@ pub enum PasswordFlowError {
     InvalidKey,
     #[error("expired key")]
     ExpiredKey,
-    /// The current password given for a change is wrong.
+    /// The current password given for a change is wrong (counted like a
+    /// wrong login password).
     #[error("current password mismatch")]
     CurrentPasswordMismatch,
+    /// Too many wrong passwords: locked like login until this Tokyo time.
+    #[error("{}", LoginFailure::Locked { until: *.until })]
+    Locked { until: NaiveDateTime },
     #[error("the mail could not be sent")]
     MailUnavailable(#[source] MailError),
     #[error(transparent)]
@@ -84,10 +89,13 @@ impl<R: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, S: Sessions> Pas
         if key.trim().is_empty() {
             return Err(PasswordFlowError::InvalidKey);
         }
+        let key_hash = hash_key(key.trim());
+        // A made-up key is refused before bcrypt spends a quarter of a second on it.
+        self.users.check_key(key_hash.clone(), purpose, self.clock.now()).await?;
         let password_hash = self.hasher.hash(password.expose()).await?;
         let now = self.clock.now();
         self.users
-            .redeem_key(hash_key(key.trim()), purpose, now, KeyAction::SetPassword { password_hash, changed_at: now })
+            .redeem_key(key_hash, purpose, now, KeyAction::SetPassword { password_hash, changed_at: now })
             .await?;
         Ok(())
     }
@@ -130,9 +138,10 @@ where
 
     async fn change(&self, user: UserId, current: &str, new: &Password) -> Result<IssuedToken, PasswordFlowError> {
         let account = self.users.credentials(user).await?;
-        let hash = account.password_hash.as_deref().ok_or(PasswordFlowError::CurrentPasswordMismatch)?;
-        if !self.hasher.verify(current, hash).await? {
-            return Err(PasswordFlowError::CurrentPasswordMismatch);
+        match check_password(&self.users, &self.hasher, &account, current, self.clock.now()).await? {
+            PasswordCheck::Matches => {}
+            PasswordCheck::Mismatch => return Err(PasswordFlowError::CurrentPasswordMismatch),
+            PasswordCheck::Locked { until } => return Err(PasswordFlowError::Locked { until }),
         }
         let new_hash = self.hasher.hash(new.expose()).await?;
         self.users.set_password(user, new_hash, self.clock.now()).await?;
@@ -149,6 +158,7 @@ mod tests {
     use crate::clock::MockClock;
     use crate::mailer::{MockMailer, OutgoingMail};
     use chrono::{DateTime, TimeZone, Utc};
+    use domain::auth::LoginAttempt;
     use std::sync::{Arc, Mutex};
 
     type Service = PasswordService<MockUserRepository, MockPasswordHasher, MockMailer, MockClock, MockSessions>;
@@ -185,6 +195,13 @@ mod tests {
         Password::parse("new-password-1").unwrap()
     }
 
+    /// A repository whose keys all work when checked.
+    fn live_key() -> MockUserRepository {
+        let mut users = MockUserRepository::new();
+        users.expect_check_key().returning(|_, _, _| Ok(()));
+        users
+    }
+
     fn member() -> Credentials {
         Credentials {
             id: UserId(7),
@@ -200,7 +217,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_activation_key_sets_the_hashed_password() {
-        let mut users = MockUserRepository::new();
+        let mut users = live_key();
         users
             .expect_redeem_key()
             .withf(|hash, purpose, _, action| {
@@ -218,8 +235,22 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_unknown_or_used_activation_key_is_invalid() {
+    async fn an_unknown_or_used_activation_key_is_invalid_before_any_hashing() {
         let mut users = MockUserRepository::new();
+        users.expect_check_key().returning(|_, _, _| Err(RedeemError::Invalid));
+        users.expect_redeem_key().never();
+        let mut hasher = MockPasswordHasher::new();
+        hasher.expect_hash().never();
+
+        let result =
+            service(users, hasher, MockMailer::new(), MockSessions::new()).register_password("KEY", &password()).await;
+
+        assert!(matches!(result, Err(PasswordFlowError::InvalidKey)));
+    }
+
+    #[tokio::test]
+    async fn a_key_used_by_a_parallel_request_meanwhile_is_invalid() {
+        let mut users = live_key();
         users.expect_redeem_key().returning(|_, _, _, _| Err(RedeemError::Invalid));
 
         let result = service(users, hashing(), MockMailer::new(), MockSessions::new())
@@ -242,7 +273,7 @@ mod tests {
     #[tokio::test]
     async fn an_expired_reset_key_is_reported_as_expired() {
         let mut users = MockUserRepository::new();
-        users.expect_redeem_key().returning(|_, _, _, _| Err(RedeemError::Expired));
+        users.expect_check_key().returning(|_, _, _| Err(RedeemError::Expired));
 
         let result = service(users, hashing(), MockMailer::new(), MockSessions::new()).reset("KEY", &password()).await;
 
@@ -303,6 +334,7 @@ mod tests {
             .withf(|user, hash, at| *user == UserId(7) && hash == "hashed:new-password-1" && *at == now())
             .times(1)
             .returning(|_, _, _| Ok(()));
+        users.expect_record_password_check().returning(|_, _, _| Ok(LoginAttempt::Succeeded));
         let mut hasher = hashing();
         hasher.expect_verify().returning(|p, h| Ok(h == format!("hashed:{p}")));
         let mut sessions = MockSessions::new();
@@ -317,9 +349,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn change_with_a_wrong_current_password_changes_nothing() {
+    async fn change_with_a_wrong_current_password_counts_a_failure_and_changes_nothing() {
         let mut users = MockUserRepository::new();
         users.expect_credentials().returning(|_| Ok(member()));
+        users
+            .expect_record_password_check()
+            .withf(|user, ok, _| *user == UserId(7) && !*ok)
+            .times(1)
+            .returning(|_, _, _| Ok(LoginAttempt::WrongPassword { attempts_left: 9 }));
         users.expect_set_password().never();
         let mut hasher = MockPasswordHasher::new();
         hasher.expect_verify().returning(|_, _| Ok(false));
@@ -328,5 +365,40 @@ mod tests {
             service(users, hasher, MockMailer::new(), MockSessions::new()).change(UserId(7), "nope", &password()).await;
 
         assert!(matches!(result, Err(PasswordFlowError::CurrentPasswordMismatch)));
+    }
+
+    #[tokio::test]
+    async fn the_tenth_wrong_current_password_locks_the_account_like_login() {
+        let until = chrono::NaiveDate::from_ymd_opt(2026, 11, 25).unwrap().and_hms_opt(21, 30, 0).unwrap();
+        let mut users = MockUserRepository::new();
+        users.expect_credentials().returning(|_| Ok(member()));
+        users.expect_record_password_check().returning(move |_, _, _| Ok(LoginAttempt::Locked { until }));
+        users.expect_set_password().never();
+        let mut hasher = MockPasswordHasher::new();
+        hasher.expect_verify().returning(|_, _| Ok(false));
+
+        let result =
+            service(users, hasher, MockMailer::new(), MockSessions::new()).change(UserId(7), "nope", &password()).await;
+
+        let err = result.unwrap_err();
+        assert!(matches!(err, PasswordFlowError::Locked { .. }));
+        assert!(err.to_string().starts_with("パスワードを10回間違えたため、2026年11月25日 21:30まで"));
+    }
+
+    #[tokio::test]
+    async fn a_locked_account_cannot_change_its_password_even_with_the_right_one() {
+        let mut users = MockUserRepository::new();
+        users.expect_credentials().returning(|_| {
+            Ok(Credentials { failed_login_count: 10, banned_until: Some(now() + Duration::minutes(10)), ..member() })
+        });
+        users.expect_record_password_check().never();
+        let mut hasher = MockPasswordHasher::new();
+        hasher.expect_verify().never();
+
+        let result = service(users, hasher, MockMailer::new(), MockSessions::new())
+            .change(UserId(7), "old-password", &password())
+            .await;
+
+        assert!(matches!(result, Err(PasswordFlowError::Locked { .. })));
     }
 }

@@ -1,17 +1,15 @@
-//! My page: the profile, company data, delivery address, images, e-mail
-//! change, payment history and display names of the logged-in user.
+//! My page: the profile, company data, delivery address, images, payment
+//! history and display names of the logged-in user (the e-mail change is in
+//! `email_change`).
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use domain::account::Email;
 use domain::payment::{PayType, SaleStatus};
 use domain::profile::{detect_image, Address, UploadError};
 
-use super::mails::SiteInfo;
-use super::repository::{KeyAction, KeyPurpose, NewKey, RedeemError, UserId, UserRepository};
+use super::repository::UserId;
 use crate::clock::Clock;
-use crate::mailer::{MailError, Mailer};
 use crate::media::{MediaError, MediaStorage};
-use crate::secrets::{hash_key, OneTimeKey};
 use crate::RepoError;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,25 +120,14 @@ pub trait ProfileRepository: Send + Sync {
     async fn lookup_zip(&self, zip: String) -> Result<Option<ZipAddress>, RepoError>;
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct EmailChangeRequest {
-    pub duplicate: bool,
-    pub not_found: bool,
-    pub sended: bool,
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
     #[error("forbidden")]
     Forbidden,
     #[error("not found")]
     NotFound,
-    #[error("invalid key")]
-    InvalidKey,
     #[error(transparent)]
     Upload(#[from] UploadError),
-    #[error("the mail could not be sent")]
-    MailUnavailable(#[source] MailError),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -172,43 +159,27 @@ pub trait Profiles: Send + Sync {
     async fn save_address(&self, user: UserId, address: Address) -> Result<StoredAddress, ProfileError>;
     /// Checks the bytes by content and size, stores them and makes the image current.
     async fn upload_image(&self, user: UserId, role: ImageRole, bytes: Vec<u8>) -> Result<Image, ProfileError>;
-    async fn request_email_change(&self, user: UserId, new_email: &Email) -> Result<EmailChangeRequest, ProfileError>;
-    async fn confirm_email_change(&self, user: UserId, key: &str) -> Result<Email, ProfileError>;
     async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, ProfileError>;
     async fn rename_display_name(&self, user: UserId, id: i64, name: String) -> Result<(), ProfileError>;
     async fn lookup_zip(&self, zip: &str) -> Result<Option<ZipAddress>, ProfileError>;
 }
 
-pub struct ProfileService<P, U, M, S, C> {
+pub struct ProfileService<P, S, C> {
     profiles: P,
-    users: U,
-    mailer: M,
     media: S,
     clock: C,
-    site: SiteInfo,
-    email_change_ttl: Duration,
 }
 
-impl<P, U, M, S, C> ProfileService<P, U, M, S, C> {
-    pub fn new(
-        profiles: P,
-        users: U,
-        mailer: M,
-        media: S,
-        clock: C,
-        site: SiteInfo,
-        email_change_ttl: Duration,
-    ) -> Self {
-        Self { profiles, users, mailer, media, clock, site, email_change_ttl }
+impl<P, S, C> ProfileService<P, S, C> {
+    pub fn new(profiles: P, media: S, clock: C) -> Self {
+        Self { profiles, media, clock }
     }
 }
 
 #[async_trait::async_trait]
-impl<P, U, M, S, C> Profiles for ProfileService<P, U, M, S, C>
+impl<P, S, C> Profiles for ProfileService<P, S, C>
 where
     P: ProfileRepository,
-    U: UserRepository,
-    M: Mailer,
     S: MediaStorage,
     C: Clock,
 {
@@ -246,46 +217,6 @@ where
         Ok(self.profiles.add_image(user, image).await?)
     }
 
-    async fn request_email_change(&self, user: UserId, new_email: &Email) -> Result<EmailChangeRequest, ProfileError> {
-        if let Some((holder, _)) = self.users.find_by_email(new_email).await? {
-            let duplicate = holder != user;
-            return Ok(EmailChangeRequest { duplicate, not_found: false, sended: false });
-        }
-        let key = OneTimeKey::generate();
-        let new_key = NewKey {
-            purpose: KeyPurpose::ChangeEmail,
-            key_hash: key.hash.clone(),
-            expires_at: self.clock.now() + self.email_change_ttl,
-            new_email: Some(new_email.clone()),
-        };
-        match self.users.replace_key(user, new_key).await {
-            Ok(()) => {}
-            Err(RepoError::NotFound) => {
-                return Ok(EmailChangeRequest { duplicate: false, not_found: true, sended: false })
-            }
-            Err(other) => return Err(other.into()),
-        }
-        let mail = self.site.email_change_mail(new_email, &key.plain, self.email_change_ttl);
-        self.mailer.send(mail).await.map_err(ProfileError::MailUnavailable)?;
-        Ok(EmailChangeRequest { duplicate: false, not_found: false, sended: true })
-    }
-
-    async fn confirm_email_change(&self, user: UserId, key: &str) -> Result<Email, ProfileError> {
-        if key.trim().is_empty() {
-            return Err(ProfileError::InvalidKey);
-        }
-        let now = self.clock.now();
-        match self
-            .users
-            .redeem_key(hash_key(key.trim()), KeyPurpose::ChangeEmail, now, KeyAction::ChangeEmail { owner: user })
-            .await
-        {
-            Ok(_) => Ok(self.profiles.profile(user, now).await?.email),
-            Err(RedeemError::Repo(e)) => Err(e.into()),
-            Err(_) => Err(ProfileError::InvalidKey),
-        }
-    }
-
     async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, ProfileError> {
         Ok(self.profiles.history(user).await?)
     }
@@ -309,46 +240,27 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::repository::MockUserRepository;
     use crate::clock::MockClock;
-    use crate::mailer::{MockMailer, OutgoingMail};
     use crate::media::{MockMediaStorage, StoredMedia};
     use chrono::TimeZone;
-    use domain::account::AccountStatus;
-    use std::sync::{Arc, Mutex};
 
-    type Service = ProfileService<MockProfileRepository, MockUserRepository, MockMailer, MockMediaStorage, MockClock>;
+    type Service = ProfileService<MockProfileRepository, MockMediaStorage, MockClock>;
 
     struct Mocks {
         profiles: MockProfileRepository,
-        users: MockUserRepository,
-        mailer: MockMailer,
         media: MockMediaStorage,
     }
 
     impl Mocks {
         fn new() -> Self {
-            Self {
-                profiles: MockProfileRepository::new(),
-                users: MockUserRepository::new(),
-                mailer: MockMailer::new(),
-                media: MockMediaStorage::new(),
-            }
+            Self { profiles: MockProfileRepository::new(), media: MockMediaStorage::new() }
         }
 
         fn service(self) -> Service {
             let mut clock = MockClock::new();
             clock.expect_now().return_const(Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap());
-            let site = SiteInfo {
-                site_name: "ぐんまクラウドファンディング".into(),
-                public_url: "https://cf.example.jp".into(),
-            };
-            ProfileService::new(self.profiles, self.users, self.mailer, self.media, clock, site, Duration::hours(24))
+            ProfileService::new(self.profiles, self.media, clock)
         }
-    }
-
-    fn email(raw: &str) -> Email {
-        Email::parse(raw).unwrap()
     }
 
     const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
@@ -401,45 +313,6 @@ mod tests {
         let result = mocks.service().upload_image(UserId(7), ImageRole::Logo, big).await;
 
         assert!(matches!(result, Err(ProfileError::Upload(UploadError::TooLarge))), "{result:?}");
-    }
-
-    #[tokio::test]
-    async fn an_address_held_by_another_account_is_a_duplicate_and_nothing_is_sent() {
-        let mut mocks = Mocks::new();
-        mocks.users.expect_find_by_email().returning(|_| Ok(Some((UserId(9), AccountStatus::Member))));
-        mocks.mailer.expect_send().never();
-
-        let outcome = mocks.service().request_email_change(UserId(7), &email("taken@example.jp")).await.unwrap();
-
-        assert_eq!(outcome, EmailChangeRequest { duplicate: true, not_found: false, sended: false });
-    }
-
-    #[tokio::test]
-    async fn an_email_change_mails_a_confirmation_link_to_the_new_address() {
-        let mut mocks = Mocks::new();
-        mocks.users.expect_find_by_email().returning(|_| Ok(None));
-        mocks
-            .users
-            .expect_replace_key()
-            .withf(|user, key| {
-                *user == UserId(7)
-                    && key.purpose == KeyPurpose::ChangeEmail
-                    && key.new_email.as_ref().map(Email::as_str) == Some("new@example.jp")
-            })
-            .returning(|_, _| Ok(()));
-        let sent = Arc::new(Mutex::new(Vec::<OutgoingMail>::new()));
-        let sink = Arc::clone(&sent);
-        mocks.mailer.expect_send().returning(move |mail| {
-            sink.lock().unwrap().push(mail);
-            Ok(())
-        });
-
-        let outcome = mocks.service().request_email_change(UserId(7), &email("new@example.jp")).await.unwrap();
-
-        assert!(outcome.sended);
-        let sent = sent.lock().unwrap();
-        assert_eq!(sent[0].to.as_str(), "new@example.jp");
-        assert!(sent[0].text_body.contains("/edit/email/updated?activate="));
     }
 
     #[tokio::test]

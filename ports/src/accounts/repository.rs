@@ -1,5 +1,6 @@
 use chrono::{DateTime, Utc};
 use domain::account::{AccountStatus, Email};
+use domain::auth::LoginAttempt;
 
 use crate::RepoError;
 
@@ -33,7 +34,8 @@ pub struct Credentials {
     pub password_hash: Option<String>,
     pub failed_login_count: u32,
     pub banned_until: Option<DateTime<Utc>>,
-    /// Tokens carrying another value were issued before the last password change.
+    /// Tokens carrying another value were issued before the last change of
+    /// the credentials (password or login address).
     pub password_changed_at: DateTime<Utc>,
     /// Holds an administrator grant in the database.
     pub is_administrator: bool,
@@ -44,8 +46,9 @@ pub struct Credentials {
 pub enum KeyAction {
     /// Sets the password (activation makes the account a member; reset keeps its status).
     SetPassword { password_hash: String, changed_at: DateTime<Utc> },
-    /// Moves the account to the key's `new_email`; only for the key's own account.
-    ChangeEmail { owner: UserId },
+    /// Moves the account to the key's `new_email`; only for the key's own
+    /// account. Every session token issued before `changed_at` stops working.
+    ChangeEmail { owner: UserId, changed_at: DateTime<Utc> },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -84,13 +87,23 @@ pub trait UserRepository: Send + Sync {
     /// Login data of `user`. MUST return `RepoError::NotFound` when absent.
     async fn credentials(&self, user: UserId) -> Result<Credentials, RepoError>;
 
-    /// Stores the lockout counters after a login attempt.
-    async fn save_login_guard(
+    /// Applies the outcome of one password check (`password_ok`) to the
+    /// account's lockout counters with `domain::auth::LoginGuard::attempt`,
+    /// reading and writing them under one row lock so that parallel attempts
+    /// never lose a count, and returns the attempt's result (also `Locked`
+    /// when a parallel attempt locked the account meanwhile). MUST return
+    /// `RepoError::NotFound` when no account has `user`.
+    async fn record_password_check(
         &self,
         user: UserId,
-        failed_login_count: u32,
-        banned_until: Option<DateTime<Utc>>,
-    ) -> Result<(), RepoError>;
+        password_ok: bool,
+        now: DateTime<Utc>,
+    ) -> Result<LoginAttempt, RepoError>;
+
+    /// Whether an unused key with hash `key_hash` and purpose `purpose` works
+    /// at `now`, without using it: `Ok` when it does, `Invalid` or `Expired`
+    /// otherwise. Lets a flow refuse a made-up key before doing costly work.
+    async fn check_key(&self, key_hash: String, purpose: KeyPurpose, now: DateTime<Utc>) -> Result<(), RedeemError>;
 
     /// Redeems the unused, unexpired key whose hash is `key_hash` and whose
     /// purpose is `purpose`, applying `action` in the same transaction. A key

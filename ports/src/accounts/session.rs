@@ -5,10 +5,11 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use domain::account::{AccountStatus, Email};
-use domain::auth::{LoginAttempt, LoginFailure, LoginGuard};
-use domain::time::{from_tokyo, tokyo_datetime};
+use domain::auth::LoginFailure;
+use domain::time::from_tokyo;
 
 use super::credentials::{password_version, IssuedToken, PasswordHasher, SessionClaims, TokenIssuer};
+use super::guard::{check_password, PasswordCheck};
 use super::repository::{Credentials, UserId, UserRepository};
 use crate::clock::Clock;
 use crate::RepoError;
@@ -102,37 +103,19 @@ fn refused(failure: LoginFailure) -> LoginError {
 #[async_trait::async_trait]
 impl<R: UserRepository, H: PasswordHasher, T: TokenIssuer, C: Clock> Sessions for SessionService<R, H, T, C> {
     /// Accounts without a password (guests, provisional sign-ups) cannot log
-    /// in and get the same answer as an unknown address.
+    /// in and get the same answer as an unknown address, after the same time.
     async fn login(&self, email: &Email, password: &str) -> Result<IssuedToken, LoginError> {
         let account = match self.users.credentials_by_email(email).await? {
-            Some(account) if account.status == AccountStatus::Member => account,
-            _ => return Err(refused(LoginFailure::UserNotFound)),
-        };
-        let Some(hash) = account.password_hash.as_deref() else {
-            return Err(refused(LoginFailure::UserNotFound));
-        };
-        let now = tokyo_datetime(self.clock.now());
-        let guard = LoginGuard {
-            failed_count: account.failed_login_count,
-            banned_until: account.banned_until.map(tokyo_datetime),
-        };
-        // A locked account is refused before bcrypt runs: nothing to learn, nothing to spend.
-        if let Some(until) = guard.locked_until(now) {
-            return Err(refused(LoginFailure::Locked { until }));
-        }
-        let password_ok = self.hasher.verify(password, hash).await?;
-        let (attempt, next) = guard.attempt(password_ok, now);
-        if next != guard {
-            self.users.save_login_guard(account.id, next.failed_count, next.banned_until.map(from_tokyo)).await?;
-        }
-        match LoginFailure::from_attempt(attempt) {
-            None => Ok(self.issue_for(&account)?),
-            Some(failure) => {
-                if let LoginAttempt::Locked { .. } = attempt {
-                    tracing::warn!(user = account.id.0, "account locked after repeated wrong passwords");
-                }
-                Err(refused(failure))
+            Some(account) if account.status == AccountStatus::Member && account.password_hash.is_some() => account,
+            _ => {
+                self.hasher.verify_dummy(password).await?;
+                return Err(refused(LoginFailure::UserNotFound));
             }
+        };
+        match check_password(&self.users, &self.hasher, &account, password, self.clock.now()).await? {
+            PasswordCheck::Matches => Ok(self.issue_for(&account)?),
+            PasswordCheck::Mismatch => Err(refused(LoginFailure::PasswordMismatch)),
+            PasswordCheck::Locked { until } => Err(refused(LoginFailure::Locked { until })),
         }
     }
 
@@ -165,6 +148,7 @@ mod tests {
     use crate::accounts::repository::MockUserRepository;
     use crate::clock::MockClock;
     use chrono::{Duration, TimeZone};
+    use domain::auth::LoginAttempt;
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap()
@@ -214,15 +198,24 @@ mod tests {
         Email::parse("taro@example.jp").unwrap()
     }
 
-    #[tokio::test]
-    async fn the_right_password_logs_in_and_clears_earlier_failures() {
+    fn recording(password_ok: bool, outcome: LoginAttempt) -> MockUserRepository {
         let mut users = MockUserRepository::new();
-        users.expect_credentials_by_email().returning(|_| Ok(Some(member(3, None))));
         users
-            .expect_save_login_guard()
-            .withf(|_, count, until| *count == 0 && until.is_none())
+            .expect_record_password_check()
+            .withf(move |user, ok, at| *user == UserId(7) && *ok == password_ok && *at == now())
             .times(1)
-            .returning(|_, _, _| Ok(()));
+            .returning(move |_, _, _| Ok(outcome));
+        users
+    }
+
+    fn tokyo(hour: u32, minute: u32) -> chrono::NaiveDateTime {
+        chrono::NaiveDate::from_ymd_opt(2026, 11, 25).unwrap().and_hms_opt(hour, minute, 0).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_right_password_logs_in_and_is_recorded_as_a_success() {
+        let mut users = recording(true, LoginAttempt::Succeeded);
+        users.expect_credentials_by_email().returning(|_| Ok(Some(member(3, None))));
 
         let token = service(users, hasher(true)).login(&email(), "correct horse").await.unwrap();
 
@@ -230,11 +223,12 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_unknown_address_is_user_not_found() {
+    async fn an_unknown_address_is_user_not_found_after_a_dummy_hash_check() {
         let mut users = MockUserRepository::new();
         users.expect_credentials_by_email().returning(|_| Ok(None));
         let mut hasher = MockPasswordHasher::new();
         hasher.expect_verify().never();
+        hasher.expect_verify_dummy().times(1).returning(|_| Ok(()));
 
         let err = service(users, hasher).login(&email(), "whatever1").await.unwrap_err();
 
@@ -243,26 +237,24 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_guest_without_password_cannot_log_in() {
+    async fn a_guest_without_password_cannot_log_in_and_takes_as_long_as_a_member() {
         let mut users = MockUserRepository::new();
         users.expect_credentials_by_email().returning(|_| {
             Ok(Some(Credentials { status: AccountStatus::Guest, password_hash: None, ..member(0, None) }))
         });
+        users.expect_record_password_check().never();
+        let mut hasher = MockPasswordHasher::new();
+        hasher.expect_verify_dummy().times(1).returning(|_| Ok(()));
 
-        let err = service(users, MockPasswordHasher::new()).login(&email(), "whatever1").await.unwrap_err();
+        let err = service(users, hasher).login(&email(), "whatever1").await.unwrap_err();
 
         assert!(matches!(err, LoginError::Refused { failure: LoginFailure::UserNotFound, .. }));
     }
 
     #[tokio::test]
-    async fn a_wrong_password_counts_a_failure() {
-        let mut users = MockUserRepository::new();
+    async fn a_wrong_password_is_recorded_and_refused() {
+        let mut users = recording(false, LoginAttempt::WrongPassword { attempts_left: 7 });
         users.expect_credentials_by_email().returning(|_| Ok(Some(member(2, None))));
-        users
-            .expect_save_login_guard()
-            .withf(|_, count, until| *count == 3 && until.is_none())
-            .times(1)
-            .returning(|_, _, _| Ok(()));
 
         let err = service(users, hasher(false)).login(&email(), "wrong-pass").await.unwrap_err();
 
@@ -270,20 +262,15 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_tenth_wrong_password_locks_for_thirty_minutes_with_the_time_in_japanese() {
-        let mut users = MockUserRepository::new();
+    async fn the_attempt_that_locks_answers_with_the_time_in_japanese() {
+        let mut users = recording(false, LoginAttempt::Locked { until: tokyo(21, 30) });
         users.expect_credentials_by_email().returning(|_| Ok(Some(member(9, None))));
-        users
-            .expect_save_login_guard()
-            .withf(|_, count, until| *count == 10 && *until == Some(now() + Duration::minutes(30)))
-            .times(1)
-            .returning(|_, _, _| Ok(()));
 
         let err = service(users, hasher(false)).login(&email(), "wrong-pass").await.unwrap_err();
 
         let LoginError::Refused { banned_until, .. } = &err else { panic!("{err:?}") };
+        // 21:30 in Tokyo is 12:30 UTC.
         assert_eq!(*banned_until, Some(now() + Duration::minutes(30)));
-        // 12:30 UTC is 21:30 in Tokyo.
         assert_eq!(
             err.to_string(),
             "パスワードを10回間違えたため、2026年11月25日 21:30までログインが制限されています。制限を解除したい場合は運営まで連絡してください。"
@@ -294,7 +281,7 @@ mod tests {
     async fn the_right_password_during_the_lock_does_not_log_in() {
         let mut users = MockUserRepository::new();
         users.expect_credentials_by_email().returning(|_| Ok(Some(member(10, Some(now() + Duration::minutes(5))))));
-        users.expect_save_login_guard().never();
+        users.expect_record_password_check().never();
         let mut hasher = MockPasswordHasher::new();
         hasher.expect_verify().never();
 
@@ -304,13 +291,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_lock_set_by_a_parallel_attempt_refuses_even_the_right_password() {
+        let mut users = recording(true, LoginAttempt::Locked { until: tokyo(21, 30) });
+        users.expect_credentials_by_email().returning(|_| Ok(Some(member(9, None))));
+
+        let err = service(users, hasher(true)).login(&email(), "correct horse").await.unwrap_err();
+
+        assert!(matches!(err, LoginError::Refused { failure: LoginFailure::Locked { .. }, .. }));
+    }
+
+    #[tokio::test]
     async fn after_the_lock_expires_the_right_password_logs_in() {
-        let mut users = MockUserRepository::new();
+        let mut users = recording(true, LoginAttempt::Succeeded);
         users.expect_credentials_by_email().returning(|_| Ok(Some(member(10, Some(now() - Duration::minutes(1))))));
-        users
-            .expect_save_login_guard()
-            .withf(|_, count, until| *count == 0 && until.is_none())
-            .returning(|_, _, _| Ok(()));
 
         assert!(service(users, hasher(true)).login(&email(), "correct horse").await.is_ok());
     }

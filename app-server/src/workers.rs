@@ -1,0 +1,37 @@
+//! Background workers every app-server process runs beside the HTTP server.
+//! They share the durable job queue in PostgreSQL, so any number of
+//! processes may run them.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use adapters_mail::SmtpMailer;
+use adapters_postgres::PgJobQueue;
+use ports::clock::SystemClock;
+use ports::mailer::MailDelivery;
+use tokio::sync::Notify;
+
+/// How often an idle worker looks for work enqueued by another process.
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Sends queued mail: at once when this process enqueued it (`wake`), within
+/// [`POLL_INTERVAL`] when another one did, and retries on the queue's schedule.
+pub fn spawn_mail_delivery(queue: PgJobQueue, relay: SmtpMailer, wake: Arc<Notify>) {
+    let worker = format!("{}:{}", hostname(), std::process::id());
+    let delivery = MailDelivery::new(queue, relay, SystemClock, worker);
+    tokio::spawn(async move {
+        loop {
+            match delivery.deliver_next().await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "mail queue unavailable"),
+            }
+            // Either this process enqueued a mail or it is time to look again.
+            let _ = tokio::time::timeout(POLL_INTERVAL, wake.notified()).await;
+        }
+    });
+}
+
+fn hostname() -> String {
+    std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "app-server".to_string())
+}
