@@ -21,7 +21,7 @@ use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
 pub use project::SiteEnv;
-pub use rate::ProxySettings;
+pub use rate::{ProxySettings, UserRateSettings};
 
 /// Everything the handlers need, as trait objects so this crate never names
 /// a concrete adapter.

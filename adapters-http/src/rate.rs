@@ -13,6 +13,9 @@ pub(crate) const SIGNUP_PER_EMAIL: RateRule = RateRule::new("signup:email", 5, 1
 pub(crate) const FORGOT_PER_IP: RateRule = RateRule::new("forgot:ip", 20, 15);
 pub(crate) const FORGOT_PER_EMAIL: RateRule = RateRule::new("forgot:email", 3, 15);
 pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
+/// Image uploads per user per hour (each decodes an image: CPU and memory);
+/// the count comes from [`UserRateSettings`].
+pub(crate) const UPLOAD_PER_USER_WINDOW_MINUTES: i64 = 60;
 
 /// Whether to take the client address from `X-Forwarded-For` (only behind a
 /// trusted load balancer; otherwise anyone could pick their own address).
@@ -37,6 +40,7 @@ pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)
         let subject = match subject {
             Subject::Ip => client_ip(req),
             Subject::Email(email) => hash_key(&email.to_lowercase()),
+            Subject::User(id) => id.to_string(),
         };
         match allow(limiter.get_ref(), *rule, &subject, now).await {
             Ok(true) => {}
@@ -53,4 +57,29 @@ pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)
 pub(crate) enum Subject<'a> {
     Ip,
     Email(&'a str),
+    /// A logged-in user's id.
+    User(i64),
+}
+
+/// Per-user limits a deployment (or a test) tunes, registered as app data;
+/// absent means the defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct UserRateSettings {
+    pub uploads_per_hour: u32,
+}
+
+impl Default for UserRateSettings {
+    fn default() -> Self {
+        Self { uploads_per_hour: 20 }
+    }
+}
+
+impl UserRateSettings {
+    pub(crate) fn of(req: &HttpRequest) -> Self {
+        req.app_data::<web::Data<Self>>().map(|s| *s.get_ref()).unwrap_or_default()
+    }
+
+    pub(crate) fn upload_rule(self) -> RateRule {
+        RateRule::new("upload:user", self.uploads_per_hour, UPLOAD_PER_USER_WINDOW_MINUTES)
+    }
 }

@@ -13,7 +13,7 @@ use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
-use adapters_http::{page_data, ProxySettings, Services, SiteEnv};
+use adapters_http::{page_data, ProxySettings, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{PgCatalogRepository, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository};
 use ports::accounts::{
@@ -137,6 +137,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
 fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {
     let services = services(&pool, settings)?;
     let pool = web::Data::new(pool);
+    let user_rates = web::Data::new(UserRateSettings { uploads_per_hour: settings.uploads_per_hour });
     let frontend_dir = settings.frontend_dir.clone();
     let media_dir = settings.media_dir.clone();
     if let Err(e) = std::fs::create_dir_all(&media_dir) {
@@ -155,6 +156,7 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
             .app_data(pool.clone())
+            .app_data(user_rates.clone())
             .route("/healthz", web::get().to(healthz))
             .route("/readyz", web::get().to(readyz))
             .configure(adapters_http::configure(services.clone()))
