@@ -4,6 +4,7 @@
 pub mod auth;
 mod comment;
 mod error;
+mod headers;
 pub mod html;
 mod information;
 mod openapi;
@@ -51,6 +52,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.site_env.clone())
             .service(
                 web::scope("/v1")
+                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal))
                     .app_data(error::json_config())
                     .app_data(error::query_config())
                     .configure(user::config)

@@ -6,6 +6,7 @@
 mod catalog;
 mod comments;
 mod demo;
+mod headers;
 mod health;
 mod helpers;
 mod login;
