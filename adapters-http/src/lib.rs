@@ -5,6 +5,7 @@ pub mod auth;
 mod comment;
 mod email_change;
 mod error;
+mod headers;
 pub mod html;
 mod information;
 mod openapi;
@@ -22,7 +23,7 @@ use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
 pub use project::SiteEnv;
-pub use rate::ProxySettings;
+pub use rate::{ProxySettings, UserRateSettings};
 
 /// Everything the handlers need, as trait objects so this crate never names
 /// a concrete adapter.
@@ -54,6 +55,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.site_env.clone())
             .service(
                 web::scope("/v1")
+                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal))
                     .app_data(error::json_config())
                     .app_data(error::query_config())
                     .configure(user::config)

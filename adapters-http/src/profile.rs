@@ -5,6 +5,7 @@
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Json, Query};
+use actix_web::HttpRequest;
 use domain::profile::{company_name, display_name, parse_optional_url, AddressInput, UploadError, MAX_UPLOAD_BYTES};
 use futures_util::StreamExt;
 use ports::accounts::{
@@ -15,6 +16,7 @@ use serde_json::{json, Value};
 use validator::Validate;
 
 use crate::auth::AuthUser;
+use crate::rate::{self, Subject, UserRateSettings};
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut web::ServiceConfig) {
@@ -158,6 +160,7 @@ async fn read_file_field(mut payload: Multipart) -> Result<Vec<u8>, ApiError> {
 }
 
 async fn upload_file(
+    req: HttpRequest,
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     query: Query<UploadQuery>,
@@ -168,6 +171,9 @@ async fn upload_file(
         Some("logo" | "1") => ImageRole::Logo,
         Some(_) => return Err(ApiError::validation("画像の種類が正しくありません。")),
     };
+    // Counted before the body is read: past the limit nothing is buffered or decoded.
+    let rule = UserRateSettings::of(&req).upload_rule();
+    rate::enforce(&req, &[(rule, Subject::User(user.0.id.0))]).await?;
     let bytes = read_file_field(payload).await?;
     let image = profiles.upload_image(user.0.id, role, bytes).await.map_err(profile_error)?;
     Ok(Json(json!({"data": {"uploaded": {"id": image.id, "url": image.url, "s3Path": image.url}}})))

@@ -279,13 +279,16 @@ impl From<ProjectDetail> for DetailResponse {
     }
 }
 
-/// A logged-in viewer also sees the returns restricted to their address.
+/// A logged-in viewer also sees the returns restricted to their address, so
+/// the answer varies with the token (a cache must not hand one viewer's
+/// answer to another).
 async fn detail(
     catalog: web::Data<dyn Catalog>,
     viewer: MaybeAuthUser,
     query: web::Query<DetailQuery>,
-) -> Result<Json<DetailResponse>, ApiError> {
+) -> Result<impl actix_web::Responder, ApiError> {
     let viewer = viewer.0.map(|user| user.email);
     let project = catalog.project_detail(query.into_inner().slug, viewer).await.map_err(catalog_error)?;
-    Ok(Json(project.into()))
+    Ok(actix_web::Responder::customize(Json(DetailResponse::from(project)))
+        .insert_header((actix_web::http::header::VARY, "Authorization")))
 }

@@ -16,6 +16,9 @@ pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
 pub(crate) const REGIST_PASSWORD_PER_IP: RateRule = RateRule::new("regist_password:ip", 30, 15);
 pub(crate) const EMAIL_CHANGE_PER_USER: RateRule = RateRule::new("email_change:user", 5, 60);
 pub(crate) const EMAIL_CHANGE_PER_IP: RateRule = RateRule::new("email_change:ip", 20, 60);
+/// Image uploads per user per hour (each decodes an image: CPU and memory);
+/// the count comes from [`UserRateSettings`].
+pub(crate) const UPLOAD_PER_USER_WINDOW_MINUTES: i64 = 60;
 
 /// Whether to take the client address from `X-Forwarded-For` (only behind a
 /// trusted load balancer; otherwise anyone could pick their own address).
@@ -57,6 +60,29 @@ pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)
 pub(crate) enum Subject<'a> {
     Ip,
     Email(&'a str),
-    /// A logged-in account, by id.
+    /// A logged-in user's id.
     User(i64),
+}
+
+/// Per-user limits a deployment (or a test) tunes, registered as app data;
+/// absent means the defaults.
+#[derive(Debug, Clone, Copy)]
+pub struct UserRateSettings {
+    pub uploads_per_hour: u32,
+}
+
+impl Default for UserRateSettings {
+    fn default() -> Self {
+        Self { uploads_per_hour: 20 }
+    }
+}
+
+impl UserRateSettings {
+    pub(crate) fn of(req: &HttpRequest) -> Self {
+        req.app_data::<web::Data<Self>>().map(|s| *s.get_ref()).unwrap_or_default()
+    }
+
+    pub(crate) fn upload_rule(self) -> RateRule {
+        RateRule::new("upload:user", self.uploads_per_hour, UPLOAD_PER_USER_WINDOW_MINUTES)
+    }
 }

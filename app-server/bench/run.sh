@@ -26,16 +26,17 @@ if ! command -v wrk >/dev/null 2>&1; then
     sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
     "${sudo[@]}" apt-get install -y -q --no-install-recommends wrk || { "${sudo[@]}" apt-get update -q && "${sudo[@]}" apt-get install -y -q --no-install-recommends wrk; }
 fi
-bash app-server/dev/services.sh up
-
 SERVER_PID=""
 DB=""
+# Only the services this run starts are stopped (a `make run` in this checkout keeps its mail catcher).
+STARTED="$ROOT/.data/run/started-by-bench.$$"
 cleanup() {
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
     [ -n "$DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
-    bash "$ROOT/app-server/dev/services.sh" down >/dev/null 2>&1 || true
+    bash "$ROOT/app-server/dev/services.sh" down --record "$STARTED" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
+bash app-server/dev/services.sh up --record "$STARTED"
 # shellcheck disable=SC1091
 source .data/services.env
 

@@ -8,8 +8,10 @@ cd "$ROOT"
 APP_SERVER="${CARGO_TARGET_DIR:-$ROOT/target}/debug/app-server"
 
 bash app-server/dev/setup.sh
-bash app-server/dev/services.sh up
-trap 'bash app-server/dev/services.sh down' EXIT
+# On exit, stop only what this run started: services another command (say `make test`) started stay up.
+STARTED="$ROOT/.data/run/started-by-run.$$"
+trap 'bash app-server/dev/services.sh down --record "$STARTED"' EXIT
+bash app-server/dev/services.sh up --record "$STARTED"
 # shellcheck disable=SC1091
 source .data/services.env
 

@@ -3,7 +3,12 @@
 #
 #   bash app-server/dev/services.sh up      start (or reuse) PostgreSQL, localstripe, maildev;
 #                                           write $ROOT/.data/services.env
-#   bash app-server/dev/services.sh down    stop what `up` started (never a pre-existing server)
+#   bash app-server/dev/services.sh down    stop what any `up` of this checkout started (never a
+#                                           pre-existing server): `make services-down`
+#   ... up --record FILE                    also write to FILE the services THIS invocation started
+#   ... down --record FILE                  stop only the services named in FILE, then delete it
+#                                           (run.sh, test.sh and bench/run.sh do this, so a test run
+#                                           never stops the mail catcher a running `make run` uses)
 #   bash app-server/dev/services.sh env     print $ROOT/.data/services.env (source it)
 #   bash app-server/dev/services.sh status  show what runs and who started it
 #
@@ -16,6 +21,18 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+COMMAND="${1:-}"
+RECORD_FILE=""
+if [ "${2:-}" = "--record" ]; then
+    [ -n "${3:-}" ] || { echo "usage: $0 up|down --record FILE" >&2; exit 2; }
+    RECORD_FILE="$3"
+fi
+
+# started <name>: note that this invocation started service <name> (for `down --record`).
+started() {
+    if [ -n "$RECORD_FILE" ]; then echo "$1" >> "$RECORD_FILE"; fi
+}
+
 LOCALSTRIPE_PORT="${LOCALSTRIPE_PORT:-8420}"
 SMTP_PORT="${SMTP_PORT:-1025}"
 MAILDEV_WEB_PORT="${MAILDEV_WEB_PORT:-1080}"
@@ -24,6 +41,15 @@ DB_NAME="crowdfunding"
 PG_DIR="$DATA_DIR/pg"
 PGDATA_DIR="$PG_DIR/data"
 ENV_FILE="$DATA_DIR/services.env"
+MAIL_DIR="$DATA_DIR/mail"
+# SERVICES_STATE_DIR keeps pid files, logs, mail and services.env elsewhere (services_test.sh runs a
+# second set of services beside the checkout's own without touching their pid files).
+if [ -n "${SERVICES_STATE_DIR:-}" ]; then
+    RUN_DIR="$SERVICES_STATE_DIR/run"
+    LOG_DIR="$SERVICES_STATE_DIR/log"
+    ENV_FILE="$SERVICES_STATE_DIR/services.env"
+    MAIL_DIR="$SERVICES_STATE_DIR/mail"
+fi
 WAIT_SECONDS="${SERVICES_WAIT_SECONDS:-30}"
 
 # wait_until <what> <command...>: poll for up to WAIT_SECONDS, fail with the log's tail.
@@ -126,6 +152,7 @@ private_pg_up() {
             -o "-c listen_addresses=127.0.0.1 -p $port -c unix_socket_directories=''" start >/dev/null || {
             tail -n 20 "$PG_DIR/postgres.log" >&2; die "PostgreSQL did not start"; }
         printf '%s\n%s\n%s\n' "$bin" "$user" "$PGDATA_DIR" > "$RUN_DIR/postgres.cluster"
+        started postgres
     fi
     wait_until "PostgreSQL on port $port" "$PG_DIR/postgres.log" pg_answers "$port"
     PG_URL_BASE="postgres://postgres@127.0.0.1:$port"
@@ -196,6 +223,7 @@ localstripe_up() {
         log "localstripe: starting on 127.0.0.1:$LOCALSTRIPE_PORT"
         start_detached localstripe "$VENV_DIR/bin/python" "$DEV_DIR/localstripe_server.py" \
             --host 127.0.0.1 --port "$LOCALSTRIPE_PORT"
+        started localstripe
     fi
     wait_until "localstripe on port $LOCALSTRIPE_PORT" "$LOG_DIR/localstripe.log" localstripe_ok
 }
@@ -209,10 +237,11 @@ maildev_up() {
             port_open "$port" && die "port $port is taken by something that is not maildev (set SMTP_PORT / MAILDEV_WEB_PORT)"
         done
         [ -f "$js" ] || die "maildev is not installed (run app-server/dev/setup.sh)"
-        mkdir -p "$DATA_DIR/mail"
+        mkdir -p "$MAIL_DIR"
         log "maildev: starting, SMTP 127.0.0.1:$SMTP_PORT, web http://127.0.0.1:$MAILDEV_WEB_PORT"
         start_detached maildev node "$js" --smtp "$SMTP_PORT" --ip 127.0.0.1 \
-            --web "$MAILDEV_WEB_PORT" --web-ip 127.0.0.1 --mail-directory "$DATA_DIR/mail"
+            --web "$MAILDEV_WEB_PORT" --web-ip 127.0.0.1 --mail-directory "$MAIL_DIR"
+        started maildev
     fi
     wait_until "maildev on ports $SMTP_PORT/$MAILDEV_WEB_PORT" "$LOG_DIR/maildev.log" maildev_ok
 }
@@ -238,6 +267,7 @@ stop_pid() {
 
 cmd_up() {
     mkdir -p "$RUN_DIR" "$LOG_DIR"
+    if [ -n "$RECORD_FILE" ]; then : > "$RECORD_FILE"; fi
     if [ ! -x "$VENV_DIR/bin/python" ] || [ ! -f "$DEV_DIR/node_modules/maildev/dist/bin/maildev.js" ]; then
         bash "$DEV_DIR/setup.sh"
     fi
@@ -262,6 +292,21 @@ EOF
 }
 
 cmd_down() {
+    if [ -n "$RECORD_FILE" ]; then
+        # Only what the matching `up --record` started; a missing record means it started nothing.
+        local names=""
+        [ -f "$RECORD_FILE" ] && names="$(cat "$RECORD_FILE")"
+        grep -qx maildev <<<"$names" && stop_pid maildev maildev.js
+        grep -qx localstripe <<<"$names" && stop_pid localstripe localstripe_server.py
+        grep -qx postgres <<<"$names" && postgres_down
+        rm -f "$RECORD_FILE"
+        if [ -n "$names" ]; then
+            log "stopped what this run started: $(tr '\n' ' ' <<<"$names")"
+        else
+            log "this run started no service; nothing stopped"
+        fi
+        return 0
+    fi
     stop_pid maildev maildev.js
     stop_pid localstripe localstripe_server.py
     postgres_down
@@ -287,10 +332,10 @@ cmd_status() {
     done
 }
 
-case "${1:-}" in
+case "$COMMAND" in
     up) cmd_up ;;
     down) cmd_down ;;
     env) cmd_env ;;
     status) cmd_status ;;
-    *) echo "usage: $0 up|down|env|status" >&2; exit 2 ;;
+    *) echo "usage: $0 up|down [--record FILE] | env | status" >&2; exit 2 ;;
 esac

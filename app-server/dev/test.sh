@@ -10,16 +10,18 @@ APP_SERVER="${CARGO_TARGET_DIR:-$ROOT/target}/debug/app-server"
 only="${1:-all}"
 
 bash app-server/dev/setup.sh || exit 1
-bash app-server/dev/services.sh up || exit 1
 
 APP_PID=""
 E2E_DB=""
+# The services this run starts (not those a running `make run` already serves with): only these are stopped.
+STARTED="$ROOT/.data/run/started-by-test.$$"
 cleanup() {
   [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
   [ -n "$E2E_DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" >/dev/null 2>&1
-  bash app-server/dev/services.sh down
+  bash app-server/dev/services.sh down --record "$STARTED"
 }
 trap cleanup EXIT
+bash app-server/dev/services.sh up --record "$STARTED" || exit 1
 # shellcheck disable=SC1091
 source .data/services.env
 
@@ -75,6 +77,7 @@ e2e() {
 }
 
 if [ "$only" = all ]; then
+  layer "Dev scripts: services.sh stops only what each run started" bash app-server/dev/services_test.sh
   layer "Rust: formatting and clippy (warnings are errors)" rust_lints
   layer "Rust: unit, property and integration tests" rust_tests
   layer "Frontend: typecheck and unit tests" frontend_unit

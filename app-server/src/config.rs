@@ -29,6 +29,9 @@ pub struct Settings {
     pub password_reset_ttl_minutes: i64,
     /// HMAC key of session tokens; shared by every app-server process.
     pub jwt_secret: Vec<u8>,
+    /// True when `JWT_SECRET` was unset and `jwt_secret` was made up for this
+    /// process (refused in production, see [`Settings::production_problems`]).
+    pub jwt_secret_is_ephemeral: bool,
     pub session_ttl_hours: i64,
     pub bcrypt_cost: u32,
     /// Addresses that are administrators (besides grants in the database).
@@ -46,6 +49,15 @@ pub struct Settings {
     /// How long public totals, project lists and sponsor walls may be served from memory (milliseconds;
     /// 0 disables the cache). See docs/decisions.md.
     pub catalog_cache_ttl_ms: i64,
+    /// Payment provider settings. No code calls the provider yet; they are read
+    /// now so the production check sees them and the page policy can allow the
+    /// provider's script origin. `None` when unset.
+    pub stripe_secret_key: Option<String>,
+    pub stripe_webhook_secret: Option<String>,
+    /// `STRIPE_API_BASE`: localstripe locally; unset means Stripe itself.
+    pub stripe_api_base: Option<String>,
+    /// Image uploads (icons and logos) one user may make per hour.
+    pub uploads_per_hour: u32,
 }
 
 impl std::fmt::Debug for Settings {
@@ -60,6 +72,7 @@ impl std::fmt::Debug for Settings {
             .field("frontend_dir", &self.frontend_dir)
             .field("media_dir", &self.media_dir)
             .field("site_env", &self.site_env)
+            .field("stripe_api_base", &self.stripe_api_base)
             .finish_non_exhaustive()
     }
 }
@@ -113,6 +126,7 @@ impl Settings {
             _ => None,
         };
         let site_name = var("SITE_NAME", "ぐんまクラウドファンディング");
+        let jwt_secret = jwt_secret()?;
         Ok(Self {
             host: var("APP_HOST", "127.0.0.1"),
             port,
@@ -129,7 +143,11 @@ impl Settings {
             site_name,
             activation_ttl_hours: parsed("ACTIVATION_TTL_HOURS", 24i64)?,
             password_reset_ttl_minutes: parsed("PASSWORD_RESET_TTL_MINUTES", 60i64)?,
-            jwt_secret: jwt_secret()?,
+            jwt_secret_is_ephemeral: jwt_secret.is_none(),
+            jwt_secret: jwt_secret.unwrap_or_else(|| {
+                tracing::warn!("JWT_SECRET is not set: using a random secret for this process only");
+                rand::random::<[u8; 32]>().to_vec()
+            }),
             session_ttl_hours: parsed("SESSION_TTL_HOURS", 24i64)?,
             bcrypt_cost: parsed("BCRYPT_COST", 12u32)?,
             admin_emails: var("ADMIN_EMAILS", "")
@@ -144,6 +162,10 @@ impl Settings {
             media_dir: PathBuf::from(var("MEDIA_DIR", ".data/media")),
             site_env: var("SITE_ENV", "local"),
             catalog_cache_ttl_ms: parsed("CATALOG_CACHE_TTL_MS", 3000i64)?,
+            stripe_secret_key: optional_var("STRIPE_SECRET_KEY"),
+            stripe_webhook_secret: optional_var("STRIPE_WEBHOOK_SECRET"),
+            stripe_api_base: optional_var("STRIPE_API_BASE"),
+            uploads_per_hour: parsed("UPLOADS_PER_HOUR", 20u32)?,
         })
     }
 }
@@ -172,29 +194,254 @@ fn media_backend() -> Result<MediaBackend, ConfigError> {
     }
 }
 
-/// `JWT_SECRET` (at least 32 bytes). Without it a random secret is made for
-/// this process: fine for one local server, wrong for several (sessions
-/// would not carry over), so it is logged as a warning.
-fn jwt_secret() -> Result<Vec<u8>, ConfigError> {
+/// `JWT_SECRET` (at least 32 bytes), `None` when unset. Without it a random
+/// secret is made for this process: fine for one local server, wrong for
+/// several (sessions would not carry over), so it is logged as a warning and
+/// refused in production.
+fn jwt_secret() -> Result<Option<Vec<u8>>, ConfigError> {
     match std::env::var("JWT_SECRET") {
-        Ok(secret) if secret.len() >= 32 => Ok(secret.into_bytes()),
+        Ok(secret) if secret.len() >= 32 => Ok(Some(secret.into_bytes())),
         Ok(secret) if !secret.is_empty() => {
             Err(ConfigError { name: "JWT_SECRET", problem: "must be at least 32 bytes".into() })
         }
-        _ => {
-            tracing::warn!("JWT_SECRET is not set: using a random secret for this process only");
-            Ok(rand::random::<[u8; 32]>().to_vec())
+        _ => Ok(None),
+    }
+}
+
+fn optional_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+/// The values `services.sh` writes for localstripe; never valid in production.
+const LOCAL_STRIPE_SECRET_KEY: &str = "sk_test_local";
+const LOCAL_STRIPE_WEBHOOK_SECRET: &str = "whsec_local";
+
+/// Every reason the settings are unsafe to serve production with, all at once.
+#[derive(Debug, thiserror::Error)]
+#[error("refusing to start with SITE_ENV=production:\n{}", .problems.iter().map(|p| format!("  - {p}")).collect::<Vec<_>>().join("\n"))]
+pub struct ProductionConfigError {
+    pub problems: Vec<String>,
+}
+
+impl Settings {
+    pub fn is_production(&self) -> bool {
+        self.site_env == "production"
+    }
+
+    /// One line per setting that is missing or still points at a local
+    /// service; empty outside production. The server refuses to start on any
+    /// (`check_production`); `migrate` and `seed-demo` do not ask.
+    pub fn production_problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        if !self.is_production() {
+            return problems;
+        }
+        if self.jwt_secret_is_ephemeral {
+            problems.push(
+                "JWT_SECRET: required (at least 32 bytes, the same for every process; otherwise each process \
+                 rejects the others' sessions)"
+                    .to_string(),
+            );
+        }
+        match self.stripe_secret_key.as_deref() {
+            None => problems.push("STRIPE_SECRET_KEY: required (a live key, sk_live_... or rk_live_...)".into()),
+            Some(key) if key == LOCAL_STRIPE_SECRET_KEY => {
+                problems.push("STRIPE_SECRET_KEY: is the local default; set the live key".into())
+            }
+            Some(key) if !(key.starts_with("sk_live_") || key.starts_with("rk_live_")) => {
+                problems.push("STRIPE_SECRET_KEY: not a live key (expected sk_live_... or rk_live_...)".into())
+            }
+            Some(_) => {}
+        }
+        match self.stripe_webhook_secret.as_deref() {
+            None => problems.push("STRIPE_WEBHOOK_SECRET: required (the endpoint's whsec_... signing secret)".into()),
+            Some(LOCAL_STRIPE_WEBHOOK_SECRET) => {
+                problems.push("STRIPE_WEBHOOK_SECRET: is the local default; set the endpoint's signing secret".into())
+            }
+            Some(_) => {}
+        }
+        if let Some(base) = self.stripe_api_base.as_deref() {
+            if is_loopback_url(base) || !base.starts_with("https://") {
+                problems.push(format!(
+                    "STRIPE_API_BASE: {base} is a local server; unset it (Stripe's own API is the default)"
+                ));
+            }
+        }
+        if is_loopback_host(&self.smtp.host) {
+            problems.push(format!("SMTP_HOST: {} is this machine; set the mail relay's host", self.smtp.host));
+        }
+        if !self.public_url.starts_with("https://") {
+            problems.push(format!(
+                "PUBLIC_URL: {} must be the site's https:// origin (mailed links and cookies depend on it)",
+                self.public_url
+            ));
+        }
+        problems
+    }
+
+    /// `Err` listing every problem of [`Self::production_problems`].
+    pub fn check_production(&self) -> Result<(), ProductionConfigError> {
+        let problems = self.production_problems();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ProductionConfigError { problems })
         }
     }
 }
 
+/// `localhost`, `127.x.x.x`, `::1`, `0.0.0.0` (and bracketed IPv6).
+fn is_loopback_host(host: &str) -> bool {
+    let host = host.trim().trim_start_matches('[').trim_end_matches(']').to_ascii_lowercase();
+    if host == "localhost" || host.ends_with(".localhost") {
+        return true;
+    }
+    host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
+/// Whether `scheme://host[:port]/...` names a loopback host.
+fn is_loopback_url(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
+    let host = if authority.starts_with('[') {
+        authority.split_once(']').map_or(authority, |(h, _)| h)
+    } else {
+        authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+    };
+    is_loopback_host(host)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::redact_url;
+    use super::*;
 
     #[test]
     fn database_passwords_are_redacted() {
         assert_eq!(redact_url("postgres://app:s3cret@db:5432/cf"), "postgres://app:***@db:5432/cf");
         assert_eq!(redact_url("postgres://postgres@127.0.0.1/cf"), "postgres://postgres@127.0.0.1/cf");
+    }
+}
+
+#[cfg(test)]
+mod production_tests {
+    use super::*;
+
+    /// Settings a real production deployment would have.
+    fn production() -> Settings {
+        Settings {
+            host: "0.0.0.0".into(),
+            port: 8080,
+            database_url: "postgres://app:pw@db.internal/cf".into(),
+            database_pool_size: 10,
+            public_url: "https://cf.example.jp".into(),
+            site_name: "サイト".into(),
+            smtp: SmtpSettings {
+                host: "email-smtp.ap-northeast-1.amazonaws.com".into(),
+                port: 587,
+                security: SmtpSecurity::StartTls,
+                credentials: Some(("user".into(), "pw".into())),
+                from: "サイト <no-reply@cf.example.jp>".into(),
+            },
+            activation_ttl_hours: 24,
+            password_reset_ttl_minutes: 60,
+            jwt_secret: vec![7; 32],
+            jwt_secret_is_ephemeral: false,
+            session_ttl_hours: 24,
+            bcrypt_cost: 12,
+            admin_emails: vec![],
+            trust_forwarded_for: true,
+            media: MediaBackend::Local,
+            frontend_dir: "frontend/dist".into(),
+            media_dir: ".data/media".into(),
+            site_env: "production".into(),
+            catalog_cache_ttl_ms: 3000,
+            stripe_secret_key: Some("sk_live_abc".into()),
+            stripe_webhook_secret: Some("whsec_real".into()),
+            stripe_api_base: None,
+            uploads_per_hour: 20,
+        }
+    }
+
+    #[test]
+    fn a_complete_production_configuration_starts() {
+        assert_eq!(production().production_problems(), Vec::<String>::new());
+        assert!(production().check_production().is_ok());
+    }
+
+    #[test]
+    fn local_defaults_in_production_are_all_reported_at_once_one_line_each() {
+        let mut s = production();
+        s.jwt_secret_is_ephemeral = true;
+        s.stripe_secret_key = Some("sk_test_local".into());
+        s.stripe_webhook_secret = None;
+        s.stripe_api_base = Some("http://127.0.0.1:8420/".into());
+        s.smtp.host = "127.0.0.1".into();
+        s.public_url = "http://127.0.0.1:8080".into();
+
+        let problems = s.production_problems();
+
+        let names: Vec<&str> = problems.iter().map(|p| p.split(':').next().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["JWT_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE", "SMTP_HOST", "PUBLIC_URL"]
+        );
+        assert!(problems.iter().all(|p| !p.contains('\n')));
+        let message = s.check_production().unwrap_err().to_string();
+        assert_eq!(message.lines().count(), 1 + problems.len(), "{message}");
+    }
+
+    #[test]
+    fn a_test_mode_payment_key_is_refused_in_production() {
+        let mut s = production();
+        s.stripe_secret_key = Some("sk_test_51Abc".into());
+        assert!(s.production_problems()[0].starts_with("STRIPE_SECRET_KEY: not a live key"));
+        s.stripe_secret_key = None;
+        assert!(s.production_problems()[0].starts_with("STRIPE_SECRET_KEY: required"));
+        s.stripe_secret_key = Some("rk_live_restricted".into());
+        assert!(s.production_problems().is_empty());
+    }
+
+    #[test]
+    fn the_local_webhook_secret_is_refused_in_production() {
+        let mut s = production();
+        s.stripe_webhook_secret = Some("whsec_local".into());
+        assert_eq!(s.production_problems().len(), 1);
+    }
+
+    #[test]
+    fn loopback_relays_and_payment_servers_are_refused_in_production() {
+        for host in ["localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]", "0.0.0.0"] {
+            let mut s = production();
+            s.smtp.host = host.into();
+            assert_eq!(s.production_problems().len(), 1, "{host}");
+        }
+        for base in ["http://localhost:8420/", "https://127.0.0.1/", "http://[::1]:8420/", "http://api.stripe.com/"] {
+            let mut s = production();
+            s.stripe_api_base = Some(base.into());
+            assert_eq!(s.production_problems().len(), 1, "{base}");
+        }
+        let mut s = production();
+        s.stripe_api_base = Some("https://api.stripe.com/".into());
+        assert!(s.production_problems().is_empty());
+    }
+
+    #[test]
+    fn a_plain_http_public_url_is_refused_in_production() {
+        let mut s = production();
+        s.public_url = "http://cf.example.jp".into();
+        assert!(s.production_problems()[0].starts_with("PUBLIC_URL:"));
+    }
+
+    #[test]
+    fn local_and_develop_sites_start_with_local_defaults() {
+        for env in ["local", "develop"] {
+            let mut s = production();
+            s.site_env = env.into();
+            s.jwt_secret_is_ephemeral = true;
+            s.smtp.host = "127.0.0.1".into();
+            s.public_url = "http://127.0.0.1:8080".into();
+            assert!(s.check_production().is_ok(), "{env}");
+        }
     }
 }

@@ -31,6 +31,11 @@ async fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {
+    // Before anything else: a production server with local settings must not come up at all.
+    if let Err(e) = settings.check_production() {
+        eprintln!("app-server: {e}");
+        std::process::exit(2);
+    }
     tracing::info!(?settings, "starting");
     let app = Application::build(settings).await?;
     tracing::info!(port = app.port(), "listening");

@@ -5,10 +5,11 @@
 
 use std::io::Cursor;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
-use domain::profile::ImageKind;
-use image::{imageops::FilterType, ImageFormat};
+use domain::profile::{check_dimensions, ImageKind, UploadError, MAX_IMAGE_SIDE};
+use image::{imageops::FilterType, ImageError, ImageFormat, ImageReader, Limits};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
@@ -18,6 +19,15 @@ use ports::media::{MediaError, MediaStorage, StoredMedia};
 /// Icons and logos are shown at 110 px; 440 px keeps them sharp on
 /// high-density screens without storing camera-sized originals.
 const MAX_EDGE: u32 = 440;
+/// What one decode may allocate: an image at the pixel budget in 8-bit RGBA
+/// (160 MB) with room to spare; a 16-bit one that size is refused.
+const DECODE_MAX_ALLOC: u64 = 256 * 1024 * 1024;
+/// Decodes running at once (each may hold `DECODE_MAX_ALLOC`): bounds the
+/// memory many simultaneous uploads can take.
+const CONCURRENT_DECODES: usize = 2;
+/// Waiting for a decode slot and decoding together; a 40 MP image takes a
+/// few seconds, so only a pathological file (or a flood) reaches this.
+const DECODE_TIMEOUT: Duration = Duration::from_secs(20);
 
 #[derive(Debug, Clone)]
 pub enum MediaBackend {
@@ -31,6 +41,7 @@ pub enum MediaBackend {
 pub struct ObjectMediaStorage {
     store: Arc<dyn ObjectStore>,
     public_base_url: String,
+    decodes: Arc<tokio::sync::Semaphore>,
 }
 
 impl ObjectMediaStorage {
@@ -43,6 +54,7 @@ impl ObjectMediaStorage {
                 Ok(Self {
                     store: Arc::new(LocalFileSystem::new_with_prefix(dir)?),
                     public_base_url: "/media".to_string(),
+                    decodes: decode_slots(),
                 })
             }
             MediaBackend::S3 { bucket, region, endpoint, public_base_url } => {
@@ -53,6 +65,7 @@ impl ObjectMediaStorage {
                 Ok(Self {
                     store: Arc::new(builder.build()?),
                     public_base_url: public_base_url.trim_end_matches('/').to_string(),
+                    decodes: decode_slots(),
                 })
             }
         }
@@ -67,11 +80,40 @@ fn format_of(kind: ImageKind) -> ImageFormat {
     }
 }
 
-/// Decodes, scales down to `MAX_EDGE` when larger, and re-encodes in the
-/// same format. An animated GIF keeps only its first frame.
+fn decode_slots() -> Arc<tokio::sync::Semaphore> {
+    Arc::new(tokio::sync::Semaphore::new(CONCURRENT_DECODES))
+}
+
+fn decode_limits() -> Limits {
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(DECODE_MAX_ALLOC);
+    limits
+}
+
+/// The dimensions the file's header declares, read without decoding pixels.
+fn declared_dimensions(kind: ImageKind, bytes: &[u8]) -> Result<(u32, u32), MediaError> {
+    ImageReader::with_format(Cursor::new(bytes), format_of(kind)).into_dimensions().map_err(|e| match e {
+        ImageError::Limits(_) => MediaError::Rejected(UploadError::TooManyPixels),
+        _ => MediaError::Undecodable,
+    })
+}
+
+/// Checks the declared size against the pixel budget (before decoding
+/// anything), decodes within memory limits, scales down to `MAX_EDGE` when
+/// larger, and re-encodes in the same format. An animated GIF keeps only
+/// its first frame.
 fn normalise(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+    let (width, height) = declared_dimensions(kind, bytes)?;
+    check_dimensions(width, height).map_err(MediaError::Rejected)?;
     let format = format_of(kind);
-    let decoded = image::load_from_memory_with_format(bytes, format).map_err(|_| MediaError::Undecodable)?;
+    let mut reader = ImageReader::with_format(Cursor::new(bytes), format);
+    reader.limits(decode_limits());
+    let decoded = reader.decode().map_err(|e| match e {
+        ImageError::Limits(_) => MediaError::Rejected(UploadError::TooManyPixels),
+        _ => MediaError::Undecodable,
+    })?;
     let scaled = if decoded.width() > MAX_EDGE || decoded.height() > MAX_EDGE {
         decoded.resize(MAX_EDGE, MAX_EDGE, FilterType::Lanczos3)
     } else {
@@ -86,9 +128,22 @@ fn normalise(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
 #[async_trait::async_trait]
 impl MediaStorage for ObjectMediaStorage {
     async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError> {
-        let normalised = tokio::task::spawn_blocking(move || normalise(kind, &bytes))
+        // Off the request workers, one of a few at a time, within a time limit. A decode past the
+        // limit cannot be interrupted; it finishes in the background still holding its slot.
+        let slots = Arc::clone(&self.decodes);
+        let work = async move {
+            let slot = slots.acquire_owned().await.map_err(|e| MediaError::Unexpected(e.into()))?;
+            tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                normalise(kind, &bytes)
+            })
             .await
-            .map_err(|e| MediaError::Unexpected(e.into()))??;
+            .map_err(|e| MediaError::Unexpected(e.into()))?
+        };
+        let normalised = tokio::time::timeout(DECODE_TIMEOUT, work).await.map_err(|_| {
+            tracing::warn!(?kind, "image decode timed out");
+            MediaError::Rejected(UploadError::Unprocessable)
+        })??;
         let key = format!("{prefix}/{}.{}", uuid::Uuid::new_v4().simple(), kind.extension());
         let byte_size = i64::try_from(normalised.len()).unwrap_or(i64::MAX);
         self.store
@@ -102,6 +157,54 @@ impl MediaStorage for ObjectMediaStorage {
             byte_size,
         })
     }
+}
+
+/// A valid PNG header declaring `width` x `height` 8-bit grayscale pixels,
+/// followed by a tiny IDAT (one stored zlib block holding the first row),
+/// like the decompression bomb of the security review but without the 400 MB
+/// of compressed zeros. For tests.
+#[doc(hidden)]
+pub fn crafted_png(width: u32, height: u32) -> Vec<u8> {
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&u32::try_from(data.len()).unwrap_or(u32::MAX).to_be_bytes());
+        let start = out.len();
+        out.extend_from_slice(kind);
+        out.extend_from_slice(data);
+        let crc = crc32(&out[start..]);
+        out.extend_from_slice(&crc.to_be_bytes());
+    }
+    fn crc32(bytes: &[u8]) -> u32 {
+        let mut crc = 0xFFFF_FFFFu32;
+        for &b in bytes {
+            crc ^= u32::from(b);
+            for _ in 0..8 {
+                crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            }
+        }
+        !crc
+    }
+    let mut ihdr = Vec::new();
+    ihdr.extend_from_slice(&width.to_be_bytes());
+    ihdr.extend_from_slice(&height.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 0, 0, 0, 0]); // depth 8, grayscale, deflate, no filter, no interlace
+                                              // First row: filter byte 0 and `width` zeros (capped to one stored block).
+    let row = vec![0u8; usize::try_from(width).unwrap_or(0).saturating_add(1).min(65_535)];
+    let len = u16::try_from(row.len()).unwrap_or(u16::MAX);
+    let mut zlib = vec![0x78, 0x01, 0x01];
+    zlib.extend_from_slice(&len.to_le_bytes());
+    zlib.extend_from_slice(&(!len).to_le_bytes());
+    zlib.extend_from_slice(&row);
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in &row {
+        a = (a + u32::from(byte)) % 65_521;
+        b = (b + a) % 65_521;
+    }
+    zlib.extend_from_slice(&((b << 16) | a).to_be_bytes());
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    chunk(&mut png, b"IHDR", &ihdr);
+    chunk(&mut png, b"IDAT", &zlib);
+    chunk(&mut png, b"IEND", &[]);
+    png
 }
 
 #[cfg(test)]
@@ -127,6 +230,30 @@ mod tests {
         let out = normalise(ImageKind::Png, &png(110, 110)).unwrap();
         let decoded = image::load_from_memory(&out).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (110, 110));
+    }
+
+    #[test]
+    fn a_png_declaring_20000_by_20000_pixels_is_refused_without_decoding() {
+        let bomb = crafted_png(20_000, 20_000);
+        let started = std::time::Instant::now();
+
+        let result = normalise(ImageKind::Png, &bomb);
+
+        let elapsed = started.elapsed();
+        println!("refused a {} byte PNG declaring 20000x20000 in {elapsed:?}", bomb.len());
+        assert!(matches!(result, Err(MediaError::Rejected(UploadError::TooManyPixels))), "{result:?}");
+        // Decoding 400 MB of pixels takes seconds even in release builds; reading a header takes microseconds.
+        assert!(elapsed < std::time::Duration::from_millis(100), "{elapsed:?}");
+    }
+
+    #[test]
+    fn the_decoder_refuses_by_its_own_limits_too() {
+        // Within the header check (8000 px a side) but a decode past the allocation limit still fails cleanly.
+        let mut reader = ImageReader::with_format(Cursor::new(crafted_png(8000, 8000)), ImageFormat::Png);
+        let mut limits = decode_limits();
+        limits.max_alloc = Some(1024 * 1024);
+        reader.limits(limits);
+        assert!(matches!(reader.decode(), Err(ImageError::Limits(_))));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
-use adapters_http::{page_data, ProxySettings, Services, SiteEnv};
+use adapters_http::{page_data, ProxySettings, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository,
@@ -33,6 +33,7 @@ use crate::assets::{self, IMMUTABLE};
 use crate::config::Settings;
 use crate::media::ObjectMediaStorage;
 use crate::spa::{Page, PageMeta, SpaIndex};
+use crate::{app_routes, csp};
 
 pub struct Application {
     port: u16,
@@ -151,11 +152,13 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
 fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {
     let services = services(&pool, settings)?;
     let pool = web::Data::new(pool);
+    let user_rates = web::Data::new(UserRateSettings { uploads_per_hour: settings.uploads_per_hour });
     let frontend_dir = settings.frontend_dir.clone();
     let media_dir = settings.media_dir.clone();
     if let Err(e) = std::fs::create_dir_all(&media_dir) {
         tracing::warn!(error = %e, dir = %media_dir.display(), "media directory not available");
     }
+    let csp = header::HeaderValue::from_str(&csp::policy(settings.stripe_api_base.as_deref(), &settings.media))?;
     let spa = SpaIndex::load(&frontend_dir).map(|index| {
         web::Data::new(SpaPages {
             index,
@@ -164,11 +167,24 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
         })
     });
     let server = HttpServer::new(move || {
+        let csp = csp.clone();
         let app = App::new()
+            .wrap_fn(move |req, srv| {
+                let response = actix_web::dev::Service::call(srv, req);
+                let csp = csp.clone();
+                async move {
+                    let mut response = response.await?;
+                    if is_html(&response) {
+                        response.headers_mut().insert(header::CONTENT_SECURITY_POLICY, csp);
+                    }
+                    Ok(response)
+                }
+            })
             .wrap(security_headers())
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
             .app_data(pool.clone())
+            .app_data(user_rates.clone())
             .route("/healthz", web::get().to(healthz))
             .route("/readyz", web::get().to(readyz))
             .configure(adapters_http::configure(services.clone()))
@@ -180,7 +196,7 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
                 .route("/projects/{slug}/", web::get().to(project_page))
                 .route("/projects/{slug}", web::get().to(project_page))
                 .configure(assets::config(&frontend_dir))
-                .service(frontend(&frontend_dir)),
+                .service(frontend(&frontend_dir, spa.index.html().to_string())),
             None => app,
         }
     })
@@ -188,6 +204,15 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     .listen(listener)?
     .run();
     Ok(server)
+}
+
+/// The pages get the Content-Security-Policy; JSON, scripts and images need none.
+fn is_html<B>(response: &ServiceResponse<B>) -> bool {
+    response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("text/html"))
 }
 
 fn security_headers() -> DefaultHeaders {
@@ -290,15 +315,23 @@ async fn project_page(
     }
 }
 
-/// The built single-page app. Any path that is not a file gets `index.html`
-/// (revalidated on every visit) so client-side routes load.
-fn frontend(dir: &Path) -> Files {
+/// The built single-page app. A path that is not a file gets `index.html`
+/// (revalidated on every visit) so client-side routes load: with `200` when
+/// a screen of the app handles it, else with `404` (the app shows its
+/// not-found screen; see `app_routes`).
+fn frontend(dir: &Path, index_html: String) -> Files {
     let index = dir.join("index.html");
+    let index_html = std::sync::Arc::new(index_html);
     Files::new("/", dir).index_file("index.html").use_etag(true).default_handler(fn_service(
         move |req: ServiceRequest| {
             let index = index.clone();
+            let index_html = std::sync::Arc::clone(&index_html);
             async move {
                 let (req, _) = req.into_parts();
+                if !app_routes::is_app_route(req.path()) {
+                    let res = html_page(StatusCode::NOT_FOUND, index_html.as_str().to_owned());
+                    return Ok(ServiceResponse::new(req, res));
+                }
                 let file = NamedFile::open_async(&index).await?;
                 let mut res = file.into_response(&req);
                 res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));

@@ -308,6 +308,29 @@ pub enum UploadError {
     TooLarge,
     #[error("jpg、jpeg、png、gif形式の画像を選択してください。")]
     UnsupportedType,
+    /// Above [`MAX_IMAGE_SIDE`] or [`MAX_IMAGE_PIXELS`], whatever the file size.
+    #[error("画像の縦横が大きすぎます。縦・横それぞれ8000ピクセル以内、合計4000万画素以内の画像を選択してください。")]
+    TooManyPixels,
+    /// The image could not be processed in time (a pathological file).
+    #[error("画像を処理できませんでした。別の画像を選択してください。")]
+    Unprocessable,
+}
+
+/// Longest accepted side of an uploaded image, in pixels.
+pub const MAX_IMAGE_SIDE: u32 = 8000;
+/// Most pixels an uploaded image may have: 40 megapixels covers phone and
+/// camera photos (a 48 MP phone saves 12 MP by default) while bounding the
+/// memory a decode takes (40 MP x 4 bytes = 160 MB), since a small file can
+/// declare an enormous image (a "decompression bomb").
+pub const MAX_IMAGE_PIXELS: u64 = 40_000_000;
+
+/// The pixel budget, decided from the dimensions a file's header declares,
+/// before anything is decoded.
+pub fn check_dimensions(width: u32, height: u32) -> Result<(), UploadError> {
+    if width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || u64::from(width) * u64::from(height) > MAX_IMAGE_PIXELS {
+        return Err(UploadError::TooManyPixels);
+    }
+    Ok(())
 }
 
 /// Decides whether an upload is an accepted image. `head` is the start of
@@ -488,5 +511,23 @@ mod tests {
                 prop_assert!(lower.starts_with("http://") || lower.starts_with("https://"));
             }
         }
+    }
+
+    #[test]
+    fn images_within_the_pixel_budget_are_accepted() {
+        for (w, h) in [(1, 1), (8000, 5000), (4000, 8000), (6000, 6000)] {
+            assert_eq!(check_dimensions(w, h), Ok(()), "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn images_above_the_pixel_budget_get_a_message_naming_the_limits() {
+        for (w, h) in [(20000, 20000), (8001, 10), (10, 8001), (8000, 5001), (u32::MAX, u32::MAX)] {
+            assert_eq!(check_dimensions(w, h), Err(UploadError::TooManyPixels), "{w}x{h}");
+        }
+        assert_eq!(
+            UploadError::TooManyPixels.to_string(),
+            "画像の縦横が大きすぎます。縦・横それぞれ8000ピクセル以内、合計4000万画素以内の画像を選択してください。"
+        );
     }
 }

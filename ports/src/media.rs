@@ -2,7 +2,7 @@
 //! object storage in production. The adapter also normalises the image
 //! (resizes large ones) before storing it.
 
-use domain::profile::ImageKind;
+use domain::profile::{ImageKind, UploadError};
 
 /// A stored object and the URL pages render it from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +18,10 @@ pub enum MediaError {
     /// The bytes are not a decodable image of the detected kind.
     #[error("undecodable image")]
     Undecodable,
+    /// The image breaks an upload rule only decoding can check (its pixel
+    /// budget), or could not be processed within the adapter's limits.
+    #[error(transparent)]
+    Rejected(UploadError),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -26,6 +30,8 @@ pub enum MediaError {
 #[async_trait::async_trait]
 pub trait MediaStorage: Send + Sync {
     /// Stores an image already checked by content (`kind`) and size, under a
-    /// new unique key beginning with `prefix`.
+    /// new unique key beginning with `prefix`. MUST return `Rejected` without
+    /// decoding when the header declares more than the pixel budget
+    /// (`domain::profile::check_dimensions`).
     async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError>;
 }

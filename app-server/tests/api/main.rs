@@ -7,6 +7,7 @@ mod catalog;
 mod comments;
 mod demo;
 mod email_change;
+mod headers;
 mod health;
 mod helpers;
 mod login;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::helpers::spawn_demo_app_with;
 
-fn frontend_dir() -> std::path::PathBuf {
+pub(crate) fn frontend_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("cf-frontend-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(

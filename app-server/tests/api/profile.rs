@@ -1,6 +1,6 @@
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, unique_email, TestApp};
+use crate::helpers::{spawn_app, spawn_app_with, unique_email, TestApp};
 
 const PASSWORD: &str = "correct-horse-1";
 
@@ -107,6 +107,47 @@ async fn an_uploaded_icon_is_checked_by_content_stored_and_served() {
     let too_big = upload(&app, &token, "logo", big, "big.png").await;
     assert_eq!(too_big.status(), 413);
     assert_eq!(too_big.json::<Value>().await.unwrap()["message"], "ファイルサイズは2MB以内にしてください。");
+}
+
+#[tokio::test]
+async fn a_png_declaring_20000_by_20000_pixels_is_refused_at_once_with_a_japanese_message() {
+    let app = spawn_app().await;
+    let (_, token) = member(&app, "bomb").await;
+    let bomb = app_server::media::crafted_png(20_000, 20_000);
+
+    let started = std::time::Instant::now();
+    let resp = upload(&app, &token, "icon", bomb, "bomb.png").await;
+    let elapsed = started.elapsed();
+
+    println!("the 20000x20000 PNG was refused in {elapsed:?}");
+    assert_eq!(resp.status(), 400);
+    assert_eq!(
+        resp.json::<Value>().await.unwrap()["message"],
+        "画像の縦横が大きすぎます。縦・横それぞれ8000ピクセル以内、合計4000万画素以内の画像を選択してください。"
+    );
+    // Decoding it took minutes and 500 MB; the header check (media::tests) takes well under 100 ms, and the
+    // whole request, token and rate-limit queries included, well under a second even in a debug build.
+    assert!(elapsed < std::time::Duration::from_secs(1), "{elapsed:?}");
+    assert_eq!(auth_user(&app, &token).await["urls"]["icon"], json!([]));
+}
+
+#[tokio::test]
+async fn uploads_past_the_hourly_limit_are_refused_with_429() {
+    let app = spawn_app_with(|s| s.uploads_per_hour = 2).await;
+    let (_, token) = member(&app, "uploads").await;
+    let (_, other) = member(&app, "uploads-other").await;
+
+    for _ in 0..2 {
+        assert_eq!(upload(&app, &token, "icon", tiny_png(), "me.png").await.status(), 200);
+    }
+    let refused = upload(&app, &token, "icon", tiny_png(), "me.png").await;
+
+    assert_eq!(refused.status(), 429);
+    assert_eq!(
+        refused.json::<Value>().await.unwrap()["message"],
+        "リクエストが多すぎます。しばらく時間をおいてから再度お試しください。"
+    );
+    assert_eq!(upload(&app, &other, "logo", tiny_png(), "logo.png").await.status(), 200, "the limit is per user");
 }
 
 #[tokio::test]

@@ -145,6 +145,7 @@ impl From<MediaError> for ProfileError {
     fn from(error: MediaError) -> Self {
         match error {
             MediaError::Undecodable => Self::Upload(UploadError::UnsupportedType),
+            MediaError::Rejected(rule) => Self::Upload(rule),
             MediaError::Unexpected(e) => Self::Unexpected(e),
         }
     }
