@@ -3,8 +3,10 @@
 
 pub mod auth;
 mod comment;
+mod constraint;
 mod error;
 pub mod html;
+mod ids;
 mod information;
 mod openapi;
 pub mod page_data;
