@@ -8,6 +8,7 @@ mod comments;
 mod demo;
 mod health;
 mod helpers;
+mod inputs;
 mod login;
 mod pages;
 mod password;
