@@ -8,6 +8,8 @@ use ports::catalog::{Catalog, CommentUpdateError, CommentView};
 use serde::{Deserialize, Serialize};
 
 use crate::auth::AuthUser;
+use crate::constraint::constraint_error;
+use crate::ids::Id;
 use crate::project::catalog_error;
 use crate::sales::ProjectQuery;
 use crate::ApiError;
@@ -91,7 +93,7 @@ async fn list(
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct UpdateRequest {
-    id: i64,
+    id: Id,
     comment: String,
 }
 
@@ -107,10 +109,11 @@ async fn update(
 ) -> Result<Json<UpdateResponse>, ApiError> {
     let UpdateRequest { id, comment } = body.into_inner();
     let text = CommentText::parse(&comment).map_err(|e| ApiError::validation(e.to_string()))?;
-    match catalog.update_comment(user.0.id, id, text).await {
+    match catalog.update_comment(user.0.id, id.0, text).await {
         Ok(()) => Ok(Json(UpdateResponse { updated: true })),
         Err(CommentUpdateError::NotFound) => Err(ApiError::NotFound),
         Err(CommentUpdateError::NotAuthor) => Err(ApiError::Forbidden),
+        Err(CommentUpdateError::Constraint(violation)) => Err(constraint_error(&violation)),
         Err(CommentUpdateError::Unexpected(e)) => Err(ApiError::internal(e.as_ref())),
     }
 }

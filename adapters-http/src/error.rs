@@ -112,24 +112,21 @@ pub(crate) const MSG_CURRENT_PASSWORD_MISMATCH: &str = "現在のパスワード
 
 const MALFORMED_REQUEST: &str = "リクエストの形式が正しくありません。";
 
+/// `400 malformed_request`: the request's shape is wrong (not a field's value).
+pub(crate) fn malformed_request() -> ApiError {
+    ApiError::BadRequest { code: "malformed_request", message: MALFORMED_REQUEST.into() }
+}
+
 pub(crate) fn json_config() -> web::JsonConfig {
     web::JsonConfig::default().limit(64 * 1024).error_handler(|err, _req| {
         tracing::debug!(error = %err, "malformed JSON body");
-        error::InternalError::from_response(
-            err,
-            ApiError::BadRequest { code: "malformed_request", message: MALFORMED_REQUEST.into() }.error_response(),
-        )
-        .into()
+        error::InternalError::from_response(err, malformed_request().error_response()).into()
     })
 }
 
 pub(crate) fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, _req| {
-        error::InternalError::from_response(
-            err,
-            ApiError::BadRequest { code: "malformed_request", message: MALFORMED_REQUEST.into() }.error_response(),
-        )
-        .into()
+        error::InternalError::from_response(err, malformed_request().error_response()).into()
     })
 }
 

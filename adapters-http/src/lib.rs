@@ -3,10 +3,12 @@
 
 pub mod auth;
 mod comment;
+mod constraint;
 mod email_change;
 mod error;
 mod headers;
 pub mod html;
+mod ids;
 mod information;
 mod openapi;
 pub mod page_data;

@@ -6,16 +6,20 @@ use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Json, Query};
 use actix_web::HttpRequest;
-use domain::profile::{company_name, display_name, parse_optional_url, AddressInput, UploadError, MAX_UPLOAD_BYTES};
+use domain::profile::{
+    company_name, display_name, parse_optional_url, AddressInput, ProfileInput, UploadError, MAX_UPLOAD_BYTES,
+};
 use futures_util::StreamExt;
 use ports::accounts::{
     HistoryEntry, ImageRole, ProfileError, ProfileUpdate, Profiles, SessionUser, StoredAddress, UserProfile,
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
-use validator::Validate;
 
 use crate::auth::AuthUser;
+use crate::constraint::constraint_error;
+use crate::error::malformed_request;
+use crate::ids::{parse_id, Id, UserRef};
 use crate::rate::{self, Subject, UserRateSettings};
 use crate::ApiError;
 
@@ -39,16 +43,25 @@ fn profile_error(error: ProfileError) -> ApiError {
             body: json!({"error": "too_large", "message": UploadError::TooLarge.to_string()}),
         },
         ProfileError::Upload(e) => ApiError::BadRequest { code: "invalid_upload", message: e.to_string() },
+        ProfileError::Constraint(violation) => constraint_error(&violation),
         ProfileError::Unexpected(e) => ApiError::internal(e.as_ref()),
     }
 }
 
-/// The seed's client sends its own user id; the token decides, and a
-/// mismatch is refused rather than silently ignored.
+/// The seed's client sends its own user id; the token decides. No id means
+/// "me"; an integer (number or numeric string) must be the caller's own
+/// (another user's is 403); anything else is a malformed request.
 pub(crate) fn same_user(claimed: Option<&Value>, user: &SessionUser) -> Result<(), ApiError> {
-    match claimed.and_then(|v| v.as_i64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))) {
+    let id = match claimed {
+        None | Some(Value::Null) => return Ok(()),
+        Some(Value::Number(n)) => n.as_i64(),
+        Some(Value::String(s)) => parse_id(s),
+        Some(_) => None,
+    };
+    match id {
+        None => Err(malformed_request()),
         Some(id) if id != user.id.0 => Err(ApiError::Forbidden),
-        _ => Ok(()),
+        Some(_) => Ok(()),
     }
 }
 
@@ -84,33 +97,14 @@ async fn auth_user(user: AuthUser, profiles: web::Data<dyn Profiles>) -> Result<
     Ok(Json(json!({"user": user_json(&profile)})))
 }
 
-/// Empty strings clear a field.
-fn optional(value: Option<String>) -> Option<String> {
-    value.map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
-}
-
-#[derive(Debug, Deserialize, Validate)]
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ProfileRequest {
     id: Option<Value>,
-    #[validate(length(max = 50, message = "ユーザー名は50文字以内で入力してください。"))]
     username: Option<String>,
-    #[validate(length(max = 50, message = "表示名は50文字以内で入力してください。"))]
     displayname: Option<String>,
-    #[validate(length(max = 1000, message = "プロフィールは1000文字以内で入力してください。"))]
     profile: Option<String>,
-    #[validate(length(max = 20, message = "年代を選択してください。"))]
     age_group: Option<String>,
-}
-
-/// The first message of a validator failure.
-fn first_message(errors: &validator::ValidationErrors) -> String {
-    errors
-        .field_errors()
-        .values()
-        .flat_map(|list| list.iter())
-        .find_map(|e| e.message.as_ref().map(ToString::to_string))
-        .unwrap_or_else(|| "入力内容を確認してください。".to_string())
 }
 
 async fn update_profile(
@@ -120,12 +114,18 @@ async fn update_profile(
 ) -> Result<Json<Value>, ApiError> {
     let body = body.into_inner();
     same_user(body.id.as_ref(), &user.0)?;
-    body.validate().map_err(|e| ApiError::validation(first_message(&e)))?;
+    let input = ProfileInput {
+        username: body.username,
+        displayname: body.displayname,
+        profile: body.profile,
+        age_group: body.age_group,
+    };
+    let fields = input.validate().map_err(|e| ApiError::validation(e.to_string()))?;
     let update = ProfileUpdate {
-        username: optional(body.username),
-        displayname: optional(body.displayname),
-        profile: optional(body.profile),
-        age_group: optional(body.age_group),
+        username: fields.username,
+        displayname: fields.displayname,
+        profile: fields.profile,
+        age_group: fields.age_group,
     };
     let profile = profiles.update_profile(user.0.id, update).await.map_err(profile_error)?;
     Ok(Json(json!({"user": user_json(&profile), "updated": true})))
@@ -233,7 +233,7 @@ async fn save_address(
         body: json!({
             "error": "validation_failed",
             "message": errors.first().map(ToString::to_string).unwrap_or_default(),
-            "errors": errors.iter().map(|e| json!({"field": e, "message": e.to_string()})).collect::<Vec<_>>(),
+            "errors": errors.iter().map(|e| json!({"field": e.field(), "message": e.to_string()})).collect::<Vec<_>>(),
         }),
     })?;
     let stored = profiles.save_address(user.0.id, address).await.map_err(profile_error)?;
@@ -274,8 +274,8 @@ pub(crate) async fn own_history(
     profiles: web::Data<dyn Profiles>,
     claimed: &str,
 ) -> Result<Value, ApiError> {
-    if claimed != "me" {
-        same_user(Some(&Value::String(claimed.to_string())), &user.0)?;
+    if let UserRef::Id(id) = UserRef::parse(claimed)? {
+        same_user(Some(&Value::from(id)), &user.0)?;
     }
     let history = profiles.history(user.0.id).await.map_err(profile_error)?;
     Ok(json!({"data": history.iter().map(history_json).collect::<Vec<_>>()}))
@@ -283,7 +283,7 @@ pub(crate) async fn own_history(
 
 #[derive(Debug, Deserialize)]
 pub(crate) struct DisplayNameRequest {
-    id: i64,
+    id: Id,
     displayname: String,
 }
 
@@ -294,9 +294,6 @@ async fn update_display_name(
 ) -> Result<Json<Value>, ApiError> {
     let DisplayNameRequest { id, displayname } = body.into_inner();
     let name = display_name(&displayname).map_err(|e| ApiError::validation(e.to_string()))?;
-    if name.chars().count() > 50 {
-        return Err(ApiError::validation("表示名は50文字以内で入力してください。"));
-    }
-    profiles.rename_display_name(user.0.id, id, name).await.map_err(profile_error)?;
+    profiles.rename_display_name(user.0.id, id.0, name).await.map_err(profile_error)?;
     Ok(Json(json!({"updated": true})))
 }

@@ -4,6 +4,7 @@
 use async_trait::async_trait;
 use lettre::message::{header::ContentType, Mailbox};
 use lettre::transport::smtp::authentication::Credentials;
+use lettre::Address;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 use ports::mailer::{MailError, Mailer, OutgoingMail};
 
@@ -59,7 +60,10 @@ impl SmtpMailer {
 #[async_trait]
 impl Mailer for SmtpMailer {
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError> {
-        let to: Mailbox = mail.to.as_str().parse().map_err(|e| MailError::Delivery(format!("recipient: {e}")))?;
+        // A bare address, never a "Name <addr>" form: `Email::parse` only lets
+        // through addresses lettre's `Address` accepts (tests below).
+        let to: Address = mail.to.as_str().parse().map_err(|e| MailError::Delivery(format!("recipient: {e}")))?;
+        let to = Mailbox::new(None, to);
         let message = Message::builder()
             .from(self.from.clone())
             .to(to)
@@ -72,5 +76,83 @@ impl Mailer for SmtpMailer {
             MailError::Delivery(e.to_string())
         })?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use domain::account::Email;
+    use domain::shared_rules::EMAIL_REFUSED;
+    use lettre::Address;
+    use proptest::prelude::*;
+
+    /// Addresses that pass the old, looser check and that the mailer cannot
+    /// send to: the domain must refuse every one.
+    const UNSENDABLE: [&str; 10] = [
+        "a,b@example.com",
+        "a;b@example.com",
+        "<a@example.com>",
+        "a<b@example.com",
+        "a>b@example.com",
+        "a b@example.com",
+        "\"a b\"@example.com",
+        "a@b@example.com",
+        "a(b)@example.com",
+        "a:b@example.com",
+    ];
+
+    #[test]
+    fn addresses_lettre_cannot_send_to_are_refused_by_the_domain() {
+        for bad in UNSENDABLE.iter().chain(EMAIL_REFUSED.iter()) {
+            assert!(Email::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    /// Local parts drawn from every printable ASCII character (so that both
+    /// accepted and refused addresses come up), and domains with and without
+    /// proper labels.
+    fn address() -> impl Strategy<Value = String> {
+        let local = prop_oneof![
+            3 => "[a-z0-9+_-]{1,10}(\\.[a-z0-9+_'-]{1,10}){0,2}",
+            1 => "[a-z0-9.+_-]{1,20}",
+            1 => "[!-~]{1,20}",
+            1 => "[a-z]{1,5}[,;<> ()\"\\\\][a-z]{1,5}"];
+        let domain = prop_oneof![
+            3 => "[a-z0-9]{1,10}(\\.[a-z0-9]{1,10}){1,3}",
+            1 => "[a-z0-9]{1,10}(\\.[a-z0-9-]{1,10}){1,3}",
+            1 => "[a-z0-9-]{1,10}\\.[a-z]{2,3}",
+            1 => "[!-~]{1,15}",
+        ];
+        (local, domain).prop_map(|(l, d)| format!("{l}@{d}"))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn every_address_the_domain_accepts_lettre_accepts(raw in address()) {
+            if let Ok(email) = Email::parse(&raw) {
+                prop_assert!(Address::from_str(email.as_str()).is_ok(), "lettre refused {}", email);
+            }
+        }
+    }
+
+    #[test]
+    fn the_generator_reaches_both_accepted_and_refused_addresses() {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::TestRunner;
+        let mut runner = TestRunner::deterministic();
+        let (mut accepted, mut refused) = (0, 0);
+        for _ in 0..500 {
+            let raw = address().new_tree(&mut runner).unwrap().current();
+            if Email::parse(&raw).is_ok() {
+                accepted += 1;
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(accepted > 50 && refused > 50, "accepted {accepted}, refused {refused}");
     }
 }

@@ -1,13 +1,29 @@
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use ports::RepoError;
+use ports::{ConstraintKind, ConstraintViolation, RepoError};
 
-/// Turns diesel errors into port errors. A unique violation names its
-/// constraint so that callers can tell which rule refused the write.
+/// Turns diesel errors into port errors. A violated unique, CHECK or foreign
+/// key constraint carries its name so that callers (and in the end the HTTP
+/// layer) can tell which rule refused the write; the database's own message
+/// is only logged, never passed on.
 pub(crate) fn map_diesel(error: DieselError) -> RepoError {
     match error {
         DieselError::NotFound => RepoError::NotFound,
-        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            RepoError::Conflict(info.constraint_name().unwrap_or("unique").to_string())
+        DieselError::DatabaseError(
+            db_kind @ (DatabaseErrorKind::UniqueViolation
+            | DatabaseErrorKind::CheckViolation
+            | DatabaseErrorKind::ForeignKeyViolation),
+            info,
+        ) => {
+            let name = info.constraint_name().unwrap_or_default().to_string();
+            tracing::debug!(constraint = %name, detail = %info.message(), "write refused by a constraint");
+            let kind = match db_kind {
+                DatabaseErrorKind::UniqueViolation => {
+                    return RepoError::Conflict(if name.is_empty() { "unique".into() } else { name })
+                }
+                DatabaseErrorKind::CheckViolation => ConstraintKind::Check,
+                _ => ConstraintKind::ForeignKey,
+            };
+            RepoError::Constraint(ConstraintViolation { kind, name })
         }
         other => RepoError::Unexpected(anyhow::Error::new(other)),
     }

@@ -3,36 +3,25 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Shown when the edited comment is empty (only spaces counts as empty).
+use crate::text::{rules, TextError};
+
+/// Shown when the edited comment is empty (only spaces or invisible
+/// characters count as empty).
 pub const MSG_COMMENT_REQUIRED: &str = "コメントを入力してください。";
 /// Shown when the comment is longer than [`COMMENT_MAX_CHARS`].
 pub const MSG_COMMENT_TOO_LONG: &str = "コメントは1000文字以内で入力してください。";
 /// Most characters (not bytes) a comment may have, after trimming.
-pub const COMMENT_MAX_CHARS: usize = 1000;
+pub const COMMENT_MAX_CHARS: usize = rules::COMMENT.max_chars;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum CommentError {
-    #[error("{}", MSG_COMMENT_REQUIRED)]
-    Empty,
-    #[error("{}", MSG_COMMENT_TOO_LONG)]
-    TooLong,
-}
-
-/// A comment text that passed the rules: trimmed, not empty, at most 1000
-/// characters. Plain text: it is escaped when rendered, never parsed as HTML.
+/// A comment text that passed the rules: trimmed, not blank, at most 1000
+/// characters, no control character but line breaks and tabs. Plain text:
+/// it is escaped when rendered, never parsed as HTML.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CommentText(String);
 
 impl CommentText {
-    pub fn parse(raw: &str) -> Result<Self, CommentError> {
-        let trimmed = raw.trim();
-        if trimmed.is_empty() {
-            return Err(CommentError::Empty);
-        }
-        if trimmed.chars().count() > COMMENT_MAX_CHARS {
-            return Err(CommentError::TooLong);
-        }
-        Ok(Self(trimmed.to_string()))
+    pub fn parse(raw: &str) -> Result<Self, TextError> {
+        rules::COMMENT.parse(raw).map(Self)
     }
 
     pub fn as_str(&self) -> &str {
@@ -48,7 +37,8 @@ mod tests {
     #[test]
     fn an_empty_or_blank_comment_is_refused_with_the_spec_message() {
         assert_eq!(CommentText::parse("").unwrap_err().to_string(), "コメントを入力してください。");
-        assert_eq!(CommentText::parse(" \n\u{3000}").unwrap_err(), CommentError::Empty);
+        assert_eq!(CommentText::parse(" \n\u{3000}").unwrap_err().to_string(), MSG_COMMENT_REQUIRED);
+        assert_eq!(CommentText::parse("\u{200B}\u{200B}").unwrap_err().to_string(), MSG_COMMENT_REQUIRED);
     }
 
     #[test]
@@ -56,6 +46,16 @@ mod tests {
         assert!(CommentText::parse(&"あ".repeat(1000)).is_ok());
         let err = CommentText::parse(&"あ".repeat(1001)).unwrap_err();
         assert_eq!(err.to_string(), "コメントは1000文字以内で入力してください。");
+        assert_eq!(err.to_string(), MSG_COMMENT_TOO_LONG);
+    }
+
+    #[test]
+    fn a_nul_is_refused_but_line_breaks_are_kept() {
+        assert_eq!(
+            CommentText::parse("応援\0").unwrap_err().to_string(),
+            "コメントに使用できない文字が含まれています。"
+        );
+        assert_eq!(CommentText::parse("応援\nしています").unwrap().as_str(), "応援\nしています");
     }
 
     #[test]

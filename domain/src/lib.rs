@@ -14,5 +14,7 @@ pub mod profile;
 pub mod project;
 pub mod refund;
 pub mod returns;
+pub mod shared_rules;
 pub mod sponsor;
+pub mod text;
 pub mod time;

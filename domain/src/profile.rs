@@ -4,35 +4,58 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use crate::text::{rules, TextError};
+
 pub const MSG_COMPANY_NAME_REQUIRED: &str = "企業名を入力してください。";
 pub const MSG_URL_FORMAT: &str = "正しいURLの形式で入力してください。";
 pub const MSG_DISPLAY_NAME_REQUIRED: &str = "表示名を入力してください。";
 /// Address forms start on this prefecture (the site's home region).
 pub const DEFAULT_PREFECTURE: &str = "群馬県";
+/// Shortest and longest domestic phone number, in digits (landlines have
+/// 10, mobile and IP phones 11); the schema's `addresses_tel_number_check`
+/// says the same.
+pub const TEL_MIN_DIGITS: usize = 10;
+pub const TEL_MAX_DIGITS: usize = 11;
 
-/// Required, trimmed, non-empty text; the error displays `message`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct Required {
-    pub message: &'static str,
+/// The company name of the corporate edit screen (required, at most 100
+/// characters, one line).
+pub fn company_name(raw: &str) -> Result<String, TextError> {
+    rules::COMPANY_NAME.parse(raw)
 }
 
-fn required(raw: &str, message: &'static str) -> Result<String, Required> {
-    let trimmed = raw.trim();
-    if trimmed.is_empty() {
-        return Err(Required { message });
+/// A sale's display name (payment step 1, or edited in the payment history).
+pub fn display_name(raw: &str) -> Result<String, TextError> {
+    rules::SALE_DISPLAY_NAME.parse(raw)
+}
+
+/// The profile edit form; every field optional, a blank one clears it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileInput {
+    pub username: Option<String>,
+    pub displayname: Option<String>,
+    pub profile: Option<String>,
+    pub age_group: Option<String>,
+}
+
+/// A profile edit whose every rule holds; `None` clears the field.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProfileFields {
+    pub username: Option<String>,
+    pub displayname: Option<String>,
+    pub profile: Option<String>,
+    pub age_group: Option<String>,
+}
+
+impl ProfileInput {
+    /// Checks the fields in form order and reports the first problem.
+    pub fn validate(&self) -> Result<ProfileFields, TextError> {
+        Ok(ProfileFields {
+            username: rules::USERNAME.parse_optional(self.username.as_deref())?,
+            displayname: rules::PROFILE_DISPLAY_NAME.parse_optional(self.displayname.as_deref())?,
+            profile: rules::PROFILE.parse_optional(self.profile.as_deref())?,
+            age_group: rules::AGE_GROUP.parse_optional(self.age_group.as_deref())?,
+        })
     }
-    Ok(trimmed.to_string())
-}
-
-/// The company name of the corporate edit screen.
-pub fn company_name(raw: &str) -> Result<String, Required> {
-    required(raw, MSG_COMPANY_NAME_REQUIRED)
-}
-
-/// A display name (profile, or a sale's name in the payment history).
-pub fn display_name(raw: &str) -> Result<String, Required> {
-    required(raw, MSG_DISPLAY_NAME_REQUIRED)
 }
 
 /// An absolute `http` or `https` URL with a plausible host. Other schemes
@@ -197,25 +220,34 @@ pub struct Address {
 }
 
 /// One field's problem; the form shows each beside its field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum AddressError {
-    #[error("お名前を入力してください。")]
-    NameRequired,
     #[error("電話番号を入力してください。")]
     TelRequired,
-    #[error("電話番号はハイフンなしの半角数字で入力してください。")]
+    #[error("電話番号は半角数字10〜11桁（ハイフンなし）で入力してください。")]
     TelFormat,
     #[error("郵便番号を入力してください。")]
     ZipRequired,
-    #[error("郵便番号はハイフンなしの半角数字7桁で入力してください。")]
+    #[error("郵便番号は半角数字7桁（ハイフンなし）で入力してください。")]
     ZipFormat,
     #[error("都道府県を選択してください。")]
     PrefInvalid,
-    #[error("市区町村を入力してください。")]
-    CityRequired,
-    #[error("番地を入力してください。")]
-    AddressRequired,
+    /// A free-text field (name, city, address, building): required, too
+    /// long or holding a control character.
+    #[error("{1}")]
+    Text(&'static str, TextError),
+}
+
+impl AddressError {
+    /// The request field the error belongs to (`telNumber`, `city`, ...).
+    pub const fn field(&self) -> &'static str {
+        match self {
+            Self::TelRequired | Self::TelFormat => "telNumber",
+            Self::ZipRequired | Self::ZipFormat => "zip",
+            Self::PrefInvalid => "pref",
+            Self::Text(field, _) => field,
+        }
+    }
 }
 
 impl AddressInput {
@@ -224,38 +256,53 @@ impl AddressInput {
         Self { pref: DEFAULT_PREFECTURE.to_string(), ..Self::default() }
     }
 
-    /// Checks every field and reports all problems at once. Telephone and
-    /// zip are half-width digits without hyphens; zip has exactly 7.
+    /// Checks every field and reports all problems at once, in form order.
+    /// Telephone is 10 or 11 half-width digits, zip exactly 7, both without
+    /// hyphens; the text fields follow `text::rules`.
     pub fn validate(&self) -> Result<Address, Vec<AddressError>> {
         let mut errors = Vec::new();
-        let mut need = |value: &str, err: AddressError| {
-            let trimmed = value.trim();
-            if trimmed.is_empty() {
-                errors.push(err);
+        let mut text = |rule: crate::text::TextRule, value: &str| match rule.parse(value) {
+            Ok(v) => v,
+            Err(e) => {
+                errors.push(AddressError::Text(rule.field, e));
+                String::new()
             }
-            trimmed.to_string()
         };
-        let name = need(&self.name, AddressError::NameRequired);
-        let tel_number = need(&self.tel_number, AddressError::TelRequired);
-        let zip = need(&self.zip, AddressError::ZipRequired);
-        let city = need(&self.city, AddressError::CityRequired);
-        let address = need(&self.address, AddressError::AddressRequired);
-        if !tel_number.is_empty() && !is_ascii_digits(&tel_number) {
+        let name = text(rules::ADDRESS_NAME, &self.name);
+        let city = text(rules::ADDRESS_CITY, &self.city);
+        let address = text(rules::ADDRESS_STREET, &self.address);
+        let building = text(rules::ADDRESS_BUILDING, self.building.as_deref().unwrap_or_default());
+        let tel_number = self.tel_number.trim().to_string();
+        let zip = self.zip.trim().to_string();
+        let pref = self.pref.trim().to_string();
+        if tel_number.is_empty() {
+            errors.push(AddressError::TelRequired);
+        } else if !is_tel(&tel_number) {
             errors.push(AddressError::TelFormat);
         }
-        if !zip.is_empty() && !is_zip(&zip) {
+        if zip.is_empty() {
+            errors.push(AddressError::ZipRequired);
+        } else if !is_zip(&zip) {
             errors.push(AddressError::ZipFormat);
         }
-        let pref = self.pref.trim().to_string();
         if !PREFECTURES.contains(&pref.as_str()) {
             errors.push(AddressError::PrefInvalid);
         }
         if !errors.is_empty() {
+            errors.sort_by_key(|e| FORM_ORDER.iter().position(|f| *f == e.field()));
             return Err(errors);
         }
-        let building = self.building.as_deref().map(str::trim).filter(|b| !b.is_empty()).map(str::to_string);
+        let building = Some(building).filter(|b| !b.is_empty());
         Ok(Address { name, tel_number, zip, pref, city, address, building })
     }
+}
+
+/// The order of the address form's fields, for reporting errors.
+const FORM_ORDER: [&str; 7] = ["name", "telNumber", "zip", "pref", "city", "address", "building"];
+
+/// 10 or 11 half-width digits, no hyphen (`0272000000`, `09012345678`).
+fn is_tel(s: &str) -> bool {
+    (TEL_MIN_DIGITS..=TEL_MAX_DIGITS).contains(&s.len()) && is_ascii_digits(s)
 }
 
 /// Seven half-width digits, no hyphen (`3710000`).
@@ -378,6 +425,62 @@ mod tests {
     }
 
     #[test]
+    fn phone_numbers_of_ten_or_eleven_digits_are_accepted_and_others_refused() {
+        for ok in ["0272000000", "09012345678"] {
+            assert!(AddressInput { tel_number: ok.into(), ..valid_address() }.validate().is_ok(), "{ok}");
+        }
+        for bad in ["02720", "027200000", "090123456789", "090123456789012"] {
+            let errors = AddressInput { tel_number: bad.into(), ..valid_address() }.validate().unwrap_err();
+            assert_eq!(errors, vec![AddressError::TelFormat], "{bad}");
+            assert_eq!(errors[0].to_string(), "電話番号は半角数字10〜11桁（ハイフンなし）で入力してください。");
+        }
+    }
+
+    #[test]
+    fn a_city_of_sixty_thousand_characters_is_refused_with_its_limit() {
+        let errors = AddressInput { city: "前".repeat(60_000), ..valid_address() }.validate().unwrap_err();
+        assert_eq!(errors[0].field(), "city");
+        assert_eq!(errors[0].to_string(), "市区町村は50文字以内で入力してください。");
+    }
+
+    #[test]
+    fn a_nul_in_any_address_field_is_refused() {
+        let with_nul = |f: fn(&mut AddressInput)| {
+            let mut input = valid_address();
+            f(&mut input);
+            input.validate().unwrap_err()[0].to_string()
+        };
+        assert_eq!(with_nul(|a| a.name.push('\0')), "お名前に使用できない文字が含まれています。");
+        assert_eq!(with_nul(|a| a.address.push('\0')), "番地に使用できない文字が含まれています。");
+        assert_eq!(with_nul(|a| a.building = Some("\0".into())), "建物名に使用できない文字が含まれています。");
+    }
+
+    #[test]
+    fn a_long_company_name_is_refused() {
+        assert_eq!(
+            company_name(&"社".repeat(5000)).unwrap_err().to_string(),
+            "企業名は100文字以内で入力してください。"
+        );
+        assert!(company_name(&"社".repeat(100)).is_ok());
+    }
+
+    #[test]
+    fn profile_fields_follow_their_rules_and_blank_clears() {
+        let input = ProfileInput {
+            username: Some(" taro ".into()),
+            displayname: Some("\u{200B}".into()),
+            profile: Some("よろしく\nお願いします".into()),
+            age_group: None,
+        };
+        let fields = input.validate().unwrap();
+        assert_eq!(fields.username.as_deref(), Some("taro"));
+        assert_eq!(fields.displayname, None);
+        assert_eq!(fields.profile.as_deref(), Some("よろしく\nお願いします"));
+        let err = ProfileInput { displayname: Some("a\0".into()), ..ProfileInput::default() }.validate().unwrap_err();
+        assert_eq!(err.to_string(), "表示名に使用できない文字が含まれています。");
+    }
+
+    #[test]
     fn empty_company_name_gets_the_spec_message() {
         assert_eq!(company_name("  ").unwrap_err().to_string(), "企業名を入力してください。");
         assert_eq!(company_name(" 上毛商事 "), Ok("上毛商事".into()));
@@ -450,12 +553,12 @@ mod tests {
         assert_eq!(
             errors,
             vec![
-                AddressError::NameRequired,
+                AddressError::Text("name", TextError::Required { label: "お名前" }),
                 AddressError::TelRequired,
                 AddressError::ZipRequired,
-                AddressError::CityRequired,
-                AddressError::AddressRequired,
                 AddressError::PrefInvalid,
+                AddressError::Text("city", TextError::Required { label: "市区町村" }),
+                AddressError::Text("address", TextError::Required { label: "番地" }),
             ]
         );
     }
@@ -493,6 +596,17 @@ mod tests {
         fn accepted_uploads_are_never_larger_than_two_megabytes(head in proptest::collection::vec(any::<u8>(), 0..16), len in any::<u64>()) {
             if detect_image(&head, len).is_ok() {
                 prop_assert!(len > 0 && len <= MAX_UPLOAD_BYTES);
+            }
+        }
+
+        #[test]
+        fn accepted_phone_numbers_have_ten_or_eleven_ascii_digits(tel in prop_oneof!["[0-9]{0,16}", "[0-9０-９-]{0,16}"]) {
+            let input = AddressInput { tel_number: tel.clone(), ..valid_address() };
+            match input.validate() {
+                Ok(address) => prop_assert!(
+                    (10..=11).contains(&address.tel_number.len()) && address.tel_number.bytes().all(|b| b.is_ascii_digit())
+                ),
+                Err(errors) => prop_assert!(errors.iter().all(|e| e.field() == "telNumber")),
             }
         }
 

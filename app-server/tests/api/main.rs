@@ -10,6 +10,7 @@ mod email_change;
 mod headers;
 mod health;
 mod helpers;
+mod inputs;
 mod login;
 mod mail_queue;
 mod pages;

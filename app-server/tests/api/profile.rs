@@ -4,14 +4,14 @@ use crate::helpers::{spawn_app, spawn_app_with, unique_email, TestApp};
 
 const PASSWORD: &str = "correct-horse-1";
 
-async fn member(app: &TestApp, prefix: &str) -> (String, String) {
+pub(crate) async fn member(app: &TestApp, prefix: &str) -> (String, String) {
     let email = unique_email(prefix);
     app.register_member(&email, PASSWORD).await;
     let token = app.login(&email, PASSWORD).await;
     (email, token)
 }
 
-async fn auth_user(app: &TestApp, token: &str) -> Value {
+pub(crate) async fn auth_user(app: &TestApp, token: &str) -> Value {
     let resp = app.get_with_token("/v1/user/get/authUser", token).await;
     assert_eq!(resp.status(), 200);
     resp.json::<Value>().await.unwrap()["user"].clone()
@@ -212,7 +212,7 @@ async fn the_delivery_address_is_created_then_replaced() {
     assert_eq!(refused.status(), 400);
     assert_eq!(
         refused.json::<Value>().await.unwrap()["message"],
-        "郵便番号はハイフンなしの半角数字7桁で入力してください。"
+        "郵便番号は半角数字7桁（ハイフンなし）で入力してください。"
     );
 }
 
@@ -231,7 +231,7 @@ async fn a_postal_code_fills_prefecture_city_and_area() {
 }
 
 /// A project, a return and a paid sale with a display name for `email`'s account.
-fn insert_sale(app: &TestApp, email: &str) {
+pub(crate) fn insert_sale(app: &TestApp, email: &str) {
     app.execute(&format!(
         "WITH p AS (INSERT INTO projects (slug, title, target_amount, period_end) \
                     VALUES ('history-{n}', '赤城山の森を守る', 1000000, current_date + 30) RETURNING id), \

@@ -10,7 +10,7 @@ use domain::profile::{detect_image, Address, UploadError};
 use super::repository::UserId;
 use crate::clock::Clock;
 use crate::media::{MediaError, MediaStorage};
-use crate::RepoError;
+use crate::{ConstraintViolation, RepoError};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Image {
@@ -128,12 +128,18 @@ pub enum ProfileError {
     NotFound,
     #[error(transparent)]
     Upload(#[from] UploadError),
+    /// A storage rule refused the write (a value the domain let through).
+    #[error(transparent)]
+    Constraint(ConstraintViolation),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
 
 impl From<RepoError> for ProfileError {
     fn from(error: RepoError) -> Self {
+        if let Some(violation) = error.violation() {
+            return Self::Constraint(violation);
+        }
         match error {
             RepoError::NotFound => Self::NotFound,
             other => Self::Unexpected(other.into()),
@@ -339,6 +345,24 @@ mod tests {
             .returning(|_, _| Ok(()));
 
         mocks.service().rename_display_name(UserId(7), 3, "新しい名前".into()).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_write_refused_by_a_named_storage_rule_reports_that_rule() {
+        let mut mocks = Mocks::new();
+        mocks.profiles.expect_update_corporate().returning(|_, _, _| {
+            Err(RepoError::Constraint(ConstraintViolation {
+                kind: crate::ConstraintKind::Check,
+                name: "users_corporatename_length".into(),
+            }))
+        });
+
+        let result = mocks.service().update_corporate(UserId(7), "上毛商事".into(), None).await;
+
+        assert!(
+            matches!(result, Err(ProfileError::Constraint(ref v)) if v.name == "users_corporatename_length"),
+            "{result:?}"
+        );
     }
 
     #[tokio::test]

@@ -27,7 +27,7 @@ use super::views::{
 use crate::accounts::UserId;
 use crate::clock::Clock;
 use crate::html::HtmlSanitizer;
-use crate::RepoError;
+use crate::{ConstraintViolation, RepoError};
 
 type FooterTiers = Vec<(FooterTier, Vec<WallSponsor>)>;
 
@@ -59,6 +59,9 @@ pub enum CommentUpdateError {
     /// The caller did not write the comment.
     #[error("not the author")]
     NotAuthor,
+    /// A storage rule refused the new text.
+    #[error(transparent)]
+    Constraint(ConstraintViolation),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -444,7 +447,10 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         comment_id: i64,
         text: CommentText,
     ) -> Result<(), CommentUpdateError> {
-        let unexpected = |e: RepoError| CommentUpdateError::Unexpected(e.into());
+        let unexpected = |e: RepoError| match e.violation() {
+            Some(violation) => CommentUpdateError::Constraint(violation),
+            None => CommentUpdateError::Unexpected(e.into()),
+        };
         let (author, project_id) = match self.repo.comment_author(comment_id).await {
             Ok(owner) => owner,
             Err(RepoError::NotFound) => return Err(CommentUpdateError::NotFound),
