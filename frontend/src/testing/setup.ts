@@ -23,5 +23,5 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-// jsdom has no dialogs; the route guard's notices go through window.alert.
+// jsdom has no native dialogs; the site shows its own (role alertdialog), so tests can assert none was used.
 window.alert = vi.fn();
