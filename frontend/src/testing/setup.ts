@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './server';
 
@@ -14,6 +14,10 @@ globalThis.Request = class extends NodeRequest {
 // jsdom does not implement scrolling.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 Element.prototype.scrollIntoView = vi.fn();
+
+// The first test of a file also loads its lazy route chunk; on a busy 2-core machine that alone can
+// take over the default 1 s of `findBy...`.
+configure({ asyncUtilTimeout: 3_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
