@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   PASSWORD,
   login,
@@ -83,17 +83,18 @@ test('my page asks a visitor to log in and comes back after login', async ({ pag
   const email = uniqueEmail('protected');
   await register(page, email);
 
-  const notice = page.waitForEvent('dialog');
   await page.goto('/account/');
-  const dialog = await notice;
-  expect(dialog.message()).toBe('このページを表示するにはログインが必要です。');
-  await dialog.accept();
+  const dialog = page.getByRole('alertdialog', { name: 'ログインが必要です' });
+  await expect(dialog).toContainText('このページを表示するにはログインが必要です。');
+  await dialog.getByRole('button', { name: '閉じる' }).click();
+  await expect(dialog).toBeHidden();
   await expect(page).toHaveURL(/\/login\/$/);
   const saved = await page.evaluate(() => window.localStorage.getItem('fk'));
   expect(JSON.parse(saved ?? '{}')).toMatchObject({ loginRef: '/account/' });
 
   await page.goto('/edit/profile/');
   await expect(page).toHaveURL(/\/login\/$/);
+  await page.getByRole('alertdialog', { name: 'ログインが必要です' }).getByRole('button', { name: '閉じる' }).click();
   await submitLogin(page, email, PASSWORD);
   await expect(page).toHaveURL(/\/edit\/profile\/$/);
   await expect(page.getByRole('heading', { level: 1, name: 'プロフィール編集' })).toBeVisible();
@@ -138,30 +139,50 @@ test('changing the password replaces the token and the old one is refused', asyn
 
   // The old token no longer works: reloading with it ends on the login page.
   await page.evaluate((token) => window.localStorage.setItem('jwt', token ?? ''), oldToken);
-  page.once('dialog', (dialog) => void dialog.accept());
   await page.reload();
   await expect(page).toHaveURL(/\/login\/\?expired=1$/);
+  const expired = page.getByRole('alertdialog', { name: 'ログインの有効期限切れ' });
+  await expect(expired).toContainText('ログイン有効期限が切れました。お手数ですが再度ログインしなおしてください。');
+  await expired.getByRole('button', { name: '閉じる' }).click();
   await expect(page.getByText('ログイン有効期限が切れました。お手数ですが再度ログインしなおしてください。')).toBeVisible();
 
   await submitLogin(page, email, newPassword);
   await expect(page).toHaveURL(/\/edit\/password$/);
 });
 
-test('the e-mail address changes through the mailed link', async ({ page }) => {
+// Needs the server's e-mail change contract of issue #8 (current password in updateEmail, a new token
+// from updateLoginEmail); until that lands on the server, this test fails at the marked steps.
+test('the e-mail address changes through the mailed link, after the current password', async ({ page }) => {
   const { email } = await registeredMember(page, 'email-old');
   const newEmail = uniqueEmail('email-new');
 
   await page.goto('/edit/email');
   await page.getByLabel('新しいメールアドレス').fill(newEmail);
+  const password = page.getByLabel('現在のパスワード');
+  await expect(password).toHaveAttribute('type', 'password');
+  // [server contract #8] a wrong current password is refused with the reissue link.
+  await password.fill('not-my-password');
+  await page.getByRole('button', { name: '確認メールを送信する' }).click();
+  await expect(page.getByRole('alert')).toContainText('現在のパスワードが正しくありません。');
+  await expect(page.getByRole('link', { name: 'パスワードをお忘れの方はこちら' })).toBeVisible();
+
+  await password.fill(PASSWORD);
   await page.getByRole('button', { name: '確認メールを送信する' }).click();
   await expect(
     page.getByText('ご入力のメールアドレスに確認メールを送信しました。メールに記載されたURLを開くまで変更は完了しません。'),
   ).toBeVisible();
 
+  const tokenBefore = await storedToken(page);
   await page.goto(await mailedLink(newEmail, '/edit/email/updated?activate='));
   await expect(page.getByText('メールアドレスの変更が完了しました。')).toBeVisible();
   await expect(page.getByText(newEmail)).toBeVisible();
+  // [server contract #8] every other session ends; this one continues with the answer's new token.
+  expect(await storedToken(page)).not.toBe(tokenBefore);
+  await page.goto('/account/');
+  await expect(page.getByRole('heading', { level: 1, name: 'マイページ' })).toBeVisible();
+  await expect(page.getByText(newEmail)).toBeVisible();
 
+  await page.getByRole('button', { name: 'メニューを開く' }).click();
   await page.getByRole('button', { name: 'ログアウト' }).click();
   await expect(page).toHaveURL(/\/login\/$/);
   await submitLogin(page, email, PASSWORD);
@@ -211,4 +232,53 @@ test('logging in again after logout needs the password', async ({ page }) => {
   await expect(page).toHaveURL(/\/login\/$/);
   expect(await storedToken(page)).toBeNull();
   await login(page, email);
+});
+
+/** An 8 x 8 PNG: the server decodes uploads, so it must be a real image. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEUlEQVR4nGM4IWeDFTEMLQkAd2xIgco4MNEAAAAASUVORK5CYII=',
+  'base64',
+);
+
+/** Chooses `name` through the visible 画像を選択する button (by keyboard) and returns the uploaded image's URL. */
+const uploadThroughButton = async (page: Page, group: string, name: string): Promise<string> => {
+  const button = page.getByRole('group', { name: group }).getByRole('button', { name: '画像を選択する' });
+  await expect(button).toBeVisible();
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    button.focus().then(() => page.keyboard.press('Enter')),
+  ]);
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/user/set/uploadfile'),
+    chooser.setFiles({ name, mimeType: 'image/png', buffer: PNG }),
+  ]);
+  expect(response.ok()).toBeTruthy();
+  return ((await response.json()) as { data: { uploaded: { url: string } } }).data.uploaded.url;
+};
+
+test('a second icon upload is the one shown after a reload, on the edit screen and my page', async ({ page }) => {
+  await registeredMember(page, 'icon');
+  await page.goto('/edit/profile');
+
+  const first = await uploadThroughButton(page, 'プロフィールアイコン', 'first.png');
+  await expect(page.getByText('プロフィールアイコンを登録しました。')).toBeVisible();
+  const second = await uploadThroughButton(page, 'プロフィールアイコン', 'second.png');
+  expect(second).not.toBe(first);
+
+  await page.reload();
+  await expect(page.getByRole('img', { name: 'プロフィールアイコン' })).toHaveAttribute('src', second);
+  await page.goto('/account/');
+  await expect(page.getByRole('img', { name: 'プロフィールアイコン' })).toHaveAttribute('src', second);
+});
+
+test('the company logo is chosen through the visible button and shown after a reload', async ({ page }) => {
+  await registeredMember(page, 'logo');
+  await page.goto('/edit/corporate');
+
+  await uploadThroughButton(page, '企業ロゴ', 'logo-1.png');
+  const newest = await uploadThroughButton(page, '企業ロゴ', 'logo-2.png');
+  await expect(page.getByText('企業ロゴを登録しました。')).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByRole('img', { name: '企業ロゴ' })).toHaveAttribute('src', newest);
 });

@@ -3,12 +3,17 @@ import { Outlet, useLocation, useMatches } from 'react-router-dom';
 import { Footer } from '@/components/layout/Footer';
 import { Header } from '@/components/layout/Header';
 import { ScrollManager } from '@/components/layout/ScrollManager';
+import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
 import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
 import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
 import { NotFound } from '@/features/misc/routes/NotFound';
+import { SessionNoticeDialog } from '@/features/session/components/SessionNoticeDialog';
 import { useRouteGuard, type RouteGate } from '@/features/session/hooks/useRouteGuard';
 import { useLogout, useSession } from '@/features/session/hooks/useSession';
+import { SESSION_MESSAGES } from '@/features/session/messages';
+import { api } from '@/lib/api';
+import { useAppDispatch } from './hooks';
 
 /** Project pages scroll to their hash target 200 ms after arrival (spec 000 §2). */
 const PROJECT_HASH_DELAY_MS = 200;
@@ -44,6 +49,7 @@ export function AppLayout() {
       </main>
       <Footer />
       <ScrollManager hashDelayMs={name === 'Project' ? PROJECT_HASH_DELAY_MS : 0} />
+      <SessionNoticeDialog />
     </div>
   );
 }
@@ -59,5 +65,17 @@ function GatedOutlet({ gate }: { gate: RouteGate }) {
       return <NotFound />;
     case 'leave':
       return null;
+    case 'unavailable':
+      return <SessionRetry />;
   }
+}
+
+/** A protected page whose session could not be checked (403 or no answer): the token is kept, retry. */
+function SessionRetry() {
+  const dispatch = useAppDispatch();
+  return (
+    <section className="page">
+      <LoadError message={SESSION_MESSAGES.reload} onRetry={() => dispatch(api.util.invalidateTags(['Session']))} />
+    </section>
+  );
 }

@@ -185,9 +185,7 @@ describe('router', () => {
   it('drops a token the server rejects and treats the user as a visitor', async () => {
     window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'old' }));
     server.use(
-      http.get(apiUrl('/user/loginCheck'), () =>
-        HttpResponse.json({ error: 'unauthorized', message: 'ログインしてください。' }, { status: 401 }),
-      ),
+      http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 0 } })),
     );
     const user = userEvent.setup();
     renderApp('/terms/');

@@ -10,13 +10,15 @@ export interface ModalProps {
   children: ReactNode;
   /** Hide the visible heading (it still names the dialog). */
   hideTitle?: boolean;
+  /** `alertdialog` for a message that interrupts the user (announced at once). */
+  role?: 'dialog' | 'alertdialog';
 }
 
 /**
  * An accessible modal dialog: focus moves in and stays in (Tab wraps), Escape and the
  * backdrop close it, and focus returns to where it was on close.
  */
-export function Modal({ title, onClose, children, hideTitle = false }: ModalProps) {
+export function Modal({ title, onClose, children, hideTitle = false, role = 'dialog' }: ModalProps) {
   const titleId = useId();
   const dialogRef = useRef<HTMLDivElement>(null);
   const onCloseRef = useRef(onClose);
@@ -65,7 +67,7 @@ export function Modal({ title, onClose, children, hideTitle = false }: ModalProp
 
   return createPortal(
     <div className="modal" onMouseDown={(event) => event.target === event.currentTarget && onClose()}>
-      <div ref={dialogRef} className="modal__dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
+      <div ref={dialogRef} className="modal__dialog" role={role} aria-modal="true" aria-labelledby={titleId} tabIndex={-1}>
         <h2 id={titleId} className={hideTitle ? 'visually-hidden' : 'modal__title'}>
           {title}
         </h2>

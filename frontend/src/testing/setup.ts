@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { server } from './server';
 
@@ -15,6 +15,10 @@ globalThis.Request = class extends NodeRequest {
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 Element.prototype.scrollIntoView = vi.fn();
 
+// The first test of a file also loads its lazy route chunk; on a busy 2-core machine that alone can
+// take over the default 1 s of `findBy...`.
+configure({ asyncUtilTimeout: 3_000 });
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
@@ -23,5 +27,5 @@ afterEach(() => {
 });
 afterAll(() => server.close());
 
-// jsdom has no dialogs; the route guard's notices go through window.alert.
+// jsdom has no native dialogs; the site shows its own (role alertdialog), so tests can assert none was used.
 window.alert = vi.fn();

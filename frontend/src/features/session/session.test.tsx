@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -54,8 +54,10 @@ describe('session', () => {
     const { router } = renderApp('/edit/profile?tab=1');
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
-    expect(window.alert).toHaveBeenCalledWith(SESSION_MESSAGES.loginRequired);
-    expect(window.alert).toHaveBeenCalledTimes(1);
+    expect(await screen.findByRole('alertdialog', { name: 'ログインが必要です' })).toHaveTextContent(
+      SESSION_MESSAGES.loginRequired,
+    );
+    expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
     expect(storedFk()).toEqual({ supportType: 'login', loginRef: '/edit/profile?tab=1' });
     expect(await screen.findByRole('heading', { level: 1, name: 'ログイン' })).toBeInTheDocument();
   });
@@ -74,22 +76,108 @@ describe('session', () => {
 
     await waitFor(() => expect(router.state.location.search).toBe('?expired=1'));
     expect(router.state.location.pathname).toBe('/login/');
-    expect(window.alert).toHaveBeenCalledWith(SESSION_MESSAGES.expired);
-    expect(window.alert).toHaveBeenCalledTimes(1);
+    const dialog = await screen.findByRole('alertdialog', { name: 'ログインの有効期限切れ' });
+    expect(dialog).toHaveTextContent(SESSION_MESSAGES.expired);
+    expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
     expect(storedFk()).toEqual({ loginRef: '/account/' });
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
-    expect(await screen.findByText(SESSION_MESSAGES.expired)).toBeInTheDocument();
+
+    await userEvent.setup().click(within(dialog).getByRole('button', { name: '閉じる' }));
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    // The login page's own banner still says why.
+    expect(screen.getByText(SESSION_MESSAGES.expired)).toBeInTheDocument();
   });
 
-  it('treats an expired session on a public page as a guest and clears the return path', async () => {
+  it('sends an expired session on a public page to login without a notice, clearing the return path', async () => {
     window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'old' }));
     window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify({ loginRef: '/account/', supportType: 'guest' }));
     answerLoginCheck401();
     const { router } = renderApp('/terms/');
 
-    await waitFor(() => expect(storedFk()).toEqual({ supportType: 'guest' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    expect(storedFk()).toEqual({ supportType: 'guest' });
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+  });
+
+  it('asks to reload on a 403 and keeps the token; the retry shows the page', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'kept' }));
+    let calls = 0;
+    server.use(
+      http.get(apiUrl('/user/loginCheck'), () => {
+        calls += 1;
+        return calls === 1
+          ? HttpResponse.json({ error: 'forbidden', message: '許可されていません。' }, { status: 403 })
+          : HttpResponse.json({ data: { flag: 1, userId: 7, isAdmin: false } });
+      }),
+    );
+    serveUser();
+    const user = userEvent.setup();
+    const { router } = renderApp('/account/');
+
+    const dialog = await screen.findByRole('alertdialog', { name: '読み込みエラー' });
+    expect(dialog).toHaveTextContent('データの取得に失敗しました。再読み込みしてください。');
+    expect(within(dialog).getByRole('button', { name: '再読み込みする' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/account/');
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('kept');
+
+    await user.click(within(dialog).getByRole('button', { name: '閉じる' }));
+    await user.click(within(await screen.findByRole('alert')).getByRole('button', { name: '再読み込みする' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'マイページ' })).toBeInTheDocument();
+    expect(calls).toBe(2);
+  });
+
+  it('keeps the token and asks to reload when the check gets no answer at all', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'kept' }));
+    server.use(http.get(apiUrl('/user/loginCheck'), () => HttpResponse.error()));
+    const { router } = renderApp('/terms/');
+
+    expect(await screen.findByRole('alertdialog', { name: '読み込みエラー' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/terms/');
-    expect(window.alert).not.toHaveBeenCalled();
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('kept');
+  });
+
+  it('removes the token and sends to login with the administrator notice when the check fails otherwise', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 't' }));
+    server.use(
+      http.get(apiUrl('/user/loginCheck'), () =>
+        HttpResponse.json({ error: 'internal', message: 'x' }, { status: 500 }),
+      ),
+    );
+    const { router } = renderApp('/edit/profile');
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    expect(await screen.findByRole('alertdialog', { name: 'ログインエラー' })).toHaveTextContent(
+      'ログインに問題が発生しました。お手数ですが管理者までお問い合わせください。',
+    );
+    expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
+    expect(storedFk()).toEqual({ loginRef: '/edit/profile' });
+  });
+
+  it('never removes a token stored while an older one was being refused', async () => {
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'old' }));
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let answered = false;
+    server.use(
+      http.get(apiUrl('/user/loginCheck'), async () => {
+        await gate;
+        answered = true;
+        return HttpResponse.json({ error: 'unauthorized', message: SESSION_MESSAGES.expired }, { status: 401 });
+      }),
+    );
+    renderApp('/terms/');
+    await screen.findByRole('heading', { level: 1, name: '利用規約' });
+
+    window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'new' }));
+    release();
+
+    await waitFor(() => expect(answered).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('new');
   });
 
   it('shows a logged-in member the protected page after the check', async () => {
@@ -98,16 +186,52 @@ describe('session', () => {
     renderApp('/account/');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'マイページ' })).toBeInTheDocument();
-    expect(window.alert).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
-  it('shows Not Found to a member who is not an administrator on /admin pages', async () => {
+  it('shows Not Found to a member who is not an administrator on /admin pages, and keeps the session', async () => {
     loginAs({ isAdmin: false });
+    const user = userEvent.setup();
     renderApp('/admin/mail/');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
     expect(screen.queryByText('準備中')).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
+    await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
+    expect(screen.getByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
   });
+
+  it('shows an administrator the admin page', async () => {
+    loginAs({ isAdmin: true });
+    const { router } = renderApp('/admin/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: '管理画面' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/');
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
+  });
+
+  it.each(['/payment/info/maebashi-rose-garden/rose-seedling/', '/payment/confirm/maebashi-rose-garden/rose-seedling/'])(
+    'checks the session on %s and keeps the member logged in',
+    async (path) => {
+      loginAs();
+      let checks = 0;
+      server.use(
+        http.get(apiUrl('/user/loginCheck'), () => {
+          checks += 1;
+          return HttpResponse.json({ data: { flag: 1, userId: 7, isAdmin: false } });
+        }),
+      );
+      const user = userEvent.setup();
+      const { router } = renderApp(path);
+
+      expect(await screen.findByText('準備中')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
+      expect(await screen.findByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
+      expect(checks).toBe(1);
+      expect(router.state.location.pathname).toBe(path);
+      expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
+    },
+  );
 
   it('logs out from my page: forgets token, return path and lot, keeps the support type, no notice', async () => {
     loginAs();
@@ -125,7 +249,7 @@ describe('session', () => {
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
     expect(window.localStorage.getItem(LOT_STORAGE_KEY)).toBeNull();
     expect(storedFk()).toEqual({ supportType: 'login' });
-    expect(window.alert).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
   });
 
   it('waits on a protected page while the token is being checked', async () => {
@@ -147,6 +271,7 @@ describe('session', () => {
     expect(screen.queryByRole('heading', { name: 'マイページ' })).not.toBeInTheDocument();
     release();
     expect(await screen.findByRole('heading', { level: 1, name: 'マイページ' })).toBeInTheDocument();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(vi.mocked(window.alert)).not.toHaveBeenCalled();
   });
 });

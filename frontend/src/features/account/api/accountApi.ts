@@ -57,6 +57,15 @@ export interface UpdateEmailResult {
   sended: boolean;
 }
 
+export interface UpdateLoginEmailResult {
+  updated: boolean;
+  /** The new address, when the server says it (the new token's user data has it too). */
+  email?: string;
+  token?: string;
+  type?: string;
+  expiresAt?: string;
+}
+
 export interface UpdatePasswordRequest {
   id: number;
   email: string;
@@ -110,13 +119,16 @@ const accountApi = api.injectEndpoints({
       transformResponse: (response: { data: { uploaded: Uploaded } }) => response.data.uploaded,
       invalidatesTags: ['User'],
     }),
-    updateEmail: build.mutation<UpdateEmailResult, { id: number; email: string }>({
+    /** `password` is the current password: the server checks it like a login (wrong ones count toward the lock). */
+    updateEmail: build.mutation<UpdateEmailResult, { id: number; email: string; password: string }>({
       query: (body) => ({ url: '/user/set/updateEmail', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
-    updateLoginEmail: build.mutation<{ updated: boolean; email: string }, { activatekey: string }>({
+    /** Every other session ends with the change: the answer carries this session's new token. */
+    // No tag invalidated here: the user data is fetched again once the answer's token is stored
+    // (the old token no longer works).
+    updateLoginEmail: build.mutation<UpdateLoginEmailResult, { activatekey: string }>({
       query: (body) => ({ url: '/user/set/updateLoginEmail', method: 'POST', body }),
-      invalidatesTags: ['User'],
     }),
     updatePassword: build.mutation<{ token: string; type: string; updated: boolean }, UpdatePasswordRequest>({
       query: (body) => ({ url: '/user/set/updatePassword', method: 'POST', body }),

@@ -21,6 +21,9 @@ export const validateImage = (file: File): string | null => {
   return null;
 };
 
+/** The visible, accessible name of the control that opens the file chooser. */
+export const IMAGE_CHOOSE_LABEL = '画像を選択する';
+
 const LABELS: Record<UploadType, { field: string; alt: string; done: string }> = {
   icon: { field: 'プロフィールアイコン', alt: 'プロフィールアイコン', done: 'プロフィールアイコンを登録しました。' },
   logo: { field: '企業ロゴ', alt: '企業ロゴ', done: '企業ロゴを登録しました。' },
@@ -33,6 +36,7 @@ const previewUrlOf = (file: File): string | null =>
 export function ImageUpload({ type, currentUrl }: { type: UploadType; currentUrl: string | null }) {
   const id = useId();
   const hintId = `${id}-hint`;
+  const labelId = `${id}-label`;
   const [upload, { isLoading }] = useUploadFileMutation();
   const [preview, setPreview] = useState<string | null>(null);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
@@ -71,10 +75,10 @@ export function ImageUpload({ type, currentUrl }: { type: UploadType; currentUrl
   const shown = preview ?? currentUrl;
 
   return (
-    <div className="field image-upload">
-      <label className="field__label" htmlFor={id}>
+    <div className="field image-upload" role="group" aria-labelledby={labelId}>
+      <p id={labelId} className="field__label">
         {labels.field}
-      </label>
+      </p>
       <div className="image-upload__row">
         {shown ? (
           <img className="image-upload__preview" src={shown} alt={labels.alt} width={110} height={110} />
@@ -83,21 +87,29 @@ export function ImageUpload({ type, currentUrl }: { type: UploadType; currentUrl
             未設定
           </span>
         )}
+        {/* The native control reads in the browser's language and cannot be styled; the button below,
+            always Japanese, opens its file chooser. It stays out of the tab order and of the
+            accessibility tree so the control is announced once. */}
         <input
           ref={inputRef}
-          id={id}
-          className="image-upload__input"
+          hidden
+          tabIndex={-1}
           type="file"
           name={type}
+          aria-label={`${labels.field}の画像ファイル`}
           accept={IMAGE_ACCEPT}
-          aria-describedby={hintId}
           disabled={isLoading}
           onChange={(event) => void onChange(event)}
         />
-        {/* The native control's own text follows the browser's language; this label is always Japanese. */}
-        <label className="button button--ghost image-upload__button" htmlFor={id} aria-hidden="true">
-          {isLoading ? 'アップロード中…' : '画像を選択する'}
-        </label>
+        <button
+          type="button"
+          className="button image-upload__button"
+          aria-describedby={hintId}
+          disabled={isLoading}
+          onClick={() => inputRef.current?.click()}
+        >
+          {isLoading ? 'アップロード中…' : IMAGE_CHOOSE_LABEL}
+        </button>
       </div>
       <p id={hintId} className="field__hint">
         jpg、jpeg、png、gif形式・2MB以内。推奨サイズは110 × 110ピクセルです。選択するとすぐに登録されます。

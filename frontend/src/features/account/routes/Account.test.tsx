@@ -11,7 +11,14 @@ describe('Account', () => {
     loginAs();
     serveUser(
       makeUser({
-        urls: { icon: [{ id: 1, url: 'https://cdn.example.jp/icon.png' }], logo: [] },
+        // Newest first, as the server lists them: the second upload is the current icon.
+        urls: {
+          icon: [
+            { id: 2, url: 'https://cdn.example.jp/icon.png' },
+            { id: 1, url: 'https://cdn.example.jp/old-icon.png' },
+          ],
+          logo: [],
+        },
         addresses: {
           main: [
             {

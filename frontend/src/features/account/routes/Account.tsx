@@ -3,6 +3,7 @@ import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
 import type { AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { currentImageUrl } from '../images';
 
 /** The edit pages, as linked from my page (spec 000 §2). */
 export const ACCOUNT_LINKS = [
@@ -25,7 +26,7 @@ const orUnset = (value: string | null | undefined) =>
   value && value.trim() !== '' ? value : <span className="account-summary__unset">未設定</span>;
 
 function Summary({ user }: { user: AuthUser }) {
-  const icon = user.urls.icon.at(-1)?.url ?? null;
+  const icon = currentImageUrl(user.urls.icon);
   const address = user.addresses.main[0];
   return (
     <div className="account-summary">

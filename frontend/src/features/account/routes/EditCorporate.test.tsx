@@ -1,9 +1,10 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
+import { IMAGE_CHOOSE_LABEL } from '../components/ImageUpload';
 import { CORPORATE_MESSAGES, validateCorporateUrl } from './EditCorporate';
 
 const setup = async () => {
@@ -32,10 +33,40 @@ describe('EditCorporate', () => {
     expect(submit).toBeDisabled();
   });
 
-  it('offers the logo upload with the accepted types', async () => {
-    await setup();
+  it('offers the logo upload with the accepted types through a visible button that does not submit', async () => {
+    const bodies = answerPost('/user/set/updateCorporateData', { updated: true });
+    const { user } = await setup();
+    const input = screen.getByLabelText<HTMLInputElement>('企業ロゴの画像ファイル');
+    expect(input).toHaveAttribute('accept', '.jpg,.jpeg,.png,.gif');
+    const opened = vi.spyOn(input, 'click');
+    const group = screen.getByRole('group', { name: '企業ロゴ' });
 
-    expect(screen.getByLabelText('企業ロゴ')).toHaveAttribute('accept', '.jpg,.jpeg,.png,.gif');
+    await user.click(within(group).getByRole('button', { name: IMAGE_CHOOSE_LABEL }));
+
+    expect(opened).toHaveBeenCalledTimes(1);
+    expect(bodies).toEqual([]);
+  });
+
+  it('shows the newest logo, which the server lists first', async () => {
+    loginAs();
+    serveUser(
+      makeUser({
+        corporatename: '上毛商事',
+        urls: {
+          icon: [],
+          logo: [
+            { id: 22, url: 'https://cdn.example.jp/logo-new.png' },
+            { id: 21, url: 'https://cdn.example.jp/logo-old.png' },
+          ],
+        },
+      }),
+    );
+    renderApp('/edit/corporate');
+
+    expect(await screen.findByRole('img', { name: '企業ロゴ' })).toHaveAttribute(
+      'src',
+      'https://cdn.example.jp/logo-new.png',
+    );
   });
 
   it('saves and goes back to my page with a message', async () => {

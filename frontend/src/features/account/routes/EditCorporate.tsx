@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useUpdateCorporateDataMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { currentImageUrl } from '../images';
 import { ImageUpload } from '../components/ImageUpload';
 
 export const CORPORATE_MESSAGES = {
@@ -69,7 +70,7 @@ function CorporateForm({ user }: { user: AuthUser }) {
         error={touched.name ? nameError : null}
         required
       />
-      <ImageUpload type="logo" currentUrl={user.urls.logo.at(-1)?.url ?? null} />
+      <ImageUpload type="logo" currentUrl={currentImageUrl(user.urls.logo)} />
       <TextField
         label="企業サイトURL"
         name="corporateurl"

@@ -4,9 +4,11 @@ import { Notice } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
 import { TextField } from '@/components/form/TextField';
 import { paths } from '@/config/paths';
-import { validateEmail } from '@/lib/validation';
+import { getApiErrorBody } from '@/lib/apiError';
+import { validateEmail, validateEnteredPassword } from '@/lib/validation';
 import { useUpdateEmailMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { PasswordMismatchNotice, isPasswordMismatch } from '../components/PasswordFailureNotice';
 
 /** Outcomes of an e-mail change request (spec 001 §8). */
 export const EDIT_EMAIL_MESSAGES = {
@@ -17,31 +19,58 @@ export const EDIT_EMAIL_MESSAGES = {
   same: '現在と同じメールアドレスです。',
 } as const;
 
+/** Why the current password is asked for, shown under the field. */
+export const EDIT_EMAIL_PASSWORD_NOTE =
+  'ご本人確認のため、現在のパスワードを入力してください。ログイン中の端末を他の方が使っても、メールアドレスを変えられないようにするためです。';
+
 type Outcome = keyof typeof EDIT_EMAIL_MESSAGES;
+/** A refusal the server explained (wrong password, missing field, too many attempts): its own message. */
+type Failure = { kind: 'mismatch' } | { kind: 'server'; message: string };
+
+/** Statuses whose `message` the server writes for the user; anything else gets the general failure. */
+const EXPLAINED_STATUSES = new Set([400, 401, 403, 429]);
+
+const failureOf = (error: unknown): Failure | null => {
+  if (isPasswordMismatch(error)) return { kind: 'mismatch' };
+  const status = typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  const body = getApiErrorBody(error);
+  if (typeof status === 'number' && EXPLAINED_STATUSES.has(status) && body?.message) {
+    return { kind: 'server', message: body.message };
+  }
+  return null;
+};
 
 function EmailForm({ user }: { user: AuthUser }) {
   const [updateEmail, { isLoading }] = useUpdateEmailMutation();
   const [rawEmail, setRawEmail] = useState('');
-  const [touched, setTouched] = useState(false);
+  const [password, setPassword] = useState('');
+  const [touched, setTouched] = useState({ email: false, password: false });
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
 
   const email = rawEmail.trim();
   const sameAsNow = email !== '' && email.toLowerCase() === user.email.toLowerCase();
   const emailError = validateEmail(email) ?? (sameAsNow ? EDIT_EMAIL_MESSAGES.same : null);
+  const passwordError = validateEnteredPassword(password);
+  const invalid = emailError !== null || passwordError !== null;
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    setTouched(true);
-    if (emailError || isLoading) return;
+    setTouched({ email: true, password: true });
+    if (invalid || isLoading) return;
     setOutcome(null);
+    setFailure(null);
     try {
-      const result = await updateEmail({ id: user.id, email }).unwrap();
+      const result = await updateEmail({ id: user.id, email, password }).unwrap();
       if (result.duplicate) setOutcome('duplicate');
       else if (result.notFound) setOutcome('notFound');
       else if (result.sended) setOutcome('sent');
       else setOutcome('failed');
-    } catch {
-      setOutcome('failed');
+      if (result.sended) setPassword('');
+    } catch (error) {
+      const explained = failureOf(error);
+      if (explained) setFailure(explained);
+      else setOutcome('failed');
     }
   };
 
@@ -65,12 +94,24 @@ function EmailForm({ user }: { user: AuthUser }) {
           placeholder="example@example.jp"
           value={rawEmail}
           onChange={(event) => setRawEmail(event.target.value)}
-          onBlur={() => setTouched(true)}
-          error={touched ? emailError : null}
+          onBlur={() => setTouched((current) => ({ ...current, email: true }))}
+          error={touched.email ? emailError : null}
+          required
+        />
+        <TextField
+          label="現在のパスワード"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          hint={EDIT_EMAIL_PASSWORD_NOTE}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          onBlur={() => setTouched((current) => ({ ...current, password: true }))}
+          error={touched.password ? passwordError : null}
           required
         />
         <div className="form__actions">
-          <SubmitButton busy={isLoading} disabled={emailError !== null}>
+          <SubmitButton busy={isLoading} disabled={invalid}>
             確認メールを送信する
           </SubmitButton>
           <Link className="button button--block" to={paths.account.getHref()}>
@@ -84,6 +125,12 @@ function EmailForm({ user }: { user: AuthUser }) {
             <p>{EDIT_EMAIL_MESSAGES[outcome]}</p>
           </Notice>
         )}
+        {failure?.kind === 'mismatch' && <PasswordMismatchNotice />}
+        {failure?.kind === 'server' && (
+          <Notice tone="error">
+            <p>{failure.message}</p>
+          </Notice>
+        )}
       </div>
     </>
   );
@@ -94,7 +141,7 @@ export function EditEmail() {
   return (
     <AccountPage
       title="メールアドレス変更"
-      lead="新しいメールアドレスに確認メールをお送りします。メールに記載されたURLを開くと変更が完了します。"
+      lead="新しいメールアドレスと現在のパスワードを入力してください。新しいメールアドレスに確認メールをお送りし、メールに記載されたURLを開くと変更が完了します。"
     >
       <WithAuthUser>{(user) => <EmailForm user={user} />}</WithAuthUser>
     </AccountPage>

@@ -83,4 +83,20 @@ describe('EditPassword', () => {
     );
     expect(submit).toBeEnabled();
   });
+
+  it('shows the lock message when too many wrong current passwords locked the account', async () => {
+    const lock =
+      'パスワードを10回間違えたため、2026/11/26 15:00までログインが制限されています。制限を解除したい場合は運営まで連絡してください。';
+    answerPost('/user/set/updatePassword', { status: 429, body: { error: 'account_locked', message: lock } });
+    const { user, old, next, repeat, submit } = await setup();
+
+    await user.type(old, 'not-my-password');
+    await user.type(next, 'new-password');
+    await user.type(repeat, 'new-password');
+    await user.click(submit);
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(lock);
+    expect(screen.queryByText(EDIT_PASSWORD_MESSAGES.mismatch)).not.toBeInTheDocument();
+    expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('test.jwt.token');
+  });
 });

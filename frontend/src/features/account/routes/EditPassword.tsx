@@ -4,7 +4,7 @@ import { Notice } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
 import { TextField } from '@/components/form/TextField';
 import { paths } from '@/config/paths';
-import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
+import { getErrorMessage } from '@/lib/apiError';
 import {
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
@@ -15,19 +15,19 @@ import {
 import { useStoreToken } from '@/features/session/hooks/useSession';
 import { useUpdatePasswordMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import {
+  PASSWORD_MISMATCH_MESSAGE,
+  PasswordMismatchNotice,
+  isPasswordMismatch,
+} from '../components/PasswordFailureNotice';
 
 export const EDIT_PASSWORD_MESSAGES = {
-  mismatch: '現在のパスワードが正しくありません。',
+  mismatch: PASSWORD_MISMATCH_MESSAGE,
   saved: 'パスワードを更新しました。',
 } as const;
 
 type Field = 'oldPassword' | 'newPassword' | 'repeat';
 type Failure = { kind: 'mismatch' } | { kind: 'error'; message: string };
-
-const isMismatch = (error: unknown): boolean => {
-  const body = getApiErrorBody(error) as { error: string; detail?: string } | null;
-  return body?.error === 'password_mismatch' || (body?.detail ?? '').includes('MISMATCH');
-};
 
 function PasswordForm({ user }: { user: AuthUser }) {
   const [updatePassword, { isLoading }] = useUpdatePasswordMutation();
@@ -77,7 +77,7 @@ function PasswordForm({ user }: { user: AuthUser }) {
       storeToken({ type: type || 'Bearer', token });
       setUpdated(true);
     } catch (error) {
-      setFailure(isMismatch(error) ? { kind: 'mismatch' } : { kind: 'error', message: getErrorMessage(error) });
+      setFailure(isPasswordMismatch(error) ? { kind: 'mismatch' } : { kind: 'error', message: getErrorMessage(error) });
     }
   };
 
@@ -107,14 +107,7 @@ function PasswordForm({ user }: { user: AuthUser }) {
             <p>{EDIT_PASSWORD_MESSAGES.saved}</p>
           </Notice>
         )}
-        {failure?.kind === 'mismatch' && (
-          <Notice tone="error">
-            <p>{EDIT_PASSWORD_MESSAGES.mismatch}</p>
-            <p>
-              <Link to={paths.forgotPassword.getHref()}>パスワードをお忘れの方はこちら</Link>
-            </p>
-          </Notice>
-        )}
+        {failure?.kind === 'mismatch' && <PasswordMismatchNotice />}
         {failure?.kind === 'error' && (
           <Notice tone="error">
             <p>{failure.message}</p>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
@@ -6,7 +6,7 @@ import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
 import { apiUrl, server } from '@/testing/server';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
-import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '../components/ImageUpload';
+import { IMAGE_CHOOSE_LABEL, IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '../components/ImageUpload';
 import { AGE_GROUPS, PROFILE_MESSAGES } from './EditProfile';
 
 const setup = async () => {
@@ -22,6 +22,42 @@ const imageFile = (name: string, size: number, type = 'image/png') =>
   new File([new Uint8Array(size)], name, { type });
 
 describe('EditProfile', () => {
+  it('offers a visible, named button that opens the file chooser, in the icon group', async () => {
+    const { user } = await setup();
+    const group = screen.getByRole('group', { name: 'プロフィールアイコン' });
+    const button = within(group).getByRole('button', { name: IMAGE_CHOOSE_LABEL });
+    expect(button).toBeVisible();
+    expect(button).toHaveAccessibleDescription(/2MB以内/);
+    const input = screen.getByLabelText<HTMLInputElement>('プロフィールアイコンの画像ファイル');
+    const opened = vi.spyOn(input, 'click');
+
+    button.focus();
+    await user.keyboard('{Enter}');
+
+    expect(opened).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the newest icon, which the server lists first', async () => {
+    loginAs();
+    serveUser(
+      makeUser({
+        urls: {
+          icon: [
+            { id: 12, url: 'https://cdn.example.jp/second.png' },
+            { id: 11, url: 'https://cdn.example.jp/first.png' },
+          ],
+          logo: [],
+        },
+      }),
+    );
+    renderApp('/edit/profile');
+
+    expect(await screen.findByRole('img', { name: 'プロフィールアイコン' })).toHaveAttribute(
+      'src',
+      'https://cdn.example.jp/second.png',
+    );
+  });
+
   it('fills the form with the current profile and offers the age groups of the spec', async () => {
     await setup();
 
@@ -80,14 +116,14 @@ describe('EditProfile', () => {
   it('refuses an icon over 2 MB without sending it', async () => {
     const { user } = await setup();
 
-    await user.upload(screen.getByLabelText('プロフィールアイコン'), imageFile('big.png', IMAGE_MAX_BYTES + 1));
+    await user.upload(screen.getByLabelText('プロフィールアイコンの画像ファイル'), imageFile('big.png', IMAGE_MAX_BYTES + 1));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(IMAGE_MESSAGES.tooLarge);
   });
 
   it('refuses a file that is not a jpg, jpeg, png or gif', async () => {
     await setup();
-    const input = screen.getByLabelText('プロフィールアイコン');
+    const input = screen.getByLabelText('プロフィールアイコンの画像ファイル');
     expect(input).toHaveAttribute('accept', '.jpg,.jpeg,.png,.gif');
 
     await userEvent.setup({ applyAccept: false }).upload(input, imageFile('doc.pdf', 10, 'application/pdf'));
@@ -107,7 +143,7 @@ describe('EditProfile', () => {
     );
     const { user } = await setup();
 
-    await user.upload(screen.getByLabelText('プロフィールアイコン'), imageFile('me.png', 2048));
+    await user.upload(screen.getByLabelText('プロフィールアイコンの画像ファイル'), imageFile('me.png', 2048));
 
     expect(await screen.findByText('プロフィールアイコンを登録しました。')).toBeInTheDocument();
     expect(types).toEqual(['icon']);
@@ -122,7 +158,7 @@ describe('EditProfile', () => {
     );
     const { user } = await setup();
 
-    await user.upload(screen.getByLabelText('プロフィールアイコン'), imageFile('fake.png', 100));
+    await user.upload(screen.getByLabelText('プロフィールアイコンの画像ファイル'), imageFile('fake.png', 100));
 
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(IMAGE_MESSAGES.type));
   });

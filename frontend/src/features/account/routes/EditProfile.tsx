@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useUpdateProfileMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { currentImageUrl } from '../images';
 import { ImageUpload } from '../components/ImageUpload';
 
 export const AGE_GROUPS = ['10代以下', '20代', '30代', '40代', '50代', '60代', '70代以上'] as const;
@@ -173,7 +174,7 @@ export function EditProfile() {
       <WithAuthUser>
         {(user) => (
           <>
-            <ImageUpload type="icon" currentUrl={user.urls.icon.at(-1)?.url ?? null} />
+            <ImageUpload type="icon" currentUrl={currentImageUrl(user.urls.icon)} />
             <ProfileForm user={user} />
           </>
         )}

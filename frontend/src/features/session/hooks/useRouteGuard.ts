@@ -3,21 +3,25 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { isProtectedPath, paths } from '@/config/paths';
 import { clearLoginRef, saveLoginRef } from '@/lib/storage';
-import { SESSION_MESSAGES } from '../messages';
-import { endReasonHandled } from '../sessionSlice';
+import { endReasonHandled, noticeShown } from '../sessionSlice';
 import { useSession } from './useSession';
 
-/** What the layout renders for the current path: the page, a wait, nothing (leaving), or Not Found. */
-export type RouteGate = 'allow' | 'wait' | 'leave' | 'notFound';
+/**
+ * What the layout renders for the current path: the page, a wait, nothing (leaving), Not Found, or
+ * the session check's failure with a way to retry.
+ */
+export type RouteGate = 'allow' | 'wait' | 'leave' | 'notFound' | 'unavailable';
 
 const isAdminPath = (pathname: string): boolean => pathname.split('/').includes('admin');
 
 /**
- * Guards the pages whose path contains member, admin, account or edit (spec 000 §5, 001 §6):
+ * Guards the pages whose path contains member, admin, account or edit (spec 000 §5 and §8, 001 §6):
  * - no token: notice, return path saved, to `/login/`;
- * - loginCheck answered 401: expired notice, return path saved, to `/login/?expired=1`
- *   (on any other page the return path is cleared and the user is a guest);
+ * - loginCheck answered 401: on a protected page the expiry notice and the return path saved, elsewhere
+ *   the return path cleared; to `/login/?expired=1` either way;
+ * - loginCheck failed otherwise (token removed): notice, to `/login/`;
  * - a logged-in user who is not an administrator sees Not Found on `/admin` pages.
+ * Every other page (public, payment) renders for anyone; the session is checked all the same.
  */
 export const useRouteGuard = (): RouteGate => {
   const { pathname, search, key } = useLocation();
@@ -32,30 +36,37 @@ export const useRouteGuard = (): RouteGate => {
   const mustLeave = isProtected && session.status === 'guest';
 
   useEffect(() => {
-    if (!isProtected) {
-      if (endReason === 'expired') clearLoginRef();
-      if (endReason !== null) dispatch(endReasonHandled());
-      return;
-    }
-    if (!mustLeave || handled.current === key) return;
-    handled.current = key;
+    if (handled.current === key) return;
     const here = `${pathname}${search}`;
+    const leave = (href: string) => {
+      handled.current = key;
+      void navigate(href, { replace: true });
+    };
     if (endReason === 'expired') {
-      window.alert(SESSION_MESSAGES.expired);
-      saveLoginRef(here);
-      void navigate(paths.login.getHref({ expired: 1 }), { replace: true });
-    } else if (endReason === 'logout') {
-      void navigate(paths.login.getHref(), { replace: true });
-    } else {
-      window.alert(SESSION_MESSAGES.loginRequired);
-      saveLoginRef(here);
-      void navigate(paths.login.getHref(), { replace: true });
+      if (isProtected) {
+        dispatch(noticeShown('expired'));
+        saveLoginRef(here);
+      } else {
+        clearLoginRef();
+      }
+      leave(paths.login.getHref({ expired: 1 }));
+    } else if (endReason === 'failed') {
+      dispatch(noticeShown('loginProblem'));
+      if (isProtected) saveLoginRef(here);
+      leave(paths.login.getHref());
+    } else if (mustLeave) {
+      if (endReason !== 'logout') {
+        dispatch(noticeShown('loginRequired'));
+        saveLoginRef(here);
+      }
+      leave(paths.login.getHref());
     }
     if (endReason !== null) dispatch(endReasonHandled());
   }, [isProtected, mustLeave, endReason, key, pathname, search, navigate, dispatch]);
 
   if (!isProtected) return 'allow';
   if (mustLeave) return 'leave';
+  if (session.status === 'unavailable') return 'unavailable';
   if (session.status !== 'loggedIn') return 'wait';
   if (isAdminPath(pathname) && !session.isAdmin) return 'notFound';
   return 'allow';

@@ -10,9 +10,10 @@ import { tokenCleared, tokenStored } from '../sessionSlice';
 /**
  * The session state machine of spec 000 §4:
  * `unchecked` (a token is stored, the check has not started) -> `checking` -> `loggedIn`;
- * without a token, or when the server refuses it, `guest`.
+ * without a token, or when the server refuses it, `guest`; when the check fails without a verdict on the
+ * token (403, no answer), `unavailable`: the token is kept and the user is asked to reload.
  */
-export type SessionStatus = 'unchecked' | 'checking' | 'loggedIn' | 'guest';
+export type SessionStatus = 'unchecked' | 'checking' | 'loggedIn' | 'guest' | 'unavailable';
 
 export interface SessionView extends Session {
   status: SessionStatus;
@@ -25,7 +26,7 @@ const GUEST: SessionView = { status: 'guest', isLoggedIn: false, isAdmin: false,
 /** The current session: guest without a token, else what `loginCheck` answers. */
 export const useSession = (): SessionView => {
   const hasToken = useAppSelector((state) => state.session.hasToken);
-  const { data, isUninitialized, isLoading } = useLoginCheckQuery(undefined, { skip: !hasToken });
+  const { data, isUninitialized, isLoading, isError } = useLoginCheckQuery(undefined, { skip: !hasToken });
   if (!hasToken) return GUEST;
   if (data) {
     return { ...data, status: data.isLoggedIn ? 'loggedIn' : 'guest', isChecking: false };
@@ -33,6 +34,7 @@ export const useSession = (): SessionView => {
   if (isUninitialized || isLoading) {
     return { ...GUEST, status: isUninitialized ? 'unchecked' : 'checking', isChecking: true };
   }
+  if (isError) return { ...GUEST, status: 'unavailable' };
   return GUEST;
 };
 
