@@ -16,22 +16,24 @@ use serde_json::{json, Value};
 use validator::Validate;
 
 use crate::auth::AuthUser;
+use crate::routes::Routes;
 use crate::ApiError;
 
 pub(crate) const MSG_EMAIL_CHANGE_KEY_INVALID: &str =
     "メールアドレス変更用のURLが無効です。お手数ですが再度メールアドレスの変更をお試しください。";
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/get/authUser", web::get().to(auth_user))
-        .route("/user/set/update", web::post().to(update_profile))
-        .route("/user/set/uploadfile", web::post().to(upload_file))
-        .route("/user/set/updateEmail", web::post().to(update_email))
-        .route("/user/set/updateLoginEmail", web::post().to(update_login_email))
-        .route("/user/set/updateCorporateData", web::post().to(update_corporate))
-        .route("/address/set/register", web::post().to(save_address))
-        .route("/address/set/updater", web::post().to(save_address))
-        .route("/address/get/zip", web::get().to(lookup_zip))
-        .route("/displayname/set/update", web::post().to(update_display_name));
+pub(crate) fn config(routes: &mut Routes) {
+    routes
+        .get("/user/get/authUser", auth_user)
+        .post("/user/set/update", update_profile)
+        .post("/user/set/uploadfile", upload_file)
+        .post("/user/set/updateEmail", update_email)
+        .post("/user/set/updateLoginEmail", update_login_email)
+        .post("/user/set/updateCorporateData", update_corporate)
+        .post("/address/set/register", save_address)
+        .post("/address/set/updater", save_address)
+        .get("/address/get/zip", lookup_zip)
+        .post("/displayname/set/update", update_display_name);
 }
 
 fn profile_error(error: ProfileError) -> ApiError {
