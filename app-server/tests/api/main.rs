@@ -13,5 +13,6 @@ mod login;
 mod pages;
 mod password;
 mod profile;
+mod rate_limits;
 mod signup;
 mod sponsors;

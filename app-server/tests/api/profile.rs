@@ -135,6 +135,32 @@ async fn an_email_change_completes_only_through_the_mailed_link() {
 }
 
 #[tokio::test]
+async fn an_email_change_key_redeemed_by_another_member_is_refused_and_changes_nobody() {
+    let app = spawn_app().await;
+    let (owner_email, owner_token) = member(&app, "key-owner").await;
+    let (thief_email, thief_token) = member(&app, "key-thief").await;
+    let new_email = unique_email("wanted");
+    let resp = app.post_json_with_token("/v1/user/set/updateEmail", &owner_token, &json!({"email": new_email})).await;
+    assert_eq!(resp.status(), 200);
+    let key = link_key(&app.mails_to(&new_email, 1).await[0], "/edit/email/updated?activate=");
+
+    let stolen =
+        app.post_json_with_token("/v1/user/set/updateLoginEmail", &thief_token, &json!({"activatekey": key})).await;
+
+    assert_eq!(stolen.status(), 400);
+    assert_eq!(stolen.json::<Value>().await.unwrap()["error"], "invalid_key");
+    assert_eq!(auth_user(&app, &thief_token).await["email"], thief_email);
+    assert_eq!(auth_user(&app, &owner_token).await["email"], owner_email);
+    let thief_login = app.post_json("/v1/user/login", &json!({"email": new_email, "password": PASSWORD})).await;
+    assert_eq!(thief_login.status(), 401);
+    // The key still works for the member it was mailed to.
+    let done =
+        app.post_json_with_token("/v1/user/set/updateLoginEmail", &owner_token, &json!({"activatekey": key})).await;
+    assert_eq!(done.status(), 200);
+    assert_eq!(auth_user(&app, &owner_token).await["email"], new_email);
+}
+
+#[tokio::test]
 async fn an_address_held_by_another_account_is_reported_as_duplicate() {
     let app = spawn_app().await;
     let (taken, _) = member(&app, "taken").await;
