@@ -17,8 +17,7 @@ fn exec(url: &str, sql: &str) -> Result<usize, Error> {
 
 /// One member per racer, one project and return 1 with a stock of 3.
 fn fixtures(url: &str) {
-    let users: Vec<String> =
-        (1..=RACERS).map(|i| format!("({i}, 'racer{i}@example.jp', 'member', 'x')")).collect();
+    let users: Vec<String> = (1..=RACERS).map(|i| format!("({i}, 'racer{i}@example.jp', 'member', 'x')")).collect();
     exec(url, &format!("INSERT INTO users (id, email, status, password_hash) VALUES {}", users.join(", "))).unwrap();
     exec(url, "INSERT INTO projects (id, slug, title, target_amount, period_end) VALUES (1, 'p1', 'P1', 100000, '2030-01-01')")
         .unwrap();
