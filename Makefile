@@ -4,12 +4,13 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend bench clean
+.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend bench fuzz clean
 
 help:
 	@echo "make run    - set up, start local services, serve the site with demo data"
 	@echo "make test   - set up, start local services, run every test"
 	@echo "make bench  - load 1M paid sales and measure the public read endpoints (not part of make test)"
+	@echo "make fuzz   - schemathesis against every /v1 operation, anonymous and as a member (a short run is in make test)"
 
 setup:
 	@bash app-server/dev/setup.sh
@@ -41,6 +42,9 @@ test-e2e:
 
 bench:
 	@bash app-server/bench/run.sh
+
+fuzz:
+	@bash app-server/dev/fuzz.sh
 
 clean: services-down
 	rm -rf .data frontend/dist

@@ -11,11 +11,12 @@ use crate::auth::AuthUser;
 use crate::constraint::constraint_error;
 use crate::ids::Id;
 use crate::project::catalog_error;
+use crate::routes::Routes;
 use crate::sales::ProjectQuery;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/comment/get/list", web::get().to(list)).route("/comment/set/update", web::post().to(update));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.get("/comment/get/list", list).post("/comment/set/update", update);
 }
 
 #[derive(Debug, Serialize)]

@@ -12,15 +12,15 @@ use serde_json::Value;
 use crate::auth::AuthUser;
 use crate::profile::same_user;
 use crate::rate::{self, Subject};
+use crate::routes::Routes;
 use crate::session::TokenResponse;
 use crate::ApiError;
 
 pub(crate) const MSG_EMAIL_CHANGE_KEY_INVALID: &str =
     "メールアドレス変更用のURLが無効です。お手数ですが再度メールアドレスの変更をお試しください。";
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/set/updateEmail", web::post().to(update_email))
-        .route("/user/set/updateLoginEmail", web::post().to(update_login_email));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.post("/user/set/updateEmail", update_email).post("/user/set/updateLoginEmail", update_login_email);
 }
 
 fn change_error(error: EmailChangeError) -> ApiError {

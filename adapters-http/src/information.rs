@@ -7,11 +7,12 @@ use ports::catalog::Catalog;
 use serde::Serialize;
 
 use crate::project::catalog_error;
+use crate::routes::Routes;
 use crate::sales::ProjectQuery;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/information/get/list", web::get().to(list));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.get("/information/get/list", list);
 }
 
 #[derive(Debug, Serialize)]

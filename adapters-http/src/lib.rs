@@ -16,6 +16,7 @@ mod password;
 mod profile;
 mod project;
 mod rate;
+mod routes;
 mod sales;
 mod session;
 mod sponsors;
@@ -25,7 +26,8 @@ use actix_web::web;
 
 pub use error::{ApiError, ErrorBody};
 pub use project::SiteEnv;
-pub use rate::{ProxySettings, UserRateSettings};
+pub use rate::{ProxySettings, RateLimits, UserRateSettings};
+pub use routes::MountedRoute;
 
 /// Everything the handlers need, as trait objects so this crate never names
 /// a concrete adapter.
@@ -38,6 +40,7 @@ pub struct Services {
     pub email_changes: web::Data<dyn ports::accounts::EmailChanges>,
     pub rate_limiter: web::Data<dyn ports::rate_limit::RateLimiter>,
     pub proxy: web::Data<ProxySettings>,
+    pub rate_limits: web::Data<RateLimits>,
     pub catalog: web::Data<dyn ports::catalog::Catalog>,
     pub site_env: web::Data<SiteEnv>,
 }
@@ -53,6 +56,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.email_changes.clone())
             .app_data(services.rate_limiter.clone())
             .app_data(services.proxy.clone())
+            .app_data(services.rate_limits.clone())
             .app_data(services.catalog.clone())
             .app_data(services.site_env.clone())
             .service(
@@ -60,20 +64,34 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
                     .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal))
                     .app_data(error::json_config())
                     .app_data(error::query_config())
-                    .configure(user::config)
-                    .configure(session::config)
-                    .configure(password::config)
-                    .configure(profile::config)
-                    .configure(email_change::config)
-                    .configure(project::config)
-                    .configure(sales::config)
-                    .configure(sponsors::config)
-                    .configure(information::config)
-                    .configure(comment::config)
-                    .configure(openapi::config)
+                    .configure(|cfg| mount_all(&mut routes::Routes::mounting(cfg, "/v1")))
                     .default_service(web::to(error::not_found)),
             );
     }
+}
+
+/// Every area's routes, in mounting order: the one list both [`configure`] and [`mounted_routes`] read.
+fn mount_all(routes: &mut routes::Routes) {
+    user::config(routes);
+    session::config(routes);
+    password::config(routes);
+    profile::config(routes);
+    email_change::config(routes);
+    project::config(routes);
+    sales::config(routes);
+    sponsors::config(routes);
+    information::config(routes);
+    comment::config(routes);
+    openapi::config(routes);
+}
+
+/// Every route [`configure`] mounts, sorted, without building a server.
+pub fn mounted_routes() -> Vec<MountedRoute> {
+    let mut routes = routes::Routes::recording("/v1");
+    mount_all(&mut routes);
+    let mut mounted = routes.into_mounted();
+    mounted.sort();
+    mounted
 }
 
 #[cfg(test)]
@@ -88,7 +106,7 @@ pub(crate) mod test_support {
     use ports::catalog::{Catalog, MockCatalog};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
-    use crate::{ProxySettings, Services, SiteEnv};
+    use crate::{ProxySettings, RateLimits, Services, SiteEnv};
 
     /// Services backed by mocks; a rate limiter that always allows.
     pub(crate) struct Mocks {
@@ -132,6 +150,7 @@ pub(crate) mod test_support {
                 email_changes: Data::from(email_changes),
                 rate_limiter: Data::from(rate_limiter),
                 proxy: Data::new(ProxySettings::default()),
+                rate_limits: Data::new(RateLimits::default()),
                 catalog: Data::from(catalog),
                 site_env: Data::new(SiteEnv { name: "local".into() }),
             }

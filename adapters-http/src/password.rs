@@ -12,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::auth::AuthUser;
 use crate::rate::{self, Subject};
+use crate::routes::Routes;
 use crate::session::TokenResponse;
 use crate::ApiError;
 
@@ -20,11 +21,12 @@ pub(crate) const MSG_RESET_KEY_INVALID: &str =
 pub(crate) const MSG_RESET_KEY_EXPIRED: &str =
     "パスワード再設定用のURLの有効期限が切れています。お手数ですが再度パスワード再発行の手続きを行ってください。";
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/registPassword", web::post().to(regist_password))
-        .route("/user/forgotPassword", web::post().to(forgot_password))
-        .route("/user/resetPassword", web::post().to(reset_password))
-        .route("/user/set/updatePassword", web::post().to(update_password));
+pub(crate) fn config(routes: &mut Routes) {
+    routes
+        .post("/user/registPassword", regist_password)
+        .post("/user/forgotPassword", forgot_password)
+        .post("/user/resetPassword", reset_password)
+        .post("/user/set/updatePassword", update_password);
 }
 
 fn parse_password(raw: &str) -> Result<Password, ApiError> {

@@ -21,17 +21,19 @@ use crate::constraint::constraint_error;
 use crate::error::malformed_request;
 use crate::ids::{parse_id, Id, UserRef};
 use crate::rate::{self, Subject, UserRateSettings};
+use crate::routes::Routes;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/get/authUser", web::get().to(auth_user))
-        .route("/user/set/update", web::post().to(update_profile))
-        .route("/user/set/uploadfile", web::post().to(upload_file))
-        .route("/user/set/updateCorporateData", web::post().to(update_corporate))
-        .route("/address/set/register", web::post().to(save_address))
-        .route("/address/set/updater", web::post().to(save_address))
-        .route("/address/get/zip", web::get().to(lookup_zip))
-        .route("/displayname/set/update", web::post().to(update_display_name));
+pub(crate) fn config(routes: &mut Routes) {
+    routes
+        .get("/user/get/authUser", auth_user)
+        .post("/user/set/update", update_profile)
+        .post("/user/set/uploadfile", upload_file)
+        .post("/user/set/updateCorporateData", update_corporate)
+        .post("/address/set/register", save_address)
+        .post("/address/set/updater", save_address)
+        .get("/address/get/zip", lookup_zip)
+        .post("/displayname/set/update", update_display_name);
 }
 
 fn profile_error(error: ProfileError) -> ApiError {

@@ -9,10 +9,11 @@ use ports::catalog::{Catalog, CatalogError, ProjectCard, ProjectDetail, ReturnVi
 use serde::{Deserialize, Serialize};
 
 use crate::auth::MaybeAuthUser;
+use crate::routes::Routes;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/helper/get/master", web::get().to(master)).route("/project/get/detail", web::get().to(detail));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.get("/helper/get/master", master).get("/project/get/detail", detail);
 }
 
 /// The deployment's name as the seed's client reads it (`env`).

@@ -20,6 +20,46 @@ pub(crate) const EMAIL_CHANGE_PER_IP: RateRule = RateRule::new("email_change:ip"
 /// the count comes from [`UserRateSettings`].
 pub(crate) const UPLOAD_PER_USER_WINDOW_MINUTES: i64 = 60;
 
+/// The limits in force: the production maxima above, each multiplied by `scale`. Only load and fuzz runs, which
+/// send thousands of requests from one address, raise it (`RATE_LIMIT_SCALE`); production keeps 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimits {
+    scale: u32,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        Self { scale: 1 }
+    }
+}
+
+impl RateLimits {
+    pub const ENV_VAR: &'static str = "RATE_LIMIT_SCALE";
+
+    /// Every maximum multiplied by `scale` (at least 1).
+    pub fn scaled(scale: u32) -> Self {
+        Self { scale: scale.max(1) }
+    }
+
+    /// From `RATE_LIMIT_SCALE` (a whole number, 1 when unset or empty).
+    pub fn from_env() -> Result<Self, String> {
+        match std::env::var(Self::ENV_VAR) {
+            Ok(raw) if !raw.trim().is_empty() => raw
+                .trim()
+                .parse::<u32>()
+                .ok()
+                .filter(|scale| *scale >= 1)
+                .map(Self::scaled)
+                .ok_or_else(|| format!("{}: {raw:?} is not a whole number of at least 1", Self::ENV_VAR)),
+            _ => Ok(Self::default()),
+        }
+    }
+
+    fn apply(self, rule: RateRule) -> RateRule {
+        RateRule { max: rule.max.saturating_mul(self.scale), ..rule }
+    }
+}
+
 /// Whether to take the client address from `X-Forwarded-For` (only behind a
 /// trusted load balancer; otherwise anyone could pick their own address).
 #[derive(Debug, Clone, Copy, Default)]
@@ -38,14 +78,16 @@ pub(crate) fn client_ip(req: &HttpRequest) -> String {
 /// E-mail subjects are hashed so the table holds no addresses.
 pub(crate) async fn enforce(req: &HttpRequest, checks: &[(RateRule, Subject<'_>)]) -> Result<(), ApiError> {
     let Some(limiter) = req.app_data::<web::Data<dyn RateLimiter>>() else { return Ok(()) };
+    let limits = req.app_data::<web::Data<RateLimits>>().map(|l| *l.get_ref()).unwrap_or_default();
     let now = chrono::Utc::now();
     for (rule, subject) in checks {
+        let rule = limits.apply(*rule);
         let subject = match subject {
             Subject::Ip => client_ip(req),
             Subject::Email(email) => hash_key(&email.to_lowercase()),
             Subject::User(id) => format!("user:{id}"),
         };
-        match allow(limiter.get_ref(), *rule, &subject, now).await {
+        match allow(limiter.get_ref(), rule, &subject, now).await {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(rule = rule.name, "rate limit reached");
@@ -84,5 +126,18 @@ impl UserRateSettings {
 
     pub(crate) fn upload_rule(self) -> RateRule {
         RateRule::new("upload:user", self.uploads_per_hour, UPLOAD_PER_USER_WINDOW_MINUTES)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn production_limits_are_the_defaults_and_a_scale_multiplies_every_maximum() {
+        assert_eq!(RateLimits::default().apply(LOGIN_PER_IP), LOGIN_PER_IP);
+        let scaled = RateLimits::scaled(100).apply(FORGOT_PER_EMAIL);
+        assert_eq!((scaled.name, scaled.max, scaled.window), ("forgot:email", 300, FORGOT_PER_EMAIL.window));
+        assert_eq!(RateLimits::scaled(0), RateLimits::default());
     }
 }

@@ -11,12 +11,11 @@ use serde::{Deserialize, Serialize};
 use crate::auth::AuthUser;
 use crate::profile;
 use crate::project::{catalog_error, SumDto};
+use crate::routes::Routes;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/sales/get/sum", web::get().to(sum))
-        .route("/sales/get/allSum", web::get().to(all_sum))
-        .route("/sales/get/list", web::get().to(list));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.get("/sales/get/sum", sum).get("/sales/get/allSum", all_sum).get("/sales/get/list", list);
 }
 
 #[derive(Debug, Deserialize)]

@@ -13,10 +13,11 @@ use serde_json::json;
 
 use crate::auth::AuthUser;
 use crate::rate::{self, Subject};
+use crate::routes::Routes;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/login", web::post().to(login)).route("/user/loginCheck", web::get().to(login_check));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.post("/user/login", login).get("/user/loginCheck", login_check);
 }
 
 #[derive(Debug, Deserialize)]

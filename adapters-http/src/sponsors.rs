@@ -10,11 +10,12 @@ use ports::catalog::{Catalog, FooterSponsors, ManualLogo, SponsorList, WallSpons
 use serde::{Deserialize, Serialize};
 
 use crate::project::catalog_error;
+use crate::routes::Routes;
 use crate::sales::ProjectQuery;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/sponsors/get/list", web::get().to(list)).route("/sponsors/get/footer", web::get().to(footer));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.get("/sponsors/get/list", list).get("/sponsors/get/footer", footer);
 }
 
 #[derive(Debug, Serialize)]

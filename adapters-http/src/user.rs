@@ -8,10 +8,11 @@ use serde::{Deserialize, Serialize};
 use validator::Validate;
 
 use crate::rate::{self, Subject};
+use crate::routes::Routes;
 use crate::ApiError;
 
-pub(crate) fn config(cfg: &mut web::ServiceConfig) {
-    cfg.route("/user/register", web::post().to(register)).route("/user/reRegister", web::post().to(reregister));
+pub(crate) fn config(routes: &mut Routes) {
+    routes.post("/user/register", register).post("/user/reRegister", reregister);
 }
 
 /// `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is

@@ -4,7 +4,7 @@
 #   - Debian packages: libpq-dev, pkg-config, chromium, fonts-noto-cjk, the PostgreSQL client,
 #     and `postgresql` itself only when no server is reachable and none can be created
 #     (DATABASE_URL unset, nothing on 127.0.0.1:5432, no initdb binary);
-#   - a Python venv at $ROOT/.data/venv with localstripe (app-server/dev/requirements.txt);
+#   - a Python venv at $ROOT/.data/venv with localstripe and schemathesis (app-server/dev/requirements.txt);
 #   - maildev (app-server/dev/package.json + package-lock.json, `npm ci`);
 #   - frontend/node_modules (`npm ci`) when missing or older than frontend/package-lock.json.
 # Usage: bash app-server/dev/setup.sh

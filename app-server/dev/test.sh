@@ -51,6 +51,11 @@ rust_lints() {
   cargo fmt --all --check && cargo clippy --workspace --all-targets --quiet -- -D warnings
 }
 
+# A bounded schemathesis run (app-server/dev/fuzz.sh --short): no 5xx, every response as documented.
+api_fuzz() {
+  FUZZ_SERVICES=reuse FUZZ_PORT="${FUZZ_PORT:-18095}" bash app-server/dev/fuzz.sh --short
+}
+
 frontend_unit() {
   npm --prefix frontend run --silent typecheck && npm --prefix frontend test
 }
@@ -80,6 +85,7 @@ if [ "$only" = all ]; then
   layer "Dev scripts: services.sh stops only what each run started" bash app-server/dev/services_test.sh
   layer "Rust: formatting and clippy (warnings are errors)" rust_lints
   layer "Rust: unit, property and integration tests" rust_tests
+  layer "API: schema-driven fuzzing of /v1/openapi.json (short)" api_fuzz
   layer "Frontend: typecheck and unit tests" frontend_unit
 fi
 layer "Browser: end-to-end tests in Debian chromium" e2e

@@ -13,7 +13,7 @@ use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
-use adapters_http::{page_data, ProxySettings, Services, SiteEnv, UserRateSettings};
+use adapters_http::{page_data, ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository,
@@ -144,6 +144,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         email_changes: web::Data::from(email_changes),
         rate_limiter: web::Data::from(rate_limiter),
         proxy: web::Data::new(ProxySettings { trust_forwarded_for: settings.trust_forwarded_for }),
+        // Read here, not in config.rs: a knob for load and fuzz runs only (see adapters-http rate.rs).
+        rate_limits: web::Data::new(RateLimits::from_env().map_err(anyhow::Error::msg)?),
         catalog: web::Data::from(catalog),
         site_env: web::Data::new(SiteEnv { name: settings.site_env.clone() }),
     })

@@ -102,17 +102,28 @@ mod tests {
         assert_eq!(Lot::options(true).collect::<Vec<_>>(), vec![Lot::ONE]);
     }
 
+    /// Mostly the interesting neighbourhood 0..=11, sometimes anything in `i64`.
+    fn requested_lot() -> impl Strategy<Value = i64> {
+        prop_oneof![3 => -1i64..=11, 1 => any::<i64>()]
+    }
+
     proptest! {
         #[test]
-        fn parse_accepts_exactly_one_to_ten(n in any::<i64>()) {
+        fn parse_accepts_exactly_one_to_ten(n in requested_lot()) {
             prop_assert_eq!(Lot::parse(n).is_ok(), (1..=10).contains(&n));
         }
 
         #[test]
-        fn lot_disable_forces_one(n in any::<i64>()) {
+        fn lot_disable_forces_one(n in requested_lot()) {
             if let Ok(lot) = Lot::for_return(n, true) {
                 prop_assert_eq!(lot, Lot::ONE);
             }
+        }
+
+        #[test]
+        fn a_return_with_lots_enabled_takes_exactly_one_to_ten(n in requested_lot()) {
+            let taken = Lot::for_return(n, false).map(|lot| i64::from(lot.get()));
+            prop_assert_eq!(taken.ok(), (1..=10).contains(&n).then_some(n));
         }
     }
 }

@@ -425,23 +425,34 @@ mod tests {
         }
 
         #[test]
-        fn application_fee_is_floored_and_below_the_total(
-            total in 0i64..=i64::MAX, card in any::<bool>(), internal in any::<bool>()
+        fn application_fee_is_the_spec_rate_of_the_total_floored(
+            total in prop_oneof![0i64..=1_000_000, 0i64..=i64::MAX], card in any::<bool>(), internal in any::<bool>()
         ) {
             let pay = if card { PayType::Card } else { PayType::BankTransfer };
             let schedule = if internal { FeeSchedule::Internal } else { FeeSchedule::Standard };
-            let fee = application_fee(Yen(total), pay, schedule);
-            let bp = i128::from(schedule.basis_points(pay));
-            prop_assert!(fee.0 >= 0 && fee.0 <= total);
-            prop_assert!(i128::from(fee.0) * 10_000 <= i128::from(total) * bp);
-            prop_assert!((i128::from(fee.0) + 1) * 10_000 > i128::from(total) * bp);
+            // The spec's rates written out again, so a wrong constant in `basis_points` fails here.
+            let per_ten_thousand: i128 = match (internal, card) {
+                (false, true) => 1360,
+                (false, false) => 1150,
+                (true, true) => 1060,
+                (true, false) => 850,
+            };
+            let fee = i128::from(application_fee(Yen(total), pay, schedule).0);
+            // fee = floor(total × rate) exactly when fee ≤ total × rate < fee + 1.
+            prop_assert!(fee >= 0);
+            prop_assert!(fee * 10_000 <= i128::from(total) * per_ten_thousand);
+            prop_assert!((fee + 1) * 10_000 > i128::from(total) * per_ten_thousand);
         }
 
         #[test]
-        fn platform_fee_plus_payout_is_the_confirmed_amount(total in 0i64..=i64::MAX) {
-            let fee = platform_fee(Yen(total));
-            prop_assert_eq!(fee.0 + payout_after_platform_fee(Yen(total)).0, total);
-            prop_assert!(fee.0 <= total / 5);
+        fn platform_fee_is_a_fifth_of_the_confirmed_amount_floored_and_the_payout_the_rest(
+            total in prop_oneof![0i64..=1_000_000, 0i64..=i64::MAX]
+        ) {
+            let fee = i128::from(platform_fee(Yen(total)).0);
+            // 20 % = 1/5: fee = floor(total / 5) exactly when 5·fee ≤ total < 5·(fee + 1).
+            prop_assert!(fee * 5 <= i128::from(total));
+            prop_assert!((fee + 1) * 5 > i128::from(total));
+            prop_assert_eq!(i128::from(payout_after_platform_fee(Yen(total)).0), i128::from(total) - fee);
         }
 
         #[test]

@@ -3,6 +3,7 @@
 // Helpers outside #[test] functions panic on purpose: a failed setup is a failed test.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod access;
 mod catalog;
 mod comments;
 mod demo;
@@ -16,5 +17,6 @@ mod mail_queue;
 mod pages;
 mod password;
 mod profile;
+mod rate_limits;
 mod signup;
 mod sponsors;
