@@ -62,7 +62,7 @@ impl Mailer for SmtpMailer {
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError> {
         // A bare address, never a "Name <addr>" form: `Email::parse` only lets
         // through addresses lettre's `Address` accepts (tests below).
-        let to: Address = mail.to.as_str().parse().map_err(|e| MailError::Delivery(format!("recipient: {e}")))?;
+        let to: Address = mail.to.as_str().parse().map_err(|e| MailError::Rejected(format!("recipient: {e}")))?;
         let to = Mailbox::new(None, to);
         let message = Message::builder()
             .from(self.from.clone())
@@ -70,10 +70,15 @@ impl Mailer for SmtpMailer {
             .subject(mail.subject)
             .header(ContentType::TEXT_PLAIN)
             .body(mail.text_body)
-            .map_err(|e| MailError::Delivery(e.to_string()))?;
+            .map_err(|e| MailError::Rejected(e.to_string()))?;
         self.transport.send(message).await.map_err(|e| {
-            tracing::warn!(error = %e, "SMTP delivery failed");
-            MailError::Delivery(e.to_string())
+            tracing::warn!(error = %e, permanent = e.is_permanent(), "SMTP delivery failed");
+            // A 5xx answer (a recipient the relay refuses) will not change on a retry.
+            if e.is_permanent() {
+                MailError::Rejected(e.to_string())
+            } else {
+                MailError::Delivery(e.to_string())
+            }
         })?;
         Ok(())
     }

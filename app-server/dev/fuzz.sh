@@ -30,11 +30,13 @@ fi
 
 log() { echo "fuzz: $*" >&2; }
 
-OWN_SERVICES=""
+# The services this run starts (not those a running `make run` serves with): only these are stopped.
+STARTED=""
 if [ "${FUZZ_SERVICES:-}" != reuse ]; then
     bash app-server/dev/setup.sh || exit 1
-    bash app-server/dev/services.sh up || exit 1
-    OWN_SERVICES=1
+    mkdir -p .data/run
+    STARTED="$(mktemp "$ROOT/.data/run/fuzz-started.XXXXXX")"
+    bash app-server/dev/services.sh up --record "$STARTED" || exit 1
 fi
 # shellcheck disable=SC1091
 source .data/services.env
@@ -44,7 +46,7 @@ DB=""
 cleanup() {
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
     [ -n "$DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
-    [ -n "$OWN_SERVICES" ] && bash app-server/dev/services.sh down >/dev/null 2>&1
+    [ -n "$STARTED" ] && bash app-server/dev/services.sh down --record "$STARTED" >/dev/null 2>&1
 }
 trap cleanup EXIT
 

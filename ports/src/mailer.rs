@@ -20,9 +20,13 @@ pub struct OutgoingMail {
 
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
-    /// The relay refused or could not be reached; the caller may retry later.
+    /// The relay could not be reached or asked to try later; a retry may work.
     #[error("mail delivery failed: {0}")]
     Delivery(String),
+    /// The relay refused this message for good (e.g. a recipient it will
+    /// never accept); retrying cannot help.
+    #[error("mail refused: {0}")]
+    Rejected(String),
 }
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
@@ -124,7 +128,9 @@ impl<Q: JobQueue, M: Mailer, C: Clock> MailDelivery<Q, M, C> {
             Ok(()) => self.queue.succeed(job.id, kept, self.clock.now()).await?,
             Err(e) => {
                 let now = self.clock.now();
-                let retry_at = may_retry(job.attempts, job.max_attempts).then(|| now + retry_delay(job.attempts));
+                let retryable = matches!(e, MailError::Delivery(_));
+                let retry_at = (retryable && may_retry(job.attempts, job.max_attempts))
+                    .then(|| now + retry_delay(job.attempts));
                 tracing::warn!(job = job.id, attempts = job.attempts, error = %e, retry = retry_at.is_some(), "mail not sent");
                 self.queue.fail(job.id, &e.to_string(), retry_at, now).await?;
             }
@@ -240,6 +246,17 @@ mod tests {
         queue.expect_fail().withf(|_, _, retry_at, _| retry_at.is_none()).times(1).returning(|_, _, _, _| Ok(()));
         let mut relay = MockMailer::new();
         relay.expect_send().returning(|_| Err(MailError::Delivery("connection refused".into())));
+
+        MailDelivery::new(queue, relay, clock(), "test:1".into()).deliver_next().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_mail_the_relay_refuses_for_good_is_not_retried() {
+        let mut queue = MockJobQueue::new();
+        queue.expect_claim().returning(|_, _, _, _| Ok(Some(claimed(1))));
+        queue.expect_fail().withf(|_, _, retry_at, _| retry_at.is_none()).times(1).returning(|_, _, _, _| Ok(()));
+        let mut relay = MockMailer::new();
+        relay.expect_send().returning(|_| Err(MailError::Rejected("501 bad recipient".into())));
 
         MailDelivery::new(queue, relay, clock(), "test:1".into()).deliver_next().await.unwrap();
     }
