@@ -279,9 +279,16 @@ impl PriceBreakdown {
     /// `sales_tax_invariant` CHECK of the `sales` table, written out rather
     /// than recomputed so that the two can be tested against each other.
     pub fn figures_agree(price: i64, lot: i64, amount: i64, tax: i64, total: i64, mode: TaxMode, rate: i64) -> bool {
-        let (price, lot, amount, tax, total, rate) =
-            (i128::from(price), i128::from(lot), i128::from(amount), i128::from(tax), i128::from(total), i128::from(rate));
-        let basics = price >= 0 && (1..=10).contains(&lot) && amount == price * lot && tax >= 0 && (0..=100).contains(&rate);
+        let (price, lot, amount, tax, total, rate) = (
+            i128::from(price),
+            i128::from(lot),
+            i128::from(amount),
+            i128::from(tax),
+            i128::from(total),
+            i128::from(rate),
+        );
+        let basics =
+            price >= 0 && (1..=10).contains(&lot) && amount == price * lot && tax >= 0 && (0..=100).contains(&rate);
         basics
             && match mode {
                 TaxMode::Exclusive => tax == amount * rate / 100 && total == amount + tax,

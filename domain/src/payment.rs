@@ -588,7 +588,10 @@ mod tests {
     fn the_frontend_states_the_same_bank_transfer_deadline() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../frontend/src/features/public/legal");
         let shared = std::fs::read_to_string(root.join("bankTransfer.ts")).unwrap();
-        assert!(shared.contains(&format!("'{BANK_TRANSFER_DEADLINE_TEXT}'")), "bankTransfer.ts differs from the domain");
+        assert!(
+            shared.contains(&format!("'{BANK_TRANSFER_DEADLINE_TEXT}'")),
+            "bankTransfer.ts differs from the domain"
+        );
         for page in ["terms.ts", "../routes/Legal.tsx"] {
             let text = std::fs::read_to_string(root.join(page)).unwrap();
             assert!(text.contains("BANK_TRANSFER_DEADLINE_TEXT"), "{page} does not use the shared wording");
