@@ -212,7 +212,7 @@ impl From<ReturnView> for ReturnDto {
             price: r.price.price.0,
             tax: r.price.tax.0,
             total: r.price.total.0,
-            tax_label: r.tax_mode.label(),
+            tax_label: r.price.mode.label(),
             limit: r.limit,
             remaining,
             disabled: r.disabled,

@@ -359,6 +359,11 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
     Ok(())
 }
 
+/// A rate as stored in `sales.tax_rate_percent` (0..=100 always fits).
+fn rate_percent(rate: TaxRate) -> i16 {
+    i16::try_from(rate.percent()).unwrap_or(i16::MAX)
+}
+
 fn seed_sale(
     conn: &mut PgConnection,
     project: &DemoProject,
@@ -376,9 +381,6 @@ fn seed_sale(
     let breakdown =
         PriceBreakdown::for_project(Yen(price), lot, TaxRate::STANDARD, project.is_donation, project.tax_includes)
             .map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))?;
-    // sales.tax is the tax charged on top of `amount` (total = amount + tax): zero when the price
-    // already includes tax or for donations.
-    let added_tax = breakdown.total.0 - breakdown.amount.0;
     let created = Utc::now() - Duration::days(sale.days_ago) - Duration::minutes(i64::from(lot.get()) * 7);
     let paid = sale.status == "succeeded";
     let inserted: Option<i64> = diesel::insert_into(sales::table)
@@ -389,8 +391,10 @@ fn seed_sale(
             sales::price.eq(price),
             sales::lot.eq(i16::from(lot.get())),
             sales::amount.eq(breakdown.amount.0),
-            sales::tax.eq(added_tax),
+            sales::tax.eq(breakdown.tax.0),
             sales::total.eq(breakdown.total.0),
+            sales::tax_mode.eq(breakdown.mode.code()),
+            sales::tax_rate_percent.eq(rate_percent(breakdown.rate)),
             sales::payment_type.eq(sale.payment_type),
             sales::status.eq(sale.status),
             sales::intent_id.eq(format!("pi_demo_{}", sale.key.replace('-', "_"))),

@@ -184,7 +184,8 @@ diesel::table! {
         refunded_amount -> Int8,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
-        paid_at -> Nullable<Timestamptz>,
+        paid_at -> Nullable<Timestamptz>,        tax_mode -> Text,
+        tax_rate_percent -> Int2,
     }
 }
 

@@ -43,7 +43,7 @@ fn fixtures(url: &str) {
     );
 }
 
-/// A sale of `lot` lots; paid when `status` is succeeded.
+/// A sale of `lot` lots at a tax-included price (the projects' default); paid when `status` is succeeded.
 #[allow(clippy::too_many_arguments)]
 fn sale(url: &str, id: i64, project: i64, ret: i64, user: i64, price: i64, lot: i64, status: &str) {
     let paid = if status == "succeeded" { "now()" } else { "NULL" };
@@ -51,9 +51,10 @@ fn sale(url: &str, id: i64, project: i64, ret: i64, user: i64, price: i64, lot: 
     exec(
         url,
         &format!(
-            "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, payment_type, \
-               status, intent_id, idempotency_key, paid_at, created_at) \
-             VALUES ({id}, {project}, {ret}, {user}, {price}, {lot}, {price} * {lot}, 0, {price} * {lot}, 1, \
+            "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
+               tax_rate_percent, payment_type, status, intent_id, idempotency_key, paid_at, created_at) \
+             VALUES ({id}, {project}, {ret}, {user}, {price}, {lot}, {price} * {lot}, {price} * {lot} * 10 / 110, \
+               {price} * {lot}, 'inclusive', 10, 1, \
                '{status}', {intent}, 'key-{id:06}', {paid}, now() - interval '{id} minutes')"
         ),
     );

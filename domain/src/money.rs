@@ -119,13 +119,25 @@ impl From<TaxRate> for u32 {
 
 /// How a project's listed prices relate to consumption tax.
 ///
-/// Decision: the project flag `taxIncludes = true` means the listed return
-/// price already contains tax ("税込"); the tax figure is the part of the
-/// amount that is tax, `floor(amount × rate / (100 + rate))`, and the supporter
-/// pays exactly the listed amount. `taxIncludes = false` means tax is added on
-/// top: `floor(amount × rate / 100)`, total = amount + tax. Donation projects
-/// carry no tax at all, whatever the flag says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The tax rule (docs/decisions.md, "The tax rule"): the supporter always pays
+/// the tax-included total (総額表示) that the screen showed, and every sale
+/// records the consumption tax contained in that total, for receipts.
+///
+/// - `Inclusive` (`taxIncludes = true`): the listed price already contains tax
+///   ("税込"). `total = amount = price × lot`; `tax` is the part of the total
+///   that is tax, `floor(total × rate / (100 + rate))`.
+/// - `Exclusive` (`taxIncludes = false`): the listed price is before tax.
+///   `amount = price × lot`, `tax = floor(amount × rate / 100)`,
+///   `total = amount + tax`.
+/// - `Exempt` (`isDonation`, whatever `taxIncludes` says): a donation is no
+///   sale of goods or services, so it carries no consumption tax:
+///   `tax = 0`, `total = amount`, and the rate applied is 0 %.
+///
+/// Tax is rounded down (切り捨て) once per sale on the sale's whole amount,
+/// never per unit: the invoice rules (適格請求書) allow one rounding per
+/// invoice and rate, and rounding down is what receipts most often do and
+/// what spec 001 §9 asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaxMode {
     /// Tax added on top of the listed price.
@@ -135,6 +147,10 @@ pub enum TaxMode {
     /// Donations: no tax.
     Exempt,
 }
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tax mode {0:?}")]
+pub struct UnknownTaxMode(pub String);
 
 impl TaxMode {
     /// Reads the mode from the project's `isDonation` and `taxIncludes` flags.
@@ -146,13 +162,44 @@ impl TaxMode {
         }
     }
 
-    /// The label beside a price: 税込 (tax included), 税別 (tax added),
-    /// 非課税 (donations).
+    /// The label of how the project lists its prices: 税込 (tax included),
+    /// 税別 (tax added on top), 非課税 (donations). Screens show the
+    /// tax-included `total` as the main figure in every mode (see
+    /// docs/decisions.md); this label tells them whether `price` is a
+    /// tax-excluded base worth showing beside it.
     pub const fn label(self) -> &'static str {
         match self {
             Self::Inclusive => "税込",
             Self::Exclusive => "税別",
             Self::Exempt => "非課税",
+        }
+    }
+
+    /// The value stored in `sales.tax_mode`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Inclusive => "inclusive",
+            Self::Exclusive => "exclusive",
+            Self::Exempt => "exempt",
+        }
+    }
+
+    /// Reads a stored `sales.tax_mode`.
+    pub fn parse(code: &str) -> Result<Self, UnknownTaxMode> {
+        match code {
+            "inclusive" => Ok(Self::Inclusive),
+            "exclusive" => Ok(Self::Exclusive),
+            "exempt" => Ok(Self::Exempt),
+            other => Err(UnknownTaxMode(other.to_owned())),
+        }
+    }
+
+    /// The rate a sale in this mode is taxed at: the given rate, or 0 % for
+    /// donations (a donation receipt must not show a rate that never applied).
+    pub const fn applied_rate(self, rate: TaxRate) -> TaxRate {
+        match self {
+            Self::Exempt => TaxRate(0),
+            Self::Inclusive | Self::Exclusive => rate,
         }
     }
 }
@@ -165,7 +212,8 @@ pub fn amount_for(unit_price: Yen, lot: Lot) -> Result<Yen, MoneyError> {
     unit_price.checked_mul(i64::from(lot.get())).ok_or(MoneyError::Overflow)
 }
 
-/// Tax on `amount` for `mode`, always rounded down (spec 000 §9).
+/// Tax on `amount` for `mode`, always rounded down (spec 001 §9): added on top
+/// for `Exclusive`, contained in `amount` for `Inclusive`, none for `Exempt`.
 pub fn tax_for(amount: Yen, rate: TaxRate, mode: TaxMode) -> Yen {
     let rate = i128::from(rate.percent());
     match mode {
@@ -175,31 +223,38 @@ pub fn tax_for(amount: Yen, rate: TaxRate, mode: TaxMode) -> Yen {
     }
 }
 
-/// What one purchase costs, as the payment flow shows and the server charges.
+/// What one purchase costs: what the screens show, what the server charges and
+/// what the sale row stores (`sales.price, lot, amount, tax, total, tax_mode,
+/// tax_rate_percent`). [`PriceBreakdown::compute`] is the only place these
+/// figures are made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PriceBreakdown {
-    /// Unit price of the return.
+    /// Unit price of the return, as the project lists it.
     pub price: Yen,
     pub lot: Lot,
-    /// `price × lot`.
+    /// `price × lot`: tax-included for `Inclusive`, before tax for `Exclusive`.
     pub amount: Yen,
-    /// Tax contained in (inclusive) or added to (exclusive) `amount`.
+    /// Consumption tax contained in `total` (receipts show it); 0 for donations.
     pub tax: Yen,
-    /// What the supporter pays.
+    /// What the supporter pays, tax included; the figure the screens show.
     pub total: Yen,
+    pub mode: TaxMode,
+    /// The rate applied: the project's rate, 0 % for donations.
+    pub rate: TaxRate,
 }
 
 impl PriceBreakdown {
     /// Computes the breakdown from the server's own data; client-sent figures
-    /// are only ever compared against this.
+    /// are only ever compared against this. See [`TaxMode`] for the rule.
     pub fn compute(price: Yen, lot: Lot, rate: TaxRate, mode: TaxMode) -> Result<Self, MoneyError> {
         let amount = amount_for(price, lot)?;
+        let rate = mode.applied_rate(rate);
         let tax = tax_for(amount, rate, mode);
         let total = match mode {
             TaxMode::Inclusive | TaxMode::Exempt => amount,
             TaxMode::Exclusive => amount.checked_add(tax).ok_or(MoneyError::Overflow)?,
         };
-        Ok(Self { price, lot, amount, tax, total })
+        Ok(Self { price, lot, amount, tax, total, mode, rate })
     }
 
     /// The same, reading the mode from the project's `isDonation` and
@@ -212,6 +267,34 @@ impl PriceBreakdown {
         tax_includes: bool,
     ) -> Result<Self, MoneyError> {
         Self::compute(price, lot, rate, TaxMode::for_project(is_donation, tax_includes))
+    }
+
+    /// The total without its tax (税抜): `amount` for `Exclusive`, `total − tax`
+    /// otherwise. Never negative because `tax <= total`.
+    pub const fn tax_excluded(&self) -> Yen {
+        Yen(self.total.0 - self.tax.0)
+    }
+
+    /// Whether stored figures obey the tax rule; the same statement as the
+    /// `sales_tax_invariant` CHECK of the `sales` table, written out rather
+    /// than recomputed so that the two can be tested against each other.
+    pub fn figures_agree(price: i64, lot: i64, amount: i64, tax: i64, total: i64, mode: TaxMode, rate: i64) -> bool {
+        let (price, lot, amount, tax, total, rate) = (
+            i128::from(price),
+            i128::from(lot),
+            i128::from(amount),
+            i128::from(tax),
+            i128::from(total),
+            i128::from(rate),
+        );
+        let basics =
+            price >= 0 && (1..=10).contains(&lot) && amount == price * lot && tax >= 0 && (0..=100).contains(&rate);
+        basics
+            && match mode {
+                TaxMode::Exclusive => tax == amount * rate / 100 && total == amount + tax,
+                TaxMode::Inclusive => tax == total * rate / (100 + rate) && total == amount,
+                TaxMode::Exempt => rate == 0 && tax == 0 && total == amount,
+            }
     }
 }
 
@@ -337,8 +420,66 @@ mod tests {
         let b = PriceBreakdown::for_project(Yen(5_000), lot(2), TaxRate::STANDARD, false, false).unwrap();
         assert_eq!(
             b,
-            PriceBreakdown { price: Yen(5_000), lot: lot(2), amount: Yen(10_000), tax: Yen(1_000), total: Yen(11_000) }
+            PriceBreakdown {
+                price: Yen(5_000),
+                lot: lot(2),
+                amount: Yen(10_000),
+                tax: Yen(1_000),
+                total: Yen(11_000),
+                mode: TaxMode::Exclusive,
+                rate: TaxRate::STANDARD,
+            }
         );
+    }
+
+    fn figures(price: i64, n: i64, rate: u32, mode: TaxMode) -> (i64, i64, i64, u32) {
+        let b = PriceBreakdown::compute(Yen(price), lot(n), TaxRate::new(rate).unwrap(), mode).unwrap();
+        (b.amount.0, b.tax.0, b.total.0, b.rate.percent())
+    }
+
+    #[test]
+    fn a_tax_included_price_is_charged_as_listed_and_records_the_tax_it_contains() {
+        // 1,000 yen 税込 at 10 %: 1,000 × 10 / 110 = 90.9 -> 90 yen of tax, 910 before tax.
+        assert_eq!(figures(1_000, 1, 10, TaxMode::Inclusive), (1_000, 90, 1_000, 10));
+        // Three lots of 3,300 yen: 9,900 yen paid, of which 900 yen tax.
+        assert_eq!(figures(3_300, 3, 10, TaxMode::Inclusive), (9_900, 900, 9_900, 10));
+        // The reduced 8 % rate: 1,080 yen contains 80 yen.
+        assert_eq!(figures(1_080, 1, 8, TaxMode::Inclusive), (1_080, 80, 1_080, 8));
+        let b = PriceBreakdown::compute(Yen(1_000), lot(1), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+        assert_eq!(b.tax_excluded(), Yen(910));
+    }
+
+    #[test]
+    fn a_tax_excluded_price_gets_its_tax_added_once_per_sale_not_per_lot() {
+        // 1,999 yen 税別: one lot is 2,198 yen 税込; two lots are 3,998 + 399 = 4,397 yen, one rounding on the
+        // sale's amount (not 2 × 2,198 = 4,396), as an invoice rounds once per rate.
+        assert_eq!(figures(1_999, 1, 10, TaxMode::Exclusive), (1_999, 199, 2_198, 10));
+        assert_eq!(figures(1_999, 2, 10, TaxMode::Exclusive), (3_998, 399, 4_397, 10));
+        let b = PriceBreakdown::compute(Yen(1_999), lot(2), TaxRate::STANDARD, TaxMode::Exclusive).unwrap();
+        assert_eq!(b.tax_excluded(), Yen(3_998));
+    }
+
+    #[test]
+    fn a_donation_records_no_tax_and_a_zero_rate() {
+        assert_eq!(figures(10_000, 2, 10, TaxMode::Exempt), (20_000, 0, 20_000, 0));
+    }
+
+    #[test]
+    fn tax_modes_round_trip_through_their_stored_codes() {
+        for mode in [TaxMode::Inclusive, TaxMode::Exclusive, TaxMode::Exempt] {
+            assert_eq!(TaxMode::parse(mode.code()), Ok(mode));
+        }
+        assert!(TaxMode::parse("none").is_err());
+    }
+
+    #[test]
+    fn the_invariant_refuses_the_old_tax_included_rows_with_zero_tax() {
+        // Before the rule, a 税込 sale was stored with tax 0; it must no longer pass.
+        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_200, 0, 2_200, TaxMode::Inclusive, 10));
+        assert!(PriceBreakdown::figures_agree(1_100, 2, 2_200, 200, 2_200, TaxMode::Inclusive, 10));
+        // A 税込 price cannot be stored as amount + tax = total either.
+        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_000, 200, 2_200, TaxMode::Inclusive, 10));
+        assert!(!PriceBreakdown::figures_agree(10_000, 1, 10_000, 0, 10_000, TaxMode::Exempt, 10));
     }
 
     #[test]
@@ -382,20 +523,32 @@ mod tests {
         prop_oneof![Just(TaxMode::Exclusive), Just(TaxMode::Inclusive), Just(TaxMode::Exempt)]
     }
 
+    /// Real prices (up to 10 million yen), round ones, and anything up to `i64::MAX` for overflow.
+    fn any_price() -> impl Strategy<Value = i64> {
+        prop_oneof![0i64..=10_000_000, (0i64..=10_000).prop_map(|k| k * 1_000), 0i64..=i64::MAX]
+    }
+
     proptest! {
         #[test]
-        fn breakdown_never_panics_and_is_consistent(
-            price in 0i64..=i64::MAX, n in 1i64..=10, rate in 0u32..=100, mode in any_mode()
+        fn the_breakdown_obeys_the_tax_rule_and_never_panics(
+            price in any_price(), n in 1i64..=10, rate in 0u32..=100, mode in any_mode()
         ) {
             let rate = TaxRate::new(rate).unwrap();
             match PriceBreakdown::compute(Yen(price), lot(n), rate, mode) {
                 Ok(b) => {
-                    prop_assert_eq!(i128::from(b.amount.0), i128::from(price) * i128::from(n));
-                    prop_assert!(b.tax.0 >= 0 && b.tax <= b.amount);
-                    match mode {
-                        TaxMode::Exclusive => prop_assert_eq!(b.total.0, b.amount.0 + b.tax.0),
-                        TaxMode::Inclusive => prop_assert_eq!(b.total, b.amount),
-                        TaxMode::Exempt => { prop_assert_eq!(b.tax, Yen::ZERO); prop_assert_eq!(b.total, b.amount) }
+                    prop_assert!(PriceBreakdown::figures_agree(
+                        price, n, b.amount.0, b.tax.0, b.total.0, b.mode, i64::from(b.rate.percent())
+                    ));
+                    prop_assert!(b.tax.0 >= 0 && b.tax <= b.total);
+                    prop_assert_eq!(b.tax_excluded().0 + b.tax.0, b.total.0);
+                    prop_assert_eq!(b.mode, mode);
+                    // Any other tax or total is refused: the rule leaves exactly one figure each.
+                    for delta in [-1, 1] {
+                        let (a, t, tot, r) = (b.amount.0, b.tax.0, b.total.0, i64::from(b.rate.percent()));
+                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t.saturating_add(delta), tot, mode, r)
+                            || t.checked_add(delta).is_none());
+                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t, tot.saturating_add(delta), mode, r)
+                            || tot.checked_add(delta).is_none());
                     }
                 }
                 Err(e) => {
@@ -404,6 +557,21 @@ mod tests {
                     let tax = amount * i128::from(rate.percent()) / 100;
                     prop_assert!(amount > i128::from(i64::MAX) || amount + tax > i128::from(i64::MAX));
                 }
+            }
+        }
+
+        #[test]
+        fn the_supporter_pays_the_tax_included_figure_the_screens_show(
+            price in 0i64..=100_000_000, n in 1i64..=10, mode in any_mode()
+        ) {
+            // The return card shows the one-lot total (税込); the payment screens show the chosen lots' total.
+            let unit = PriceBreakdown::compute(Yen(price), Lot::ONE, TaxRate::STANDARD, mode).unwrap().total.0;
+            let sale = PriceBreakdown::compute(Yen(price), lot(n), TaxRate::STANDARD, mode).unwrap();
+            match mode {
+                // What the card lists, times the lots, to the yen.
+                TaxMode::Inclusive | TaxMode::Exempt => prop_assert_eq!(sale.total.0, unit * n),
+                // One rounding per sale: at most n − 1 yen above n one-lot totals, never below.
+                TaxMode::Exclusive => prop_assert!((unit * n..unit * n + n).contains(&sale.total.0)),
             }
         }
 

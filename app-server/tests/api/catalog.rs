@@ -221,3 +221,68 @@ async fn demo_images_are_served_from_the_media_directory() {
     assert!(svg.text().await.unwrap().starts_with("<svg"));
     assert_eq!(png.headers()["content-type"], "image/png");
 }
+
+/// The tax rule end to end: each return card's tax-included figure comes from the domain's price function, and
+/// every demo sale of that return stored exactly what that function gives for its lots (so the supporter was
+/// charged the figure the screen showed), with the tax the total contains and its project's mode.
+#[tokio::test]
+async fn every_demo_sale_stored_the_tax_included_total_its_return_card_shows() {
+    use domain::lot::Lot;
+    use domain::money::{PriceBreakdown, TaxMode, TaxRate, Yen};
+    let app = spawn_demo_app().await;
+    let slugs = [
+        "maebashi-rose-garden",
+        "takasaki-daruma",
+        "kiryu-textile",
+        "isesaki-kodomo-shokudo",
+        "ota-monozukuri",
+        "numata-apple",
+        "tomioka-silk-walk",
+    ];
+    let mut checked = 0;
+
+    for slug in slugs {
+        let body = json(app.get(&format!("/v1/project/get/detail?slug={slug}")).await).await;
+        for card in body["project"]["returns"].as_array().unwrap() {
+            let mode = match card["taxLabel"].as_str().unwrap() {
+                "税込" => TaxMode::Inclusive,
+                "税別" => TaxMode::Exclusive,
+                _ => TaxMode::Exempt,
+            };
+            let price = card["price"].as_i64().unwrap();
+            let priced = |lot: i64| {
+                PriceBreakdown::compute(Yen(price), Lot::parse(lot).unwrap(), TaxRate::STANDARD, mode).unwrap()
+            };
+            assert_eq!(
+                (card["tax"].as_i64(), card["total"].as_i64()),
+                (Some(priced(1).tax.0), Some(priced(1).total.0))
+            );
+            let expected = (1..=10)
+                .map(|lot| {
+                    let b = priced(lot);
+                    format!(
+                        "({lot}, {}, {}, {}, '{}', {})",
+                        b.amount.0,
+                        b.tax.0,
+                        b.total.0,
+                        mode.code(),
+                        b.rate.percent()
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let id = card["id"].as_i64().unwrap();
+            let of_return = app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE return_id = {id}"));
+            let matching = app.query_i64(&format!(
+                "SELECT count(*) AS value FROM sales s JOIN (VALUES {expected}) AS v(lot, amount, tax, total, mode, rate) \
+                   ON v.lot = s.lot \
+                 WHERE s.return_id = {id} AND s.price = {price} \
+                   AND (s.amount, s.tax, s.total, s.tax_mode, s.tax_rate_percent::int) = (v.amount, v.tax, v.total, v.mode, v.rate)"
+            ));
+            assert_eq!(matching, of_return, "return {slug}/{}: a sale differs from the domain's price", card["slug"]);
+            checked += of_return;
+        }
+    }
+    assert!(checked > 20, "only {checked} demo sales were checked");
+    assert!(app.query_i64("SELECT count(*) AS value FROM sales WHERE tax_mode = 'inclusive' AND tax > 0") > 0);
+}

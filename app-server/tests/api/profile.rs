@@ -230,17 +230,19 @@ async fn a_postal_code_fills_prefecture_city_and_area() {
     assert_eq!(app.get("/v1/address/get/zip?zip=abc").await.status(), 404);
 }
 
-/// A project, a return and a paid sale with a display name for `email`'s account.
+/// A project with tax-excluded prices, a return of 3,000 yen and a paid sale of it (3,300 yen with tax) with a
+/// display name for `email`'s account.
 pub(crate) fn insert_sale(app: &TestApp, email: &str) {
     app.execute(&format!(
-        "WITH p AS (INSERT INTO projects (slug, title, target_amount, period_end) \
-                    VALUES ('history-{n}', '赤城山の森を守る', 1000000, current_date + 30) RETURNING id), \
+        "WITH p AS (INSERT INTO projects (slug, title, target_amount, period_end, tax_includes) \
+                    VALUES ('history-{n}', '赤城山の森を守る', 1000000, current_date + 30, FALSE) RETURNING id), \
               r AS (INSERT INTO returns (project_id, slug, return_type, title, price) \
                     SELECT id, 'a', 0, 'お礼のお手紙', 3000 FROM p RETURNING id, project_id), \
               u AS (SELECT id FROM users WHERE lower(email) = lower('{email}')), \
-              s AS (INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, payment_type, \
-                                       status, intent_id, idempotency_key, flag, paid_at) \
-                    SELECT r.project_id, r.id, u.id, 3000, 1, 3000, 300, 3300, 1, 'succeeded', 'pi_test_{n}', 'k-{n}', 1, now() \
+              s AS (INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
+                                       tax_rate_percent, payment_type, status, intent_id, idempotency_key, flag, paid_at) \
+                    SELECT r.project_id, r.id, u.id, 3000, 1, 3000, 300, 3300, 'exclusive', 10, 1, 'succeeded', \
+                           'pi_test_{n}', 'k-{n}', 1, now() \
                       FROM r, u RETURNING id, project_id, return_id, user_id) \
          INSERT INTO display_names (sales_id, user_id, project_id, return_id, displayname) \
          SELECT id, user_id, project_id, return_id, 'たろう' FROM s",

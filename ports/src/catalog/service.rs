@@ -214,7 +214,6 @@ fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Re
         title: record.title.clone(),
         description: record.description.clone(),
         price,
-        tax_mode,
         limit: record.stock_limit,
         remaining,
         disabled: record.disabled,

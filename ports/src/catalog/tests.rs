@@ -140,7 +140,7 @@ async fn a_project_page_prices_its_returns_and_says_why_one_cannot_be_bought() {
     assert_eq!(detail.content, "[clean]<p>本文</p>");
     let [limited, sold_out, disabled] = &detail.returns[..] else { panic!("{:?}", detail.returns) };
     // Tax included: 3,300 yen contains 300 yen of tax.
-    assert_eq!((limited.price.total, limited.price.tax, limited.tax_mode.label()), (Yen(3_300), Yen(300), "税込"));
+    assert_eq!((limited.price.total, limited.price.tax, limited.price.mode.label()), (Yen(3_300), Yen(300), "税込"));
     assert_eq!((limited.remaining, limited.block), (Remaining::Limited(6), None));
     assert_eq!(limited.description, "[clean]<b>内容</b>");
     assert_eq!(sold_out.block, Some(PurchaseBlock::SoldOut));
@@ -158,7 +158,7 @@ async fn an_ended_project_blocks_every_return_and_a_donation_has_no_tax() {
 
     let only = &detail.returns[0];
     assert_eq!(only.block, Some(PurchaseBlock::ProjectEnded));
-    assert_eq!((only.price.tax, only.price.total, only.tax_mode.label()), (Yen(0), Yen(10_000), "非課税"));
+    assert_eq!((only.price.tax, only.price.total, only.price.mode.label()), (Yen(0), Yen(10_000), "非課税"));
 }
 
 #[tokio::test]

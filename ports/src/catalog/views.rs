@@ -2,7 +2,7 @@
 //! applied (days left, progress, prices, availability, sponsor tiers).
 
 use chrono::{DateTime, NaiveDate, Utc};
-use domain::money::{PriceBreakdown, TaxMode, Yen};
+use domain::money::{PriceBreakdown, Yen};
 use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 use domain::sponsor::{FooterTier, LogoTier, Sponsor};
@@ -36,9 +36,9 @@ pub struct ReturnView {
     pub title: String,
     /// Sanitised HTML.
     pub description: String,
-    /// Price, tax and total of one lot.
+    /// Price, tax and total of one lot, with the tax mode they were computed in
+    /// (`domain::money::PriceBreakdown::compute`, the same function that prices a sale).
     pub price: PriceBreakdown,
-    pub tax_mode: TaxMode,
     pub limit: Option<u32>,
     pub remaining: Remaining,
     pub disabled: bool,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDaysLeft, formatDotDate, formatPercent, formatPeople, formatRemaining, formatReturnPrice, formatYen } from './format';
+import { formatDaysLeft, formatDotDate, formatPercent, formatPeople, formatRemaining, formatReturnPrice, formatTaxExcludedPrice, formatYen } from './format';
 
 describe('format', () => {
   it('formats yen and people in ja-JP', () => {
@@ -22,9 +22,13 @@ describe('format', () => {
   });
 
   it('shows a return price with its tax label and what remains', () => {
-    expect(formatReturnPrice({ price: 3000, total: 3300, taxLabel: '税込' })).toBe('3,300円（税込）');
-    expect(formatReturnPrice({ price: 3000, total: 3300, taxLabel: '税別' })).toBe('3,000円（税別）');
+    // What the supporter pays is the main figure in every mode; a 税別-listed return adds its base price.
+    expect(formatReturnPrice({ price: 3300, total: 3300, taxLabel: '税込' })).toBe('3,300円（税込）');
+    expect(formatTaxExcludedPrice({ price: 3300, total: 3300, taxLabel: '税込' })).toBeNull();
+    expect(formatReturnPrice({ price: 3000, total: 3300, taxLabel: '税別' })).toBe('3,300円（税込）');
+    expect(formatTaxExcludedPrice({ price: 3000, total: 3300, taxLabel: '税別' })).toBe('税抜 3,000円');
     expect(formatReturnPrice({ price: 5000, total: 5000, taxLabel: '非課税' })).toBe('5,000円（非課税）');
+    expect(formatTaxExcludedPrice({ price: 5000, total: 5000, taxLabel: '非課税' })).toBeNull();
     expect(formatRemaining(12)).toBe('残り12口');
     expect(formatRemaining(null)).toBe('数量制限なし');
   });

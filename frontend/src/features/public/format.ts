@@ -13,9 +13,18 @@ export const formatPercent = (percent: number, decimals: 1 | 2): string => `${pe
 export const formatDaysLeft = (daysLeft: number, isOpen: boolean): string =>
   isOpen && daysLeft > 0 ? `残り${integer.format(daysLeft)}日` : '終了';
 
-/** A price with its tax label: '3,300円（税込）'. Tax-exclusive prices show the price before tax. */
-export const formatReturnPrice = (ret: { price: number; total: number; taxLabel: string }): string =>
-  `${formatYen(ret.taxLabel === '税別' ? ret.price : ret.total)}（${ret.taxLabel}）`;
+type PricedReturn = { price: number; total: number; taxLabel: string };
+
+/**
+ * The price a supporter pays for one lot, always tax included (総額表示): '3,300円（税込）', also for a return
+ * the project lists before tax; a donation carries no tax: '5,000円（非課税）'. See docs/decisions.md.
+ */
+export const formatReturnPrice = (ret: PricedReturn): string =>
+  `${formatYen(ret.total)}（${ret.taxLabel === '非課税' ? '非課税' : '税込'}）`;
+
+/** The secondary figure of a return listed before tax (税別): '税抜 3,000円'; null for the others. */
+export const formatTaxExcludedPrice = (ret: PricedReturn): string | null =>
+  ret.taxLabel === '税別' ? `税抜 ${formatYen(ret.price)}` : null;
 
 /** '残り12口', or '数量制限なし' for a return without a limit. */
 export const formatRemaining = (remaining: number | null): string =>

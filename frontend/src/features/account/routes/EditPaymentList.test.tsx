@@ -41,7 +41,15 @@ describe('EditPaymentList', () => {
     loginAs();
     const userIds = serveSales([
       sale(),
-      sale({ id: 2, payment_type: 2, status: 'requires_action', statusLabel: 'お支払い待ち', displayname: null }),
+      sale({
+        id: 2,
+        amount: 3300,
+        total: 3300,
+        payment_type: 2,
+        status: 'requires_action',
+        statusLabel: 'お支払い待ち',
+        displayname: null,
+      }),
     ]);
     renderApp('/edit/payment-list');
 
@@ -55,10 +63,15 @@ describe('EditPaymentList', () => {
       '/projects/maebashi-fes/',
     );
     expect(first.getByText('お礼のお手紙')).toBeInTheDocument();
-    expect(first.getByText(formatYen(6000))).toBeInTheDocument();
+    // 6,000 yen before tax: what was paid (6,600 yen, tax included) first, the base beside it.
+    expect(first.getByText(`${formatYen(6600)}（税込）`)).toBeInTheDocument();
+    expect(first.getByText(`税抜 ${formatYen(6000)}`)).toBeInTheDocument();
     expect(first.getByText('カード')).toBeInTheDocument();
     expect(first.getByText('支払い済み')).toBeInTheDocument();
     expect(within(items[1]!).getByText('銀行振込')).toBeInTheDocument();
+    // A tax-included price: one figure, no separate base.
+    expect(within(items[1]!).getByText(`${formatYen(3300)}（税込）`)).toBeInTheDocument();
+    expect(within(items[1]!).queryByText(/税抜/)).toBeNull();
     expect(within(items[1]!).getByText('お支払い待ち')).toBeInTheDocument();
     expect(userIds).toEqual(['me']);
   });

@@ -125,15 +125,13 @@ function SaleItem({ sale }: { sale: Sale }) {
           <dd>{sale.lot}口</dd>
         </div>
         <div>
-          <dt>金額</dt>
-          <dd>{formatYen(sale.amount)}</dd>
+          <dt>お支払い金額</dt>
+          <dd>
+            {/* What was charged, tax included; a sale priced before tax also shows that base (税抜). */}
+            <span>{`${formatYen(sale.total)}（税込）`}</span>
+            {sale.total !== sale.amount && <span className="sale__tax-excluded">{`税抜 ${formatYen(sale.amount)}`}</span>}
+          </dd>
         </div>
-        {sale.total !== sale.amount && (
-          <div>
-            <dt>お支払い合計（税込）</dt>
-            <dd>{formatYen(sale.total)}</dd>
-          </div>
-        )}
         <div>
           <dt>お支払い方法</dt>
           <dd>{PAYMENT_TYPE_LABELS[sale.payment_type] ?? '—'}</dd>

@@ -62,8 +62,11 @@ export interface ProjectReturn {
   type: 0 | 1 | 2;
   title: string;
   description: string;
+  /** Unit price as the project lists it: tax included (税込), before tax (税別) or a donation (非課税). */
   price: number;
+  /** Consumption tax contained in `total`. */
   tax: number;
+  /** What one lot costs the supporter, tax included: the figure every screen shows first. */
   total: number;
   taxLabel: '税込' | '税別' | '非課税';
   limit: number | null;

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
-import { formatRemaining, formatReturnPrice } from '../format';
+import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice } from '../format';
 import { paymentInfoHref } from '../support';
 import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
@@ -18,6 +18,7 @@ const buttonLabel = (ret: ProjectReturn): string => {
 
 function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: ProjectReturn) => void }) {
   const titleId = `return-${ret.id}-title`;
+  const taxExcluded = formatTaxExcludedPrice(ret);
   return (
     <li className={`return-card${ret.purchasable ? '' : ' return-card--blocked'}`}>
       <article aria-labelledby={titleId}>
@@ -35,7 +36,10 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
         <div className="return-card__body">
           {ret.course && <p className="return-card__course">コース{ret.course}</p>}
           <h3 id={titleId} className="return-card__title">{ret.title}</h3>
-          <p className="return-card__price">{formatReturnPrice(ret)}</p>
+          <p className="return-card__price">
+            <span>{formatReturnPrice(ret)}</span>
+            {taxExcluded && <span className="return-card__price-sub">{taxExcluded}</span>}
+          </p>
           <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
           <ServerHtml className="return-card__description" html={ret.description} />
           {ret.descriptionImage && (

@@ -1,4 +1,5 @@
 import type { OperatorConfig } from '@/config/site';
+import { BANK_TRANSFER_DEADLINE_TEXT } from './bankTransfer';
 import type { Clause } from './types';
 
 /** Platform fee: 20% of the confirmed amount, deducted from the payout (spec 000 §9). */
@@ -75,7 +76,7 @@ export const termsClauses = (operator: OperatorConfig, siteName: string): Clause
     title: '支払方法',
     paragraphs: [
       '支援金の支払方法は、クレジットカード決済又は国内の銀行振込とします。',
-      '銀行振込を選択した支援者は、申込日から3日以内に指定の口座へ振り込むものとします。期限内に入金が確認できない場合、当該申込みは取り消されることがあります。振込手数料は支援者の負担とします。',
+      `銀行振込を選択した支援者は、${BANK_TRANSFER_DEADLINE_TEXT}に指定の口座へ振り込むものとします。期限内に入金が確認できない場合、当該申込みは取り消されることがあります。振込手数料は支援者の負担とします。`,
     ],
   },
   {

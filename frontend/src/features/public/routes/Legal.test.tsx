@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render';
+import { BANK_TRANSFER_DEADLINE_TEXT } from '../legal/bankTransfer';
 
 const SITE = 'ぐんまクラウドファンディング';
 
@@ -38,7 +39,8 @@ describe('Legal pages', () => {
     expect(text).toContain('送金する支援金から差し引く');
     expect(text).toContain('募集期間が終了した月の翌々月の第3営業日');
     expect(text).toContain('申込書に記載された日に送金');
-    expect(text).toContain('申込日から3日以内');
+    expect(text).toContain(`${BANK_TRANSFER_DEADLINE_TEXT}に指定の口座へ振り込む`);
+    expect(text).not.toContain('3日以内');
     expect(text).toContain('6か月間回答がない場合、当該返金額は当社に帰属');
     expect(text).toContain('6か月間連絡がない場合');
     expect(text).toContain('15歳未満');
@@ -58,6 +60,9 @@ describe('Legal pages', () => {
     expect(row('メールアドレス')).toHaveTextContent('support@example.jp');
     expect(row('お支払い方法')).toHaveTextContent('クレジットカード決済');
     expect(row('お支払い方法')).toHaveTextContent('国内の銀行振込');
+    // The same transfer deadline as the terms and the domain's deadline function (3 business days).
+    expect(row('お支払い時期')).toHaveTextContent(`銀行振込：${BANK_TRANSFER_DEADLINE_TEXT}にお振り込みください`);
+    expect(row('販売価格')).toHaveTextContent('税込');
     for (const label of ['運営責任者', '販売価格', '商品代金以外の必要料金', 'お支払い時期', 'リターンの引渡し時期', '返品・キャンセル']) {
       expect(row(label)).toBeInTheDocument();
     }

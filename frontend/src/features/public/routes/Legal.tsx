@@ -1,4 +1,5 @@
 import { SITE_NAME, getSiteConfig } from '@/config/site';
+import { BANK_TRANSFER_DEADLINE_TEXT } from '../legal/bankTransfer';
 import { ClauseList } from '../legal/LegalText';
 import { policyClauses } from '../legal/policy';
 import { termsClauses, termsSpecialAgreements } from '../legal/terms';
@@ -46,12 +47,12 @@ export function Commercial() {
     ['所在地', operator.address],
     ['電話番号', `${operator.phone}（受付時間：${operator.hours}）`],
     ['メールアドレス', operator.email],
-    ['販売価格', '各プロジェクトのリターンごとに、税込価格で表示しています。'],
+    ['販売価格', '各プロジェクトのリターンごとに、消費税込みの価格（税込）で表示しています。寄付型プロジェクトの支援金に消費税はかかりません。'],
     ['商品代金以外の必要料金', '銀行振込の場合の振込手数料、インターネット接続に必要な通信料はお客様のご負担となります。'],
     ['お支払い方法', 'クレジットカード決済（Visa、Mastercard、American Express、JCB、Diners Club、Discover）、国内の銀行振込'],
     [
       'お支払い時期',
-      'クレジットカード決済：支援のお申込み時に決済されます。銀行振込：お申込みから3日以内にお振り込みください。',
+      `クレジットカード決済：支援のお申込み時に決済されます。銀行振込：${BANK_TRANSFER_DEADLINE_TEXT}にお振り込みください。`,
     ],
     [
       'リターンの引渡し時期',

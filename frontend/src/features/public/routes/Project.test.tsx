@@ -90,7 +90,17 @@ describe('Project page', () => {
       project: detail({
         returns: [
           ret(),
-          ret({ id: 4, slug: 'free', title: '応援だけコース', price: 1000, tax: 100, total: 1100, limit: null, remaining: null }),
+          ret({
+            id: 4,
+            slug: 'free',
+            title: '応援だけコース',
+            price: 1000,
+            tax: 100,
+            total: 1100,
+            taxLabel: '税別',
+            limit: null,
+            remaining: null,
+          }),
         ],
       }),
     });
@@ -102,7 +112,10 @@ describe('Project page', () => {
     expect(items).toHaveLength(2);
     expect(within(items[0]!).getByText('3,300円（税込）')).toBeInTheDocument();
     expect(within(items[0]!).getByText('残り12口')).toBeInTheDocument();
+    // Listed before tax: the tax-included figure first, the base price beside it.
     expect(within(items[1]!).getByText('1,100円（税込）')).toBeInTheDocument();
+    expect(within(items[1]!).getByText('税抜 1,000円')).toBeInTheDocument();
+    expect(within(items[0]!).queryByText(/税抜/)).toBeNull();
     expect(within(items[1]!).getByText('数量制限なし')).toBeInTheDocument();
     expect(within(items[0]!).getByRole('button', { name: /このリターンで支援する/ })).toBeEnabled();
   });

@@ -26,7 +26,7 @@ export const ret = (overrides: Partial<ProjectReturn> = {}): ProjectReturn => ({
   type: 0,
   title: 'お礼のお手紙コース',
   description: '感謝の気持ちを込めたお手紙をお送りします。',
-  price: 3000,
+  price: 3300,
   tax: 300,
   total: 3300,
   taxLabel: '税込',
