@@ -66,16 +66,18 @@ struct ProjectRow {
 }
 
 impl ProjectRow {
-    fn into_record(self, slider: Vec<SliderImage>) -> ProjectRecord {
-        // projects_bank_all_or_none keeps the five columns together.
+    fn into_record(self, slider: Vec<SliderImage>) -> Result<ProjectRecord, RepoError> {
+        // projects_bank_all_or_none keeps the five columns together; a partial
+        // account would send transfers nowhere, so it is an error, not "none".
         let anonymous_bank =
             match (self.bank_account, self.bank_branch, self.bank_kinds, self.bank_number, self.bank_nominee) {
                 (Some(bank), Some(branch), Some(kinds), Some(number), Some(nominee)) => {
                     Some(BankAccount { bank, branch, kinds, number, nominee })
                 }
-                _ => None,
+                (None, None, None, None, None) => None,
+                _ => return Err(corrupt("projects.bank_*", format!("project {} has a partial bank account", self.id))),
             };
-        ProjectRecord {
+        Ok(ProjectRecord {
             id: self.id,
             slug: self.slug,
             title: self.title,
@@ -92,7 +94,7 @@ impl ProjectRow {
             uses_manual_sponsors: self.uses_manual_sponsors,
             hide_footer_sponsors: self.hide_footer_sponsors,
             slider,
-        }
+        })
     }
 }
 
@@ -372,13 +374,12 @@ impl CatalogRepository for PgCatalogRepository {
             for (project_id, src, alt) in images {
                 sliders.entry(project_id).or_default().push(SliderImage { src, alt });
             }
-            Ok(rows
-                .into_iter()
+            rows.into_iter()
                 .map(|row| {
                     let slider = sliders.remove(&row.id).unwrap_or_default();
                     row.into_record(slider)
                 })
-                .collect())
+                .collect()
         })
         .await
     }

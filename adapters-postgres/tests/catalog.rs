@@ -220,3 +220,27 @@ async fn projects_come_with_their_slider_in_order_and_bank_details_together() {
     assert!(projects[0].anonymous_bank.is_none());
     assert_eq!(projects[1].anonymous_bank.as_ref().map(|b| b.bank.as_str()), Some("群馬銀行"));
 }
+
+#[tokio::test]
+async fn corrupt_stock_in_the_database_is_an_error_naming_the_column_not_zero() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    // Simulates data damaged outside the application (a manual fix, a restore
+    // from an older schema): the guards that normally refuse it are dropped.
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_lots_taken_non_negative");
+    exec(&db.url, "UPDATE returns SET lots_taken = -3 WHERE id = 1");
+    let repo = PgCatalogRepository::new(pool);
+
+    let lots = repo.visible_returns(1, None).await;
+    let Err(RepoError::Unexpected(error)) = lots else { panic!("a negative lots_taken was read as {lots:?}") };
+    assert!(error.to_string().contains("returns.lots_taken"), "{error}");
+
+    exec(&db.url, "UPDATE returns SET lots_taken = 0 WHERE id = 1");
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_lots_taken_within_stock_limit");
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_stock_limit_check");
+    exec(&db.url, "UPDATE returns SET stock_limit = -1 WHERE id = 2");
+    // A negative limit must not turn into "unlimited".
+    let limit = repo.visible_returns(1, None).await;
+    let Err(RepoError::Unexpected(error)) = limit else { panic!("a negative stock_limit was read as {limit:?}") };
+    assert!(error.to_string().contains("returns.stock_limit"), "{error}");
+}
