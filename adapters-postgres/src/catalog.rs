@@ -2,6 +2,7 @@
 //! news, comments) and the comment edit.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -22,6 +23,7 @@ use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
 use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
+use crate::sql_rules::{allows_logo, corrupt, counts_toward_totals, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -33,10 +35,6 @@ impl PgCatalogRepository {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
     }
-}
-
-fn corrupt(what: &str, detail: impl std::fmt::Display) -> RepoError {
-    RepoError::Unexpected(anyhow::anyhow!("{what}: {detail}"))
 }
 
 fn return_type(code: i16) -> Result<ReturnType, RepoError> {
@@ -68,16 +66,18 @@ struct ProjectRow {
 }
 
 impl ProjectRow {
-    fn into_record(self, slider: Vec<SliderImage>) -> ProjectRecord {
-        // projects_bank_all_or_none keeps the five columns together.
+    fn into_record(self, slider: Vec<SliderImage>) -> Result<ProjectRecord, RepoError> {
+        // projects_bank_all_or_none keeps the five columns together; a partial
+        // account would send transfers nowhere, so it is an error, not "none".
         let anonymous_bank =
             match (self.bank_account, self.bank_branch, self.bank_kinds, self.bank_number, self.bank_nominee) {
                 (Some(bank), Some(branch), Some(kinds), Some(number), Some(nominee)) => {
                     Some(BankAccount { bank, branch, kinds, number, nominee })
                 }
-                _ => None,
+                (None, None, None, None, None) => None,
+                _ => return Err(corrupt("projects.bank_*", format!("project {} has a partial bank account", self.id))),
             };
-        ProjectRecord {
+        Ok(ProjectRecord {
             id: self.id,
             slug: self.slug,
             title: self.title,
@@ -94,7 +94,7 @@ impl ProjectRow {
             uses_manual_sponsors: self.uses_manual_sponsors,
             hide_footer_sponsors: self.hide_footer_sponsors,
             slider,
-        }
+        })
     }
 }
 
@@ -173,8 +173,13 @@ impl TryFrom<ReturnRow> for ReturnRecord {
             title: row.title,
             description: row.description,
             price: Yen(row.price),
-            stock_limit: row.stock_limit.and_then(|l| u32::try_from(l).ok()),
-            lots_taken: u64::try_from(row.lots_taken).unwrap_or(0),
+            // A negative limit would read as "unlimited" and negative lots as
+            // free stock: both are corrupt data, not something to paper over.
+            stock_limit: row
+                .stock_limit
+                .map(|l| u32::try_from(l).map_err(|_| corrupt("returns.stock_limit", l)))
+                .transpose()?,
+            lots_taken: u64::try_from(row.lots_taken).map_err(|_| corrupt("returns.lots_taken", row.lots_taken))?,
             disabled: row.disabled,
             disabled_comment: row.disabled_comment,
             flag: i32::from(row.flag),
@@ -249,15 +254,30 @@ struct PublicSaleRow {
     logo_url: Option<String>,
 }
 
-/// Paid sales only; the partial indexes `sales_project_paid_idx` and
-/// `sales_return_paid_idx` answer these sums with index-only scans.
-const SUM_ALL: &str =
-    "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports FROM sales WHERE status = 'succeeded'";
-const SUM_PROJECT: &str = "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports \
-     FROM sales WHERE status = 'succeeded' AND project_id = $1";
-const SUM_RETURN: &str = "SELECT coalesce(sum(s.amount), 0)::bigint AS amount, count(s.id) AS supports \
-     FROM returns r LEFT JOIN sales s ON s.return_id = r.id AND s.status = 'succeeded' \
-     WHERE r.id = $1 GROUP BY r.id";
+/// Counting sales only; with a single counting status the filter reads
+/// `status = 'succeeded'`, so the partial indexes `sales_project_paid_idx`
+/// and `sales_return_paid_idx` answer these sums with index-only scans.
+static SUM_ALL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports FROM sales WHERE {}",
+        counts_toward_totals("status")
+    )
+});
+static SUM_PROJECT: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports \
+         FROM sales WHERE {} AND project_id = $1",
+        counts_toward_totals("status")
+    )
+});
+static SUM_RETURN: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT coalesce(sum(s.amount), 0)::bigint AS amount, count(s.id) AS supports \
+         FROM returns r LEFT JOIN sales s ON s.return_id = r.id AND {} \
+         WHERE r.id = $1 GROUP BY r.id",
+        counts_toward_totals("s.status")
+    )
+});
 
 const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
      lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
@@ -278,27 +298,39 @@ const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updat
      WHERE c.project_id = $1 AND c.flag = 1 \
      ORDER BY c.created_at DESC, c.id DESC";
 
-/// One row per supporter: the sums and names the domain's `aggregate` would
-/// compute from every sale, computed where the sales are.
+/// One row per supporter, pre-aggregated where the sales are, so that
+/// `domain::sponsor::aggregate` over these rows equals `aggregate` over one
+/// `SponsorSale` per counting sale (pinned by `tests/catalog_properties.rs`).
+///
+/// A sale's name is its display name, or, for a company or organisation sale
+/// without one, the account's company name. The newest named sale wins, so
+/// the row carries the newest display name with its date and the date of the
+/// newest unnamed logo sale; whichever is newer names the supporter.
 fn sponsor_query(one_project: bool) -> String {
     let project_filter = if one_project { "AND s.project_id = $1" } else { "" };
+    let counts = counts_toward_totals("s.status");
+    let logo = allows_logo("return_type");
+    let name = trim("displayname");
+    let corporate = trim("u.corporatename");
     format!(
         "WITH paid AS ( \
-           SELECT s.user_id, s.amount, s.created_at, r.return_type, d.displayname, d.flag AS name_flag \
+           SELECT s.id, s.user_id, s.amount, s.created_at, r.return_type, d.displayname, d.flag AS name_flag \
            FROM sales s JOIN returns r ON r.id = s.return_id LEFT JOIN display_names d ON d.sales_id = s.id \
-           WHERE s.status = 'succeeded' {project_filter} \
+           WHERE {counts} {project_filter} \
              AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
                              WHERE e.project_id = s.project_id AND e.user_id = s.user_id) \
          ), per_user AS ( \
            SELECT user_id, sum(amount)::bigint AS amount, max(created_at) AS latest, \
              bool_or(coalesce(name_flag, 1) = 0) AS anonymous, \
-             (array_agg(btrim(displayname) ORDER BY created_at DESC) \
-                FILTER (WHERE btrim(displayname) <> ''))[1] AS name, \
-             max(return_type) FILTER (WHERE return_type IN (1, 2)) AS logo_type \
+             (array_agg({name} ORDER BY created_at DESC, id DESC) FILTER (WHERE {name} <> ''))[1] AS name, \
+             max(created_at) FILTER (WHERE {name} <> '') AS named_at, \
+             max(created_at) FILTER (WHERE {logo} AND coalesce({name}, '') = '') AS unnamed_logo_at, \
+             max(return_type) FILTER (WHERE {logo}) AS logo_type \
            FROM paid GROUP BY user_id \
          ) \
          SELECT p.user_id, p.amount, p.latest, p.anonymous, \
-           coalesce(p.name, CASE WHEN p.logo_type IS NOT NULL THEN nullif(btrim(u.corporatename), '') END) AS name, \
+           CASE WHEN p.unnamed_logo_at > coalesce(p.named_at, '-infinity') AND {corporate} <> '' \
+                THEN {corporate} ELSE p.name END AS name, \
            coalesce(p.logo_type, 0)::smallint AS return_type, u.corporateurl AS link, \
            (SELECT i.url FROM user_images i WHERE i.user_id = p.user_id AND i.image_type = 1 \
              ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo \
@@ -306,17 +338,26 @@ fn sponsor_query(one_project: bool) -> String {
     )
 }
 
-const PUBLIC_SALES: &str = "SELECT s.created_at, r.return_type, d.displayname, \
-       EXISTS (SELECT 1 FROM display_names a JOIN sales s2 ON s2.id = a.sales_id \
-               WHERE a.project_id = s.project_id AND a.user_id = s.user_id AND a.flag = 0 \
-                 AND s2.status = 'succeeded') AS anonymous, \
-       u.corporatename, u.corporateurl, \
-       (SELECT i.url FROM user_images i WHERE i.user_id = s.user_id AND i.image_type = 1 \
-         ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo_url \
-     FROM sales s JOIN returns r ON r.id = s.return_id JOIN users u ON u.id = s.user_id \
-       LEFT JOIN display_names d ON d.sales_id = s.id \
-     WHERE s.project_id = $1 AND s.status = 'succeeded' \
-     ORDER BY s.created_at DESC, s.id DESC LIMIT $2";
+static SPONSORS_OF_PROJECT: LazyLock<String> = LazyLock::new(|| sponsor_query(true));
+static SPONSORS_OF_ALL: LazyLock<String> = LazyLock::new(|| sponsor_query(false));
+
+static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT s.created_at, r.return_type, d.displayname, \
+           EXISTS (SELECT 1 FROM display_names a JOIN sales s2 ON s2.id = a.sales_id \
+                   WHERE a.project_id = s.project_id AND a.user_id = s.user_id AND a.flag = 0 \
+                     AND {}) AS anonymous, \
+           u.corporatename, u.corporateurl, \
+           (SELECT i.url FROM user_images i WHERE i.user_id = s.user_id AND i.image_type = 1 \
+             ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo_url \
+         FROM sales s JOIN returns r ON r.id = s.return_id JOIN users u ON u.id = s.user_id \
+           LEFT JOIN display_names d ON d.sales_id = s.id \
+         WHERE s.project_id = $1 AND {} \
+         ORDER BY s.created_at DESC, s.id DESC LIMIT $2",
+        counts_toward_totals("s2.status"),
+        counts_toward_totals("s.status")
+    )
+});
 
 #[async_trait]
 impl CatalogRepository for PgCatalogRepository {
@@ -333,25 +374,26 @@ impl CatalogRepository for PgCatalogRepository {
             for (project_id, src, alt) in images {
                 sliders.entry(project_id).or_default().push(SliderImage { src, alt });
             }
-            Ok(rows
-                .into_iter()
+            rows.into_iter()
                 .map(|row| {
                     let slider = sliders.remove(&row.id).unwrap_or_default();
                     row.into_record(slider)
                 })
-                .collect())
+                .collect()
         })
         .await
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
-        with_conn(&self.pool, |conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into()))
-            .await
+        with_conn(&self.pool, |conn| {
+            Ok(sql_query(SUM_ALL.as_str()).get_result::<SumRow>(conn).map_err(map_diesel)?.into())
+        })
+        .await
     }
 
     async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
         with_conn(&self.pool, move |conn| {
-            Ok(sql_query(SUM_PROJECT)
+            Ok(sql_query(SUM_PROJECT.as_str())
                 .bind::<BigInt, _>(project_id)
                 .get_result::<SumRow>(conn)
                 .map_err(map_diesel)?
@@ -362,8 +404,11 @@ impl CatalogRepository for PgCatalogRepository {
 
     async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let row: Option<ReturnSumRow> =
-                sql_query(SUM_RETURN).bind::<BigInt, _>(return_id).get_result(conn).optional().map_err(map_diesel)?;
+            let row: Option<ReturnSumRow> = sql_query(SUM_RETURN.as_str())
+                .bind::<BigInt, _>(return_id)
+                .get_result(conn)
+                .optional()
+                .map_err(map_diesel)?;
             Ok(row.map(|r| PaidSum { amount: Yen(r.amount), supports: r.supports }))
         })
         .await
@@ -424,8 +469,8 @@ impl CatalogRepository for PgCatalogRepository {
     async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<SponsorRow> = match project_id {
-                Some(id) => sql_query(sponsor_query(true)).bind::<BigInt, _>(id).load(conn),
-                None => sql_query(sponsor_query(false)).load(conn),
+                Some(id) => sql_query(SPONSORS_OF_PROJECT.as_str()).bind::<BigInt, _>(id).load(conn),
+                None => sql_query(SPONSORS_OF_ALL.as_str()).load(conn),
             }
             .map_err(map_diesel)?;
             rows.into_iter()
@@ -448,7 +493,7 @@ impl CatalogRepository for PgCatalogRepository {
 
     async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES)
+            let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES.as_str())
                 .bind::<BigInt, _>(project_id)
                 .bind::<BigInt, _>(limit)
                 .load(conn)
@@ -544,5 +589,40 @@ impl CatalogRepository for PgCatalogRepository {
             expect_row(updated)
         })
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::testing::TestDatabase;
+    use diesel::{Connection, PgConnection};
+
+    #[derive(QueryableByName)]
+    struct PlanLine {
+        #[diesel(sql_type = Text, column_name = "QUERY PLAN")]
+        line: String,
+    }
+
+    fn plan(conn: &mut PgConnection, sql: &str, id: i64) -> String {
+        let lines: Vec<PlanLine> = sql_query(format!("EXPLAIN {sql}")).bind::<BigInt, _>(id).load(conn).unwrap();
+        lines.into_iter().map(|l| l.line).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The counting filter is generated from the domain; it must still imply
+    /// the partial indexes' `WHERE status = 'succeeded'` (which one the
+    /// planner picks on an empty table does not matter), or the public pages
+    /// fall back to scanning every sale.
+    #[test]
+    fn generated_sum_queries_can_still_use_the_paid_partial_indexes() {
+        let (db, _pool) = TestDatabase::create().unwrap();
+        let mut conn = PgConnection::establish(&db.url).unwrap();
+        sql_query("SET enable_seqscan = off").execute(&mut conn).unwrap();
+
+        for sql in [SUM_PROJECT.as_str(), SUM_RETURN.as_str(), SPONSORS_OF_PROJECT.as_str()] {
+            let plan = plan(&mut conn, sql, 1);
+            assert!(plan.contains("sales_project_paid_idx") || plan.contains("sales_return_paid_idx"), "{plan}");
+        }
     }
 }

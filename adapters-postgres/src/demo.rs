@@ -10,6 +10,7 @@ use diesel::sql_types::{BigInt, Text};
 use diesel::{sql_query, QueryableByName};
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
+use domain::payment::SaleStatus;
 use ports::RepoError;
 
 use crate::error::{map_diesel, run_blocking};
@@ -17,6 +18,7 @@ use crate::schema::{
     administrators, comments, display_names, project_manual_sponsors, project_news, project_slider_images, projects,
     returns, sales, user_images,
 };
+use crate::sql_rules::sale_status_to_db;
 use crate::PgPool;
 
 #[derive(Debug, Clone)]
@@ -69,8 +71,8 @@ pub struct DemoSale {
     pub user_email: String,
     pub return_slug: String,
     pub lot: i64,
-    /// `succeeded` or `awaiting_bank_transfer`.
-    pub status: &'static str,
+    /// `Succeeded` or `AwaitingBankTransfer`.
+    pub status: SaleStatus,
     /// 1 card, 2 bank transfer.
     pub payment_type: i16,
     pub days_ago: i64,
@@ -382,7 +384,7 @@ fn seed_sale(
         PriceBreakdown::for_project(Yen(price), lot, TaxRate::STANDARD, project.is_donation, project.tax_includes)
             .map_err(|e| diesel::result::Error::QueryBuilderError(e.to_string().into()))?;
     let created = Utc::now() - Duration::days(sale.days_ago) - Duration::minutes(i64::from(lot.get()) * 7);
-    let paid = sale.status == "succeeded";
+    let paid = sale.status == SaleStatus::Succeeded;
     let inserted: Option<i64> = diesel::insert_into(sales::table)
         .values((
             sales::project_id.eq(project_id),
@@ -396,7 +398,7 @@ fn seed_sale(
             sales::tax_mode.eq(breakdown.mode.code()),
             sales::tax_rate_percent.eq(rate_percent(breakdown.rate)),
             sales::payment_type.eq(sale.payment_type),
-            sales::status.eq(sale.status),
+            sales::status.eq(sale_status_to_db(sale.status)),
             sales::intent_id.eq(format!("pi_demo_{}", sale.key.replace('-', "_"))),
             sales::idempotency_key.eq(&sale.key),
             sales::flag.eq(if paid { 1i16 } else { 0 }),

@@ -9,6 +9,7 @@ mod pool;
 mod profiles;
 mod rate_limit;
 mod schema;
+mod sql_rules;
 mod users;
 
 #[cfg(feature = "testing")]

@@ -7,7 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
-use domain::payment::{PayType, SaleStatus};
+use domain::payment::PayType;
 use domain::profile::Address;
 use ports::accounts::{
     HistoryEntry, Image, NewImage, ProfileRepository, ProfileUpdate, StoredAddress, UserId, UserProfile, ZipAddress,
@@ -15,6 +15,7 @@ use ports::accounts::{
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
+use crate::sql_rules::{corrupt, sale_status_from_db};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -134,11 +135,8 @@ struct HistoryRow {
 impl TryFrom<HistoryRow> for HistoryEntry {
     type Error = RepoError;
     fn try_from(row: HistoryRow) -> Result<Self, RepoError> {
-        let payment_type = match row.payment_type {
-            1 => PayType::Card,
-            2 => PayType::BankTransfer,
-            _ => return Err(unexpected("sales.payment_type")),
-        };
+        let payment_type =
+            PayType::from_code(i32::from(row.payment_type)).map_err(|e| corrupt("sales.payment_type", e))?;
         Ok(HistoryEntry {
             id: row.id,
             created_at: row.created_at,
@@ -149,7 +147,7 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             amount: row.amount,
             total: row.total,
             payment_type,
-            status: SaleStatus::parse(&row.status).map_err(|_| unexpected("sales.status"))?,
+            status: sale_status_from_db(&row.status)?,
             display_name: row.display_name_id.zip(row.display_name),
         })
     }

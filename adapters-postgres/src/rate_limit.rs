@@ -6,6 +6,7 @@ use ports::rate_limit::RateLimiter;
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::sql_rules::corrupt;
 use crate::PgPool;
 
 /// Counters in `rate_limit_buckets`; one upsert counts and reads atomically.
@@ -53,7 +54,7 @@ impl RateLimiter for PgRateLimiter {
             .bind::<Timestamptz, _>(window_start)
             .get_result(conn)
             .map_err(map_diesel)?;
-            Ok(u32::try_from(row.count).unwrap_or(u32::MAX))
+            u32::try_from(row.count).map_err(|_| corrupt("rate_limit_buckets.count", row.count))
         })
         .await
     }

@@ -5,6 +5,7 @@ use chrono::Utc;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use domain::account::Email;
 use domain::money::Yen;
+use domain::payment::SaleStatus::{self, AwaitingBankTransfer, Canceled, Pending, Succeeded};
 use domain::sponsor::{sponsor_wall, LogoTier, ANONYMOUS_NAME};
 use ports::accounts::UserId;
 use ports::catalog::{CatalogRepository, PaidSum};
@@ -45,9 +46,10 @@ fn fixtures(url: &str) {
 
 /// A sale of `lot` lots at a tax-included price (the projects' default); paid when `status` is succeeded.
 #[allow(clippy::too_many_arguments)]
-fn sale(url: &str, id: i64, project: i64, ret: i64, user: i64, price: i64, lot: i64, status: &str) {
-    let paid = if status == "succeeded" { "now()" } else { "NULL" };
-    let intent = if status == "pending" || status == "canceled" { "NULL".to_string() } else { format!("'pi_{id}'") };
+fn sale(url: &str, id: i64, project: i64, ret: i64, user: i64, price: i64, lot: i64, status: SaleStatus) {
+    let paid = if status == SaleStatus::Succeeded { "now()" } else { "NULL" };
+    let intent = format!("'pi_{id}'");
+    let status = status.as_str();
     exec(
         url,
         &format!(
@@ -75,12 +77,12 @@ fn display_name(url: &str, sale: i64, name: &str, anonymous: bool) {
 async fn sums_count_only_paid_sales() {
     let (db, pool) = TestDatabase::create().unwrap();
     fixtures(&db.url);
-    sale(&db.url, 1, 1, 1, 1, 1000, 3, "succeeded");
-    sale(&db.url, 2, 1, 2, 3, 10000, 1, "succeeded");
-    sale(&db.url, 3, 1, 1, 2, 1000, 5, "awaiting_bank_transfer");
-    sale(&db.url, 4, 1, 1, 2, 1000, 7, "canceled");
-    sale(&db.url, 5, 1, 1, 2, 1000, 1, "pending");
-    sale(&db.url, 6, 2, 5, 1, 1000, 2, "succeeded");
+    sale(&db.url, 1, 1, 1, 1, 1000, 3, Succeeded);
+    sale(&db.url, 2, 1, 2, 3, 10000, 1, Succeeded);
+    sale(&db.url, 3, 1, 1, 2, 1000, 5, AwaitingBankTransfer);
+    sale(&db.url, 4, 1, 1, 2, 1000, 7, Canceled);
+    sale(&db.url, 5, 1, 1, 2, 1000, 1, Pending);
+    sale(&db.url, 6, 2, 5, 1, 1000, 2, Succeeded);
     let repo = PgCatalogRepository::new(pool);
 
     assert_eq!(repo.paid_sum_project(1).await.unwrap(), PaidSum { amount: Yen(13_000), supports: 2 });
@@ -94,9 +96,9 @@ async fn sums_count_only_paid_sales() {
 async fn pending_transfers_hold_lots_but_cancelled_sales_do_not() {
     let (db, pool) = TestDatabase::create().unwrap();
     fixtures(&db.url);
-    sale(&db.url, 1, 1, 1, 1, 1000, 3, "succeeded");
-    sale(&db.url, 2, 1, 1, 2, 1000, 5, "awaiting_bank_transfer");
-    sale(&db.url, 3, 1, 1, 2, 1000, 7, "canceled");
+    sale(&db.url, 1, 1, 1, 1, 1000, 3, Succeeded);
+    sale(&db.url, 2, 1, 1, 2, 1000, 5, AwaitingBankTransfer);
+    sale(&db.url, 3, 1, 1, 2, 1000, 7, Canceled);
     let repo = PgCatalogRepository::new(pool);
 
     let returns = repo.visible_returns(1, None).await.unwrap();
@@ -125,19 +127,19 @@ async fn sponsor_sales_feed_the_wall_with_tiers_logos_and_sticky_anonymity() {
     let (db, pool) = TestDatabase::create().unwrap();
     fixtures(&db.url);
     // User 4: 60 × 10,000 = 600,000 in two company sales -> largest logo.
-    sale(&db.url, 1, 1, 2, 4, 10000, 10, "succeeded");
-    sale(&db.url, 2, 1, 2, 4, 10000, 10, "succeeded");
-    sale(&db.url, 9, 1, 2, 4, 10000, 10, "succeeded");
-    sale(&db.url, 10, 1, 2, 4, 10000, 10, "succeeded");
-    sale(&db.url, 11, 1, 2, 4, 10000, 10, "succeeded");
-    sale(&db.url, 12, 1, 2, 4, 10000, 10, "succeeded");
+    sale(&db.url, 1, 1, 2, 4, 10000, 10, Succeeded);
+    sale(&db.url, 2, 1, 2, 4, 10000, 10, Succeeded);
+    sale(&db.url, 9, 1, 2, 4, 10000, 10, Succeeded);
+    sale(&db.url, 10, 1, 2, 4, 10000, 10, Succeeded);
+    sale(&db.url, 11, 1, 2, 4, 10000, 10, Succeeded);
+    sale(&db.url, 12, 1, 2, 4, 10000, 10, Succeeded);
     // User 3: 40,000 company -> medium.
-    sale(&db.url, 3, 1, 2, 3, 10000, 4, "succeeded");
+    sale(&db.url, 3, 1, 2, 3, 10000, 4, Succeeded);
     // User 1: named, then anonymous -> '匿名' for good.
-    sale(&db.url, 4, 1, 1, 1, 1000, 1, "succeeded");
-    sale(&db.url, 5, 1, 1, 1, 1000, 2, "succeeded");
+    sale(&db.url, 4, 1, 1, 1, 1000, 1, Succeeded);
+    sale(&db.url, 5, 1, 1, 1, 1000, 2, Succeeded);
     // User 2: only an unpaid sale -> not a sponsor.
-    sale(&db.url, 6, 1, 1, 2, 1000, 9, "awaiting_bank_transfer");
+    sale(&db.url, 6, 1, 1, 2, 1000, 9, AwaitingBankTransfer);
     display_name(&db.url, 3, "上毛商事", false);
     display_name(&db.url, 4, "群馬 太郎", false);
     display_name(&db.url, 5, "群馬 太郎", true);
@@ -220,4 +222,28 @@ async fn projects_come_with_their_slider_in_order_and_bank_details_together() {
     assert_eq!(projects[0].slider.iter().map(|s| s.src.as_str()).collect::<Vec<_>>(), vec!["a.svg", "b.svg"]);
     assert!(projects[0].anonymous_bank.is_none());
     assert_eq!(projects[1].anonymous_bank.as_ref().map(|b| b.bank.as_str()), Some("群馬銀行"));
+}
+
+#[tokio::test]
+async fn corrupt_stock_in_the_database_is_an_error_naming_the_column_not_zero() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    // Simulates data damaged outside the application (a manual fix, a restore
+    // from an older schema): the guards that normally refuse it are dropped.
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_lots_taken_non_negative");
+    exec(&db.url, "UPDATE returns SET lots_taken = -3 WHERE id = 1");
+    let repo = PgCatalogRepository::new(pool);
+
+    let lots = repo.visible_returns(1, None).await;
+    let Err(RepoError::Unexpected(error)) = lots else { panic!("a negative lots_taken was read as {lots:?}") };
+    assert!(error.to_string().contains("returns.lots_taken"), "{error}");
+
+    exec(&db.url, "UPDATE returns SET lots_taken = 0 WHERE id = 1");
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_lots_taken_within_stock_limit");
+    exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_stock_limit_check");
+    exec(&db.url, "UPDATE returns SET stock_limit = -1 WHERE id = 2");
+    // A negative limit must not turn into "unlimited".
+    let limit = repo.visible_returns(1, None).await;
+    let Err(RepoError::Unexpected(error)) = limit else { panic!("a negative stock_limit was read as {limit:?}") };
+    assert!(error.to_string().contains("returns.stock_limit"), "{error}");
 }

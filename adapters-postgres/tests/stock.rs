@@ -31,8 +31,9 @@ fn fixtures(url: &str) {
 
 fn insert_sale_sql(user: usize, status: &str) -> String {
     format!(
-        "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, payment_type, status, \
-           idempotency_key) VALUES ({user}, 1, 1, {user}, 1000, 1, 1000, 0, 1000, 1, '{status}', 'key-{user:06}')"
+        "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
+           tax_rate_percent, payment_type, status, idempotency_key) \
+         VALUES ({user}, 1, 1, {user}, 1000, 1, 1000, 0, 1000, 'exempt', 0, 1, '{status}', 'key-{user:06}')"
     )
 }
 

@@ -269,6 +269,20 @@ pub enum SaleStatus {
 pub struct UnknownSaleStatus(pub String);
 
 impl SaleStatus {
+    /// Every status, in declaration order: adapters derive their SQL filters
+    /// from this list and `counts_toward_totals` / `reserves_stock`, so the
+    /// rule is written once.
+    pub const ALL: [Self; 7] = [
+        Self::Pending,
+        Self::Processing,
+        Self::Succeeded,
+        Self::RequiresAction,
+        Self::AwaitingBankTransfer,
+        Self::Canceled,
+        Self::Failed,
+    ];
+
+    /// The stored and wire text of the status (`sales.status`).
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Pending => "pending",
@@ -318,6 +332,13 @@ impl SaleStatus {
     /// cancelled sale gives them back.
     pub const fn reserves_stock(self) -> bool {
         !matches!(self, Self::Canceled | Self::Failed)
+    }
+}
+
+impl std::str::FromStr for SaleStatus {
+    type Err = UnknownSaleStatus;
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        Self::parse(raw)
     }
 }
 
@@ -535,18 +556,33 @@ mod tests {
 
     #[test]
     fn sale_status_strings_round_trip() {
-        for s in [
-            SaleStatus::Pending,
-            SaleStatus::Processing,
-            SaleStatus::Succeeded,
-            SaleStatus::RequiresAction,
-            SaleStatus::AwaitingBankTransfer,
-            SaleStatus::Canceled,
-            SaleStatus::Failed,
-        ] {
+        for s in SaleStatus::ALL {
             assert_eq!(SaleStatus::parse(s.as_str()), Ok(s));
+            assert_eq!(s.as_str().parse::<SaleStatus>(), Ok(s));
         }
         assert!(SaleStatus::parse("paid").is_err());
+        assert!(SaleStatus::parse("Succeeded").is_err());
+    }
+
+    /// Position in `ALL`; the exhaustive match stops compiling when a status
+    /// is added, and the test below then demands it in `ALL`.
+    const fn position(status: SaleStatus) -> usize {
+        match status {
+            SaleStatus::Pending => 0,
+            SaleStatus::Processing => 1,
+            SaleStatus::Succeeded => 2,
+            SaleStatus::RequiresAction => 3,
+            SaleStatus::AwaitingBankTransfer => 4,
+            SaleStatus::Canceled => 5,
+            SaleStatus::Failed => 6,
+        }
+    }
+
+    #[test]
+    fn every_sale_status_is_listed_once_in_all() {
+        for (i, s) in SaleStatus::ALL.into_iter().enumerate() {
+            assert_eq!(position(s), i, "{s:?}");
+        }
     }
 
     #[test]

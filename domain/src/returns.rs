@@ -29,6 +29,9 @@ pub enum ReturnType {
 pub struct UnknownReturnType(pub i32);
 
 impl ReturnType {
+    /// Every return type; adapters derive their SQL filters from it.
+    pub const ALL: [Self; 3] = [Self::Individual, Self::Company, Self::Organisation];
+
     pub const fn code(self) -> i32 {
         match self {
             Self::Individual => 0,
@@ -270,9 +273,12 @@ mod tests {
 
     #[test]
     fn return_type_codes_round_trip_and_unknown_codes_are_refused() {
-        for kind in [ReturnType::Individual, ReturnType::Company, ReturnType::Organisation] {
+        for (i, kind) in ReturnType::ALL.into_iter().enumerate() {
             assert_eq!(ReturnType::from_code(kind.code()), Ok(kind));
+            // Codes are dense from 0, so a new type is missing from ALL until added.
+            assert_eq!(usize::try_from(kind.code()), Ok(i));
         }
+        assert!(ReturnType::from_code(3).is_err(), "a new return type belongs in ReturnType::ALL");
         assert_eq!(ReturnType::from_code(3), Err(UnknownReturnType(3)));
     }
 

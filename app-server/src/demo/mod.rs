@@ -18,6 +18,7 @@ use adapters_postgres::demo::{
     DemoBank, DemoCounts, DemoImage, DemoManualSponsor, DemoNews, DemoProject, DemoReturn, DemoSale, DemoSet, DemoUser,
 };
 use chrono::{Duration, NaiveDate};
+use domain::payment::SaleStatus;
 use images::{logo_png, logo_svg, scene_svg, Motif, Palette};
 
 use crate::config::Settings;
@@ -168,7 +169,7 @@ fn sale(
         user_email: email.into(),
         return_slug: return_slug.into(),
         lot,
-        status: "succeeded",
+        status: SaleStatus::Succeeded,
         payment_type: 1,
         days_ago,
         displayname: displayname.into(),
@@ -347,7 +348,7 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             sale("maebashi-12", vip, "rose-seedling", 2, 2, "榛名 優子", false, None),
             // A bank transfer not yet received: holds 2 seedlings, counts toward no total.
             DemoSale {
-                status: "awaiting_bank_transfer",
+                status: SaleStatus::AwaitingBankTransfer,
                 payment_type: 2,
                 ..sale("maebashi-13", jiro, "rose-seedling", 2, 1, "赤城 次郎", false, None)
             },
@@ -581,7 +582,7 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         sales: vec![
             sale("tomioka-01", vip, "map-credit", 1, 2, "榛名 優子", false, Some("素敵なマップになりますように。")),
             DemoSale {
-                status: "awaiting_bank_transfer",
+                status: SaleStatus::AwaitingBankTransfer,
                 payment_type: 2,
                 ..sale("tomioka-02", taro, "map-credit", 2, 1, "群馬 太郎", false, None)
             },

@@ -140,7 +140,8 @@ pub trait CatalogRepository: Send + Sync {
     /// Every project with its slider images, in no particular order.
     async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
 
-    /// Paid total of every project together. Only `succeeded` sales count.
+    /// Paid total of every project together. Only sales whose status
+    /// `counts_toward_totals` count (the same rule for every sum below).
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError>;
 
     /// Paid total of one project (zero when it has no paid sale or does not exist).
@@ -163,11 +164,16 @@ pub trait CatalogRepository: Send + Sync {
 
     /// Paid sales of one project (or of all projects for `None`) for the
     /// sponsor walls, at most one entry per supporter, with the accounts a
-    /// project excludes (`project_sponsor_exclusions`) left out. Each entry
-    /// carries the supporter's summed amount, latest sale date, newest
-    /// non-empty display name, whether any of their sales asked for
-    /// anonymity, and, when they bought a company or organisation return,
-    /// that return type with their current logo and site URL.
+    /// project excludes (`project_sponsor_exclusions`) left out.
+    ///
+    /// MUST satisfy: `domain::sponsor::aggregate` of the answer equals
+    /// `aggregate` of one `SponsorSale` per counting sale, where a sale's
+    /// name is its display name, or for a company or organisation sale
+    /// without a non-blank one (blank as `str::trim` sees it) the account's
+    /// company name; its logo and link are the account's current logo and
+    /// non-blank site URL. So each entry carries the summed amount, latest
+    /// sale date, newest name, whether any sale asked for anonymity, and a
+    /// company or organisation return type when the supporter bought one.
     async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError>;
 
     /// The newest `limit` paid sales of a project, newest first.
