@@ -23,7 +23,10 @@ mod user;
 
 use actix_web::web;
 
-pub use error::{ApiError, ErrorBody};
+pub use error::{
+    ApiError, ErrorBody, ExpiredKeyBody, FailedStatus, FieldMessage, LoginFailureBody, PasswordMismatchBody,
+};
+pub use openapi::{document, document_json};
 pub use project::SiteEnv;
 pub use rate::{ProxySettings, UserRateSettings};
 
@@ -42,8 +45,8 @@ pub struct Services {
     pub site_env: web::Data<SiteEnv>,
 }
 
-/// Mounts every `/v1` route, with JSON errors for malformed requests and
-/// unknown paths.
+/// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
+/// errors for malformed requests, unknown paths and wrong methods.
 pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(services.signup.clone())
@@ -56,22 +59,12 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.catalog.clone())
             .app_data(services.site_env.clone())
             .service(
-                web::scope("/v1")
-                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal))
+                utoipa_actix_web::scope("/v1")
+                    .configure(openapi::routes)
                     .app_data(error::json_config())
                     .app_data(error::query_config())
-                    .configure(user::config)
-                    .configure(session::config)
-                    .configure(password::config)
-                    .configure(profile::config)
-                    .configure(email_change::config)
-                    .configure(project::config)
-                    .configure(sales::config)
-                    .configure(sponsors::config)
-                    .configure(information::config)
-                    .configure(comment::config)
-                    .configure(openapi::config)
-                    .default_service(web::to(error::not_found)),
+                    .default_service(web::to(error::not_found))
+                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal)),
             );
     }
 }
