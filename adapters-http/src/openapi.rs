@@ -243,4 +243,42 @@ mod tests {
             }
         }
     }
+
+    /// The length limits the document announces are the domain's rules, so a
+    /// client (or a fuzzer) that respects them is not refused for length.
+    #[test]
+    fn described_length_limits_are_the_domains() {
+        use domain::text::rules;
+        let schemas = &document().components.as_ref().unwrap().schemas;
+        let max_length = |schema: &str, field: &str| {
+            let value = serde_json::to_value(&schemas[schema]).unwrap();
+            value["properties"][field]["maxLength"].as_u64()
+        };
+        for (schema, rule) in [
+            ("ProfileRequest", rules::USERNAME),
+            ("ProfileRequest", rules::PROFILE_DISPLAY_NAME),
+            ("ProfileRequest", rules::PROFILE),
+            ("ProfileRequest", rules::AGE_GROUP),
+            ("CorporateRequest", rules::COMPANY_NAME),
+            ("DisplayNameRequest", rules::SALE_DISPLAY_NAME),
+            ("UpdateRequest", rules::COMMENT),
+            ("AddressRequest", rules::ADDRESS_NAME),
+            ("AddressRequest", rules::ADDRESS_CITY),
+            ("AddressRequest", rules::ADDRESS_STREET),
+            ("AddressRequest", rules::ADDRESS_BUILDING),
+        ] {
+            assert_eq!(max_length(schema, rule.field), Some(rule.max_chars as u64), "{schema}.{}", rule.field);
+        }
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for item in document().paths.paths.values() {
+            for op in [&item.get, &item.post].into_iter().flatten() {
+                let id = op.operation_id.clone().unwrap_or_default();
+                assert!(seen.insert(id.clone()), "operationId {id} is used twice");
+            }
+        }
+    }
 }

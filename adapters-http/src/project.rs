@@ -188,8 +188,7 @@ struct ReturnDto {
     price: i64,
     tax: i64,
     total: i64,
-    /// 税込, 税別 or 非課税.
-    tax_label: &'static str,
+    tax_label: TaxLabel,
     #[schema(required = true)]
     limit: Option<u32>,
     #[schema(required = true)]
@@ -199,8 +198,8 @@ struct ReturnDto {
     disabled_comment: Option<String>,
     purchasable: bool,
     #[schema(required = true)]
-    /// `ended`, `disabled` or `sold_out` when it cannot be bought.
-    block_reason: Option<&'static str>,
+    /// Why it cannot be bought, when it cannot.
+    block_reason: Option<BlockReason>,
     #[schema(required = true)]
     block_message: Option<String>,
     #[schema(required = true)]
@@ -215,11 +214,40 @@ struct ReturnDto {
     address_required: bool,
 }
 
-fn block_reason(block: PurchaseBlock) -> &'static str {
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum BlockReason {
+    Ended,
+    Disabled,
+    SoldOut,
+}
+
+fn block_reason(block: PurchaseBlock) -> BlockReason {
     match block {
-        PurchaseBlock::ProjectEnded => "ended",
-        PurchaseBlock::Disabled => "disabled",
-        PurchaseBlock::SoldOut | PurchaseBlock::NotEnoughLeft => "sold_out",
+        PurchaseBlock::ProjectEnded => BlockReason::Ended,
+        PurchaseBlock::Disabled => BlockReason::Disabled,
+        PurchaseBlock::SoldOut | PurchaseBlock::NotEnoughLeft => BlockReason::SoldOut,
+    }
+}
+
+/// How the price is taxed, as the return card labels it.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+enum TaxLabel {
+    #[serde(rename = "税込")]
+    Inclusive,
+    #[serde(rename = "税別")]
+    Exclusive,
+    #[serde(rename = "非課税")]
+    Exempt,
+}
+
+impl From<domain::money::TaxMode> for TaxLabel {
+    fn from(mode: domain::money::TaxMode) -> Self {
+        match mode {
+            domain::money::TaxMode::Inclusive => Self::Inclusive,
+            domain::money::TaxMode::Exclusive => Self::Exclusive,
+            domain::money::TaxMode::Exempt => Self::Exempt,
+        }
     }
 }
 
@@ -238,7 +266,7 @@ impl From<ReturnView> for ReturnDto {
             price: r.price.price.0,
             tax: r.price.tax.0,
             total: r.price.total.0,
-            tax_label: r.tax_mode.label(),
+            tax_label: r.tax_mode.into(),
             limit: r.limit,
             remaining,
             disabled: r.disabled,
@@ -336,4 +364,18 @@ async fn project_detail(
     let project = catalog.project_detail(query.into_inner().slug, viewer).await?;
     Ok(actix_web::Responder::customize(Json(DetailResponse::from(project)))
         .insert_header((actix_web::http::header::VARY, "Authorization")))
+}
+
+#[cfg(test)]
+mod tests {
+    use domain::money::TaxMode;
+
+    use super::TaxLabel;
+
+    #[test]
+    fn the_described_tax_labels_are_the_domains_labels() {
+        for mode in [TaxMode::Inclusive, TaxMode::Exclusive, TaxMode::Exempt] {
+            assert_eq!(serde_json::to_value(TaxLabel::from(mode)).unwrap(), mode.label());
+        }
+    }
 }

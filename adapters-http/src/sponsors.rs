@@ -25,16 +25,25 @@ struct SponsorDto {
     link: Option<String>,
     #[schema(required = true)]
     img: Option<String>,
-    /// `largest`, `large`, `medium` or `small`.
-    tier: &'static str,
+    tier: SponsorTier,
 }
 
-fn tier_name(tier: LogoTier) -> &'static str {
+/// The logo size a sponsor is shown at.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum SponsorTier {
+    Largest,
+    Large,
+    Medium,
+    Small,
+}
+
+fn tier_name(tier: LogoTier) -> SponsorTier {
     match tier {
-        LogoTier::Largest => "largest",
-        LogoTier::Large => "large",
-        LogoTier::Medium => "medium",
-        LogoTier::Small => "small",
+        LogoTier::Largest => SponsorTier::Largest,
+        LogoTier::Large => SponsorTier::Large,
+        LogoTier::Medium => SponsorTier::Medium,
+        LogoTier::Small => SponsorTier::Small,
     }
 }
 
