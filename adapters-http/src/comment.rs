@@ -1,52 +1,56 @@
 //! `/v1/comment/get/list` and `/v1/comment/set/update` (author only).
 
 use actix_web::web::{self, Json};
+use actix_web::{get, post};
 use chrono::SecondsFormat;
 use domain::comment::CommentText;
 use domain::time::tokyo;
-use ports::catalog::{Catalog, CommentUpdateError, CommentView};
+use ports::catalog::{Catalog, CommentView};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
-use crate::constraint::constraint_error;
 use crate::ids::Id;
-use crate::project::catalog_error;
-use crate::routes::Routes;
+use crate::password::UpdatedResponse;
 use crate::sales::ProjectQuery;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/comment/get/list", list).post("/comment/set/update", update);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(comment_list).service(update_comment);
 }
 
-#[derive(Debug, Serialize)]
-struct UrlDto {
+#[derive(Debug, Serialize, ToSchema)]
+struct IconUrlDto {
     url: String,
 }
 
-#[derive(Debug, Serialize)]
-struct IconUrlsDto {
-    icon: Vec<UrlDto>,
+#[derive(Debug, Serialize, ToSchema)]
+struct CommentIconsDto {
+    icon: Vec<IconUrlDto>,
 }
 
-#[derive(Debug, Serialize)]
-struct UserDetailDto {
+#[derive(Debug, Serialize, ToSchema)]
+/// The author as shown.
+struct CommentAuthorDto {
     id: i64,
     displayname: String,
-    urls: IconUrlsDto,
+    urls: CommentIconsDto,
 }
 
-#[derive(Debug, Serialize)]
-struct DisplayNameDto {
+#[derive(Debug, Serialize, ToSchema)]
+struct CommentSaleNameDto {
+    #[schema(required = true)]
     displayname: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
-struct SalesDetailDto {
-    displayname: DisplayNameDto,
+#[derive(Debug, Serialize, ToSchema)]
+/// The display name of the author's sale (anonymous supporters are masked).
+struct CommentSaleDto {
+    displayname: CommentSaleNameDto,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct CommentDto {
     id: i64,
@@ -57,8 +61,8 @@ struct CommentDto {
     comment: String,
     #[serde(rename = "updated_at")]
     updated_at: String,
-    user_detail: UserDetailDto,
-    sales_detail: SalesDetailDto,
+    user_detail: CommentAuthorDto,
+    sales_detail: CommentSaleDto,
 }
 
 impl From<CommentView> for CommentDto {
@@ -69,52 +73,69 @@ impl From<CommentView> for CommentDto {
             user_id: c.user_id.0,
             comment: c.comment,
             updated_at: c.updated_at.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true),
-            user_detail: UserDetailDto {
+            user_detail: CommentAuthorDto {
                 id: c.user_id.0,
                 displayname: c.author_name,
-                urls: IconUrlsDto { icon: c.author_icon.into_iter().map(|url| UrlDto { url }).collect() },
+                urls: CommentIconsDto { icon: c.author_icon.into_iter().map(|url| IconUrlDto { url }).collect() },
             },
-            sales_detail: SalesDetailDto { displayname: DisplayNameDto { displayname: c.sale_name } },
+            sales_detail: CommentSaleDto { displayname: CommentSaleNameDto { displayname: c.sale_name } },
         }
     }
 }
 
-#[derive(Debug, Serialize)]
-struct ListResponse {
+#[derive(Debug, Serialize, ToSchema)]
+struct CommentListResponse {
     comments: Vec<CommentDto>,
 }
 
-async fn list(
+/// A project's shown comments, newest first.
+#[utoipa::path(
+    params(ProjectQuery),
+    tag = "public",
+    responses(
+        (status = 200, description = "The comments", body = CommentListResponse),
+        (status = 400, description = "`malformed_request`: no or a non-integer `project_id`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/comment/get/list")]
+async fn comment_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
-) -> Result<Json<ListResponse>, ApiError> {
-    let comments = catalog.comments(query.project_id).await.map_err(catalog_error)?;
-    Ok(Json(ListResponse { comments: comments.into_iter().map(Into::into).collect() }))
+) -> Result<Json<CommentListResponse>, ApiError> {
+    let comments = catalog.comments(query.project_id).await?;
+    Ok(Json(CommentListResponse { comments: comments.into_iter().map(Into::into).collect() }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct UpdateRequest {
+    /// The comment's id.
     id: Id,
+    #[schema(max_length = 1000)]
     comment: String,
 }
 
-#[derive(Debug, Serialize)]
-struct UpdateResponse {
-    updated: bool,
-}
-
-async fn update(
+/// Edit a comment (its author only).
+#[utoipa::path(
+    tag = "public",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Saved", body = UpdatedResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`forbidden`: someone else's comment", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/comment/set/update")]
+async fn update_comment(
     user: AuthUser,
     catalog: web::Data<dyn Catalog>,
     body: Json<UpdateRequest>,
-) -> Result<Json<UpdateResponse>, ApiError> {
+) -> Result<Json<UpdatedResponse>, ApiError> {
     let UpdateRequest { id, comment } = body.into_inner();
     let text = CommentText::parse(&comment).map_err(|e| ApiError::validation(e.to_string()))?;
-    match catalog.update_comment(user.0.id, id.0, text).await {
-        Ok(()) => Ok(Json(UpdateResponse { updated: true })),
-        Err(CommentUpdateError::NotFound) => Err(ApiError::NotFound),
-        Err(CommentUpdateError::NotAuthor) => Err(ApiError::Forbidden),
-        Err(CommentUpdateError::Constraint(violation)) => Err(constraint_error(&violation)),
-        Err(CommentUpdateError::Unexpected(e)) => Err(ApiError::internal(e.as_ref())),
-    }
+    catalog.update_comment(user.0.id, id.0, text).await?;
+    Ok(Json(UpdatedResponse { updated: true }))
 }

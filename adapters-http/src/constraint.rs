@@ -8,9 +8,8 @@ use actix_web::http::StatusCode;
 use domain::profile::AddressError;
 use domain::text::{rules, TextError, TextRule};
 use ports::{ConstraintKind, ConstraintViolation};
-use serde_json::json;
 
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
 /// What one constraint means to the client; every message comes from the
 /// domain rule the constraint repeats.
@@ -89,7 +88,13 @@ pub(crate) fn constraint_error(violation: &ConstraintViolation) -> ApiError {
 }
 
 fn body(status: StatusCode, code: &str, field: Option<&str>, message: &str) -> ApiError {
-    ApiError::Detailed { status, body: json!({"error": code, "message": message, "field": field}) }
+    let body = ErrorBody {
+        error: code.to_string(),
+        message: message.to_string(),
+        field: field.map(str::to_string),
+        errors: None,
+    };
+    ApiError::Field { status, body }
 }
 
 #[cfg(test)]

@@ -3,55 +3,68 @@
 //! because the change ends every other session).
 
 use actix_web::web::{self, Json};
-use actix_web::HttpRequest;
+use actix_web::{post, HttpRequest};
 use domain::account::Email;
-use ports::accounts::{EmailChangeError, EmailChanges};
+use ports::accounts::EmailChanges;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
+use crate::error::UnauthorizedOrMismatch;
 use crate::profile::same_user;
 use crate::rate::{self, Subject};
-use crate::routes::Routes;
 use crate::session::TokenResponse;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) const MSG_EMAIL_CHANGE_KEY_INVALID: &str =
-    "メールアドレス変更用のURLが無効です。お手数ですが再度メールアドレスの変更をお試しください。";
-
-pub(crate) fn config(routes: &mut Routes) {
-    routes.post("/user/set/updateEmail", update_email).post("/user/set/updateLoginEmail", update_login_email);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(update_email).service(update_login_email);
 }
 
-fn change_error(error: EmailChangeError) -> ApiError {
-    match error {
-        EmailChangeError::CurrentPasswordMismatch => ApiError::current_password_mismatch(),
-        EmailChangeError::Locked { .. } => ApiError::account_locked(error.to_string()),
-        EmailChangeError::InvalidKey => {
-            ApiError::BadRequest { code: "invalid_key", message: MSG_EMAIL_CHANGE_KEY_INVALID.to_string() }
-        }
-        EmailChangeError::MailUnavailable(e) => ApiError::mail_unavailable(&e),
-        EmailChangeError::Unexpected(e) => ApiError::internal(e.as_ref()),
-    }
-}
-
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct UpdateEmailRequest {
+    /// The caller's own id when sent (the seed's client sends it).
+    #[schema(value_type = Option<i64>)]
     id: Option<Value>,
+    /// The new address.
+    #[schema(example = "hanako@example.jp")]
     email: String,
     /// The current password: a session token alone cannot move the login address.
     #[serde(default)]
     password: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct UpdateEmailResponse {
+    /// Another account has the address.
     duplicate: bool,
     not_found: bool,
+    /// The confirmation link was mailed to the new address.
     sended: bool,
 }
 
+/// Request an e-mail change.
+///
+/// A confirmation link (24 hours, once) goes to the new address and the old
+/// one is told. Wrong current passwords count like failed logins. Rate
+/// limits: 5 per hour per user, 20 per hour per client address.
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "What happened to the request", body = UpdateEmailResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`, or `password_mismatch` (wrong current password)",
+            body = UnauthorizedOrMismatch),
+        (status = 403, description = "`forbidden`: `id` is another user's", body = ErrorBody),
+        (status = 429, description = "`rate_limited`, or `account_locked` after too many wrong passwords",
+            body = ErrorBody),
+        (status = 503, description = "`mail_unavailable`", body = ErrorBody),
+    )
+)]
+#[post("/user/set/updateEmail")]
 async fn update_email(
     req: HttpRequest,
     user: AuthUser,
@@ -67,16 +80,18 @@ async fn update_email(
         &[(rate::EMAIL_CHANGE_PER_USER, Subject::User(user.0.id.0)), (rate::EMAIL_CHANGE_PER_IP, Subject::Ip)],
     )
     .await?;
-    let outcome = changes.request(user.0.id, &email, &body.password).await.map_err(change_error)?;
+    let outcome = changes.request(user.0.id, &email, &body.password).await?;
     Ok(Json(UpdateEmailResponse { duplicate: outcome.duplicate, not_found: outcome.not_found, sended: outcome.sended }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct UpdateLoginEmailRequest {
+    /// The key of the confirmation mail's link.
     activatekey: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// The new address and a new session (every other one ends).
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct UpdateLoginEmailResponse {
     updated: bool,
@@ -85,13 +100,25 @@ pub(crate) struct UpdateLoginEmailResponse {
     token: TokenResponse,
 }
 
+/// Complete the e-mail change with the mailed key (its owner, logged in).
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The login address changed", body = UpdateLoginEmailResponse),
+        (status = 400, description = "`malformed_request` or `invalid_key` (unknown, used, expired, another user's, \
+            or the address was taken meanwhile)", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+    )
+)]
+#[post("/user/set/updateLoginEmail")]
 async fn update_login_email(
     user: AuthUser,
     changes: web::Data<dyn EmailChanges>,
     body: Json<UpdateLoginEmailRequest>,
 ) -> Result<Json<UpdateLoginEmailResponse>, ApiError> {
     let key = body.into_inner().activatekey.unwrap_or_default();
-    let changed = changes.confirm(user.0.id, &key).await.map_err(change_error)?;
+    let changed = changes.confirm(user.0.id, &key).await?;
     Ok(Json(UpdateLoginEmailResponse {
         updated: true,
         email: changed.email.as_str().to_string(),

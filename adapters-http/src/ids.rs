@@ -8,6 +8,8 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
+use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, OneOfBuilder, SchemaFormat, Type};
+use utoipa::openapi::{RefOr, Schema};
 
 use crate::error::malformed_request;
 use crate::ApiError;
@@ -46,6 +48,23 @@ impl Visitor<'_> for IdVisitor {
         parse_id(v).map(Id).ok_or_else(|| E::custom("not an integer id"))
     }
 }
+
+/// In the description: an integer, or a string of digits (at most 19, with
+/// an optional minus), as the deserialiser accepts.
+impl utoipa::PartialSchema for Id {
+    fn schema() -> RefOr<Schema> {
+        let number =
+            ObjectBuilder::new().schema_type(Type::Integer).format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)));
+        let digits = ObjectBuilder::new().schema_type(Type::String).pattern(Some("^-?[0-9]{1,19}$"));
+        OneOfBuilder::new()
+            .item(number)
+            .item(digits)
+            .description(Some("A record id: a JSON integer or a string of digits within the signed 64-bit range."))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Id {}
 
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -1,41 +1,56 @@
 //! `/v1/information/get/list`: a project's news, newest first.
 
+use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::SecondsFormat;
 use domain::time::tokyo;
 use ports::catalog::Catalog;
 use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::project::catalog_error;
-use crate::routes::Routes;
 use crate::sales::ProjectQuery;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/information/get/list", list);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(news_list);
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+/// One news item.
 struct InformationDto {
     id: i64,
     title: String,
     /// Sanitised HTML; `null` when the item has none.
+    #[schema(required = true)]
     description: Option<String>,
+    /// ISO 8601, Tokyo time.
     updated_at: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ListResponse {
+struct InformationListResponse {
     res_information: Vec<InformationDto>,
 }
 
-async fn list(
+/// A project's published news, newest first.
+#[utoipa::path(
+    params(ProjectQuery),
+    tag = "public",
+    responses(
+        (status = 200, description = "The news", body = InformationListResponse),
+        (status = 400, description = "`malformed_request`: no or a non-integer `project_id`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/information/get/list")]
+async fn news_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
-) -> Result<Json<ListResponse>, ApiError> {
-    let items = catalog.news(query.project_id).await.map_err(catalog_error)?;
-    Ok(Json(ListResponse {
+) -> Result<Json<InformationListResponse>, ApiError> {
+    let items = catalog.news(query.project_id).await?;
+    Ok(Json(InformationListResponse {
         res_information: items
             .into_iter()
             .map(|n| InformationDto {

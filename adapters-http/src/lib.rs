@@ -16,7 +16,6 @@ mod password;
 mod profile;
 mod project;
 mod rate;
-mod routes;
 mod sales;
 mod session;
 mod sponsors;
@@ -24,10 +23,13 @@ mod user;
 
 use actix_web::web;
 
-pub use error::{ApiError, ErrorBody};
+pub use error::{
+    ApiError, ErrorBody, ExpiredKeyBody, FailedStatus, FieldMessage, LoginFailureBody, PasswordMismatchBody,
+};
+pub use openapi::MountedRoute;
+pub use openapi::{document, document_json};
 pub use project::SiteEnv;
 pub use rate::{ProxySettings, RateLimits, UserRateSettings};
-pub use routes::MountedRoute;
 
 /// Everything the handlers need, as trait objects so this crate never names
 /// a concrete adapter.
@@ -45,8 +47,8 @@ pub struct Services {
     pub site_env: web::Data<SiteEnv>,
 }
 
-/// Mounts every `/v1` route, with JSON errors for malformed requests and
-/// unknown paths.
+/// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
+/// errors for malformed requests, unknown paths and wrong methods.
 pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
     move |cfg| {
         cfg.app_data(services.signup.clone())
@@ -60,38 +62,20 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.catalog.clone())
             .app_data(services.site_env.clone())
             .service(
-                web::scope("/v1")
-                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal))
+                utoipa_actix_web::scope("/v1")
+                    .configure(openapi::routes)
                     .app_data(error::json_config())
                     .app_data(error::query_config())
-                    .configure(|cfg| mount_all(&mut routes::Routes::mounting(cfg, "/v1")))
-                    .default_service(web::to(error::not_found)),
+                    .default_service(web::to(error::not_found))
+                    .wrap(actix_web::middleware::from_fn(headers::no_store_when_personal)),
             );
     }
 }
 
-/// Every area's routes, in mounting order: the one list both [`configure`] and [`mounted_routes`] read.
-fn mount_all(routes: &mut routes::Routes) {
-    user::config(routes);
-    session::config(routes);
-    password::config(routes);
-    profile::config(routes);
-    email_change::config(routes);
-    project::config(routes);
-    sales::config(routes);
-    sponsors::config(routes);
-    information::config(routes);
-    comment::config(routes);
-    openapi::config(routes);
-}
-
-/// Every route [`configure`] mounts, sorted, without building a server.
+/// Every route [`configure`] mounts, sorted, read from the generated document: a route is mounted only
+/// through `openapi::routes`, which describes it (tests in `openapi`), so the two lists are one.
 pub fn mounted_routes() -> Vec<MountedRoute> {
-    let mut routes = routes::Routes::recording("/v1");
-    mount_all(&mut routes);
-    let mut mounted = routes.into_mounted();
-    mounted.sort();
-    mounted
+    openapi::mounted_routes()
 }
 
 #[cfg(test)]

@@ -1,53 +1,306 @@
-//! The OpenAPI description of `/v1`, kept by hand beside the routes and
-//! checked by a test against the routes actually mounted.
+//! The OpenAPI description of `/v1`, generated from the code: every route is
+//! mounted through `utoipa_actix_web`'s `service`, which only takes a handler
+//! carrying `#[utoipa::path]`, so mounting a route also describes it. DTOs
+//! derive `ToSchema`. The same document is served at `/v1/openapi.json` and
+//! committed at `frontend/src/lib/api/openapi.json` (the frontend's types
+//! are generated from that copy; a test below keeps it current).
 
-use actix_web::HttpResponse;
+use std::sync::OnceLock;
 
-use crate::routes::Routes;
+use actix_web::{get, App, HttpResponse};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::OpenApi as Document;
+use utoipa::{Modify, OpenApi};
+use utoipa_actix_web::service_config::ServiceConfig;
+use utoipa_actix_web::AppExt;
 
-pub(crate) const DOCUMENT: &str = include_str!("openapi.json");
+/// What the handlers cannot say themselves: title, the bearer scheme, tags.
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Regional crowdfunding API",
+        version = "0.1.0",
+        description = "The /v1 API of the crowdfunding site. Amounts are integer yen. Errors are JSON \
+            `{\"error\": \"snake_code\", \"message\": \"...\"}` (ErrorBody), with the extra fields named per \
+            response. Operations that need a session list the `bearer` security requirement. Answers to a request \
+            with an Authorization header, and to any write, carry `Cache-Control: no-store`. A described path \
+            asked with another method answers 405 with `Allow`; an unknown path 404.",
+        license(name = "UNLICENSED")
+    ),
+    modifiers(&BearerScheme),
+    tags(
+        (name = "accounts", description = "Sign-up, log-in, passwords and e-mail"),
+        (name = "my page", description = "The logged-in user's own data"),
+        (name = "public", description = "Projects, totals, sponsors, news and comments"),
+        (name = "meta", description = "This description")
+    )
+)]
+struct ApiDoc;
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/openapi.json", serve);
+struct BearerScheme;
+
+impl Modify for BearerScheme {
+    fn modify(&self, openapi: &mut Document) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
 }
 
-async fn serve() -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(DOCUMENT)
+/// Every `/v1` handler, by area. The one list of routes.
+pub(crate) fn routes(cfg: &mut ServiceConfig) {
+    crate::user::config(cfg);
+    crate::session::config(cfg);
+    crate::password::config(cfg);
+    crate::profile::config(cfg);
+    crate::email_change::config(cfg);
+    crate::project::config(cfg);
+    crate::sales::config(cfg);
+    crate::sponsors::config(cfg);
+    crate::information::config(cfg);
+    crate::comment::config(cfg);
+    cfg.service(openapi_document);
+}
+
+/// The description of every route [`routes`] mounts.
+pub fn document() -> &'static Document {
+    static DOCUMENT: OnceLock<Document> = OnceLock::new();
+    DOCUMENT.get_or_init(|| {
+        let (_, document) = App::new()
+            .into_utoipa_app()
+            .openapi(ApiDoc::openapi())
+            .service(utoipa_actix_web::scope("/v1").configure(routes))
+            .split_for_parts();
+        document
+    })
+}
+
+/// The document as served and committed: pretty JSON with a final newline.
+pub fn document_json() -> &'static str {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| match document().to_pretty_json() {
+        Ok(json) => json + "\n",
+        Err(e) => {
+            tracing::error!(error = %e, "the OpenAPI document did not serialise");
+            String::from("{}")
+        }
+    })
+}
+
+/// The methods a described path answers (`"GET, POST"`), or `None` when no
+/// route has that path.
+pub(crate) fn methods_of(path: &str) -> Option<String> {
+    let methods: Vec<&str> =
+        mounted_routes().into_iter().filter(|route| route.path == path).map(|route| route.method).collect();
+    (!methods.is_empty()).then(|| methods.join(", "))
+}
+
+/// One mounted route: `GET` or `POST` and its full path (`/v1/...`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MountedRoute {
+    pub method: &'static str,
+    pub path: String,
+}
+
+/// Every route [`routes`] mounts, sorted, from the document (a route can only
+/// be mounted with its description; see the tests below).
+pub(crate) fn mounted_routes() -> Vec<MountedRoute> {
+    let mut mounted: Vec<MountedRoute> = document()
+        .paths
+        .paths
+        .iter()
+        .flat_map(|(path, item)| {
+            [
+                (item.get.is_some(), "GET"),
+                (item.post.is_some(), "POST"),
+                (item.put.is_some(), "PUT"),
+                (item.patch.is_some(), "PATCH"),
+                (item.delete.is_some(), "DELETE"),
+            ]
+            .into_iter()
+            .filter(|(has, _)| *has)
+            .map(move |(_, method)| MountedRoute { method, path: path.clone() })
+        })
+        .collect();
+    mounted.sort();
+    mounted
+}
+
+/// This description (OpenAPI 3.1), generated from the handlers.
+#[utoipa::path(
+    tag = "meta",
+    responses((status = 200, description = "The OpenAPI document", content_type = "application/json", body = Object))
+)]
+#[get("/openapi.json")]
+async fn openapi_document() -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(document_json())
 }
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
+    use std::path::PathBuf;
 
-    use super::DOCUMENT;
+    use actix_web::test as web_test;
 
+    use ports::catalog::CatalogError;
+
+    use super::*;
+    use crate::test_support::Mocks;
+
+    fn committed_path() -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../frontend/src/lib/api/openapi.json")
+    }
+
+    /// `UPDATE_OPENAPI=1 cargo test -p adapters-http openapi` rewrites the
+    /// committed copy; then `npm --prefix frontend run generate:api`.
     #[test]
-    fn the_document_describes_exactly_the_mounted_routes() {
-        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).unwrap();
-        let documented: BTreeSet<(String, String)> = doc["paths"]
-            .as_object()
-            .unwrap()
-            .iter()
-            .flat_map(|(path, ops)| ops.as_object().unwrap().keys().map(|m| (m.to_uppercase(), path.clone())))
-            .collect();
-        let mounted: BTreeSet<(String, String)> =
-            crate::mounted_routes().into_iter().map(|r| (r.method.to_string(), r.path)).collect();
-        let undocumented: Vec<_> = mounted.difference(&documented).collect();
-        let not_mounted: Vec<_> = documented.difference(&mounted).collect();
-        assert!(undocumented.is_empty(), "mounted but missing from openapi.json: {undocumented:?}");
-        assert!(not_mounted.is_empty(), "in openapi.json but not mounted: {not_mounted:?}");
+    fn the_committed_document_is_the_one_the_code_generates() {
+        let generated = document_json();
+        if std::env::var_os("UPDATE_OPENAPI").is_some() {
+            std::fs::write(committed_path(), generated).unwrap();
+        }
+        let committed = std::fs::read_to_string(committed_path()).unwrap_or_default();
+        assert!(
+            committed == generated,
+            "frontend/src/lib/api/openapi.json is stale: run `UPDATE_OPENAPI=1 cargo test -p adapters-http openapi` \
+             and `npm --prefix frontend run generate:api`"
+        );
     }
 
     #[actix_web::test]
-    async fn the_document_is_served_as_json() {
-        use actix_web::{test, web, App};
-        let app = test::init_service(
-            App::new()
-                .service(web::scope("/v1").configure(|cfg| super::config(&mut super::Routes::mounting(cfg, "/v1")))),
-        )
-        .await;
-        let body: serde_json::Value =
-            test::call_and_read_body_json(&app, test::TestRequest::get().uri("/v1/openapi.json").to_request()).await;
-        assert_eq!(body["openapi"], "3.0.3");
+    async fn the_served_document_is_the_generated_one() {
+        let app =
+            web_test::init_service(actix_web::App::new().configure(crate::configure(Mocks::default().into_services())))
+                .await;
+        let resp =
+            web_test::call_service(&app, web_test::TestRequest::get().uri("/v1/openapi.json").to_request()).await;
+        assert_eq!(resp.status(), 200);
+        let body = web_test::read_body(resp).await;
+        assert_eq!(std::str::from_utf8(&body).unwrap(), document_json());
+    }
+
+    /// Every described operation reaches a handler of the mounted app: none
+    /// falls through to the 404/405 of unknown routes. (Requests carry no
+    /// token and no valid body; the few that reach a use case get an error.)
+    #[actix_web::test]
+    async fn every_described_operation_is_mounted() {
+        let mut mocks = Mocks::default();
+        mocks.catalog.expect_master().returning(|| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.catalog.expect_paid_sum().returning(|_| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.catalog.expect_footer_sponsors().returning(|_| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
+        let app =
+            web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
+        let mut count = 0;
+        for (path, item) in &document().paths.paths {
+            for (method, has) in [("GET", item.get.is_some()), ("POST", item.post.is_some())] {
+                if !has {
+                    continue;
+                }
+                count += 1;
+                let req = web_test::TestRequest::default()
+                    .method(method.parse().unwrap())
+                    .uri(path)
+                    .insert_header(("content-type", "text/plain"))
+                    .to_request();
+                let resp = web_test::call_service(&app, req).await;
+                let bytes = web_test::read_body(resp).await;
+                let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+                assert!(
+                    !matches!(body["error"].as_str(), Some("not_found" | "method_not_allowed")),
+                    "{method} {path} is described but not mounted"
+                );
+            }
+        }
+        assert_eq!(count, 29, "the number of operations changed: update this count and docs/api.md");
+    }
+
+    /// Routes are mounted only through `service(handler)`: a route added by
+    /// path and method would serve something the description does not know.
+    #[test]
+    fn no_route_is_mounted_without_a_description() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut stack = vec![dir];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let source = std::fs::read_to_string(&path).unwrap();
+                    let needle = [".rou", "te("].concat();
+                    assert!(!source.contains(&needle), "{} mounts a route by hand", path.display());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_operation_that_needs_a_session_says_so_and_answers_401() {
+        for (path, item) in &document().paths.paths {
+            for op in [&item.get, &item.post].into_iter().flatten() {
+                let needs_token =
+                    op.security.as_ref().is_some_and(|list| !list.is_empty() && list.iter().all(|s| !is_anonymous(s)));
+                if needs_token {
+                    assert!(op.responses.responses.contains_key("401"), "{path} needs a token but has no 401");
+                }
+            }
+        }
+    }
+
+    fn is_anonymous(requirement: &utoipa::openapi::security::SecurityRequirement) -> bool {
+        serde_json::to_value(requirement).unwrap() == serde_json::json!({})
+    }
+
+    #[test]
+    fn every_operation_describes_its_success_and_a_400_when_it_reads_input() {
+        for (path, item) in &document().paths.paths {
+            for op in [&item.get, &item.post].into_iter().flatten() {
+                assert!(op.responses.responses.contains_key("200"), "{path} has no 200");
+                let reads_input = op.request_body.is_some() || op.parameters.as_ref().is_some_and(|p| !p.is_empty());
+                if reads_input {
+                    assert!(op.responses.responses.contains_key("400"), "{path} reads input but has no 400");
+                }
+            }
+        }
+    }
+
+    /// The length limits the document announces are the domain's rules, so a
+    /// client (or a fuzzer) that respects them is not refused for length.
+    #[test]
+    fn described_length_limits_are_the_domains() {
+        use domain::text::rules;
+        let schemas = &document().components.as_ref().unwrap().schemas;
+        let max_length = |schema: &str, field: &str| {
+            let value = serde_json::to_value(&schemas[schema]).unwrap();
+            value["properties"][field]["maxLength"].as_u64()
+        };
+        for (schema, rule) in [
+            ("ProfileRequest", rules::USERNAME),
+            ("ProfileRequest", rules::PROFILE_DISPLAY_NAME),
+            ("ProfileRequest", rules::PROFILE),
+            ("ProfileRequest", rules::AGE_GROUP),
+            ("CorporateRequest", rules::COMPANY_NAME),
+            ("DisplayNameRequest", rules::SALE_DISPLAY_NAME),
+            ("UpdateRequest", rules::COMMENT),
+            ("AddressRequest", rules::ADDRESS_NAME),
+            ("AddressRequest", rules::ADDRESS_CITY),
+            ("AddressRequest", rules::ADDRESS_STREET),
+            ("AddressRequest", rules::ADDRESS_BUILDING),
+        ] {
+            assert_eq!(max_length(schema, rule.field), Some(rule.max_chars as u64), "{schema}.{}", rule.field);
+        }
+    }
+
+    #[test]
+    fn operation_ids_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for item in document().paths.paths.values() {
+            for op in [&item.get, &item.post].into_iter().flatten() {
+                let id = op.operation_id.clone().unwrap_or_default();
+                assert!(seen.insert(id.clone()), "operationId {id} is used twice");
+            }
+        }
     }
 }

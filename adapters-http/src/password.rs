@@ -1,146 +1,198 @@
 //! `/v1/user/registPassword`, `forgotPassword`, `resetPassword`,
 //! `set/updatePassword`.
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
-use actix_web::HttpRequest;
+use actix_web::{post, HttpRequest};
 use domain::account::Email;
-use domain::auth::{Password, MSG_ACTIVATION_KEY_INVALID};
-use ports::accounts::{PasswordFlowError, PasswordFlows};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use domain::auth::Password;
+use ports::accounts::PasswordFlows;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
+use crate::error::{BadRequestOrExpired, PasswordFlow, UnauthorizedOrMismatch};
 use crate::rate::{self, Subject};
-use crate::routes::Routes;
 use crate::session::TokenResponse;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) const MSG_RESET_KEY_INVALID: &str =
-    "パスワード再設定用のURLが無効です。お手数ですが再度パスワード再発行の手続きを行ってください。";
-pub(crate) const MSG_RESET_KEY_EXPIRED: &str =
-    "パスワード再設定用のURLの有効期限が切れています。お手数ですが再度パスワード再発行の手続きを行ってください。";
-
-pub(crate) fn config(routes: &mut Routes) {
-    routes
-        .post("/user/registPassword", regist_password)
-        .post("/user/forgotPassword", forgot_password)
-        .post("/user/resetPassword", reset_password)
-        .post("/user/set/updatePassword", update_password);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(regist_password).service(forgot_password).service(reset_password).service(update_password);
 }
 
 fn parse_password(raw: &str) -> Result<Password, ApiError> {
     Password::parse(raw).map_err(|e| ApiError::validation(e.to_string()))
 }
 
-/// Maps the flow's errors; `invalid_key_message` differs between activation and reset.
-fn flow_error(error: PasswordFlowError, invalid_key_message: &str) -> ApiError {
-    match error {
-        PasswordFlowError::InvalidKey => {
-            ApiError::BadRequest { code: "invalid_key", message: invalid_key_message.to_string() }
-        }
-        PasswordFlowError::ExpiredKey => ApiError::Detailed {
-            status: StatusCode::BAD_REQUEST,
-            body: json!({"error": "expired_key", "expired": true, "message": MSG_RESET_KEY_EXPIRED}),
-        },
-        PasswordFlowError::CurrentPasswordMismatch => ApiError::current_password_mismatch(),
-        PasswordFlowError::Locked { .. } => ApiError::account_locked(error.to_string()),
-        PasswordFlowError::MailUnavailable(e) => ApiError::mail_unavailable(&e),
-        PasswordFlowError::Unexpected(e) => ApiError::internal(e.as_ref()),
-    }
-}
-
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct RegistPasswordRequest {
+    /// Sent by the seed's client (1); ignored.
     #[allow(dead_code)]
     flag: Option<i32>,
     password: String,
+    /// The key of the activation mail's link.
     activatekey: Option<String>,
 }
 
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct RegistedResponse {
+    /// Always `true`.
+    registed: bool,
+}
+
+/// Set the first password from the activation key.
+///
+/// The account becomes a member. Rate limit: 30 per 15 minutes per client
+/// address.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The password is set", body = RegistedResponse),
+        (status = 400, description = "`malformed_request`, `validation_failed` (password) or `invalid_key` \
+            (unknown, used or expired key)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    )
+)]
+#[post("/user/registPassword")]
 async fn regist_password(
     req: HttpRequest,
     flows: web::Data<dyn PasswordFlows>,
     body: Json<RegistPasswordRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<RegistedResponse>, ApiError> {
     rate::enforce(&req, &[(rate::REGIST_PASSWORD_PER_IP, Subject::Ip)]).await?;
     let RegistPasswordRequest { password, activatekey, .. } = body.into_inner();
     let password = parse_password(&password)?;
-    // An activation key that expired reads like any other invalid key (the spec has one message).
-    match flows.register_password(activatekey.as_deref().unwrap_or_default(), &password).await {
-        Ok(()) => Ok(Json(json!({"registed": true}))),
-        Err(PasswordFlowError::ExpiredKey) => {
-            Err(flow_error(PasswordFlowError::InvalidKey, MSG_ACTIVATION_KEY_INVALID))
-        }
-        Err(other) => Err(flow_error(other, MSG_ACTIVATION_KEY_INVALID)),
-    }
+    flows
+        .register_password(activatekey.as_deref().unwrap_or_default(), &password)
+        .await
+        .map_err(|e| ApiError::from((PasswordFlow::Activation, e)))?;
+    Ok(Json(RegistedResponse { registed: true }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct ForgotRequest {
+    #[schema(example = "taro@example.jp")]
     mail: String,
 }
 
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UpdatedResponse {
+    pub(crate) updated: bool,
+}
+
+/// Mail a password reset link (valid 1 hour, once).
+///
+/// `updated: false` when no member has the address. Rate limits: 20 per
+/// 15 minutes per client address, 3 per 15 minutes per e-mail.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "Whether a link was sent", body = UpdatedResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed` (e-mail)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`mail_unavailable`", body = ErrorBody),
+    )
+)]
+#[post("/user/forgotPassword")]
 async fn forgot_password(
     req: HttpRequest,
     flows: web::Data<dyn PasswordFlows>,
     body: Json<ForgotRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdatedResponse>, ApiError> {
     let email = Email::parse(&body.mail).map_err(|e| ApiError::validation(e.to_string()))?;
     rate::enforce(
         &req,
         &[(rate::FORGOT_PER_IP, Subject::Ip), (rate::FORGOT_PER_EMAIL, Subject::Email(email.as_str()))],
     )
     .await?;
-    let updated = flows.forgot(&email).await.map_err(|e| flow_error(e, MSG_RESET_KEY_INVALID))?;
-    Ok(Json(json!({"updated": updated})))
+    let updated = flows.forgot(&email).await.map_err(|e| ApiError::from((PasswordFlow::Reset, e)))?;
+    Ok(Json(UpdatedResponse { updated }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct ResetRequest {
     password: String,
+    /// The key of the reset mail's link.
     activatekey: Option<String>,
 }
 
+/// Reset the password with the mailed key.
+///
+/// Every earlier session token stops working. Rate limit: 30 per 15 minutes
+/// per client address.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The password is changed", body = UpdatedResponse),
+        (status = 400, description = "`malformed_request`, `validation_failed`, `invalid_key`, or `expired_key` \
+            with `expired: true`", body = BadRequestOrExpired),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    )
+)]
+#[post("/user/resetPassword")]
 async fn reset_password(
     req: HttpRequest,
     flows: web::Data<dyn PasswordFlows>,
     body: Json<ResetRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdatedResponse>, ApiError> {
     rate::enforce(&req, &[(rate::RESET_PER_IP, Subject::Ip)]).await?;
     let ResetRequest { password, activatekey } = body.into_inner();
     let password = parse_password(&password)?;
     flows
         .reset(activatekey.as_deref().unwrap_or_default(), &password)
         .await
-        .map_err(|e| flow_error(e, MSG_RESET_KEY_INVALID))?;
-    Ok(Json(json!({"updated": true})))
+        .map_err(|e| ApiError::from((PasswordFlow::Reset, e)))?;
+    Ok(Json(UpdatedResponse { updated: true }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct UpdatePasswordRequest {
-    /// The seed's client sends its user id and e-mail; the token decides whose password changes.
+    /// Sent by the seed's client; the token decides whose password changes.
     #[allow(dead_code)]
-    id: Option<Value>,
+    #[schema(value_type = Option<i64>)]
+    id: Option<serde_json::Value>,
+    /// Sent by the seed's client; ignored.
     #[allow(dead_code)]
     email: Option<String>,
     old_password: String,
     new_password: String,
 }
 
+/// The new session (the old token stops working) and `updated: true`.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UpdatePasswordResponse {
+    #[serde(flatten)]
+    token: TokenResponse,
+    updated: bool,
+}
+
+/// Change the password; earlier tokens stop working.
+///
+/// Wrong current passwords count like failed logins (10 lock the account).
+#[utoipa::path(
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "A new token replaces the old one", body = UpdatePasswordResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`, or `password_mismatch` (wrong current password)",
+            body = UnauthorizedOrMismatch),
+        (status = 429, description = "`account_locked`: too many wrong passwords", body = ErrorBody),
+    )
+)]
+#[post("/user/set/updatePassword")]
 async fn update_password(
     user: AuthUser,
     flows: web::Data<dyn PasswordFlows>,
     body: Json<UpdatePasswordRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdatePasswordResponse>, ApiError> {
     let UpdatePasswordRequest { old_password, new_password, .. } = body.into_inner();
     domain::auth::require_current_password(&old_password).map_err(|e| ApiError::validation(e.to_string()))?;
     let new_password = parse_password(&new_password)?;
     let token = flows
         .change(user.0.id, &old_password, &new_password)
         .await
-        .map_err(|e| flow_error(e, MSG_RESET_KEY_INVALID))?;
-    let TokenResponse { token, kind, expires_at } = token.into();
-    Ok(Json(json!({"token": token, "type": kind, "expiresAt": expires_at, "updated": true})))
+        .map_err(|e| ApiError::from((PasswordFlow::Change, e)))?;
+    Ok(Json(UpdatePasswordResponse { token: token.into(), updated: true }))
 }

@@ -3,51 +3,36 @@
 //! Every call acts on the token's user only.
 
 use actix_multipart::Multipart;
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json, Query};
-use actix_web::HttpRequest;
+use actix_web::{get, post, HttpRequest};
 use domain::profile::{
     company_name, display_name, parse_optional_url, AddressInput, ProfileInput, UploadError, MAX_UPLOAD_BYTES,
 };
 use futures_util::StreamExt;
 use ports::accounts::{
-    HistoryEntry, ImageRole, ProfileError, ProfileUpdate, Profiles, SessionUser, StoredAddress, UserProfile,
+    HistoryEntry, Image, ImageRole, ProfileUpdate, Profiles, SessionUser, StoredAddress, UserProfile,
 };
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
-use crate::constraint::constraint_error;
 use crate::error::malformed_request;
 use crate::ids::{parse_id, Id, UserRef};
+use crate::password::UpdatedResponse;
 use crate::rate::{self, Subject, UserRateSettings};
-use crate::routes::Routes;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes
-        .get("/user/get/authUser", auth_user)
-        .post("/user/set/update", update_profile)
-        .post("/user/set/uploadfile", upload_file)
-        .post("/user/set/updateCorporateData", update_corporate)
-        .post("/address/set/register", save_address)
-        .post("/address/set/updater", save_address)
-        .get("/address/get/zip", lookup_zip)
-        .post("/displayname/set/update", update_display_name);
-}
-
-fn profile_error(error: ProfileError) -> ApiError {
-    match error {
-        ProfileError::Forbidden => ApiError::Forbidden,
-        ProfileError::NotFound => ApiError::NotFound,
-        ProfileError::Upload(UploadError::TooLarge) => ApiError::Detailed {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            body: json!({"error": "too_large", "message": UploadError::TooLarge.to_string()}),
-        },
-        ProfileError::Upload(e) => ApiError::BadRequest { code: "invalid_upload", message: e.to_string() },
-        ProfileError::Constraint(violation) => constraint_error(&violation),
-        ProfileError::Unexpected(e) => ApiError::internal(e.as_ref()),
-    }
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(auth_user)
+        .service(update_profile)
+        .service(upload_file)
+        .service(update_corporate)
+        .service(register_address)
+        .service(update_address)
+        .service(lookup_zip)
+        .service(update_display_name);
 }
 
 /// The seed's client sends its own user id; the token decides. No id means
@@ -67,53 +52,167 @@ pub(crate) fn same_user(claimed: Option<&Value>, user: &SessionUser) -> Result<(
     }
 }
 
-fn address_json(stored: &StoredAddress) -> Value {
-    let a = &stored.address;
-    json!({
-        "id": stored.id, "name": a.name, "telNumber": a.tel_number, "zip": a.zip, "pref": a.pref,
-        "city": a.city, "address": a.address, "building": a.building,
-    })
+/// The delivery address as stored.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AddressDto {
+    id: i64,
+    name: String,
+    tel_number: String,
+    zip: String,
+    pref: String,
+    city: String,
+    address: String,
+    #[schema(required = true)]
+    building: Option<String>,
 }
 
-fn user_json(p: &UserProfile) -> Value {
-    let images =
-        |list: &[ports::accounts::Image]| -> Value { list.iter().map(|i| json!({"id": i.id, "url": i.url})).collect() };
-    json!({
-        "id": p.id.0,
-        "email": p.email.as_str(),
-        "updateEmail": p.update_email,
-        "username": p.username,
-        "displayname": p.displayname,
-        "profile": p.profile,
-        "ageGroup": p.age_group,
-        "corporatename": p.corporatename,
-        "corporateurl": p.corporateurl,
-        "urls": {"icon": images(&p.icons), "logo": images(&p.logos)},
-        "addresses": {"main": p.addresses.iter().map(address_json).collect::<Vec<_>>()},
-        "language": p.language,
-    })
+impl From<StoredAddress> for AddressDto {
+    fn from(stored: StoredAddress) -> Self {
+        let a = stored.address;
+        Self {
+            id: stored.id,
+            name: a.name,
+            tel_number: a.tel_number,
+            zip: a.zip,
+            pref: a.pref,
+            city: a.city,
+            address: a.address,
+            building: a.building,
+        }
+    }
 }
 
-async fn auth_user(user: AuthUser, profiles: web::Data<dyn Profiles>) -> Result<Json<Value>, ApiError> {
-    let profile = profiles.profile(user.0.id).await.map_err(profile_error)?;
-    Ok(Json(json!({"user": user_json(&profile)})))
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ImageDto {
+    id: i64,
+    url: String,
 }
 
-#[derive(Debug, Deserialize)]
+/// Newest first; the first is the current one.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UserImagesDto {
+    icon: Vec<ImageDto>,
+    logo: Vec<ImageDto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UserAddressesDto {
+    /// The primary address, when there is one.
+    main: Vec<AddressDto>,
+}
+
+/// The logged-in user's own data; unset strings are `null`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UserDto {
+    id: i64,
+    email: String,
+    /// The pending new address of an e-mail change, if any.
+    #[schema(required = true)]
+    update_email: Option<String>,
+    #[schema(required = true)]
+    username: Option<String>,
+    #[schema(required = true)]
+    displayname: Option<String>,
+    #[schema(required = true)]
+    profile: Option<String>,
+    #[schema(required = true)]
+    age_group: Option<String>,
+    #[schema(required = true)]
+    corporatename: Option<String>,
+    #[schema(required = true)]
+    corporateurl: Option<String>,
+    urls: UserImagesDto,
+    addresses: UserAddressesDto,
+    language: String,
+}
+
+fn images(list: Vec<Image>) -> Vec<ImageDto> {
+    list.into_iter().map(|i| ImageDto { id: i.id, url: i.url }).collect()
+}
+
+impl From<UserProfile> for UserDto {
+    fn from(p: UserProfile) -> Self {
+        Self {
+            id: p.id.0,
+            email: p.email.as_str().to_string(),
+            update_email: p.update_email,
+            username: p.username,
+            displayname: p.displayname,
+            profile: p.profile,
+            age_group: p.age_group,
+            corporatename: p.corporatename,
+            corporateurl: p.corporateurl,
+            urls: UserImagesDto { icon: images(p.icons), logo: images(p.logos) },
+            addresses: UserAddressesDto { main: p.addresses.into_iter().map(Into::into).collect() },
+            language: p.language,
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AuthUserResponse {
+    user: UserDto,
+}
+
+/// The logged-in user's own data.
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The caller", body = AuthUserResponse),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+    )
+)]
+#[get("/user/get/authUser")]
+async fn auth_user(user: AuthUser, profiles: web::Data<dyn Profiles>) -> Result<Json<AuthUserResponse>, ApiError> {
+    let profile = profiles.profile(user.0.id).await?;
+    Ok(Json(AuthUserResponse { user: profile.into() }))
+}
+
+/// Profile fields; empty or invisible-only strings clear a field.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ProfileRequest {
+    /// The caller's own id when sent.
+    #[schema(value_type = Option<Id>)]
     id: Option<Value>,
+    #[schema(max_length = 50)]
     username: Option<String>,
+    #[schema(max_length = 50)]
     displayname: Option<String>,
+    #[schema(max_length = 1000)]
     profile: Option<String>,
+    #[schema(max_length = 20)]
     age_group: Option<String>,
 }
 
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UpdateProfileResponse {
+    user: UserDto,
+    updated: bool,
+}
+
+/// Update username, display name, profile and age group.
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The updated user", body = UpdateProfileResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed` (with `field` when a database \
+            rule refused it)", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`forbidden`: `id` is another user's", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/user/set/update")]
 async fn update_profile(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     body: Json<ProfileRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdateProfileResponse>, ApiError> {
     let body = body.into_inner();
     same_user(body.id.as_ref(), &user.0)?;
     let input = ProfileInput {
@@ -129,20 +228,50 @@ async fn update_profile(
         profile: fields.profile,
         age_group: fields.age_group,
     };
-    let profile = profiles.update_profile(user.0.id, update).await.map_err(profile_error)?;
-    Ok(Json(json!({"user": user_json(&profile), "updated": true})))
+    let profile = profiles.update_profile(user.0.id, update).await?;
+    Ok(Json(UpdateProfileResponse { user: profile.into(), updated: true }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct UploadQuery {
+    /// `icon` (or the seed's `2`, the default) or `logo` (`1`).
     #[serde(rename = "type")]
+    #[param(rename = "type", example = "icon")]
     kind: Option<String>,
+}
+
+/// A multipart form with the image in `file`.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub(crate) struct UploadForm {
+    /// jpg, png or gif by content; at most 2,097,152 bytes, 8000 px a side and 40 megapixels.
+    #[schema(value_type = String, format = Binary)]
+    file: Vec<u8>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct UploadedDto {
+    id: i64,
+    url: String,
+    /// The same URL (the seed's name).
+    s3_path: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UploadedData {
+    uploaded: UploadedDto,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct UploadResponse {
+    data: UploadedData,
 }
 
 /// Reads the `file` field, refusing past the 2 MB limit without buffering more.
 async fn read_file_field(mut payload: Multipart) -> Result<Vec<u8>, ApiError> {
-    let too_large = || profile_error(ProfileError::Upload(UploadError::TooLarge));
-    let malformed = || ApiError::BadRequest { code: "invalid_upload", message: UploadError::Empty.to_string() };
+    let malformed = || ApiError::from(UploadError::Empty);
     while let Some(field) = payload.next().await {
         let mut field = field.map_err(|_| malformed())?;
         if field.name() != Some("file") {
@@ -152,7 +281,7 @@ async fn read_file_field(mut payload: Multipart) -> Result<Vec<u8>, ApiError> {
         while let Some(chunk) = field.next().await {
             let chunk = chunk.map_err(|_| malformed())?;
             if (bytes.len() + chunk.len()) as u64 > MAX_UPLOAD_BYTES {
-                return Err(too_large());
+                return Err(UploadError::TooLarge.into());
             }
             bytes.extend_from_slice(&chunk);
         }
@@ -161,13 +290,32 @@ async fn read_file_field(mut payload: Multipart) -> Result<Vec<u8>, ApiError> {
     Err(malformed())
 }
 
+/// Upload an icon or logo; it becomes the current one at once.
+///
+/// Images larger than 440 px are scaled down and re-encoded. Rate limit:
+/// `UPLOADS_PER_HOUR` per user per hour (default 20).
+#[utoipa::path(
+    params(UploadQuery),
+    tag = "my page",
+    security(("bearer" = [])),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "The stored image", body = UploadResponse),
+        (status = 400, description = "`validation_failed` (type) or `invalid_upload` (no file, not an image, \
+            too many pixels, unprocessable)", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 413, description = "`too_large`: over 2,097,152 bytes", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    )
+)]
+#[post("/user/set/uploadfile")]
 async fn upload_file(
     req: HttpRequest,
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     query: Query<UploadQuery>,
     payload: Multipart,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UploadResponse>, ApiError> {
     let role = match query.kind.as_deref() {
         None | Some("icon" | "2") => ImageRole::Icon,
         Some("logo" | "1") => ImageRole::Logo,
@@ -177,95 +325,235 @@ async fn upload_file(
     let rule = UserRateSettings::of(&req).upload_rule();
     rate::enforce(&req, &[(rule, Subject::User(user.0.id.0))]).await?;
     let bytes = read_file_field(payload).await?;
-    let image = profiles.upload_image(user.0.id, role, bytes).await.map_err(profile_error)?;
-    Ok(Json(json!({"data": {"uploaded": {"id": image.id, "url": image.url, "s3Path": image.url}}})))
+    let image = profiles.upload_image(user.0.id, role, bytes).await?;
+    let uploaded = UploadedDto { id: image.id, s3_path: image.url.clone(), url: image.url };
+    Ok(Json(UploadResponse { data: UploadedData { uploaded } }))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct CorporateRequest {
+    /// The caller's own id when sent.
+    #[schema(value_type = Option<Id>)]
     id: Option<Value>,
+    #[schema(max_length = 100)]
     corporatename: Option<String>,
+    /// http or https; empty clears it.
     corporateurl: Option<String>,
 }
 
+/// Update company name and site URL.
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Saved", body = UpdatedResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`forbidden`: `id` is another user's", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/user/set/updateCorporateData")]
 async fn update_corporate(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     body: Json<CorporateRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdatedResponse>, ApiError> {
     let body = body.into_inner();
     same_user(body.id.as_ref(), &user.0)?;
     let name = company_name(body.corporatename.as_deref().unwrap_or_default())
         .map_err(|e| ApiError::validation(e.to_string()))?;
     let url = parse_optional_url(body.corporateurl.as_deref().unwrap_or_default())
         .map_err(|e| ApiError::validation(e.to_string()))?;
-    profiles.update_corporate(user.0.id, name, url.map(|u| u.as_str().to_string())).await.map_err(profile_error)?;
-    Ok(Json(json!({"updated": true})))
+    profiles.update_corporate(user.0.id, name, url.map(|u| u.as_str().to_string())).await?;
+    Ok(Json(UpdatedResponse { updated: true }))
 }
 
-#[derive(Debug, Deserialize)]
+/// The delivery address form.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct AddressRequest {
+    #[schema(max_length = 50)]
     name: Option<String>,
+    /// 10 or 11 half-width digits, no hyphen.
+    #[schema(example = "0272345678")]
     tel_number: Option<String>,
+    /// 7 half-width digits, no hyphen.
+    #[schema(example = "3710023")]
     zip: Option<String>,
+    #[schema(example = "群馬県")]
     pref: Option<String>,
+    #[schema(max_length = 50)]
     city: Option<String>,
+    #[schema(max_length = 100)]
     address: Option<String>,
+    #[schema(max_length = 100)]
     building: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct AddressResponse {
+    address: AddressDto,
 }
 
 async fn save_address(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
-    body: Json<AddressRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let b = body.into_inner();
+    body: AddressRequest,
+) -> Result<Json<AddressResponse>, ApiError> {
     let input = AddressInput {
-        name: b.name.unwrap_or_default(),
-        tel_number: b.tel_number.unwrap_or_default(),
-        zip: b.zip.unwrap_or_default(),
-        pref: b.pref.unwrap_or_default(),
-        city: b.city.unwrap_or_default(),
-        address: b.address.unwrap_or_default(),
-        building: b.building,
+        name: body.name.unwrap_or_default(),
+        tel_number: body.tel_number.unwrap_or_default(),
+        zip: body.zip.unwrap_or_default(),
+        pref: body.pref.unwrap_or_default(),
+        city: body.city.unwrap_or_default(),
+        address: body.address.unwrap_or_default(),
+        building: body.building,
     };
-    let address = input.validate().map_err(|errors| ApiError::Detailed {
-        status: StatusCode::BAD_REQUEST,
-        body: json!({
-            "error": "validation_failed",
-            "message": errors.first().map(ToString::to_string).unwrap_or_default(),
-            "errors": errors.iter().map(|e| json!({"field": e.field(), "message": e.to_string()})).collect::<Vec<_>>(),
-        }),
-    })?;
-    let stored = profiles.save_address(user.0.id, address).await.map_err(profile_error)?;
-    Ok(Json(json!({"address": address_json(&stored)})))
+    let address = input.validate().map_err(|errors| ApiError::invalid_fields(&errors))?;
+    let stored = profiles.save_address(user.0.id, address).await?;
+    Ok(Json(AddressResponse { address: stored.into() }))
 }
 
-#[derive(Debug, Deserialize)]
+/// Register the delivery address (saves the single primary address).
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The saved address", body = AddressResponse),
+        (status = 400, description = "`malformed_request`, or `validation_failed` with every refused field in \
+            `errors` (or `field` when a database rule refused it)", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/address/set/register")]
+async fn register_address(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<AddressRequest>,
+) -> Result<Json<AddressResponse>, ApiError> {
+    save_address(user, profiles, body.into_inner()).await
+}
+
+/// Replace the delivery address (the same as `register`: one primary address).
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The saved address", body = AddressResponse),
+        (status = 400, description = "`malformed_request`, or `validation_failed` with every refused field in \
+            `errors` (or `field` when a database rule refused it)", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/address/set/updater")]
+async fn update_address(
+    user: AuthUser,
+    profiles: web::Data<dyn Profiles>,
+    body: Json<AddressRequest>,
+) -> Result<Json<AddressResponse>, ApiError> {
+    save_address(user, profiles, body.into_inner()).await
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ZipQuery {
+    /// 7 digits.
+    #[param(example = "3710023")]
     zip: String,
 }
 
-async fn lookup_zip(profiles: web::Data<dyn Profiles>, query: Query<ZipQuery>) -> Result<Json<Value>, ApiError> {
-    let found = profiles.lookup_zip(query.zip.trim()).await.map_err(profile_error)?.ok_or(ApiError::NotFound)?;
-    Ok(Json(json!({"zip": found.zip, "pref": found.pref, "city": found.city, "address": found.address})))
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct ZipResponse {
+    zip: String,
+    pref: String,
+    city: String,
+    address: String,
 }
 
-fn history_json(entry: &HistoryEntry) -> Value {
-    json!({
-        "id": entry.id,
-        "created_at": entry.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339(),
-        "project": {"title": entry.project_title, "slug": entry.project_slug},
-        "return": {"title": entry.return_title},
-        "lot": entry.lot,
-        "amount": entry.amount,
-        "total": entry.total,
-        "payment_type": entry.payment_type.code(),
-        "status": entry.status.as_str(),
-        "statusLabel": entry.status.history_label(entry.payment_type),
-        "displayname": entry.display_name.as_ref().map(|(id, name)| json!({"id": id, "displayname": name})),
-    })
+/// The address of a 7-digit postal code (offline table).
+#[utoipa::path(
+    params(ZipQuery),
+    tag = "my page",
+    responses(
+        (status = 200, description = "The address", body = ZipResponse),
+        (status = 400, description = "`malformed_request`: no `zip`", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown code", body = ErrorBody),
+    )
+)]
+#[get("/address/get/zip")]
+async fn lookup_zip(profiles: web::Data<dyn Profiles>, query: Query<ZipQuery>) -> Result<Json<ZipResponse>, ApiError> {
+    let found = profiles.lookup_zip(query.zip.trim()).await?.ok_or(ApiError::NotFound)?;
+    Ok(Json(ZipResponse { zip: found.zip, pref: found.pref, city: found.city, address: found.address }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TitleSlugDto {
+    title: String,
+    slug: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TitleDto {
+    title: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct OwnDisplayNameDto {
+    /// The display-name record's id (for `/displayname/set/update`).
+    id: i64,
+    displayname: String,
+}
+
+/// One sale of the caller's payment history.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HistoryEntryDto {
+    id: i64,
+    /// ISO 8601, Tokyo time.
+    #[serde(rename = "created_at")]
+    created_at: String,
+    project: TitleSlugDto,
+    #[serde(rename = "return")]
+    return_: TitleDto,
+    lot: i16,
+    amount: i64,
+    total: i64,
+    /// 1 card, 2 bank transfer.
+    #[serde(rename = "payment_type")]
+    payment_type: i32,
+    /// `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`.
+    status: &'static str,
+    /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ...).
+    status_label: &'static str,
+    #[schema(required = true)]
+    displayname: Option<OwnDisplayNameDto>,
+}
+
+impl From<HistoryEntry> for HistoryEntryDto {
+    fn from(entry: HistoryEntry) -> Self {
+        Self {
+            id: entry.id,
+            created_at: entry.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339(),
+            project: TitleSlugDto { title: entry.project_title, slug: entry.project_slug },
+            return_: TitleDto { title: entry.return_title },
+            lot: entry.lot,
+            amount: entry.amount,
+            total: entry.total,
+            payment_type: entry.payment_type.code(),
+            status: entry.status.as_str(),
+            status_label: entry.status.history_label(entry.payment_type),
+            displayname: entry.display_name.map(|(id, displayname)| OwnDisplayNameDto { id, displayname }),
+        }
+    }
+}
+
+/// The caller's payment history, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct HistoryResponse {
+    data: Vec<HistoryEntryDto>,
 }
 
 /// `GET /v1/sales/get/list?user_id=...` (routed by `sales::list`): the
@@ -275,27 +563,43 @@ pub(crate) async fn own_history(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     claimed: &str,
-) -> Result<Value, ApiError> {
+) -> Result<HistoryResponse, ApiError> {
     if let UserRef::Id(id) = UserRef::parse(claimed)? {
         same_user(Some(&Value::from(id)), &user.0)?;
     }
-    let history = profiles.history(user.0.id).await.map_err(profile_error)?;
-    Ok(json!({"data": history.iter().map(history_json).collect::<Vec<_>>()}))
+    let history = profiles.history(user.0.id).await?;
+    Ok(HistoryResponse { data: history.into_iter().map(Into::into).collect() })
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub(crate) struct DisplayNameRequest {
+    /// The display-name record's id.
     id: Id,
+    #[schema(max_length = 50)]
     displayname: String,
 }
 
+/// Rename a sale's display name (its owner only).
+#[utoipa::path(
+    tag = "my page",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "Renamed", body = UpdatedResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 403, description = "`forbidden`: someone else's", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+        (status = 409, description = "`conflict`", body = ErrorBody),
+    )
+)]
+#[post("/displayname/set/update")]
 async fn update_display_name(
     user: AuthUser,
     profiles: web::Data<dyn Profiles>,
     body: Json<DisplayNameRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<UpdatedResponse>, ApiError> {
     let DisplayNameRequest { id, displayname } = body.into_inner();
     let name = display_name(&displayname).map_err(|e| ApiError::validation(e.to_string()))?;
-    profiles.rename_display_name(user.0.id, id.0, name).await.map_err(profile_error)?;
-    Ok(Json(json!({"updated": true})))
+    profiles.rename_display_name(user.0.id, id.0, name).await?;
+    Ok(Json(UpdatedResponse { updated: true }))
 }

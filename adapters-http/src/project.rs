@@ -1,19 +1,21 @@
 //! `/v1/helper/get/master` (project cards) and `/v1/project/get/detail`
 //! (one project page).
 
+use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::NaiveDate;
 use domain::project::Progress;
 use domain::returns::PurchaseBlock;
-use ports::catalog::{Catalog, CatalogError, ProjectCard, ProjectDetail, ReturnView};
+use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::MaybeAuthUser;
-use crate::routes::Routes;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/helper/get/master", master).get("/project/get/detail", detail);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(master).service(project_detail);
 }
 
 /// The deployment's name as the seed's client reads it (`env`).
@@ -23,28 +25,26 @@ pub struct SiteEnv {
     pub name: String,
 }
 
-pub(crate) fn catalog_error(error: CatalogError) -> ApiError {
-    match error {
-        CatalogError::NotFound => ApiError::NotFound,
-        CatalogError::Unexpected(e) => ApiError::internal(e.as_ref()),
-    }
-}
-
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct Urls {
+    #[schema(required = true)]
     main: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+/// Paid total (status succeeded only) and number of paid supports.
 pub(crate) struct SumDto {
     pub(crate) amount: i64,
     pub(crate) lot: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct ProgressDto {
+    /// Percent with 2 decimals (project page ring).
     ring: f64,
+    /// Percent with 1 decimal (home cards).
     card: f64,
+    /// `ring` capped at 100, for drawing.
     capped: f64,
 }
 
@@ -59,7 +59,7 @@ impl From<Progress> for ProgressDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ProjectCardDto {
     id: i64,
@@ -67,6 +67,8 @@ pub(crate) struct ProjectCardDto {
     title: String,
     description: String,
     target: i64,
+    /// The last open day.
+    #[schema(value_type = String, format = Date)]
     period: NaiveDate,
     urls: Urls,
     is_donation: bool,
@@ -99,19 +101,21 @@ impl From<ProjectCard> for ProjectCardDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct EnvDto {
+    /// `local`, `develop` or `production`.
     name: String,
+    /// Production or not.
     flag: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct MasterDto {
     projects: Vec<ProjectCardDto>,
     env: EnvDto,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct MasterResponse {
     master: MasterDto,
 }
@@ -127,24 +131,34 @@ impl MasterResponse {
     }
 }
 
-/// No administrator e-mails: who is an administrator is decided on the server.
+/// Project cards and the environment.
+///
+/// Open projects first, then ended ones, each by end date descending. No
+/// administrator e-mails: who is an administrator is decided on the server.
+#[utoipa::path(
+    tag = "public",
+    responses((status = 200, description = "Every published project", body = MasterResponse))
+)]
+#[get("/helper/get/master")]
 async fn master(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>) -> Result<Json<MasterResponse>, ApiError> {
-    let cards = catalog.master().await.map_err(catalog_error)?;
+    let cards = catalog.master().await?;
     Ok(Json(MasterResponse::new(cards, &env)))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct DetailQuery {
+    #[param(example = "sample-project")]
     slug: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct SliderDto {
     src: String,
     alt: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct BankDto {
     bank_account: String,
@@ -154,18 +168,19 @@ struct BankDto {
     nominee: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct SettingsDto {
     uses_manual_sponsors: bool,
     hide_footer_sponsors: bool,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ReturnDto {
     id: i64,
     slug: String,
+    /// 0 individual, 1 company, 2 organisation.
     #[serde(rename = "type")]
     kind: i32,
     title: String,
@@ -173,27 +188,66 @@ struct ReturnDto {
     price: i64,
     tax: i64,
     total: i64,
-    tax_label: &'static str,
+    tax_label: TaxLabel,
+    #[schema(required = true)]
     limit: Option<u32>,
+    #[schema(required = true)]
     remaining: Option<u32>,
     disabled: bool,
+    #[schema(required = true)]
     disabled_comment: Option<String>,
     purchasable: bool,
-    block_reason: Option<&'static str>,
+    #[schema(required = true)]
+    /// Why it cannot be bought, when it cannot.
+    block_reason: Option<BlockReason>,
+    #[schema(required = true)]
     block_message: Option<String>,
+    #[schema(required = true)]
     course: Option<String>,
+    #[schema(required = true)]
     image_src: Option<String>,
+    #[schema(required = true)]
     description_image: Option<String>,
+    #[schema(required = true)]
     description_comment: Option<String>,
     lot_disable: bool,
     address_required: bool,
 }
 
-fn block_reason(block: PurchaseBlock) -> &'static str {
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum BlockReason {
+    Ended,
+    Disabled,
+    SoldOut,
+}
+
+fn block_reason(block: PurchaseBlock) -> BlockReason {
     match block {
-        PurchaseBlock::ProjectEnded => "ended",
-        PurchaseBlock::Disabled => "disabled",
-        PurchaseBlock::SoldOut | PurchaseBlock::NotEnoughLeft => "sold_out",
+        PurchaseBlock::ProjectEnded => BlockReason::Ended,
+        PurchaseBlock::Disabled => BlockReason::Disabled,
+        PurchaseBlock::SoldOut | PurchaseBlock::NotEnoughLeft => BlockReason::SoldOut,
+    }
+}
+
+/// How the price is taxed, as the return card labels it.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+enum TaxLabel {
+    #[serde(rename = "税込")]
+    Inclusive,
+    #[serde(rename = "税別")]
+    Exclusive,
+    #[serde(rename = "非課税")]
+    Exempt,
+}
+
+impl From<domain::money::TaxMode> for TaxLabel {
+    fn from(mode: domain::money::TaxMode) -> Self {
+        match mode {
+            domain::money::TaxMode::Inclusive => Self::Inclusive,
+            domain::money::TaxMode::Exclusive => Self::Exclusive,
+            domain::money::TaxMode::Exempt => Self::Exempt,
+        }
     }
 }
 
@@ -212,7 +266,7 @@ impl From<ReturnView> for ReturnDto {
             price: r.price.price.0,
             tax: r.price.tax.0,
             total: r.price.total.0,
-            tax_label: r.price.mode.label(),
+            tax_label: r.price.mode.into(),
             limit: r.limit,
             remaining,
             disabled: r.disabled,
@@ -230,16 +284,20 @@ impl From<ReturnView> for ReturnDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct ProjectDetailDto {
     #[serde(flatten)]
     card: ProjectCardDto,
+    /// Sanitised HTML.
     content: String,
     slider: Vec<SliderDto>,
+    #[schema(required = true)]
     honor_img_url: Option<String>,
     #[serde(rename = "ImgUrlLink")]
+    #[schema(required = true)]
     img_url_link: Option<String>,
+    #[schema(required = true)]
     anonymous_bank: Option<BankDto>,
     settings: SettingsDto,
     returns: Vec<ReturnDto>,
@@ -269,7 +327,7 @@ impl From<ProjectDetail> for ProjectDetailDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct DetailResponse {
     project: ProjectDetailDto,
 }
@@ -280,16 +338,44 @@ impl From<ProjectDetail> for DetailResponse {
     }
 }
 
-/// A logged-in viewer also sees the returns restricted to their address, so
-/// the answer varies with the token (a cache must not hand one viewer's
-/// answer to another).
-async fn detail(
+/// One project page.
+///
+/// The token is optional: a logged-in viewer also sees the returns
+/// restricted to their address, so the answer varies with the token
+/// (`Vary: Authorization`). Hidden returns are never sent; an invalid token
+/// reads as none.
+#[utoipa::path(
+    params(DetailQuery),
+    tag = "public",
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The project", body = DetailResponse),
+        (status = 400, description = "`malformed_request`: no `slug`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/project/get/detail")]
+async fn project_detail(
     catalog: web::Data<dyn Catalog>,
     viewer: MaybeAuthUser,
     query: web::Query<DetailQuery>,
 ) -> Result<impl actix_web::Responder, ApiError> {
     let viewer = viewer.0.map(|user| user.email);
-    let project = catalog.project_detail(query.into_inner().slug, viewer).await.map_err(catalog_error)?;
+    let project = catalog.project_detail(query.into_inner().slug, viewer).await?;
     Ok(actix_web::Responder::customize(Json(DetailResponse::from(project)))
         .insert_header((actix_web::http::header::VARY, "Authorization")))
+}
+
+#[cfg(test)]
+mod tests {
+    use domain::money::TaxMode;
+
+    use super::TaxLabel;
+
+    #[test]
+    fn the_described_tax_labels_are_the_domains_labels() {
+        for mode in [TaxMode::Inclusive, TaxMode::Exclusive, TaxMode::Exempt] {
+            assert_eq!(serde_json::to_value(TaxLabel::from(mode)).unwrap(), mode.label());
+        }
+    }
 }

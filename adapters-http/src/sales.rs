@@ -1,31 +1,38 @@
 //! `/v1/sales/get/...`: paid totals and the public supporter list.
 
 use actix_web::web::{self, Json};
-use actix_web::{FromRequest, HttpRequest, HttpResponse};
+use actix_web::{get, FromRequest, HttpRequest};
 use chrono::SecondsFormat;
 use domain::time::tokyo;
 use ports::accounts::Profiles;
 use ports::catalog::{Catalog, PaidSum, PublicSale, SumTarget};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
+use crate::error::either_body;
 use crate::profile;
-use crate::project::{catalog_error, SumDto};
-use crate::routes::Routes;
-use crate::ApiError;
+use crate::profile::HistoryResponse;
+use crate::project::SumDto;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/sales/get/sum", sum).get("/sales/get/allSum", all_sum).get("/sales/get/list", list);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(paid_sum).service(all_paid_sum).service(sales_list);
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct SumQuery {
+    /// `project` or `return`.
     #[serde(rename = "type")]
+    #[param(rename = "type", example = "project")]
     kind: String,
+    /// The project's or return's id.
     id: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct SumResponse {
     result: SumDto,
 }
@@ -38,52 +45,77 @@ impl From<PaidSum> for SumResponse {
 
 const MSG_SUM_TYPE: &str = "typeにはprojectまたはreturnを指定してください。";
 
-async fn sum(catalog: web::Data<dyn Catalog>, query: web::Query<SumQuery>) -> Result<Json<SumResponse>, ApiError> {
+/// Paid total of a project or a return.
+///
+/// Only sales with status `succeeded` count; `lot` is the number of paid supports.
+#[utoipa::path(
+    params(SumQuery),
+    tag = "public",
+    responses(
+        (status = 200, description = "The paid total", body = SumResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed` (`type`)", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/sales/get/sum")]
+async fn paid_sum(catalog: web::Data<dyn Catalog>, query: web::Query<SumQuery>) -> Result<Json<SumResponse>, ApiError> {
     let SumQuery { kind, id } = query.into_inner();
     let target = match kind.as_str() {
         "project" => SumTarget::Project(id),
         "return" => SumTarget::Return(id),
         _ => return Err(ApiError::validation(MSG_SUM_TYPE)),
     };
-    let paid = catalog.paid_sum(target).await.map_err(catalog_error)?;
+    let paid = catalog.paid_sum(target).await?;
     Ok(Json(paid.into()))
 }
 
-async fn all_sum(catalog: web::Data<dyn Catalog>) -> Result<Json<SumResponse>, ApiError> {
-    let paid = catalog.paid_sum(SumTarget::All).await.map_err(catalog_error)?;
+/// Paid total of every project (may be a few seconds old).
+#[utoipa::path(
+    tag = "public",
+    responses((status = 200, description = "The paid total", body = SumResponse))
+)]
+#[get("/sales/get/allSum")]
+async fn all_paid_sum(catalog: web::Data<dyn Catalog>) -> Result<Json<SumResponse>, ApiError> {
+    let paid = catalog.paid_sum(SumTarget::All).await?;
     Ok(Json(paid.into()))
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ProjectQuery {
+    /// The project's id.
     pub(crate) project_id: i64,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct DisplayNameDto {
     displayname: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct UrlDto {
     url: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct LogoUrlsDto {
     logo: Vec<UrlDto>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct SaleUserDto {
+    #[schema(required = true)]
     corporatename: Option<String>,
+    #[schema(required = true)]
     corporateurl: Option<String>,
     urls: LogoUrlsDto,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct PublicSaleDto {
+    /// ISO 8601, Tokyo time.
     created_at: String,
+    /// 0 individual, 1 company, 2 organisation.
     return_type: i32,
     displayname: DisplayNameDto,
     users: SaleUserDto,
@@ -104,36 +136,73 @@ impl From<PublicSale> for PublicSaleDto {
     }
 }
 
-#[derive(Debug, Serialize)]
-struct ListResponse {
+#[derive(Debug, Serialize, ToSchema)]
+/// A project's public supporter list, newest first.
+struct PublicSalesResponse {
     data: Vec<PublicSaleDto>,
 }
 
 /// The seed uses one path for two lists: `project_id` asks for a project's
 /// public supporter list, `user_id` for the caller's own payment history.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct ListQuery {
+    /// A project's public supporter list.
     project_id: Option<i64>,
+    /// `me` or the caller's own id: the caller's payment history (token required).
+    #[param(example = "me")]
     user_id: Option<String>,
 }
 
-async fn list(
+/// A list of sales, one of two by the parameter.
+///
+/// `project_id`: the project's public supporter list (no token; public
+/// fields only). `user_id=me`: the caller's own payment history (token
+/// required; another user's id is 403).
+#[utoipa::path(
+    params(ListQuery),
+    tag = "public",
+    security((), ("bearer" = [])),
+    responses(
+        (status = 200, description = "The supporter list (`project_id`) or the payment history (`user_id`)",
+            body = SalesListBody),
+        (status = 400, description = "`malformed_request` or `validation_failed` (neither parameter)", body = ErrorBody),
+        (status = 401, description = "`unauthorized` (`user_id` without a valid token)", body = ErrorBody),
+        (status = 403, description = "`forbidden`: another user's history", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown project", body = ErrorBody),
+    )
+)]
+#[get("/sales/get/list")]
+async fn sales_list(
     req: HttpRequest,
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ListQuery>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<Json<SalesList>, ApiError> {
     match query.into_inner() {
         ListQuery { project_id: Some(project_id), .. } => {
             // Public fields only: no e-mail, user id or amount.
-            let sales = catalog.public_sales(project_id).await.map_err(catalog_error)?;
+            let sales = catalog.public_sales(project_id).await?;
             let data: Vec<PublicSaleDto> = sales.into_iter().map(Into::into).collect();
-            Ok(HttpResponse::Ok().json(ListResponse { data }))
+            Ok(Json(SalesList::Public(PublicSalesResponse { data })))
         }
         ListQuery { user_id: Some(claimed), .. } => {
             let user = AuthUser::extract(&req).await?;
             let profiles = req.app_data::<web::Data<dyn Profiles>>().cloned().ok_or(ApiError::Internal)?;
-            Ok(HttpResponse::Ok().json(profile::own_history(user, profiles, &claimed).await?))
+            Ok(Json(SalesList::Own(profile::own_history(user, profiles, &claimed).await?)))
         }
         ListQuery { .. } => Err(ApiError::validation("project_id または user_id を指定してください。")),
     }
 }
+
+/// The two answers of `/sales/get/list`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum SalesList {
+    Public(PublicSalesResponse),
+    Own(HistoryResponse),
+}
+
+either_body!(
+    /// The supporter list or the caller's history.
+    SalesListBody = PublicSalesResponse | HistoryResponse
+);

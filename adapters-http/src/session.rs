@@ -1,41 +1,46 @@
 //! `/v1/user/login`, `/v1/user/loginCheck`.
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
-use actix_web::HttpRequest;
+use actix_web::{get, post, HttpRequest};
 use chrono::SecondsFormat;
 use domain::account::Email;
-use domain::auth::LoginFailure;
 use domain::time::tokyo;
-use ports::accounts::{IssuedToken, LoginError, Sessions};
+use ports::accounts::{IssuedToken, Sessions};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
 use crate::rate::{self, Subject};
-use crate::routes::Routes;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody, LoginFailureBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.post("/user/login", login).get("/user/loginCheck", login_check);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(login).service(login_check);
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LoginRequest {
+    #[schema(example = "taro@example.jp")]
     email: String,
     password: String,
     /// Sent by the seed's client after registration; no effect on the server.
     #[allow(dead_code)]
+    #[schema(value_type = Option<bool>)]
     is_regist: Option<serde_json::Value>,
 }
 
-#[derive(Debug, Serialize)]
+/// A session token for `Authorization: Bearer <token>`.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TokenResponse {
     pub(crate) token: String,
+    /// Always `Bearer`.
     #[serde(rename = "type")]
+    #[schema(example = "Bearer")]
     pub(crate) kind: &'static str,
+    /// Expiry, ISO 8601 in Tokyo time.
+    #[schema(example = "2026-11-26T21:30:00+09:00")]
     pub(crate) expires_at: String,
 }
 
@@ -49,25 +54,22 @@ impl From<IssuedToken> for TokenResponse {
     }
 }
 
-/// The seed's client reads `detail`, `isBanned`, `unbannedTime` and `failedStatus`.
-fn refused(failure: LoginFailure, banned_until: Option<chrono::DateTime<chrono::Utc>>) -> ApiError {
-    let unbanned = banned_until.map(|t| t.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true));
-    let is_banned = unbanned.is_some();
-    let (status, code) =
-        if is_banned { (StatusCode::FORBIDDEN, "login_locked") } else { (StatusCode::UNAUTHORIZED, "login_failed") };
-    ApiError::Detailed {
-        status,
-        body: json!({
-            "error": code,
-            "message": failure.to_string(),
-            "detail": failure.detail(),
-            "isBanned": is_banned,
-            "unbannedTime": unbanned,
-            "failedStatus": {"isBanned": is_banned, "unbannedTime": unbanned},
-        }),
-    }
-}
-
+/// Log in.
+///
+/// The 10th consecutive wrong password locks the account for 30 minutes
+/// (403 `login_locked`, even with the right password). Rate limit: 30 per
+/// 5 minutes per client address.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "Session token", body = TokenResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed`", body = ErrorBody),
+        (status = 401, description = "`login_failed`: unknown address or wrong password", body = LoginFailureBody),
+        (status = 403, description = "`login_locked` until `unbannedTime`", body = LoginFailureBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+    )
+)]
+#[post("/user/login")]
 async fn login(
     req: HttpRequest,
     sessions: web::Data<dyn Sessions>,
@@ -77,16 +79,43 @@ async fn login(
     let LoginRequest { email, password, .. } = body.into_inner();
     let email = Email::parse(&email).map_err(|e| ApiError::validation(e.to_string()))?;
     domain::auth::require_current_password(&password).map_err(|e| ApiError::validation(e.to_string()))?;
-    match sessions.login(&email, &password).await {
-        Ok(token) => Ok(Json(token.into())),
-        Err(LoginError::Refused { failure, banned_until }) => Err(refused(failure, banned_until)),
-        Err(LoginError::Unexpected(e)) => Err(ApiError::internal(e.as_ref())),
-    }
+    Ok(Json(sessions.login(&email, &password).await?.into()))
 }
 
 /// `{"data": {"flag": 1, ...}}`: the seed's client reads `data.data` of the
-/// axios response. `customer` is filled once payments exist.
-async fn login_check(user: AuthUser) -> Json<serde_json::Value> {
+/// axios response.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct LoginCheckResponse {
+    data: LoginCheckData,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct LoginCheckData {
+    /// 1: the token is valid.
+    #[schema(example = 1)]
+    flag: i32,
+    user_id: i64,
+    /// The payment customer; `null` until payments exist.
+    #[schema(value_type = Option<Object>, required = true)]
+    customer: Option<serde_json::Value>,
+    /// Decided on the server (configured list or `administrators` table).
+    is_admin: bool,
+}
+
+/// Check the session token.
+#[utoipa::path(
+    tag = "accounts",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The token is valid", body = LoginCheckResponse),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+    )
+)]
+#[get("/user/loginCheck")]
+async fn login_check(user: AuthUser) -> Json<LoginCheckResponse> {
     let user = user.0;
-    Json(json!({"data": {"flag": 1, "userId": user.id.0, "customer": null, "isAdmin": user.is_admin}}))
+    Json(LoginCheckResponse {
+        data: LoginCheckData { flag: 1, user_id: user.id.0, customer: None, is_admin: user.is_admin },
+    })
 }

@@ -2,36 +2,48 @@
 //! `/v1/sponsors/get/footer` (every project's corporate sponsors), computed
 //! on the server. Amounts are never published, only tiers.
 
-use std::collections::BTreeMap;
-
+use actix_web::get;
 use actix_web::web::{self, Json};
-use domain::sponsor::LogoTier;
+use domain::sponsor::{FooterTier, LogoTier};
 use ports::catalog::{Catalog, FooterSponsors, ManualLogo, SponsorList, WallSponsor};
 use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::project::catalog_error;
-use crate::routes::Routes;
 use crate::sales::ProjectQuery;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.get("/sponsors/get/list", list).get("/sponsors/get/footer", footer);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(sponsor_list).service(footer_sponsors);
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+/// A sponsor on a logo wall.
 struct SponsorDto {
     name: String,
+    #[schema(required = true)]
     link: Option<String>,
+    #[schema(required = true)]
     img: Option<String>,
-    tier: &'static str,
+    tier: SponsorTier,
 }
 
-fn tier_name(tier: LogoTier) -> &'static str {
+/// The logo size a sponsor is shown at.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum SponsorTier {
+    Largest,
+    Large,
+    Medium,
+    Small,
+}
+
+fn tier_name(tier: LogoTier) -> SponsorTier {
     match tier {
-        LogoTier::Largest => "largest",
-        LogoTier::Large => "large",
-        LogoTier::Medium => "medium",
-        LogoTier::Small => "small",
+        LogoTier::Largest => SponsorTier::Largest,
+        LogoTier::Large => SponsorTier::Large,
+        LogoTier::Medium => SponsorTier::Medium,
+        LogoTier::Small => SponsorTier::Small,
     }
 }
 
@@ -41,22 +53,25 @@ impl From<WallSponsor> for SponsorDto {
     }
 }
 
-#[derive(Debug, Serialize, Default)]
+#[derive(Debug, Serialize, Default, ToSchema)]
+/// Corporate sponsors by logo size, largest first.
 struct CorporateDto {
     size3: Vec<SponsorDto>,
     size2: Vec<SponsorDto>,
     size1: Vec<SponsorDto>,
 }
 
-#[derive(Debug, Serialize)]
-struct NameDto {
+#[derive(Debug, Serialize, ToSchema)]
+struct SponsorNameDto {
     name: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct ManualLogoDto {
     name: String,
+    #[schema(required = true)]
     src: Option<String>,
+    #[schema(required = true)]
     link: Option<String>,
 }
 
@@ -66,7 +81,8 @@ impl From<ManualLogo> for ManualLogoDto {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
+/// The manual sponsor list of a project whose setting uses one.
 struct CoursesDto {
     #[serde(rename = "A")]
     a: Vec<ManualLogoDto>,
@@ -77,11 +93,13 @@ struct CoursesDto {
     supporters: Vec<String>,
 }
 
-#[derive(Debug, Serialize)]
-struct ListResponse {
+#[derive(Debug, Serialize, ToSchema)]
+/// The project's sponsor block: automatic (`corporate`, `personal`) or manual (`courses`).
+struct SponsorListResponse {
     manual: bool,
     corporate: CorporateDto,
-    personal: Vec<NameDto>,
+    personal: Vec<SponsorNameDto>,
+    #[schema(required = true)]
     courses: Option<CoursesDto>,
 }
 
@@ -89,18 +107,32 @@ fn dtos(list: Vec<WallSponsor>) -> Vec<SponsorDto> {
     list.into_iter().map(Into::into).collect()
 }
 
-async fn list(
+/// A project's sponsor block, computed on the server.
+///
+/// Corporate sponsors by logo size and personal names, or the manual
+/// courses. Amounts are never published, only tiers.
+#[utoipa::path(
+    params(ProjectQuery),
+    tag = "public",
+    responses(
+        (status = 200, description = "The sponsor block", body = SponsorListResponse),
+        (status = 400, description = "`malformed_request`: no or a non-integer `project_id`", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/sponsors/get/list")]
+async fn sponsor_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
-) -> Result<Json<ListResponse>, ApiError> {
-    let response = match catalog.sponsors(query.project_id).await.map_err(catalog_error)? {
-        SponsorList::Automatic { size3, size2, size1, personal } => ListResponse {
+) -> Result<Json<SponsorListResponse>, ApiError> {
+    let response = match catalog.sponsors(query.project_id).await? {
+        SponsorList::Automatic { size3, size2, size1, personal } => SponsorListResponse {
             manual: false,
             corporate: CorporateDto { size3: dtos(size3), size2: dtos(size2), size1: dtos(size1) },
-            personal: personal.into_iter().map(|name| NameDto { name }).collect(),
+            personal: personal.into_iter().map(|name| SponsorNameDto { name }).collect(),
             courses: None,
         },
-        SponsorList::Manual(courses) => ListResponse {
+        SponsorList::Manual(courses) => SponsorListResponse {
             manual: true,
             corporate: CorporateDto::default(),
             personal: Vec::new(),
@@ -115,28 +147,57 @@ async fn list(
     Ok(Json(response))
 }
 
-#[derive(Debug, Deserialize)]
+/// Always all four tiers, largest first.
+#[derive(Debug, Serialize, Default, ToSchema)]
+struct FooterTiers {
+    #[serde(rename = "LL")]
+    ll: Vec<SponsorDto>,
+    #[serde(rename = "L")]
+    l: Vec<SponsorDto>,
+    #[serde(rename = "M")]
+    m: Vec<SponsorDto>,
+    #[serde(rename = "S")]
+    s: Vec<SponsorDto>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct FooterQuery {
+    /// The project page being shown, if any (its setting may hide the footer).
     slug: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 struct FooterResponse {
+    /// The shown project hides the footer sponsors.
     hidden: bool,
-    /// LL, L, M, S; always all four keys.
-    tiers: BTreeMap<&'static str, Vec<SponsorDto>>,
+    tiers: FooterTiers,
 }
 
-async fn footer(
+/// Corporate sponsors of every project by footer tier (LL, L, M, S).
+#[utoipa::path(
+    params(FooterQuery),
+    tag = "public",
+    responses(
+        (status = 200, description = "The footer tiers", body = FooterResponse),
+        (status = 400, description = "`malformed_request`", body = ErrorBody),
+    )
+)]
+#[get("/sponsors/get/footer")]
+async fn footer_sponsors(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<FooterQuery>,
 ) -> Result<Json<FooterResponse>, ApiError> {
-    let FooterSponsors { hidden, tiers } =
-        catalog.footer_sponsors(query.into_inner().slug).await.map_err(catalog_error)?;
-    let mut out: BTreeMap<&'static str, Vec<SponsorDto>> =
-        ["LL", "L", "M", "S"].into_iter().map(|label| (label, Vec::new())).collect();
+    let FooterSponsors { hidden, tiers } = catalog.footer_sponsors(query.into_inner().slug).await?;
+    let mut out = FooterTiers::default();
     for (tier, sponsors) in tiers {
-        out.insert(tier.label(), dtos(sponsors));
+        let slot = match tier {
+            FooterTier::ExtraLarge => &mut out.ll,
+            FooterTier::Large => &mut out.l,
+            FooterTier::Medium => &mut out.m,
+            FooterTier::Small => &mut out.s,
+        };
+        slot.extend(dtos(sponsors));
     }
     Ok(Json(FooterResponse { hidden, tiers: out }))
 }

@@ -1,33 +1,38 @@
 //! `/v1/user/...`: registration.
 
 use actix_web::web::{self, Json};
-use actix_web::HttpRequest;
+use actix_web::{post, HttpRequest};
 use domain::account::{Email, SignupOutcome};
 use ports::accounts::{Signup, SignupError};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
 use validator::Validate;
 
 use crate::rate::{self, Subject};
-use crate::routes::Routes;
-use crate::ApiError;
+use crate::{ApiError, ErrorBody};
 
-pub(crate) fn config(routes: &mut Routes) {
-    routes.post("/user/register", register).post("/user/reRegister", reregister);
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(register).service(reregister);
 }
 
 /// `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
 /// accepted for compatibility and ignored: the server decides the outcome.
-#[derive(Debug, Deserialize, Validate)]
+#[derive(Debug, Deserialize, Validate, ToSchema)]
 pub(crate) struct RegisterRequest {
+    /// Sent by the seed's client (100); ignored.
     #[allow(dead_code)]
     flag: Option<i32>,
     #[validate(length(max = 1000))]
+    #[schema(max_length = 254, example = "taro@example.jp")]
     email: String,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct RegisterResponse {
+    /// 100 confirmation mail sent; 200 already a guest; 1 already registered.
+    #[schema(example = 100)]
     user_flag: i32,
 }
 
@@ -39,15 +44,7 @@ impl RegisterRequest {
 }
 
 fn respond(result: Result<SignupOutcome, SignupError>) -> Result<Json<RegisterResponse>, ApiError> {
-    match result {
-        Ok(outcome) => Ok(Json(RegisterResponse { user_flag: outcome.flag() })),
-        Err(SignupError::NotAGuest(e)) => Err(ApiError::BadRequest { code: "not_a_guest", message: e.to_string() }),
-        Err(SignupError::MailUnavailable(e)) => {
-            tracing::warn!(error = %e, "activation mail not sent");
-            Err(ApiError::Unavailable("mail_unavailable"))
-        }
-        Err(SignupError::Unexpected(e)) => Err(ApiError::internal(e.as_ref())),
-    }
+    Ok(Json(RegisterResponse { user_flag: result?.flag() }))
 }
 
 async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> {
@@ -55,6 +52,21 @@ async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> 
         .await
 }
 
+/// Provisional registration by e-mail.
+///
+/// Sends the activation mail (100), or tells that the address is a guest
+/// (200) or a member (1). Rate limits: 30 per 10 minutes per client address,
+/// 5 per 10 minutes per e-mail.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The address's state", body = RegisterResponse),
+        (status = 400, description = "`malformed_request` or `validation_failed` (e-mail)", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`mail_unavailable`", body = ErrorBody),
+    )
+)]
+#[post("/user/register")]
 async fn register(
     req: HttpRequest,
     signup: web::Data<dyn Signup>,
@@ -65,6 +77,20 @@ async fn register(
     respond(signup.register(&email).await)
 }
 
+/// A guest proceeds to full registration.
+///
+/// Sends the activation mail to a guest (100); a member gets 1. Same rate
+/// limits as `register`.
+#[utoipa::path(
+    tag = "accounts",
+    responses(
+        (status = 200, description = "The address's state", body = RegisterResponse),
+        (status = 400, description = "`malformed_request`, `validation_failed` or `not_a_guest`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`mail_unavailable`", body = ErrorBody),
+    )
+)]
+#[post("/user/reRegister")]
 async fn reregister(
     req: HttpRequest,
     signup: web::Data<dyn Signup>,

@@ -1,39 +1,15 @@
 import { api } from '@/lib/api';
+import type { ApiResponse, Schemas } from '@/lib/apiTypes';
 
 /** A delivery address (accounts API contract). */
-export interface Address {
-  id: number;
-  name: string;
-  telNumber: string;
-  zip: string;
-  pref: string;
-  city: string;
-  address: string;
-  building: string | null;
-}
+export type Address = Schemas['AddressDto'];
 
 export type AddressInput = Omit<Address, 'id'>;
 
-export interface ImageUrl {
-  id: number;
-  url: string;
-}
+export type ImageUrl = Schemas['ImageDto'];
 
 /** `GET /v1/user/get/authUser`: the logged-in user; unset strings are `null`. */
-export interface AuthUser {
-  id: number;
-  email: string;
-  updateEmail: string | null;
-  username: string | null;
-  displayname: string | null;
-  profile: string | null;
-  ageGroup: string | null;
-  corporatename: string | null;
-  corporateurl: string | null;
-  urls: { icon: ImageUrl[]; logo: ImageUrl[] };
-  addresses: { main: Address[] };
-  language: string | null;
-}
+export type AuthUser = Schemas['UserDto'];
 
 export interface ProfileInput {
   id: number;
@@ -45,26 +21,9 @@ export interface ProfileInput {
 
 export type UploadType = 'icon' | 'logo';
 
-export interface Uploaded {
-  id: number;
-  url: string;
-  s3Path: string;
-}
+export type Uploaded = Schemas['UploadedDto'];
 
-export interface UpdateEmailResult {
-  duplicate: boolean;
-  notFound: boolean;
-  sended: boolean;
-}
-
-export interface UpdateLoginEmailResult {
-  updated: boolean;
-  /** The new address, when the server says it (the new token's user data has it too). */
-  email?: string;
-  token?: string;
-  type?: string;
-  expiresAt?: string;
-}
+export type UpdateEmailResult = Schemas['UpdateEmailResponse'];
 
 export interface UpdatePasswordRequest {
   id: number;
@@ -73,41 +32,24 @@ export interface UpdatePasswordRequest {
   newPassword: string;
 }
 
-export interface ZipAddress {
-  zip: string;
-  pref: string;
-  city: string;
-  address: string;
-}
+export type ZipAddress = Schemas['ZipResponse'];
 
 /** Payment types of the specs: 1 card, 2 bank transfer. */
 export type PaymentTypeCode = 1 | 2;
 
 /** One sale of `GET /v1/sales/get/list?user_id=me`. */
-export interface Sale {
-  id: number;
-  created_at: string;
-  project: { title: string; slug: string } | null;
-  return: { title: string } | null;
-  lot: number;
-  amount: number;
-  total: number;
-  payment_type: PaymentTypeCode;
-  status: string;
-  statusLabel: string;
-  displayname: { id: number; displayname: string } | null;
-}
+export type Sale = Schemas['HistoryEntryDto'];
 
 const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     authUser: build.query<AuthUser, void>({
       query: () => '/user/get/authUser',
-      transformResponse: (response: { user: AuthUser }) => response.user,
+      transformResponse: (response: ApiResponse<'auth_user'>) => response.user,
       providesTags: ['User'],
     }),
     updateProfile: build.mutation<AuthUser, ProfileInput>({
       query: (body) => ({ url: '/user/set/update', method: 'POST', body }),
-      transformResponse: (response: { user: AuthUser }) => response.user,
+      transformResponse: (response: ApiResponse<'update_profile'>) => response.user,
       invalidatesTags: ['User'],
     }),
     uploadFile: build.mutation<Uploaded, { type: UploadType; file: File }>({
@@ -116,7 +58,7 @@ const accountApi = api.injectEndpoints({
         body.append('file', file);
         return { url: '/user/set/uploadfile', method: 'POST', params: { type }, body };
       },
-      transformResponse: (response: { data: { uploaded: Uploaded } }) => response.data.uploaded,
+      transformResponse: (response: ApiResponse<'upload_file'>) => response.data.uploaded,
       invalidatesTags: ['User'],
     }),
     /** `password` is the current password: the server checks it like a login (wrong ones count toward the lock). */
@@ -127,14 +69,14 @@ const accountApi = api.injectEndpoints({
     /** Every other session ends with the change: the answer carries this session's new token. */
     // No tag invalidated here: the user data is fetched again once the answer's token is stored
     // (the old token no longer works).
-    updateLoginEmail: build.mutation<UpdateLoginEmailResult, { activatekey: string }>({
+    updateLoginEmail: build.mutation<ApiResponse<'update_login_email'>, { activatekey: string }>({
       query: (body) => ({ url: '/user/set/updateLoginEmail', method: 'POST', body }),
     }),
-    updatePassword: build.mutation<{ token: string; type: string; updated: boolean }, UpdatePasswordRequest>({
+    updatePassword: build.mutation<ApiResponse<'update_password'>, UpdatePasswordRequest>({
       query: (body) => ({ url: '/user/set/updatePassword', method: 'POST', body }),
     }),
     updateCorporateData: build.mutation<
-      { updated: boolean },
+      ApiResponse<'update_corporate'>,
       { id: number; corporatename: string; corporateurl: string }
     >({
       query: (body) => ({ url: '/user/set/updateCorporateData', method: 'POST', body }),
@@ -142,7 +84,7 @@ const accountApi = api.injectEndpoints({
     }),
     saveAddress: build.mutation<Address, { mode: 'register' | 'updater'; address: AddressInput }>({
       query: ({ mode, address }) => ({ url: `/address/set/${mode}`, method: 'POST', body: address }),
-      transformResponse: (response: { address: Address }) => response.address,
+      transformResponse: (response: ApiResponse<'register_address'>) => response.address,
       invalidatesTags: ['User'],
     }),
     zipAddress: build.query<ZipAddress, string>({
@@ -150,10 +92,10 @@ const accountApi = api.injectEndpoints({
     }),
     mySales: build.query<Sale[], void>({
       query: () => ({ url: '/sales/get/list', params: { user_id: 'me' } }),
-      transformResponse: (response: { data: Sale[] }) => response.data,
+      transformResponse: (response: Schemas['HistoryResponse']) => response.data,
       providesTags: ['Sales'],
     }),
-    updateDisplayname: build.mutation<{ updated: boolean }, { id: number; displayname: string }>({
+    updateDisplayname: build.mutation<ApiResponse<'update_display_name'>, { id: number; displayname: string }>({
       query: (body) => ({ url: '/displayname/set/update', method: 'POST', body }),
       invalidatesTags: ['Sales'],
     }),

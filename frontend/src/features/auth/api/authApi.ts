@@ -1,4 +1,5 @@
 import { api } from '@/lib/api';
+import type { ApiResponse } from '@/lib/apiTypes';
 
 /** `POST /v1/user/login`; `isRegist` is sent when the user arrives from password setup. */
 export interface LoginRequest {
@@ -7,11 +8,7 @@ export interface LoginRequest {
   isRegist?: boolean;
 }
 
-export interface LoginResponse {
-  token: string;
-  type: string;
-  expiresAt?: string;
-}
+export type LoginResponse = ApiResponse<'login'>;
 
 /** The reasons a login fails (accounts API contract). */
 export const LOGIN_FAILURE = {
@@ -34,13 +31,13 @@ const authApi = api.injectEndpoints({
     login: build.mutation<LoginResponse, LoginRequest>({
       query: (body) => ({ url: '/user/login', method: 'POST', body }),
     }),
-    registPassword: build.mutation<{ registed: boolean }, RegistPasswordRequest>({
+    registPassword: build.mutation<ApiResponse<'regist_password'>, RegistPasswordRequest>({
       query: (body) => ({ url: '/user/registPassword', method: 'POST', body }),
     }),
-    forgotPassword: build.mutation<{ updated: boolean }, { mail: string }>({
+    forgotPassword: build.mutation<ApiResponse<'forgot_password'>, { mail: string }>({
       query: (body) => ({ url: '/user/forgotPassword', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<{ updated: boolean }, { password: string; activatekey: string }>({
+    resetPassword: build.mutation<ApiResponse<'reset_password'>, { password: string; activatekey: string }>({
       query: (body) => ({ url: '/user/resetPassword', method: 'POST', body }),
     }),
   }),

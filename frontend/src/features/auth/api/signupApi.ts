@@ -1,4 +1,5 @@
 import { api } from '@/lib/api';
+import type { ApiResponse } from '@/lib/apiTypes';
 
 /** `flag` sent with a signup: a provisional member registration (spec 000 §7). */
 export const SIGNUP_REQUEST_FLAG = 100;
@@ -18,9 +19,7 @@ export interface SignupRequest {
   email: string;
 }
 
-export interface SignupResponse {
-  userFlag: number;
-}
+export type SignupResponse = ApiResponse<'register'>;
 
 const signupApi = api.injectEndpoints({
   endpoints: (build) => ({

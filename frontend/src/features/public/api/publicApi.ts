@@ -1,5 +1,6 @@
 import type { AppDispatch } from '@/app/store';
 import { api } from '@/lib/api';
+import type { ApiResponse } from '@/lib/apiTypes';
 import type {
   Comment,
   MasterResponse,
@@ -15,8 +16,8 @@ const ALL_SUM_PATH = '/sales/get/allSum';
 const DETAIL_PATH = '/project/get/detail';
 
 const projectsOf = (response: MasterResponse) => response.master.projects;
-const sumOf = (response: { result: SalesSum }) => response.result;
-const projectOf = (response: { project: ProjectDetail }) => response.project;
+const sumOf = (response: ApiResponse<'all_paid_sum'>) => response.result;
+const projectOf = (response: ApiResponse<'project_detail'>) => response.project;
 
 /** The public pages' endpoints (contract: docs/api.md, public site). */
 const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpoints({
@@ -35,14 +36,14 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
     }),
     getNews: build.query<NewsItem[], number>({
       query: (projectId) => ({ url: '/information/get/list', params: { project_id: projectId } }),
-      transformResponse: (response: { resInformation: NewsItem[] }) => response.resInformation,
+      transformResponse: (response: ApiResponse<'news_list'>) => response.resInformation,
     }),
     getComments: build.query<Comment[], number>({
       query: (projectId) => ({ url: '/comment/get/list', params: { project_id: projectId } }),
-      transformResponse: (response: { comments: Comment[] }) => response.comments,
+      transformResponse: (response: ApiResponse<'comment_list'>) => response.comments,
       providesTags: (_result, _error, projectId) => [{ type: 'Comment', id: projectId }],
     }),
-    updateComment: build.mutation<{ updated: boolean }, { id: number; comment: string; projectId: number }>({
+    updateComment: build.mutation<ApiResponse<'update_comment'>, { id: number; comment: string; projectId: number }>({
       query: ({ id, comment }) => ({ url: '/comment/set/update', method: 'POST', body: { id, comment } }),
       invalidatesTags: (_result, _error, { projectId }) => [{ type: 'Comment', id: projectId }],
     }),
@@ -77,11 +78,11 @@ export function seedFirstScreen(dispatch: AppDispatch, embedded: ReadonlyMap<str
           dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjects', arg: undefined, value }]));
         }
       } else if (request.pathname === ALL_SUM_PATH) {
-        const value = sumOf(body as { result: SalesSum });
+        const value = sumOf(body as ApiResponse<'all_paid_sum'>);
         if (value) dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getAllSum', arg: undefined, value }]));
       } else if (request.pathname === DETAIL_PATH) {
         const slug = request.searchParams.get('slug');
-        const value = projectOf(body as { project: ProjectDetail });
+        const value = projectOf(body as ApiResponse<'project_detail'>);
         if (slug && value) {
           dispatch(publicApi.util.upsertQueryEntries([{ endpointName: 'getProjectDetail', arg: slug, value }]));
         }

@@ -14,7 +14,7 @@ export function ProjectCardItem({ project, priority = false }: { project: Projec
       <Link to={detailHref} className="project-card__image" tabIndex={-1} aria-hidden="true">
         {/* The first card's image is usually the largest paint: fetch it at once, the rest lazily. */}
         <img
-          src={project.urls.main}
+          src={project.urls.main ?? undefined}
           alt=""
           width={640}
           height={427}

@@ -387,7 +387,7 @@ describe('Footer sponsors', () => {
 });
 
 describe('Comments', () => {
-  const others = comment({ id: 6, user_id: 8, comment: '楽しみです', userDetail: { id: 8, displayname: '佐藤', urls: { icon: [{ url: '/media/icon8.png' }] } }, salesDetail: null });
+  const others = comment({ id: 6, user_id: 8, comment: '楽しみです', userDetail: { id: 8, displayname: '佐藤', urls: { icon: [{ url: '/media/icon8.png' }] } }, salesDetail: { displayname: { displayname: null } } });
 
   const openComments = async () => {
     const user = userEvent.setup();

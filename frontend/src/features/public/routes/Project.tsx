@@ -46,7 +46,7 @@ function ProjectHero({
         ) : (
           <img
             className="project-hero__image"
-            src={project.slider[0]?.src ?? project.urls.main}
+            src={project.slider[0]?.src ?? project.urls.main ?? undefined}
             alt={project.slider[0]?.alt || project.title}
             width={1200}
             height={800}
