@@ -129,8 +129,8 @@ impl<Q: JobQueue, M: Mailer, C: Clock> MailDelivery<Q, M, C> {
             Err(e) => {
                 let now = self.clock.now();
                 let retryable = matches!(e, MailError::Delivery(_));
-                let retry_at = (retryable && may_retry(job.attempts, job.max_attempts))
-                    .then(|| now + retry_delay(job.attempts));
+                let retry_at =
+                    (retryable && may_retry(job.attempts, job.max_attempts)).then(|| now + retry_delay(job.attempts));
                 tracing::warn!(job = job.id, attempts = job.attempts, error = %e, retry = retry_at.is_some(), "mail not sent");
                 self.queue.fail(job.id, &e.to_string(), retry_at, now).await?;
             }
