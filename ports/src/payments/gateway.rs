@@ -304,9 +304,10 @@ pub struct PaymentEvent {
 /// Why a provider request failed.
 #[derive(Debug, thiserror::Error)]
 pub enum GatewayError {
-    /// The card was refused (issuer decline, insufficient funds, ...). The
-    /// message is the provider's, in Japanese, for the supporter. The payment
-    /// stays failed: repeating with the same key gives the same decline.
+    /// The card was refused (issuer decline, insufficient funds, ...).
+    /// `message` is the provider's (English at Stripe's API: log it, and show
+    /// the supporter our Japanese text). The payment stays failed: repeating
+    /// with the same key gives the same decline.
     #[error("payment declined: {message}")]
     Declined {
         message: String,
