@@ -1,252 +1,224 @@
-//! Integration test of `StripeGateway` against the local fake Stripe (localstripe behind
-//! `app-server/dev/localstripe_server.py`), started by `bash app-server/dev/services.sh up`.
-//! Reads `STRIPE_API_BASE` (default `http://127.0.0.1:8420/`).
-//!
-//! Everything runs in one test function because it wipes localstripe's store first.
+//! `StripeGateway` against the local fake Stripe: customers, card payments (success,
+//! decline, 3-D Secure), idempotency, refunds, signed webhooks, and the billing objects
+//! async-stripe must be able to read. Needs `bash app-server/dev/services.sh up`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+mod support;
 
-use adapters_stripe::{
-    CardPayment, GatewayError, NewCustomer, PaymentStatus, StripeGateway, WebhookEvent, WebhookObject,
+use domain::money::Yen;
+use domain::payment::IntentStatus;
+use ports::payments::gateway::{
+    CardCharge, ConnectedAccountId, Destination, GatewayError, IdempotencyKey, KeyPurpose, NextAction,
+    PaymentEventKind, PaymentGateway, PaymentId, PaymentMethodId, RefundRequest, RefundStatus, WebhookError,
 };
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
+use support::{card, customer, gateway, namespace, parse, raw, raw_ok, Webhooks};
 
-const SECRET_KEY: &str = "sk_test_local";
-const WEBHOOK_ID: &str = "adapters-stripe-test";
-const WEBHOOK_SECRET: &str = "whsec_adapters_stripe_test";
-
-fn api_base() -> String {
-    std::env::var("STRIPE_API_BASE").unwrap_or_else(|_| "http://127.0.0.1:8420/".to_owned())
-}
-
-/// `host:port` of the api base.
-fn authority() -> String {
-    let base = api_base();
-    let rest = base.strip_prefix("http://").expect("localstripe runs on plain http");
-    rest.split('/').next().unwrap().to_owned()
-}
-
-fn form_encode(pairs: &[(&str, &str)]) -> String {
-    fn enc(s: &str) -> String {
-        s.bytes()
-            .map(|b| match b {
-                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-                _ => format!("%{b:02X}"),
-            })
-            .collect()
+fn charge(sale_id: i64, amount: i64, card: &str, customer: &ports::payments::gateway::CustomerId) -> CardCharge {
+    CardCharge {
+        sale_id,
+        amount: Yen(amount),
+        payment_method: PaymentMethodId::new(card),
+        customer: Some(customer.clone()),
+        destination: None,
     }
-    pairs.iter().map(|(k, v)| format!("{}={}", enc(k), enc(v))).collect::<Vec<_>>().join("&")
-}
-
-/// A minimal HTTP/1.0 client for the calls the gateway does not make (test setup and
-/// localstripe's `/_config` endpoints). Returns (status, body).
-async fn raw(method: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
-    let authority = authority();
-    let mut stream = TcpStream::connect(&authority).await.unwrap_or_else(|e| {
-        panic!("localstripe not reachable at {authority} ({e}); run `bash app-server/dev/services.sh up`")
-    });
-    let body = form_encode(form);
-    let request = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {authority}\r\nAuthorization: Bearer {SECRET_KEY}\r\n\
-         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(request.as_bytes()).await.unwrap();
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.unwrap();
-    let response = String::from_utf8(response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    (status, body.to_owned())
-}
-
-async fn raw_ok(method: &str, path: &str, form: &[(&str, &str)]) -> serde_json::Value {
-    let (status, body) = raw(method, path, form).await;
-    assert_eq!(status, 200, "{method} {path}: {body}");
-    serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)
-}
-
-async fn card_payment_method(number: &str, customer: &str) -> String {
-    let pm = raw_ok(
-        "POST",
-        "/v1/payment_methods",
-        &[
-            ("type", "card"),
-            ("card[number]", number),
-            ("card[exp_month]", "12"),
-            ("card[exp_year]", "2030"),
-            ("card[cvc]", "123"),
-        ],
-    )
-    .await;
-    let id = pm["id"].as_str().unwrap().to_owned();
-    raw_ok("POST", &format!("/v1/payment_methods/{id}/attach"), &[("customer", customer)]).await;
-    id
-}
-
-/// A delivered webhook: (Stripe-Signature header, body).
-type Delivery = (String, String);
-
-/// A tiny webhook receiver on 127.0.0.1:0 answering 200 to every POST.
-async fn webhook_listener() -> (String, mpsc::UnboundedReceiver<Delivery>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/stripe/webhook", listener.local_addr().unwrap());
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        loop {
-            let Ok((mut stream, _)) = listener.accept().await else {
-                return;
-            };
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 8192];
-                let (head_len, content_length) = loop {
-                    let n = stream.read(&mut chunk).await.unwrap();
-                    assert!(n > 0, "webhook connection closed early");
-                    buf.extend_from_slice(&chunk[..n]);
-                    if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-                        let head = String::from_utf8_lossy(&buf[..pos]).to_lowercase();
-                        let length = head
-                            .lines()
-                            .find_map(|l| l.strip_prefix("content-length:"))
-                            .map(|v| v.trim().parse::<usize>().unwrap())
-                            .unwrap_or(0);
-                        break (pos + 4, length);
-                    }
-                };
-                while buf.len() < head_len + content_length {
-                    let n = stream.read(&mut chunk).await.unwrap();
-                    assert!(n > 0, "webhook body cut short");
-                    buf.extend_from_slice(&chunk[..n]);
-                }
-                let head = String::from_utf8_lossy(&buf[..head_len]).into_owned();
-                let signature = head
-                    .lines()
-                    .find_map(|l| {
-                        let (name, value) = l.split_once(':')?;
-                        name.eq_ignore_ascii_case("stripe-signature").then(|| value.trim().to_owned())
-                    })
-                    .unwrap_or_default();
-                let body = String::from_utf8(buf[head_len..].to_vec()).unwrap();
-                stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").await.unwrap();
-                let _ = tx.send((signature, body));
-            });
-        }
-    });
-    (url, rx)
-}
-
-/// Collects deliveries until `done` says the wanted events are in (or 15 s pass).
-async fn collect_webhooks(
-    rx: &mut mpsc::UnboundedReceiver<Delivery>,
-    done: impl Fn(&[WebhookEvent]) -> bool,
-) -> Vec<(Delivery, WebhookEvent)> {
-    let mut deliveries = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    loop {
-        let events: Vec<WebhookEvent> = deliveries.iter().map(|(_, e): &(Delivery, WebhookEvent)| e.clone()).collect();
-        if done(&events) {
-            return deliveries;
-        }
-        let Ok(Some(delivery)) = tokio::time::timeout_at(deadline, rx.recv()).await else {
-            panic!(
-                "timed out waiting for webhooks; got {:?}",
-                events.iter().map(|e| &e.event_type).collect::<Vec<_>>()
-            );
-        };
-        // Every event localstripe sends must be correctly signed and readable by async-stripe.
-        let event = StripeGateway::verify_webhook(&delivery.1, &delivery.0, WEBHOOK_SECRET)
-            .unwrap_or_else(|e| panic!("webhook refused: {e}\n{}", delivery.1));
-        deliveries.push((delivery, event));
-    }
-}
-
-fn payment(amount_yen: i64, payment_method: &str, customer: &str) -> CardPayment {
-    CardPayment {
-        amount_yen,
-        payment_method: payment_method.to_owned(),
-        customer_id: Some(customer.to_owned()),
-        off_session: false,
-        metadata: BTreeMap::from([("sale_id".to_owned(), "sale-1".to_owned())]),
-    }
-}
-
-fn parse<T: miniserde::Deserialize>(what: &str, value: &serde_json::Value) -> T {
-    miniserde::json::from_str(&value.to_string())
-        .unwrap_or_else(|_| panic!("async-stripe cannot read this {what}: {value:#}"))
 }
 
 #[tokio::test]
-async fn card_payments_refunds_and_webhooks_against_localstripe() {
-    raw_ok("DELETE", "/_config/data", &[]).await;
-    let (url, mut webhooks) = webhook_listener().await;
-    raw_ok("POST", &format!("/_config/webhooks/{WEBHOOK_ID}"), &[("url", &url), ("secret", WEBHOOK_SECRET)]).await;
-
-    let gateway = StripeGateway::new(SECRET_KEY, &api_base()).unwrap();
-
-    // Customer.
-    let customer = gateway
-        .create_customer(&NewCustomer {
-            email: "taro@example.jp".to_owned(),
-            name: Some("山田 太郎".to_owned()),
-            user_id: "42".to_owned(),
-        })
-        .await
-        .unwrap();
-    assert!(customer.id.starts_with("cus_"), "{customer:?}");
-    let stored = raw_ok("GET", &format!("/v1/customers/{}", customer.id), &[]).await;
+async fn one_customer_per_user_even_when_created_twice() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let first = customer(&gateway, &ns, 42).await;
+    let again = customer(&gateway, &ns, 42).await;
+    assert!(first.as_str().starts_with("cus_"), "{first}");
+    assert_eq!(first, again);
+    let stored = raw_ok("GET", &format!("/v1/customers/{first}"), &[]).await;
     assert_eq!(stored["metadata"]["user_id"], "42");
     assert_eq!(stored["preferred_locales"][0], "ja");
     assert_eq!(stored["name"], "山田 太郎");
+}
 
-    // A 3,300 yen card payment, confirmed at once.
-    let visa = card_payment_method("4242424242424242", &customer.id).await;
-    let paid = gateway.create_card_payment(&payment(3300, &visa, &customer.id), "sale-1-attempt-1").await.unwrap();
-    assert_eq!(paid.status, PaymentStatus::Succeeded);
-    assert_eq!((paid.amount, paid.amount_received, paid.currency.as_str()), (3300, 3300, "jpy"));
-    assert_eq!(paid.customer_id.as_deref(), Some(customer.id.as_str()));
-    assert!(paid.latest_charge_id.as_deref().is_some_and(|c| c.starts_with("ch_")), "{paid:?}");
-    assert_eq!(paid.metadata.get("sale_id").map(String::as_str), Some("sale-1"));
+#[tokio::test]
+async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 1).await;
+    let visa = card("4242424242424242", &customer).await;
+    let destination = Destination { account: ConnectedAccountId::new("acct_project1"), application_fee: Yen(448) };
+    let mut request = charge(11, 3300, &visa, &customer);
+    request.destination = Some(destination.clone());
+    let key = IdempotencyKey::for_sale(&ns, 11, KeyPurpose::Confirm);
 
-    // A double-clicked confirm (same idempotency key) charges once.
-    let again = gateway.create_card_payment(&payment(3300, &visa, &customer.id), "sale-1-attempt-1").await.unwrap();
-    assert_eq!(again.id, paid.id);
-    let charges = raw_ok("GET", &format!("/v1/charges?customer={}", customer.id), &[]).await;
+    let paid = gateway.charge_card(request.clone(), key.clone()).await.unwrap();
+    assert_eq!(paid.status, IntentStatus::Succeeded);
+    assert_eq!((paid.amount, paid.amount_received, paid.amount_remaining), (Yen(3300), Yen(3300), Yen(0)));
+    assert_eq!(paid.sale_id, Some(11));
+    assert_eq!(paid.destination, Some(destination));
+    assert_eq!(paid.next_action, None);
+
+    // A double-clicked confirm, or a retry after a timeout: the same payment, one charge.
+    let again = gateway.charge_card(request.clone(), key.clone()).await.unwrap();
+    assert_eq!(again, paid);
+    let charges = raw_ok("GET", &format!("/v1/charges?customer={customer}"), &[]).await;
     assert_eq!(charges["data"].as_array().unwrap().len(), 1, "{charges:#}");
-    // The same key with other parameters is refused.
-    let err = gateway.create_card_payment(&payment(3400, &visa, &customer.id), "sale-1-attempt-1").await.unwrap_err();
-    assert!(matches!(&err, GatewayError::Api { status: 400, kind, .. } if kind == "idempotency_error"), "{err:?}");
 
-    let fetched = gateway.retrieve_payment(&paid.id).await.unwrap();
-    assert_eq!(fetched, paid);
+    // The same key with other terms is a bug, refused without charging.
+    request.amount = Yen(3400);
+    let err = gateway.charge_card(request, key).await.unwrap_err();
+    assert!(matches!(err, GatewayError::KeyReused(_)), "{err:?}");
 
-    // Partial refund.
-    let refund = gateway.refund(&paid.id, Some(1000), "refund-sale-1-1").await.unwrap();
-    assert!(refund.id.starts_with("re_"), "{refund:?}");
-    assert_eq!((refund.amount, refund.currency.as_str()), (1000, "jpy"));
-    assert_eq!(refund.status.as_deref(), Some("succeeded"));
-    assert_eq!(refund.charge_id, paid.latest_charge_id);
-    let charge = raw_ok("GET", &format!("/v1/charges/{}", paid.latest_charge_id.as_deref().unwrap()), &[]).await;
-    assert_eq!(charge["amount_refunded"], 1000);
-    let charge: stripe_shared::Charge = parse("charge", &charge);
-    assert_eq!(charge.amount_refunded, 1000);
+    assert_eq!(gateway.payment(&paid.id).await.unwrap(), paid);
+}
 
-    // A declined card and a card that needs 3-D Secure.
-    let declined = card_payment_method("4000000000000341", &customer.id).await;
-    let err = gateway.create_card_payment(&payment(3300, &declined, &customer.id), "sale-2").await.unwrap_err();
-    assert!(matches!(&err, GatewayError::CardDeclined { code: Some(code), .. } if code == "card_declined"), "{err:?}");
-    let secure = card_payment_method("4000002500003155", &customer.id).await;
-    let pending = gateway.create_card_payment(&payment(3300, &secure, &customer.id), "sale-3").await.unwrap();
-    assert_eq!(pending.status, PaymentStatus::RequiresAction);
-    assert!(pending.client_secret.is_some());
-    assert!(matches!(gateway.retrieve_payment("pi_missing").await, Err(GatewayError::Api { status: 404, .. })));
+#[tokio::test]
+async fn a_declined_card_fails_with_the_providers_message_every_time_it_is_retried() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 2).await;
+    let declined = card("4000000000000341", &customer).await;
+    let key = IdempotencyKey::for_sale(&ns, 12, KeyPurpose::Confirm);
+    for _ in 0..2 {
+        let err = gateway.charge_card(charge(12, 3300, &declined, &customer), key.clone()).await.unwrap_err();
+        let GatewayError::Declined { message, code, payment, .. } = &err else { panic!("{err:?}") };
+        assert!(!message.is_empty());
+        assert_eq!(code.as_deref(), Some("card_declined"));
+        assert!(!err.is_retryable());
+        if let Some(id) = payment {
+            let failed = gateway.payment(id).await.unwrap();
+            assert_eq!(failed.status, IntentStatus::RequiresPaymentMethod);
+            assert!(failed.last_failure.is_some());
+        }
+    }
+}
 
-    // Subscription shapes (billing objects) must be readable too, in responses and webhooks.
+#[tokio::test]
+async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_can_fail_afterwards() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 3).await;
+    let secure = card("4000002500003155", &customer).await;
+
+    let pending = gateway
+        .charge_card(charge(13, 5000, &secure, &customer), IdempotencyKey::for_sale(&ns, 13, KeyPurpose::Confirm))
+        .await
+        .unwrap();
+    assert_eq!(pending.status, IntentStatus::RequiresAction);
+    assert_eq!(pending.amount_received, Yen(0));
+    let Some(NextAction::Authenticate { client_secret }) = &pending.next_action else { panic!("{pending:?}") };
+    assert!(client_secret.starts_with(pending.id.as_str()));
+
+    // The supporter passes 3-D Secure in the browser: the payment succeeds.
+    raw_ok(
+        "POST",
+        &format!("/v1/payment_intents/{}/_authenticate", pending.id),
+        &[("client_secret", client_secret), ("success", "true")],
+    )
+    .await;
+    assert_eq!(gateway.payment(&pending.id).await.unwrap().status, IntentStatus::Succeeded);
+
+    // Another sale whose supporter fails 3-D Secure: the payment is refused.
+    let other = gateway
+        .charge_card(charge(14, 5000, &secure, &customer), IdempotencyKey::for_sale(&ns, 14, KeyPurpose::Confirm))
+        .await
+        .unwrap();
+    let Some(NextAction::Authenticate { client_secret }) = &other.next_action else { panic!("{other:?}") };
+    raw_ok(
+        "POST",
+        &format!("/v1/payment_intents/{}/_authenticate", other.id),
+        &[("client_secret", client_secret), ("success", "false")],
+    )
+    .await;
+    let failed = gateway.payment(&other.id).await.unwrap();
+    assert_eq!(failed.status, IntentStatus::RequiresPaymentMethod);
+    assert!(failed.last_failure.unwrap().code.is_some());
+}
+
+#[tokio::test]
+async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 4).await;
+    let visa = card("4242424242424242", &customer).await;
+    let paid = gateway
+        .charge_card(charge(15, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Confirm))
+        .await
+        .unwrap();
+
+    let request = RefundRequest { payment: paid.id.clone(), amount: Yen(1000), reverse_transfer: false };
+    let key = IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 1 });
+    let refund = gateway.refund(request.clone(), key.clone()).await.unwrap();
+    assert!(refund.id.as_str().starts_with("re_"), "{refund:?}");
+    assert_eq!((refund.amount, refund.status, &refund.payment), (Yen(1000), RefundStatus::Succeeded, &paid.id));
+    assert_eq!(gateway.refund(request, key).await.unwrap().id, refund.id);
+    let charges = raw_ok("GET", &format!("/v1/charges?customer={customer}"), &[]).await;
+    assert_eq!(charges["data"][0]["amount_refunded"], 1000, "refunded once");
+
+    // A destination charge's refund may pull the money back from the connected account.
+    let second = RefundRequest { payment: paid.id.clone(), amount: Yen(300), reverse_transfer: true };
+    let refund = gateway.refund(second, IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 2 })).await;
+    assert_eq!(refund.unwrap().amount, Yen(300));
+
+    let too_much = RefundRequest { payment: paid.id.clone(), amount: Yen(5000), reverse_transfer: false };
+    let err = gateway
+        .refund(too_much, IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 3 }))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, GatewayError::Rejected(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn an_unknown_payment_is_not_found() {
+    let err = gateway("whsec_unused").payment(&PaymentId::new("pi_missing")).await.unwrap_err();
+    assert!(matches!(err, GatewayError::NotFound(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn an_unreachable_provider_is_unavailable_and_worth_retrying() {
+    let gateway = adapters_stripe::StripeGateway::new(&adapters_stripe::StripeSettings {
+        secret_key: support::SECRET_KEY.to_owned(),
+        api_base: Some("http://127.0.0.1:9/".to_owned()),
+        webhook_secret: "whsec_unused".to_owned(),
+    })
+    .unwrap();
+    let err = gateway.payment(&PaymentId::new("pi_1")).await.unwrap_err();
+    assert!(err.is_retryable(), "{err:?}");
+}
+
+#[tokio::test]
+async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() {
+    let mut webhooks = Webhooks::register("cards").await;
+    let (gateway, ns) = (gateway(&webhooks.secret), namespace());
+    let customer = customer(&gateway, &ns, 5).await;
+    let visa = card("4242424242424242", &customer).await;
+    let paid = gateway
+        .charge_card(charge(16, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, 16, KeyPurpose::Confirm))
+        .await
+        .unwrap();
+
+    let ours = |e: &ports::payments::gateway::PaymentEvent| e.payment.as_ref().is_some_and(|p| p.id == paid.id);
+    let deliveries = webhooks.collect(&gateway, |events| events.iter().any(ours)).await;
+    let ((signature, body), event) = deliveries.iter().find(|(_, e)| ours(e)).unwrap();
+    assert_eq!(event.kind, PaymentEventKind::Succeeded);
+    assert_eq!(event.event_type, "payment_intent.succeeded");
+    assert!(event.id.as_str().starts_with("evt_"));
+    let payment = event.payment.as_ref().unwrap();
+    assert_eq!((payment.status, payment.amount, payment.sale_id), (IntentStatus::Succeeded, Yen(3300), Some(16)));
+
+    let tampered = body.replacen("3300", "330", 1);
+    assert_ne!(&tampered, body);
+    assert!(matches!(gateway.verify_webhook(&tampered, signature), Err(WebhookError::BadSignature(_))));
+    let other_secret = support::gateway("whsec_wrong");
+    assert!(matches!(other_secret.verify_webhook(body, signature), Err(WebhookError::BadSignature(_))));
+    assert!(matches!(gateway.verify_webhook(body, ""), Err(WebhookError::BadSignature(_))));
+    // The same body signed correctly but 10 minutes ago: a replay.
+    let stale = stripe_webhook::Webhook::generate_test_header(
+        body,
+        &webhooks.secret,
+        Some(chrono::Utc::now().timestamp() - 600),
+    );
+    assert!(matches!(gateway.verify_webhook(body, &stale), Err(WebhookError::BadSignature(_))));
+    webhooks.close().await;
+}
+
+#[tokio::test]
+async fn billing_objects_from_localstripe_are_readable_by_async_stripe() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 6).await;
+    let visa = card("4242424242424242", &customer).await;
     let product = raw_ok("POST", "/v1/products", &[("name", "毎月の応援"), ("type", "service")]).await;
     let _: stripe_shared::Product = parse("product", &product);
     let plan = raw_ok(
@@ -256,62 +228,35 @@ async fn card_payments_refunds_and_webhooks_against_localstripe() {
     )
     .await;
     let _: stripe_shared::Plan = parse("plan", &plan);
-    raw_ok("POST", &format!("/v1/customers/{}", customer.id), &[("invoice_settings[default_payment_method]", &visa)])
-        .await;
+    raw_ok("POST", &format!("/v1/customers/{customer}"), &[("invoice_settings[default_payment_method]", &visa)]).await;
     let subscription = raw_ok(
         "POST",
         "/v1/subscriptions",
-        &[("customer", &customer.id), ("items[0][plan]", plan["id"].as_str().unwrap())],
+        &[("customer", customer.as_str()), ("items[0][plan]", plan["id"].as_str().unwrap())],
     )
     .await;
     let subscription: stripe_shared::Subscription = parse("subscription", &subscription);
     assert_eq!(subscription.items.data[0].price.unit_amount, Some(1000));
-    let invoices = raw_ok("GET", &format!("/v1/invoices?customer={}", customer.id), &[]).await;
+    let invoices = raw_ok("GET", &format!("/v1/invoices?customer={customer}"), &[]).await;
     let invoice: stripe_shared::Invoice = parse("invoice", &invoices["data"][0]);
     assert_eq!(invoice.amount_paid, 1000);
+    let charges = raw_ok("GET", &format!("/v1/charges?customer={customer}"), &[]).await;
+    let charge: stripe_shared::Charge = parse("charge", &charges["data"][0]);
+    assert_eq!(charge.amount, 1000);
+}
 
-    // Signed webhooks: wait for our payment's event and the subscription's.
-    let deliveries = collect_webhooks(&mut webhooks, |events| {
-        let has = |t: &str| events.iter().any(|e| e.event_type == t);
-        has("customer.subscription.created")
-            && events.iter().any(|e| matches!(&e.object, WebhookObject::PaymentIntent(pi) if pi.id == paid.id))
-    })
-    .await;
-    let ((signature, body), event) = deliveries
-        .iter()
-        .find(|(_, e)| matches!(&e.object, WebhookObject::PaymentIntent(pi) if pi.id == paid.id))
-        .unwrap();
-    assert_eq!(event.event_type, "payment_intent.succeeded");
-    assert!(event.id.starts_with("evt_"));
-    let WebhookObject::PaymentIntent(pi) = &event.object else { unreachable!() };
-    assert_eq!((pi.status.clone(), pi.amount, pi.currency.as_str()), (PaymentStatus::Succeeded, 3300, "jpy"));
-    assert!(signature.starts_with("t=") && signature.contains(",v1="), "{signature}");
-
-    // Tampered payload, wrong secret, missing signature: refused.
-    let tampered = body.replacen("3300", "330", 1);
-    assert_ne!(&tampered, body);
-    assert!(matches!(
-        StripeGateway::verify_webhook(&tampered, signature, WEBHOOK_SECRET),
-        Err(GatewayError::WebhookSignature(_))
-    ));
-    assert!(matches!(
-        StripeGateway::verify_webhook(body, signature, "whsec_wrong"),
-        Err(GatewayError::WebhookSignature(_))
-    ));
-    assert!(StripeGateway::verify_webhook(body, "", WEBHOOK_SECRET).is_err());
-
-    let seen: Vec<&str> = deliveries.iter().map(|(_, e)| e.event_type.as_str()).collect();
-    for expected in
-        ["customer.created", "product.created", "plan.created", "invoice.created", "invoice.payment_succeeded"]
-    {
-        assert!(seen.contains(&expected), "no {expected} webhook among {seen:?}");
-    }
-
-    // Leave no webhook pointing at this test's (soon closed) port.
-    raw_ok(
+#[tokio::test]
+async fn localstripe_refuses_a_destination_without_an_account_id() {
+    let (status, body) = raw(
         "POST",
-        &format!("/_config/webhooks/{WEBHOOK_ID}"),
-        &[("url", "http://127.0.0.1:9/"), ("secret", WEBHOOK_SECRET), ("events[]", "none")],
+        "/v1/payment_intents",
+        &[
+            ("amount", "1000"),
+            ("currency", "jpy"),
+            ("application_fee_amount", "100"),
+            ("transfer_data[destination]", "x"),
+        ],
     )
     .await;
+    assert_eq!(status, 400, "{body}");
 }

@@ -25,12 +25,22 @@ What this wrapper changes compared to localstripe's own command:
   acting twice; the same key with other parameters is refused (HTTP 400,
   `idempotency_error`). localstripe itself ignores the header.
 
-Not covered: localstripe has no Japanese bank transfer (`customer_balance`
-with `jp_bank_transfer` is accepted but ignored, and funding instructions and
-test-helper funding are missing). Emulating Stripe's bank-transfer shapes
-(`next_action.display_bank_transfer_instructions`, `amount_remaining`,
-funding leading to `payment_intent.succeeded` / `partially_funded`) is a
-separate, later piece of work; it is deliberately not part of this file.
+* Connect fields of a destination charge: PaymentIntent creation accepts
+  `application_fee_amount` and `transfer_data[destination]` (an `acct_...`
+  id; no account is checked, there are none locally) and echoes them on
+  the PaymentIntent, in responses and webhooks.
+* Japanese bank transfer, which localstripe lacks, in Stripe's own shapes
+  (see "bank transfer emulation" below): a `customer_balance` PaymentIntent
+  with `payment_method_options[customer_balance][funding_type]=bank_transfer`
+  and `[bank_transfer][type]=jp_bank_transfer`, created with `confirm=true`,
+  gets `requires_action` and `next_action.display_bank_transfer_instructions`
+  (a zengin account per customer, `amount_remaining`, `reference`);
+  `POST /v1/test_helpers/customers/{customer}/fund_cash_balance` plays a
+  transfer arriving and applies it to the customer's open transfers:
+  `payment_intent.partially_funded` or `payment_intent.succeeded`.
+  Limits: no refunds of funded transfers (no charge object exists), no
+  separate `/confirm` of a bank PaymentIntent, no cash-balance endpoints,
+  no `customer_cash_balance_transaction.*` or `cash_balance.*` events.
 
 localstripe is GPL-3.0; it is only used as a local development and test
 server and is never shipped with the application.
@@ -44,6 +54,7 @@ import time
 
 from aiohttp import web
 from localstripe import resources, server, webhooks
+from localstripe.errors import UserError
 
 # --- in memory only ---------------------------------------------------------
 
@@ -53,16 +64,303 @@ resources.Store.dump_to_disk = lambda self: None
 # --- compatibility layer: accept what Stripe accepts ------------------------
 
 _create_payment_intent = resources.PaymentIntent._api_create.__func__
+_init_payment_intent = resources.PaymentIntent.__init__
+
+
+def _int_param(value, name):
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise UserError(400, 'Invalid integer: %s' % name)
+    if number < 0:
+        raise UserError(400, 'Invalid %s: must be at least 0' % name)
+    return number
+
+
+def _connect_fields(amount, application_fee_amount, transfer_data):
+    """Checks a destination charge's fields as Stripe would, before the
+    PaymentIntent is stored. Returns (fee or None, transfer_data or None)."""
+    fee = None
+    if application_fee_amount is not None:
+        fee = _int_param(application_fee_amount, 'application_fee_amount')
+        if fee > _int_param(amount, 'amount'):
+            raise UserError(400, 'application_fee_amount cannot be greater '
+                                 'than the amount')
+    data = None
+    if transfer_data is not None:
+        destination = transfer_data.get('destination') \
+            if isinstance(transfer_data, dict) else None
+        if not (isinstance(destination, str) and
+                destination.startswith('acct_')):
+            raise UserError(400, 'Invalid transfer_data[destination]')
+        data = {'destination': destination, 'amount': None}
+    if fee is not None and data is None:
+        raise UserError(400, 'application_fee_amount needs '
+                             'transfer_data[destination] or on_behalf_of')
+    return fee, data
+
+
+def _init_payment_intent_compat(self, application_fee_amount=None,
+                                transfer_data=None, payment_method_types=None,
+                                allowed_payment_method_types=None,
+                                payment_method_options=None, **kwargs):
+    # API version 2026-09-30 (async-stripe 1.0) names the list
+    # allowed_payment_method_types; older versions payment_method_types.
+    types = allowed_payment_method_types or payment_method_types
+    fee, transfer = _connect_fields(kwargs.get('amount'),
+                                    application_fee_amount, transfer_data)
+    bank = _bank_transfer_options(types, payment_method_options)
+    if bank:
+        if not (isinstance(kwargs.get('customer'), str)):
+            raise UserError(400, 'A customer is required for '
+                                 'customer_balance payments')
+        if kwargs.get('currency') != 'jpy':
+            raise UserError(400, 'jp_bank_transfer only supports jpy')
+    _init_payment_intent(self, payment_method_types=types,
+                         payment_method_options=payment_method_options,
+                         **kwargs)
+    # Public attributes are exported (responses and webhook bodies).
+    self.application_fee_amount = fee
+    self.transfer_data = transfer
+    if bank:
+        self.payment_method_types = ['customer_balance']
+        if allowed_payment_method_types:
+            self.allowed_payment_method_types = ['customer_balance']
+        self.payment_method_options = {'customer_balance': bank}
+        self._bank = None  # set on confirmation
+
+
+resources.PaymentIntent.__init__ = _init_payment_intent_compat
 
 
 @classmethod
-def _create_payment_intent_compat(cls, automatic_payment_methods=None, **data):
+def _create_payment_intent_compat(cls, automatic_payment_methods=None,
+                                  payment_method_data=None, confirm=None,
+                                  **data):
     # Our gateway sends automatic_payment_methods[enabled]=true and
-    # [allow_redirects]=never (cards only, no return_url needed); localstripe
+    # [allow_redirects]=never for cards (no return_url needed); localstripe
     # only does cards anyway, so the parameter can be dropped.
+    types = data.get('allowed_payment_method_types') or \
+        data.get('payment_method_types')
+    if _bank_transfer_options(types, data.get('payment_method_options')):
+        # Stripe confirms a customer_balance PaymentIntent without a saved
+        # PaymentMethod only with payment_method_data[type]=customer_balance.
+        if not (isinstance(payment_method_data, dict) and
+                payment_method_data.get('type') == 'customer_balance'):
+            raise UserError(400, 'payment_method_data[type]=customer_balance'
+                                 ' is required')
+        obj = _create_payment_intent(cls, **data)
+        if resources.try_convert_to_bool(confirm):
+            _confirm_bank_transfer(obj)
+        return obj
+    if payment_method_data is not None:
+        raise UserError(400, 'Unexpected payment_method_data')
+    if confirm is not None:
+        data['confirm'] = confirm
     return _create_payment_intent(cls, **data)
 
+
 resources.PaymentIntent._api_create = _create_payment_intent_compat
+
+
+_init_refund = resources.Refund.__init__
+
+
+def _init_refund_compat(self, reverse_transfer=None,
+                        refund_application_fee=None, **kwargs):
+    # Refunds of destination charges may pull the money back from the
+    # connected account; there are no accounts locally, so both flags are
+    # accepted (as Stripe does) and have nothing to act on.
+    _refuse_refund_above_unrefunded(kwargs.get('charge'),
+                                    kwargs.get('payment_intent'),
+                                    kwargs.get('amount'))
+    _init_refund(self, **kwargs)
+
+
+def _refuse_refund_above_unrefunded(charge, payment_intent, amount):
+    """Stripe refuses a refund above what remains of the charge; localstripe
+    does not check."""
+    if amount is None:
+        return
+    if isinstance(payment_intent, str) and payment_intent.startswith('pi_'):
+        pi = resources.PaymentIntent._api_retrieve(payment_intent)
+        if pi.latest_charge is None:
+            if getattr(pi, '_bank', None) is not None:
+                raise UserError(400, 'Refunds of bank transfers are not '
+                                     'emulated locally')
+            return  # localstripe answers this case itself
+        charge_obj = pi.latest_charge
+    elif isinstance(charge, str) and charge.startswith('ch_'):
+        charge_obj = resources.Charge._api_retrieve(charge)
+    else:
+        return
+    remaining = charge_obj.amount - (charge_obj.amount_refunded or 0)
+    requested = resources.try_convert_to_int(amount)
+    if isinstance(requested, int) and requested > remaining:
+        raise UserError(400, 'Refund amount (¥{:,}) is greater than '
+                             'unrefunded amount on charge (¥{:,})'
+                        .format(requested, remaining))
+
+
+resources.Refund.__init__ = _init_refund_compat
+
+
+# --- bank transfer emulation (jp_bank_transfer) ------------------------------
+#
+# Stripe's flow: confirming a customer_balance PaymentIntent gives the
+# customer a virtual zengin account (one per customer); transfers into it
+# land in the customer's cash balance, which Stripe applies to the open
+# PaymentIntents (the one whose reference the sender quoted first, then the
+# oldest). Fixed fake bank data below; the account number is derived from
+# the customer id, so it is stable for a customer within one store.
+
+BANK = {'bank_name': 'ローカル銀行', 'bank_code': '0999',
+        'branch_name': 'テスト支店', 'branch_code': '999',
+        'account_holder_name': 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ'}
+
+_cash_balances = {}  # customer id -> yen received but not applied yet
+
+
+def _bank_transfer_options(types, options):
+    """The normalised customer_balance options when this is a jp bank
+    transfer request, else None (a card PaymentIntent)."""
+    if not (isinstance(types, list) and 'customer_balance' in types):
+        return None
+    balance = (options or {}).get('customer_balance') \
+        if isinstance(options, dict) else None
+    if not isinstance(balance, dict) or \
+            balance.get('funding_type') != 'bank_transfer':
+        raise UserError(400, 'payment_method_options[customer_balance]'
+                             '[funding_type] must be bank_transfer')
+    transfer = balance.get('bank_transfer') or {}
+    if not isinstance(transfer, dict) or \
+            transfer.get('type') != 'jp_bank_transfer':
+        raise UserError(400, 'Only jp_bank_transfer is emulated locally')
+    return {'funding_type': 'bank_transfer', 'setup_future_usage': None,
+            'bank_transfer': {'type': 'jp_bank_transfer',
+                              'requested_address_types': ['zengin'],
+                              'eu_bank_transfer': None}}
+
+
+def _account_number(customer_id):
+    digest = hashlib.sha256(customer_id.encode()).hexdigest()
+    return '%07d' % (int(digest, 16) % 10_000_000)
+
+
+def _zengin_address(customer_id):
+    no_address = {'city': None, 'country': 'JP', 'line1': None,
+                  'line2': None, 'postal_code': None, 'state': None}
+    return {'type': 'zengin', 'supported_networks': ['zengin'],
+            'zengin': dict(BANK, account_number=_account_number(customer_id),
+                           account_type='futsu',
+                           account_holder_address=dict(no_address),
+                           bank_address=dict(no_address))}
+
+
+def _instructions(pi):
+    bank = pi._bank
+    return {'type': 'display_bank_transfer_instructions',
+            'display_bank_transfer_instructions': {
+                'type': 'jp_bank_transfer', 'currency': 'jpy',
+                'amount_remaining': bank['remaining'],
+                'reference': bank['reference'],
+                'financial_addresses': [_zengin_address(pi.customer)],
+                'hosted_instructions_url': None}}
+
+
+def _is_open_bank_transfer(pi):
+    return (getattr(pi, '_bank', None) is not None and
+            pi._bank['remaining'] > 0 and not pi._canceled)
+
+
+def _confirm_bank_transfer(pi):
+    pi.payment_method = 'pm_cb_' + resources.random_id(14)
+    pi._bank = {'remaining': pi.amount,
+                'reference': resources.random_id(8).upper()}
+    pi.next_action = _instructions(pi)
+    pi.amount_received = 0
+    resources.schedule_webhook(resources.Event('payment_intent.requires_action',
+                                               pi))
+    # Money already waiting in the customer's balance is applied at once.
+    _apply_cash_balance(pi.customer)
+
+
+def _apply_cash_balance(customer_id, reference=None):
+    """Applies the customer's cash balance to open transfers: the one whose
+    reference was quoted first, then the oldest. Returns the PaymentIntents
+    touched."""
+    opened = [o for key, o in resources.store.items()
+              if key.startswith('payment_intent:') and
+              o.customer == customer_id and _is_open_bank_transfer(o)]
+    opened.sort(key=lambda o: o._bank['reference'] != reference)
+    touched = []
+    for pi in opened:
+        balance = _cash_balances.get(customer_id, 0)
+        if balance <= 0:
+            break
+        applied = min(balance, pi._bank['remaining'])
+        _cash_balances[customer_id] = balance - applied
+        pi._bank['remaining'] -= applied
+        if pi._bank['remaining'] == 0:
+            pi.next_action = None
+            pi._emulated_status = 'succeeded'
+            pi.amount_received = pi.amount
+            event = 'payment_intent.succeeded'
+        else:
+            pi.next_action = _instructions(pi)
+            event = 'payment_intent.partially_funded'
+        resources.schedule_webhook(resources.Event(event, pi))
+        touched.append(pi)
+    return touched
+
+
+def _fund_cash_balance(id, amount=None, currency=None, reference=None,
+                       **kwargs):
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    amount = _int_param(amount, 'amount')
+    if amount <= 0:
+        raise UserError(400, 'Invalid amount: must be greater than 0')
+    if currency != 'jpy':
+        raise UserError(400, 'Only jpy cash balances are emulated locally')
+    if reference is not None and not isinstance(reference, str):
+        raise UserError(400, 'Invalid reference')
+    resources.Customer._api_retrieve(id)  # 404 for an unknown customer
+    _cash_balances[id] = _cash_balances.get(id, 0) + amount
+    funded = _CashBalanceTransaction(id, amount, reference)
+    _apply_cash_balance(id, reference)
+    return funded
+
+
+class _CashBalanceTransaction:
+    """Stripe's answer to fund_cash_balance: the `funded` transaction."""
+
+    def __init__(self, customer, amount, reference):
+        self.data = {
+            'id': 'ccsbtxn_' + resources.random_id(14),
+            'object': 'customer_cash_balance_transaction',
+            'created': int(time.time()), 'currency': 'jpy',
+            'customer': customer, 'livemode': False, 'type': 'funded',
+            'net_amount': amount,
+            'ending_balance': _cash_balances.get(customer, 0),
+            'funded': {'bank_transfer': {
+                'type': 'jp_bank_transfer', 'reference': reference,
+                'jp_bank_transfer': {'sender_bank': None,
+                                     'sender_branch': None,
+                                     'sender_name': None}}}}
+
+    def _export(self, expand=None):
+        return self.data
+
+
+_status = resources.PaymentIntent.status
+
+
+def _status_compat(self):
+    return getattr(self, '_emulated_status', None) or _status.fget(self)
+
+
+resources.PaymentIntent.status = property(_status_compat)
 
 
 # --- compatibility layer: add the fields Stripe always sends ----------------
@@ -303,6 +601,7 @@ _idempotent = {}  # (secret key, key) -> (request fingerprint, status, body)
 async def idempotency_middleware(request, handler):
     if request.method == 'DELETE' and request.path == '/_config/data':
         _idempotent.clear()  # wiping the store forgets the keys too
+        _cash_balances.clear()  # and the bank-transfer emulation's balances
     key = request.headers.get('Idempotency-Key')
     if request.method != 'POST' or not key or \
             request.path.startswith('/_config/'):
@@ -331,6 +630,8 @@ def build_app():
     # Outermost first: idempotency replays the completed response; compat
     # also sees localstripe's errors, already turned into JSON responses.
     server.app.middlewares[0:0] = [idempotency_middleware, compat_middleware]
+    url = '/v1/test_helpers/customers/{id}/fund_cash_balance'
+    server.app.router.add_post(url, server.api_extra(_fund_cash_balance, url))
     return server.app
 
 

@@ -8,6 +8,9 @@ use crate::returns::{supporter_name, ReturnType, SupporterNameRequired};
 use chrono::{Datelike, NaiveDate, Weekday};
 use serde::{Deserialize, Serialize};
 
+pub mod intent;
+pub use intent::{BankAccountType, BankTransferInstructions, IntentStatus};
+
 /// Shown when a step is reached without the data earlier steps store.
 pub const MSG_INVALID_OPERATION: &str = "無効なURLまたは操作です。お手数ですが最初からやりなおしてください。";
 pub const MSG_TERMS_NOT_ACCEPTED: &str = "利用規約に同意してください。";

@@ -10,6 +10,7 @@ pub mod html;
 pub mod jobs;
 pub mod mailer;
 pub mod media;
+pub mod payments;
 pub mod rate_limit;
 pub mod secrets;
 

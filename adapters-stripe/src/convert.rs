@@ -1,0 +1,149 @@
+//! Stripe's objects in the port's terms. Every function refuses (with a reason) what the
+//! application must not misread: another currency than yen, a status it does not know, a
+//! bank transfer without an account to pay into.
+
+use chrono::DateTime;
+use domain::money::Yen;
+use domain::payment::{BankAccountType, BankTransferInstructions, IntentStatus};
+use ports::payments::gateway::{
+    ConnectedAccountId, Destination, EventId, NextAction, Payment, PaymentEvent, PaymentEventKind, PaymentFailure,
+    PaymentId, Refund, RefundId, RefundStatus,
+};
+use stripe_shared::{
+    FundingInstructionsBankTransferZenginRecord, PaymentIntent, PaymentIntentNextActionDisplayBankTransferInstructions,
+    PaymentIntentStatus,
+};
+use stripe_types::Currency;
+use stripe_webhook::{Event, EventObject};
+
+use crate::SALE_ID_METADATA;
+
+pub(crate) fn payment(pi: &PaymentIntent) -> Result<Payment, String> {
+    if pi.currency != Currency::JPY {
+        return Err(format!("payment {} is in {}, not yen", pi.id.as_str(), pi.currency));
+    }
+    let status = intent_status(&pi.status)?;
+    let amount = Yen(pi.amount);
+    let amount_received = Yen(pi.amount_received);
+    let instructions = pi.next_action.as_ref().and_then(|a| a.display_bank_transfer_instructions.as_ref());
+    let next_action = match (status, instructions) {
+        (IntentStatus::RequiresAction, Some(instructions)) => {
+            Some(NextAction::BankTransfer(bank_transfer(pi, instructions)?))
+        }
+        (IntentStatus::RequiresAction, None) => Some(NextAction::Authenticate {
+            client_secret: pi
+                .client_secret
+                .clone()
+                .ok_or_else(|| format!("payment {} requires action but has no client secret", pi.id.as_str()))?,
+        }),
+        _ => None,
+    };
+    let amount_remaining = match (&next_action, status) {
+        (_, IntentStatus::Succeeded) => Yen::ZERO,
+        (Some(NextAction::BankTransfer(instructions)), _) => instructions.amount_remaining,
+        _ => Yen(pi.amount - pi.amount_received),
+    };
+    Ok(Payment {
+        id: PaymentId::new(pi.id.as_str()),
+        status,
+        amount,
+        amount_received,
+        amount_remaining,
+        sale_id: pi.metadata.get(SALE_ID_METADATA).and_then(|id| id.parse().ok()),
+        destination: pi.transfer_data.as_ref().map(|t| Destination {
+            account: ConnectedAccountId::new(t.destination.id().as_str()),
+            application_fee: Yen(pi.application_fee_amount.unwrap_or(0)),
+        }),
+        next_action,
+        last_failure: pi.last_payment_error.as_ref().map(|e| PaymentFailure {
+            code: e.code.as_ref().map(|c| c.as_str().to_owned()),
+            message: e.message.clone().unwrap_or_default(),
+        }),
+    })
+}
+
+fn intent_status(status: &PaymentIntentStatus) -> Result<IntentStatus, String> {
+    Ok(match status {
+        PaymentIntentStatus::RequiresPaymentMethod => IntentStatus::RequiresPaymentMethod,
+        PaymentIntentStatus::RequiresConfirmation => IntentStatus::RequiresConfirmation,
+        PaymentIntentStatus::RequiresAction => IntentStatus::RequiresAction,
+        PaymentIntentStatus::Processing => IntentStatus::Processing,
+        PaymentIntentStatus::RequiresCapture => IntentStatus::RequiresCapture,
+        PaymentIntentStatus::Canceled => IntentStatus::Canceled,
+        PaymentIntentStatus::Succeeded => IntentStatus::Succeeded,
+        other => return Err(format!("unknown payment status {}", other.as_str())),
+    })
+}
+
+fn bank_transfer(
+    pi: &PaymentIntent,
+    instructions: &PaymentIntentNextActionDisplayBankTransferInstructions,
+) -> Result<BankTransferInstructions, String> {
+    let missing = |what: &str| format!("bank transfer instructions of {} without {what}", pi.id.as_str());
+    let zengin: &FundingInstructionsBankTransferZenginRecord = instructions
+        .financial_addresses
+        .iter()
+        .flatten()
+        .find_map(|address| address.zengin.as_ref())
+        .ok_or_else(|| missing("a zengin account"))?;
+    let field = |value: &Option<String>, what: &str| value.clone().ok_or_else(|| missing(what));
+    Ok(BankTransferInstructions {
+        // Absent only before the first confirmation; then the whole amount is due.
+        amount_remaining: Yen(instructions.amount_remaining.unwrap_or(pi.amount - pi.amount_received)),
+        reference: instructions.reference.clone(),
+        bank_name: field(&zengin.bank_name, "a bank name")?,
+        bank_code: zengin.bank_code.clone(),
+        branch_name: field(&zengin.branch_name, "a branch name")?,
+        branch_code: zengin.branch_code.clone(),
+        account_type: BankAccountType::from_code(&field(&zengin.account_type, "an account type")?),
+        account_number: field(&zengin.account_number, "an account number")?,
+        account_holder_name: field(&zengin.account_holder_name, "an account holder")?,
+    })
+}
+
+pub(crate) fn refund(refund: &stripe_shared::Refund, payment: &PaymentId) -> Result<Refund, String> {
+    if refund.currency != Currency::JPY {
+        return Err(format!("refund {} is in {}, not yen", refund.id.as_str(), refund.currency));
+    }
+    let status = match refund.status.as_deref() {
+        Some("pending") => RefundStatus::Pending,
+        Some("requires_action") => RefundStatus::RequiresAction,
+        Some("succeeded") => RefundStatus::Succeeded,
+        Some("failed") => RefundStatus::Failed,
+        Some("canceled") => RefundStatus::Canceled,
+        other => return Err(format!("refund {} has unknown status {other:?}", refund.id.as_str())),
+    };
+    Ok(Refund {
+        id: RefundId::new(refund.id.as_str()),
+        payment: refund.payment_intent.as_ref().map(|p| PaymentId::new(p.id().as_str())).unwrap_or(payment.clone()),
+        amount: Yen(refund.amount),
+        status,
+    })
+}
+
+pub(crate) fn event(event: &Event) -> Result<PaymentEvent, String> {
+    let event_type = event.type_.as_str().to_owned();
+    let kind = match event_type.as_str() {
+        "payment_intent.succeeded" => PaymentEventKind::Succeeded,
+        "payment_intent.partially_funded" => PaymentEventKind::PartiallyFunded,
+        "payment_intent.payment_failed" => PaymentEventKind::Failed,
+        "payment_intent.requires_action" => PaymentEventKind::RequiresAction,
+        "payment_intent.processing" => PaymentEventKind::Processing,
+        "payment_intent.canceled" => PaymentEventKind::Canceled,
+        _ => PaymentEventKind::Other,
+    };
+    let payment = match &event.data.object {
+        EventObject::PaymentIntentAmountCapturableUpdated(pi)
+        | EventObject::PaymentIntentCanceled(pi)
+        | EventObject::PaymentIntentCreated(pi)
+        | EventObject::PaymentIntentPartiallyFunded(pi)
+        | EventObject::PaymentIntentPaymentFailed(pi)
+        | EventObject::PaymentIntentProcessing(pi)
+        | EventObject::PaymentIntentRequiresAction(pi)
+        | EventObject::PaymentIntentSucceeded(pi) => Some(payment(pi)?),
+        _ => None,
+    };
+    let created_at = DateTime::from_timestamp(event.created, 0)
+        .ok_or_else(|| format!("event {} has an impossible time {}", event.id.as_str(), event.created))?;
+    Ok(PaymentEvent { id: EventId::new(event.id.as_str()), event_type, kind, created_at, payment })
+}

@@ -1,0 +1,218 @@
+//! Helpers for the tests against the local fake Stripe (localstripe behind
+//! `app-server/dev/localstripe_server.py`), started by `bash app-server/dev/services.sh up`.
+//! Reads `STRIPE_API_BASE` (default `http://127.0.0.1:8420/`).
+//!
+//! Tests run in parallel against one localstripe: none wipes its store, every test has its
+//! own customers, its own idempotency-key namespace and its own webhook registration.
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
+
+use std::time::Duration;
+
+use adapters_stripe::{StripeGateway, StripeSettings};
+use domain::account::Email;
+use ports::payments::gateway::{CustomerId, IdempotencyKey, KeyNamespace, NewCustomer, PaymentEvent, PaymentGateway};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+
+pub const SECRET_KEY: &str = "sk_test_local";
+
+pub fn api_base() -> String {
+    std::env::var("STRIPE_API_BASE").unwrap_or_else(|_| "http://127.0.0.1:8420/".to_owned())
+}
+
+/// A gateway whose webhook secret is `webhook_secret`.
+pub fn gateway(webhook_secret: &str) -> StripeGateway {
+    StripeGateway::new(&StripeSettings {
+        secret_key: SECRET_KEY.to_owned(),
+        api_base: Some(api_base()),
+        webhook_secret: webhook_secret.to_owned(),
+    })
+    .unwrap()
+}
+
+/// A namespace no other run shares, so keys like `sale-1-confirm` stay fresh.
+pub fn namespace() -> KeyNamespace {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    KeyNamespace::new(&format!("t{nanos}_{}", std::process::id())).unwrap()
+}
+
+pub async fn customer(gateway: &StripeGateway, ns: &KeyNamespace, user_id: i64) -> CustomerId {
+    let customer =
+        NewCustomer {
+            user_id, email: Email::parse("taro@example.jp").unwrap(), name: Some("山田 太郎".to_owned())
+        };
+    gateway.create_customer(customer, IdempotencyKey::for_customer(ns, user_id)).await.unwrap()
+}
+
+/// `host:port` of the api base.
+fn authority() -> String {
+    let base = api_base();
+    let rest = base.strip_prefix("http://").expect("localstripe runs on plain http");
+    rest.split('/').next().unwrap().to_owned()
+}
+
+fn form_encode(pairs: &[(&str, &str)]) -> String {
+    fn enc(s: &str) -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    }
+    pairs.iter().map(|(k, v)| format!("{}={}", enc(k), enc(v))).collect::<Vec<_>>().join("&")
+}
+
+/// A minimal HTTP/1.0 client for the calls the gateway does not make (test setup, test
+/// helpers and localstripe's `/_config` endpoints). Returns (status, body).
+pub async fn raw(method: &str, path: &str, form: &[(&str, &str)]) -> (u16, String) {
+    let authority = authority();
+    let mut stream = TcpStream::connect(&authority).await.unwrap_or_else(|e| {
+        panic!("localstripe not reachable at {authority} ({e}); run `bash app-server/dev/services.sh up`")
+    });
+    let body = form_encode(form);
+    let request = format!(
+        "{method} {path} HTTP/1.0\r\nHost: {authority}\r\nAuthorization: Bearer {SECRET_KEY}\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.unwrap();
+    let response = String::from_utf8(response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").unwrap();
+    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
+    (status, body.to_owned())
+}
+
+pub async fn raw_ok(method: &str, path: &str, form: &[(&str, &str)]) -> serde_json::Value {
+    let (status, body) = raw(method, path, form).await;
+    assert_eq!(status, 200, "{method} {path}: {body}");
+    serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)
+}
+
+/// A card PaymentMethod attached to `customer`.
+pub async fn card(number: &str, customer: &CustomerId) -> String {
+    let pm = raw_ok(
+        "POST",
+        "/v1/payment_methods",
+        &[
+            ("type", "card"),
+            ("card[number]", number),
+            ("card[exp_month]", "12"),
+            ("card[exp_year]", "2030"),
+            ("card[cvc]", "123"),
+        ],
+    )
+    .await;
+    let id = pm["id"].as_str().unwrap().to_owned();
+    raw_ok("POST", &format!("/v1/payment_methods/{id}/attach"), &[("customer", customer.as_str())]).await;
+    id
+}
+
+/// A delivered webhook: (Stripe-Signature header, body).
+pub type Delivery = (String, String);
+
+/// A webhook registration at localstripe pointing at a tiny receiver on 127.0.0.1:0
+/// that answers 200 to every POST. Dropping it does not unregister: call `close`.
+pub struct Webhooks {
+    id: String,
+    pub secret: String,
+    rx: mpsc::UnboundedReceiver<Delivery>,
+}
+
+impl Webhooks {
+    pub async fn register(name: &str) -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/stripe/webhook", listener.local_addr().unwrap());
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                tokio::spawn(receive(stream, tx.clone()));
+            }
+        });
+        let id = format!("{name}-{}", std::process::id());
+        let secret = format!("whsec_{}", name.replace('-', "_"));
+        raw_ok("POST", &format!("/_config/webhooks/{id}"), &[("url", &url), ("secret", &secret)]).await;
+        Self { id, secret, rx }
+    }
+
+    /// Verifies every delivery with `gateway` (they must all be correctly signed and
+    /// readable) until `done` holds for the events so far, or 15 s pass.
+    pub async fn collect(
+        &mut self,
+        gateway: &StripeGateway,
+        done: impl Fn(&[PaymentEvent]) -> bool,
+    ) -> Vec<(Delivery, PaymentEvent)> {
+        let mut deliveries: Vec<(Delivery, PaymentEvent)> = Vec::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+        loop {
+            let events: Vec<PaymentEvent> = deliveries.iter().map(|(_, e)| e.clone()).collect();
+            if done(&events) {
+                return deliveries;
+            }
+            let Ok(Some(delivery)) = tokio::time::timeout_at(deadline, self.rx.recv()).await else {
+                panic!(
+                    "timed out waiting for webhooks; got {:?}",
+                    events.iter().map(|e| &e.event_type).collect::<Vec<_>>()
+                );
+            };
+            let event = gateway
+                .verify_webhook(&delivery.1, &delivery.0)
+                .unwrap_or_else(|e| panic!("webhook refused: {e}\n{}", delivery.1));
+            deliveries.push((delivery, event));
+        }
+    }
+
+    /// Leaves no registration pointing at this test's (soon closed) port.
+    pub async fn close(self) {
+        raw_ok(
+            "POST",
+            &format!("/_config/webhooks/{}", self.id),
+            &[("url", "http://127.0.0.1:9/"), ("secret", &self.secret), ("events[]", "none")],
+        )
+        .await;
+    }
+}
+
+async fn receive(mut stream: TcpStream, tx: mpsc::UnboundedSender<Delivery>) {
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let (head_len, content_length) = loop {
+        let n = stream.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "webhook connection closed early");
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(pos) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..pos]).to_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .map(|v| v.trim().parse::<usize>().unwrap())
+                .unwrap_or(0);
+            break (pos + 4, length);
+        }
+    };
+    while buf.len() < head_len + content_length {
+        let n = stream.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "webhook body cut short");
+        buf.extend_from_slice(&chunk[..n]);
+    }
+    let head = String::from_utf8_lossy(&buf[..head_len]).into_owned();
+    let signature = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("stripe-signature").then(|| value.trim().to_owned())
+        })
+        .unwrap_or_default();
+    let body = String::from_utf8(buf[head_len..].to_vec()).unwrap();
+    stream.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n").await.unwrap();
+    let _ = tx.send((signature, body));
+}
+
+/// Reads `value` with async-stripe's own type, as the gateway would.
+pub fn parse<T: miniserde::Deserialize>(what: &str, value: &serde_json::Value) -> T {
+    miniserde::json::from_str(&value.to_string())
+        .unwrap_or_else(|_| panic!("async-stripe cannot read this {what}: {value:#}"))
+}

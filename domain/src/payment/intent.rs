@@ -1,0 +1,236 @@
+//! What the payment provider reports about a payment, in our words: its
+//! status (and the sale status it means), and the bank transfer
+//! instructions it issues. Provider-agnostic: the Stripe adapter maps its
+//! own types onto these.
+
+use super::{PayType, SaleStatus};
+use crate::money::Yen;
+use serde::{Deserialize, Serialize};
+
+/// Where a payment stands at the provider (a Stripe PaymentIntent's status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntentStatus {
+    /// No usable payment method: after a confirmation, the attempt was
+    /// refused (card declined, 3-D Secure failed).
+    RequiresPaymentMethod,
+    /// Created but not confirmed yet.
+    RequiresConfirmation,
+    /// The supporter must act: 3-D Secure for a card, the transfer itself
+    /// for a bank transfer.
+    RequiresAction,
+    /// The provider is settling the payment.
+    Processing,
+    /// Authorised, waiting to be captured.
+    RequiresCapture,
+    Canceled,
+    Succeeded,
+}
+
+impl IntentStatus {
+    /// The sale status a payment in this state means.
+    ///
+    /// We create and confirm a payment in one call, so a payment back at
+    /// `requires_payment_method` has had its attempt refused: the sale has
+    /// failed. A bank transfer waiting for action is waiting for the money.
+    /// We capture automatically, so an authorised payment waiting for its
+    /// capture is still being settled.
+    pub const fn sale_status(self, pay_type: PayType) -> SaleStatus {
+        match (self, pay_type) {
+            (Self::RequiresPaymentMethod, _) => SaleStatus::Failed,
+            (Self::RequiresConfirmation, _) => SaleStatus::Pending,
+            (Self::RequiresAction, PayType::Card) => SaleStatus::RequiresAction,
+            (Self::RequiresAction, PayType::BankTransfer) => SaleStatus::AwaitingBankTransfer,
+            (Self::Processing | Self::RequiresCapture, _) => SaleStatus::Processing,
+            (Self::Canceled, _) => SaleStatus::Canceled,
+            (Self::Succeeded, _) => SaleStatus::Succeeded,
+        }
+    }
+}
+
+impl SaleStatus {
+    /// The status a sale takes when the provider reports `reported`, or
+    /// `None` when the report changes nothing. Webhooks arrive late, twice
+    /// and out of order, and the reconciler reads the provider at any time,
+    /// so a report only ever moves a sale forward:
+    ///
+    /// * money received wins: `Succeeded` is taken from any status, also
+    ///   from `Canceled` (a transfer arriving after its deadline; the caller
+    ///   then takes the lots again or flags the sale for refund);
+    /// * a paid sale stays paid (refunds are recorded beside it);
+    /// * `Failed` and `Canceled` are final for every other report;
+    /// * otherwise `Pending` < waiting for the supporter (`RequiresAction`,
+    ///   `AwaitingBankTransfer`) < `Processing` < `Failed` / `Canceled`, and
+    ///   an earlier step never overwrites a later one.
+    pub const fn after_provider_report(self, reported: SaleStatus) -> Option<SaleStatus> {
+        use SaleStatus::*;
+        match (self, reported) {
+            (Succeeded, _) => None,
+            (_, Succeeded) => Some(Succeeded),
+            (Failed | Canceled, _) => None,
+            _ if progress(reported) > progress(self) => Some(reported),
+            _ => None,
+        }
+    }
+}
+
+/// How far a sale has come; see [`SaleStatus::after_provider_report`].
+const fn progress(status: SaleStatus) -> u8 {
+    match status {
+        SaleStatus::Pending => 0,
+        SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer => 1,
+        SaleStatus::Processing => 2,
+        SaleStatus::Failed | SaleStatus::Canceled => 3,
+        SaleStatus::Succeeded => 4,
+    }
+}
+
+/// The kind of a Japanese bank account (zengin `account_type`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum BankAccountType {
+    /// `futsu`: 普通預金, the only kind the spec maps.
+    Ordinary,
+    /// Any other code, shown as the provider sent it.
+    Other(String),
+}
+
+impl BankAccountType {
+    /// Reads the provider's code (`futsu`, ...).
+    pub fn from_code(code: &str) -> Self {
+        match code {
+            "futsu" => Self::Ordinary,
+            other => Self::Other(other.to_string()),
+        }
+    }
+
+    pub fn code(&self) -> &str {
+        match self {
+            Self::Ordinary => "futsu",
+            Self::Other(code) => code,
+        }
+    }
+
+    /// What the supporter reads on screen and in the mail.
+    pub fn label(&self) -> &str {
+        match self {
+            Self::Ordinary => "普通",
+            Self::Other(code) => code,
+        }
+    }
+}
+
+impl From<String> for BankAccountType {
+    fn from(code: String) -> Self {
+        Self::from_code(&code)
+    }
+}
+
+impl From<BankAccountType> for String {
+    fn from(kind: BankAccountType) -> Self {
+        kind.code().to_string()
+    }
+}
+
+/// Where and how much to transfer for one bank-transfer sale (spec 001 §3
+/// "Bank transfer info"), as the provider issued it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BankTransferInstructions {
+    /// What is still to be paid; smaller than the total after a partial
+    /// transfer.
+    pub amount_remaining: Yen,
+    /// What the supporter should quote with the transfer, when the provider
+    /// gives one.
+    pub reference: Option<String>,
+    pub bank_name: String,
+    pub bank_code: Option<String>,
+    pub branch_name: String,
+    pub branch_code: Option<String>,
+    pub account_type: BankAccountType,
+    pub account_number: String,
+    /// The account holder as the bank shows it (usually half-width kana).
+    pub account_holder_name: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use SaleStatus::*;
+
+    const ALL_SALE: [SaleStatus; 7] =
+        [Pending, Processing, Succeeded, RequiresAction, AwaitingBankTransfer, Canceled, Failed];
+
+    #[test]
+    fn a_card_waiting_for_3d_secure_waits_for_action_and_a_transfer_waits_for_money() {
+        assert_eq!(IntentStatus::RequiresAction.sale_status(PayType::Card), RequiresAction);
+        assert_eq!(IntentStatus::RequiresAction.sale_status(PayType::BankTransfer), AwaitingBankTransfer);
+    }
+
+    #[test]
+    fn provider_statuses_map_to_sale_statuses() {
+        for pay in [PayType::Card, PayType::BankTransfer] {
+            assert_eq!(IntentStatus::Succeeded.sale_status(pay), Succeeded);
+            assert_eq!(IntentStatus::RequiresPaymentMethod.sale_status(pay), Failed);
+            assert_eq!(IntentStatus::Canceled.sale_status(pay), Canceled);
+            assert_eq!(IntentStatus::Processing.sale_status(pay), Processing);
+            assert_eq!(IntentStatus::RequiresCapture.sale_status(pay), Processing);
+            assert_eq!(IntentStatus::RequiresConfirmation.sale_status(pay), Pending);
+        }
+    }
+
+    #[test]
+    fn money_received_wins_over_every_other_status() {
+        for current in ALL_SALE.into_iter().filter(|s| *s != Succeeded) {
+            assert_eq!(current.after_provider_report(Succeeded), Some(Succeeded), "from {current:?}");
+        }
+    }
+
+    #[test]
+    fn a_paid_sale_never_goes_back_whatever_arrives_late() {
+        for reported in ALL_SALE {
+            assert_eq!(Succeeded.after_provider_report(reported), None, "{reported:?}");
+        }
+    }
+
+    #[test]
+    fn a_late_requires_action_does_not_reopen_a_failed_or_cancelled_sale() {
+        for done in [Failed, Canceled] {
+            for reported in [Pending, RequiresAction, AwaitingBankTransfer, Processing, Failed, Canceled] {
+                assert_eq!(done.after_provider_report(reported), None, "{done:?} <- {reported:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn reports_move_a_live_sale_forward_only() {
+        assert_eq!(Pending.after_provider_report(AwaitingBankTransfer), Some(AwaitingBankTransfer));
+        assert_eq!(Pending.after_provider_report(RequiresAction), Some(RequiresAction));
+        assert_eq!(RequiresAction.after_provider_report(Failed), Some(Failed));
+        assert_eq!(AwaitingBankTransfer.after_provider_report(Canceled), Some(Canceled));
+        assert_eq!(RequiresAction.after_provider_report(Processing), Some(Processing));
+        assert_eq!(Processing.after_provider_report(RequiresAction), None);
+        assert_eq!(AwaitingBankTransfer.after_provider_report(Pending), None);
+        assert_eq!(AwaitingBankTransfer.after_provider_report(AwaitingBankTransfer), None);
+        assert_eq!(RequiresAction.after_provider_report(AwaitingBankTransfer), None);
+    }
+
+    #[test]
+    fn replaying_any_report_twice_changes_nothing_the_second_time() {
+        for current in ALL_SALE {
+            for reported in ALL_SALE {
+                let once = current.after_provider_report(reported).unwrap_or(current);
+                assert_eq!(once.after_provider_report(reported), None, "{current:?} <- {reported:?} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_ordinary_account_type_is_translated() {
+        assert_eq!(BankAccountType::from_code("futsu").label(), "普通");
+        assert_eq!(BankAccountType::from_code("toza"), BankAccountType::Other("toza".into()));
+        assert_eq!(BankAccountType::from_code("toza").label(), "toza");
+        let json = serde_json::to_string(&BankAccountType::Ordinary).unwrap();
+        assert_eq!(json, r#""futsu""#);
+        assert_eq!(serde_json::from_str::<BankAccountType>(&json).unwrap(), BankAccountType::Ordinary);
+    }
+}

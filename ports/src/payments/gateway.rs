@@ -1,0 +1,541 @@
+//! The payment provider as the application sees it: customers, card
+//! payments, Japanese bank transfers, refunds and signed webhooks. Amounts
+//! are whole yen; every request that moves money carries an
+//! [`IdempotencyKey`] derived from our own records, so that a retry after a
+//! timeout, a crash or a double click never charges twice.
+//!
+//! `adapters-stripe` implements it over Stripe (or the local fake Stripe).
+
+use std::fmt;
+
+use chrono::{DateTime, Utc};
+use domain::account::Email;
+use domain::money::Yen;
+use domain::payment::{BankTransferInstructions, IntentStatus};
+
+/// Longest key the provider accepts (Stripe: 255 characters).
+pub const IDEMPOTENCY_KEY_MAX_LEN: usize = 255;
+
+/// What a provider request with this key does for a sale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPurpose {
+    /// Creating and confirming the sale's one payment (card or transfer).
+    Confirm,
+    /// One refund of the sale, named by our refund record's id.
+    Refund { refund_id: i64 },
+}
+
+/// Keeps the keys of different databases apart when they share one provider
+/// account: every test database, and every developer's, numbers its sales
+/// from 1, and the provider remembers a key for 24 hours. Production, alone
+/// on its account, uses [`KeyNamespace::none`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct KeyNamespace(Option<String>);
+
+impl KeyNamespace {
+    pub const fn none() -> Self {
+        Self(None)
+    }
+
+    /// 1 to 40 characters of `a-z`, `0-9` and `_`.
+    pub fn new(name: &str) -> Result<Self, InvalidIdempotencyKey> {
+        let valid = (1..=40).contains(&name.len())
+            && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        if !valid {
+            return Err(InvalidIdempotencyKey(format!("namespace {name:?} is not 1-40 of [a-z0-9_]")));
+        }
+        Ok(Self(Some(name.to_string())))
+    }
+
+    fn prefix(&self, key: String) -> String {
+        match &self.0 {
+            Some(ns) => format!("{ns}-{key}"),
+            None => key,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid idempotency key: {0}")]
+pub struct InvalidIdempotencyKey(pub String);
+
+/// The key that makes a provider request safe to repeat: the provider
+/// carries out the first request with a key and answers every repeat (same
+/// key, same parameters) with the first answer.
+///
+/// Keys are derived from our records, never random, so that a process that
+/// crashed between sending a request and writing its answer sends the very
+/// same key again when it (or the reconciler) retries: `sale-123-confirm`,
+/// `sale-123-refund-7`, `user-42-customer`, each behind the namespace when
+/// there is one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IdempotencyKey(String);
+
+impl IdempotencyKey {
+    /// The key of `purpose` for sale `sale_id`.
+    pub fn for_sale(namespace: &KeyNamespace, sale_id: i64, purpose: KeyPurpose) -> Self {
+        let key = match purpose {
+            KeyPurpose::Confirm => format!("sale-{sale_id}-confirm"),
+            KeyPurpose::Refund { refund_id } => format!("sale-{sale_id}-refund-{refund_id}"),
+        };
+        Self(namespace.prefix(key))
+    }
+
+    /// The key of creating user `user_id`'s provider customer: two first
+    /// card registrations at once make one customer.
+    pub fn for_customer(namespace: &KeyNamespace, user_id: i64) -> Self {
+        Self(namespace.prefix(format!("user-{user_id}-customer")))
+    }
+
+    /// A key read back from storage: printable ASCII, 1 to 255 characters.
+    pub fn parse(raw: &str) -> Result<Self, InvalidIdempotencyKey> {
+        let valid = (1..=IDEMPOTENCY_KEY_MAX_LEN).contains(&raw.len()) && raw.bytes().all(|b| b.is_ascii_graphic());
+        if !valid {
+            return Err(InvalidIdempotencyKey(format!("{raw:?} is not 1-255 printable ASCII characters")));
+        }
+        Ok(Self(raw.to_string()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for IdempotencyKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+macro_rules! provider_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn new(id: impl Into<String>) -> Self {
+                Self(id.into())
+            }
+
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
+provider_id!(
+    /// The provider's customer (`cus_...`), kept in `payment_customers`.
+    CustomerId
+);
+provider_id!(
+    /// A payment at the provider (`pi_...`), kept in `sales.intent_id`.
+    PaymentId
+);
+provider_id!(
+    /// A card the provider holds (`pm_...`, or a legacy `card_...`).
+    PaymentMethodId
+);
+provider_id!(
+    /// A project's connected account (`acct_...`).
+    ConnectedAccountId
+);
+provider_id!(
+    /// A refund at the provider (`re_...`).
+    RefundId
+);
+provider_id!(
+    /// A provider event (`evt_...`), the key of `provider_events`.
+    EventId
+);
+
+/// A provider customer to create for one of our users.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewCustomer {
+    pub user_id: i64,
+    pub email: Email,
+    pub name: Option<String>,
+}
+
+/// Where a payment to a project with a connected account goes: the money
+/// to the account, minus our application fee (spec 001 §9).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Destination {
+    pub account: ConnectedAccountId,
+    pub application_fee: Yen,
+}
+
+/// A card payment for one sale, created and confirmed at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardCharge {
+    /// Stored on the payment (metadata `sale_id`), so webhooks find the sale.
+    pub sale_id: i64,
+    /// The sale's total, tax included.
+    pub amount: Yen,
+    pub payment_method: PaymentMethodId,
+    /// The customer the card belongs to; `None` for a guest's unsaved card.
+    pub customer: Option<CustomerId>,
+    pub destination: Option<Destination>,
+}
+
+/// A Japanese bank transfer (振込) for one sale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BankTransferRequest {
+    pub sale_id: i64,
+    pub amount: Yen,
+    /// Required: the provider gives each customer its own account number.
+    pub customer: CustomerId,
+    pub destination: Option<Destination>,
+}
+
+/// What the supporter still has to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextAction {
+    /// 3-D Secure: the browser finishes it with Stripe.js and this secret.
+    Authenticate { client_secret: String },
+    /// Transfer the money to this account.
+    BankTransfer(BankTransferInstructions),
+}
+
+/// Why the last attempt of a payment failed, as the provider says it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentFailure {
+    pub code: Option<String>,
+    pub message: String,
+}
+
+/// A payment as the provider reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Payment {
+    pub id: PaymentId,
+    pub status: IntentStatus,
+    pub amount: Yen,
+    /// Money the payment has collected (the whole amount once succeeded).
+    pub amount_received: Yen,
+    /// What is still to be paid: zero once succeeded; for a bank transfer,
+    /// smaller than `amount` after a partial transfer.
+    pub amount_remaining: Yen,
+    /// Our sale, from the payment's metadata (absent on foreign payments).
+    pub sale_id: Option<i64>,
+    pub destination: Option<Destination>,
+    pub next_action: Option<NextAction>,
+    pub last_failure: Option<PaymentFailure>,
+}
+
+impl Payment {
+    /// The transfer instructions, when the payment waits for a transfer.
+    pub fn bank_transfer(&self) -> Option<&BankTransferInstructions> {
+        match &self.next_action {
+            Some(NextAction::BankTransfer(instructions)) => Some(instructions),
+            _ => None,
+        }
+    }
+}
+
+/// A refund of part or all of one payment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefundRequest {
+    pub payment: PaymentId,
+    pub amount: Yen,
+    /// For a payment with a [`Destination`]: take the refunded share back
+    /// from the connected account too (our application fee is kept).
+    pub reverse_transfer: bool,
+}
+
+/// Where a refund stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefundStatus {
+    Pending,
+    RequiresAction,
+    Succeeded,
+    Failed,
+    Canceled,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refund {
+    pub id: RefundId,
+    pub payment: PaymentId,
+    pub amount: Yen,
+    pub status: RefundStatus,
+}
+
+/// What a webhook event says happened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaymentEventKind {
+    /// `payment_intent.succeeded`: paid in full.
+    Succeeded,
+    /// `payment_intent.partially_funded`: part of a transfer arrived.
+    PartiallyFunded,
+    /// `payment_intent.payment_failed`.
+    Failed,
+    /// `payment_intent.requires_action`.
+    RequiresAction,
+    /// `payment_intent.processing`.
+    Processing,
+    /// `payment_intent.canceled`.
+    Canceled,
+    /// Anything else: acknowledge and ignore.
+    Other,
+}
+
+/// A verified provider event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentEvent {
+    /// Events repeat and arrive out of order: apply each id once.
+    pub id: EventId,
+    /// The provider's name, e.g. `payment_intent.succeeded`.
+    pub event_type: String,
+    pub kind: PaymentEventKind,
+    pub created_at: DateTime<Utc>,
+    /// The payment as it was when the event was sent, for payment events.
+    /// Its status may already be out of date: apply it with
+    /// `SaleStatus::after_provider_report`, or read the payment again.
+    pub payment: Option<Payment>,
+}
+
+/// Why a provider request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    /// The card was refused (issuer decline, insufficient funds, ...).
+    /// `message` is the provider's (English at Stripe's API: log it, and show
+    /// the supporter our Japanese text). The payment stays failed: repeating
+    /// with the same key gives the same decline.
+    #[error("payment declined: {message}")]
+    Declined {
+        message: String,
+        code: Option<String>,
+        decline_code: Option<String>,
+        /// The failed payment, when the provider created one.
+        payment: Option<PaymentId>,
+    },
+    /// The provider could not be reached, did not answer in time, asked us
+    /// to slow down or failed on its side. The request may or may not have
+    /// been carried out: repeating it with the same key is safe and gives
+    /// the answer of the one request that counts.
+    #[error("payment provider unavailable: {0}")]
+    Unavailable(String),
+    /// No such object at the provider.
+    #[error("not found at the payment provider: {0}")]
+    NotFound(String),
+    /// The key was already used with other parameters: a bug on our side
+    /// (a sale's terms never change). Nothing was done.
+    #[error("idempotency key reused with other parameters: {0}")]
+    KeyReused(String),
+    /// The provider refused the request as invalid (a wrong key or account,
+    /// a refund above what remains, ...). Repeating cannot help.
+    #[error("payment provider refused the request: {0}")]
+    Rejected(String),
+    /// The provider answered something the adapter cannot read. The request
+    /// may have been carried out: leave the sale to the reconciler.
+    #[error("unreadable answer from the payment provider: {0}")]
+    Unexpected(String),
+}
+
+impl GatewayError {
+    /// Whether repeating the request with the same key may succeed.
+    pub fn is_retryable(&self) -> bool {
+        matches!(self, Self::Unavailable(_))
+    }
+}
+
+/// Why a webhook was refused. Both mean: answer 400, change nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum WebhookError {
+    /// No signature, a signature that does not match the payload and our
+    /// secret, or one whose timestamp is too old (replay).
+    #[error("webhook signature rejected: {0}")]
+    BadSignature(String),
+    /// Correctly signed, but not an event this adapter can read.
+    #[error("webhook payload unreadable: {0}")]
+    BadPayload(String),
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait PaymentGateway: Send + Sync {
+    /// Creates the provider customer of a user (Japanese locale, our user id
+    /// in its metadata). A repeat with the same key MUST return the same
+    /// customer instead of creating a second one.
+    async fn create_customer(&self, customer: NewCustomer, key: IdempotencyKey) -> Result<CustomerId, GatewayError>;
+
+    /// Creates and confirms a card payment of `charge.amount` yen, with the
+    /// application fee and destination when given and `sale_id` in its
+    /// metadata.
+    ///
+    /// MUST answer:
+    /// * `Ok` with status `Succeeded` when the card was charged;
+    /// * `Ok` with status `RequiresAction` and [`NextAction::Authenticate`]
+    ///   (the client secret) when the card needs 3-D Secure; the result
+    ///   then comes by webhook or [`PaymentGateway::payment`];
+    /// * [`GatewayError::Declined`] with the provider's message when the
+    ///   card was refused.
+    ///
+    /// A repeat with the same key MUST NOT charge again: it returns the
+    /// first answer (the same payment, or the same decline).
+    async fn charge_card(&self, charge: CardCharge, key: IdempotencyKey) -> Result<Payment, GatewayError>;
+
+    /// Creates and confirms a Japanese bank transfer of `transfer.amount`
+    /// yen from the customer's balance.
+    ///
+    /// MUST answer `Ok` with status `RequiresAction` and
+    /// [`NextAction::BankTransfer`] (bank, branch, 普通 account, number,
+    /// holder, reference, `amount_remaining`), or `Succeeded` when money
+    /// the customer had already transferred covers it. A repeat with the
+    /// same key MUST return the same payment and instructions.
+    async fn start_bank_transfer(
+        &self,
+        transfer: BankTransferRequest,
+        key: IdempotencyKey,
+    ) -> Result<Payment, GatewayError>;
+
+    /// Reads a payment as the provider sees it now (for the reconciler and
+    /// for server-side checks after 3-D Secure). MUST return
+    /// [`GatewayError::NotFound`] for an unknown id.
+    async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError>;
+
+    /// Refunds `refund.amount` yen of a paid payment. A repeat with the same
+    /// key MUST NOT refund again. A refund above what remains refundable is
+    /// [`GatewayError::Rejected`].
+    async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError>;
+
+    /// Checks a webhook's signature header against the payload and our
+    /// webhook secret (refusing timestamps older than the provider's
+    /// tolerance, 5 minutes) and reads the event. MUST NOT accept a payload
+    /// whose signature does not verify.
+    fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError>;
+}
+
+/// One gateway shared by several use cases.
+#[async_trait::async_trait]
+impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
+    async fn create_customer(&self, customer: NewCustomer, key: IdempotencyKey) -> Result<CustomerId, GatewayError> {
+        (**self).create_customer(customer, key).await
+    }
+
+    async fn charge_card(&self, charge: CardCharge, key: IdempotencyKey) -> Result<Payment, GatewayError> {
+        (**self).charge_card(charge, key).await
+    }
+
+    async fn start_bank_transfer(
+        &self,
+        transfer: BankTransferRequest,
+        key: IdempotencyKey,
+    ) -> Result<Payment, GatewayError> {
+        (**self).start_bank_transfer(transfer, key).await
+    }
+
+    async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
+        (**self).payment(id).await
+    }
+
+    async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError> {
+        (**self).refund(refund, key).await
+    }
+
+    fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {
+        (**self).verify_webhook(payload, signature_header)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_derived_from_the_sale_and_what_the_request_does() {
+        let none = KeyNamespace::none();
+        assert_eq!(IdempotencyKey::for_sale(&none, 123, KeyPurpose::Confirm).as_str(), "sale-123-confirm");
+        assert_eq!(
+            IdempotencyKey::for_sale(&none, 123, KeyPurpose::Refund { refund_id: 7 }).as_str(),
+            "sale-123-refund-7"
+        );
+        assert_eq!(IdempotencyKey::for_customer(&none, 42).as_str(), "user-42-customer");
+    }
+
+    #[test]
+    fn the_same_sale_always_gets_the_same_key_so_a_retry_cannot_charge_twice() {
+        let ns = KeyNamespace::new("test_db_1").unwrap();
+        assert_eq!(
+            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm),
+            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm)
+        );
+        assert_ne!(
+            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm),
+            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Refund { refund_id: 1 })
+        );
+    }
+
+    #[test]
+    fn two_databases_sharing_one_provider_account_never_share_a_key() {
+        let a = KeyNamespace::new("db_a").unwrap();
+        let b = KeyNamespace::new("db_b").unwrap();
+        let key_a = IdempotencyKey::for_sale(&a, 1, KeyPurpose::Confirm);
+        assert_eq!(key_a.as_str(), "db_a-sale-1-confirm");
+        assert_ne!(key_a, IdempotencyKey::for_sale(&b, 1, KeyPurpose::Confirm));
+    }
+
+    #[test]
+    fn namespaces_and_stored_keys_are_checked() {
+        assert!(KeyNamespace::new("").is_err());
+        assert!(KeyNamespace::new("Upper").is_err());
+        assert!(KeyNamespace::new("with-dash").is_err());
+        assert!(KeyNamespace::new(&"a".repeat(41)).is_err());
+        assert_eq!(IdempotencyKey::parse("sale-1-confirm").unwrap().to_string(), "sale-1-confirm");
+        assert!(IdempotencyKey::parse("").is_err());
+        assert!(IdempotencyKey::parse("has space").is_err());
+        assert!(IdempotencyKey::parse(&"k".repeat(256)).is_err());
+        assert!(IdempotencyKey::parse(&"k".repeat(255)).is_ok());
+    }
+
+    #[test]
+    fn only_an_unavailable_provider_is_worth_asking_again() {
+        assert!(GatewayError::Unavailable("timeout".into()).is_retryable());
+        let declined = GatewayError::Declined {
+            message: "カードが拒否されました。".into(),
+            code: None,
+            decline_code: None,
+            payment: None,
+        };
+        assert!(!declined.is_retryable());
+        assert!(!GatewayError::KeyReused("x".into()).is_retryable());
+        assert!(!GatewayError::Rejected("x".into()).is_retryable());
+        assert!(!GatewayError::Unexpected("x".into()).is_retryable());
+    }
+
+    #[test]
+    fn a_payment_waiting_for_a_transfer_exposes_its_instructions() {
+        let instructions = BankTransferInstructions {
+            amount_remaining: Yen(3000),
+            reference: Some("REF1".into()),
+            bank_name: "ローカル銀行".into(),
+            bank_code: Some("0999".into()),
+            branch_name: "テスト支店".into(),
+            branch_code: Some("999".into()),
+            account_type: domain::payment::BankAccountType::Ordinary,
+            account_number: "1234567".into(),
+            account_holder_name: "ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ".into(),
+        };
+        let mut payment = Payment {
+            id: PaymentId::new("pi_1"),
+            status: IntentStatus::RequiresAction,
+            amount: Yen(5000),
+            amount_received: Yen(0),
+            amount_remaining: Yen(3000),
+            sale_id: Some(1),
+            destination: None,
+            next_action: Some(NextAction::BankTransfer(instructions.clone())),
+            last_failure: None,
+        };
+        assert_eq!(payment.bank_transfer(), Some(&instructions));
+        payment.next_action = Some(NextAction::Authenticate { client_secret: "pi_1_secret".into() });
+        assert_eq!(payment.bank_transfer(), None);
+    }
+}
