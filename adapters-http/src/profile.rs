@@ -21,6 +21,7 @@ use crate::auth::AuthUser;
 use crate::error::malformed_request;
 use crate::ids::{parse_id, Id, UserRef};
 use crate::password::UpdatedResponse;
+use crate::project::TaxLabel;
 use crate::rate::{self, Subject, UserRateSettings};
 use crate::{ApiError, ErrorBody};
 
@@ -520,7 +521,12 @@ pub(crate) struct HistoryEntryDto {
     return_: TitleDto,
     lot: i16,
     amount: i64,
+    /// Consumption tax `total` contains (0 for donations).
+    tax: i64,
+    /// What the supporter paid, tax included.
     total: i64,
+    /// How the sale was priced: 税込, 税別 (tax added to `amount`) or 非課税 (a donation).
+    tax_label: TaxLabel,
     /// 1 card, 2 bank transfer.
     #[serde(rename = "payment_type")]
     payment_type: i32,
@@ -541,7 +547,9 @@ impl From<HistoryEntry> for HistoryEntryDto {
             return_: TitleDto { title: entry.return_title },
             lot: entry.lot,
             amount: entry.amount,
+            tax: entry.tax,
             total: entry.total,
+            tax_label: entry.tax_mode.into(),
             payment_type: entry.payment_type.code(),
             status: entry.status.as_str(),
             status_label: entry.status.history_label(entry.payment_type),

@@ -230,9 +230,9 @@ fn block_reason(block: PurchaseBlock) -> BlockReason {
     }
 }
 
-/// How the price is taxed, as the return card labels it.
+/// How the price is taxed, as the return card and the payment history label it.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-enum TaxLabel {
+pub(crate) enum TaxLabel {
     #[serde(rename = "税込")]
     Inclusive,
     #[serde(rename = "税別")]

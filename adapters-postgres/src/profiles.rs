@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
+use domain::money::TaxMode;
 use domain::payment::PayType;
 use domain::profile::Address;
 use ports::accounts::{
@@ -121,7 +122,11 @@ struct HistoryRow {
     #[diesel(sql_type = BigInt)]
     amount: i64,
     #[diesel(sql_type = BigInt)]
+    tax: i64,
+    #[diesel(sql_type = BigInt)]
     total: i64,
+    #[diesel(sql_type = Text)]
+    tax_mode: String,
     #[diesel(sql_type = SmallInt)]
     payment_type: i16,
     #[diesel(sql_type = Text)]
@@ -145,7 +150,9 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             return_title: row.return_title,
             lot: row.lot,
             amount: row.amount,
+            tax: row.tax,
             total: row.total,
+            tax_mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
             payment_type,
             status: sale_status_from_db(&row.status)?,
             display_name: row.display_name_id.zip(row.display_name),
@@ -255,37 +262,28 @@ impl ProfileRepository for PgProfileRepository {
 
     async fn save_primary_address(&self, user: UserId, address: Address) -> Result<StoredAddress, RepoError> {
         with_conn(&self.pool, move |conn| {
-            conn.transaction(|conn| {
-                // The partial unique index allows one active primary address per user: update it or create it.
-                let bind_fields = |q: diesel::query_builder::SqlQuery| {
-                    q.bind::<BigInt, _>(user.0)
-                        .bind::<Text, _>(address.name.clone())
-                        .bind::<Text, _>(address.tel_number.clone())
-                        .bind::<Text, _>(address.zip.clone())
-                        .bind::<Text, _>(address.pref.clone())
-                        .bind::<Text, _>(address.city.clone())
-                        .bind::<Text, _>(address.address.clone())
-                        .bind::<Nullable<Text>, _>(address.building.clone())
-                };
-                let updated: Vec<AddressRow> = bind_fields(sql_query(
-                    "UPDATE addresses SET name = $2, tel_number = $3, zip = $4, pref = $5, city = $6, address = $7, \
-                            building = $8, updated_at = now() \
-                      WHERE user_id = $1 AND is_primary AND flag = 1 \
-                     RETURNING id, name, tel_number, zip, pref, city, address, building",
-                ))
-                .load(conn)?;
-                if let Some(row) = updated.into_iter().next() {
-                    return Ok(row.into());
-                }
-                let row: AddressRow = bind_fields(sql_query(
-                    "INSERT INTO addresses (user_id, name, tel_number, zip, pref, city, address, building) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-                     RETURNING id, name, tel_number, zip, pref, city, address, building",
-                ))
-                .get_result(conn)?;
-                Ok(row.into())
-            })
-            .map_err(map_diesel)
+            // One statement: two saves at once (a double-clicked button) both succeed, the later one wins,
+            // instead of the second insert hitting the one-primary-address index.
+            let row: AddressRow = sql_query(
+                "INSERT INTO addresses (user_id, name, tel_number, zip, pref, city, address, building) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+                 ON CONFLICT (user_id) WHERE is_primary AND flag = 1 DO UPDATE SET \
+                     name = EXCLUDED.name, tel_number = EXCLUDED.tel_number, zip = EXCLUDED.zip, \
+                     pref = EXCLUDED.pref, city = EXCLUDED.city, address = EXCLUDED.address, \
+                     building = EXCLUDED.building, updated_at = now() \
+                 RETURNING id, name, tel_number, zip, pref, city, address, building",
+            )
+            .bind::<BigInt, _>(user.0)
+            .bind::<Text, _>(address.name)
+            .bind::<Text, _>(address.tel_number)
+            .bind::<Text, _>(address.zip)
+            .bind::<Text, _>(address.pref)
+            .bind::<Text, _>(address.city)
+            .bind::<Text, _>(address.address)
+            .bind::<Nullable<Text>, _>(address.building)
+            .get_result(conn)
+            .map_err(map_diesel)?;
+            Ok(row.into())
         })
         .await
     }
@@ -313,7 +311,7 @@ impl ProfileRepository for PgProfileRepository {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<HistoryRow> = sql_query(
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
-                        r.title AS return_title, s.lot, s.amount, s.total, s.payment_type, s.status, \
+                        r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
                         d.id AS display_name_id, d.displayname AS display_name \
                    FROM sales s \
                    JOIN projects p ON p.id = s.project_id \

@@ -65,3 +65,30 @@ async fn texts_over_their_limit_are_refused_by_named_length_checks() {
     );
     repo.update_corporate(id, "社".repeat(100), None).await.unwrap();
 }
+
+#[tokio::test]
+async fn ten_saves_of_the_address_at_once_all_succeed_and_leave_one_primary_address() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    let id = user(&pool).await;
+    let repo = PgProfileRepository::new(pool);
+
+    let saves = (0..10).map(|i| {
+        let repo = repo.clone();
+        tokio::spawn(async move { repo.save_primary_address(id, address("0272000000", &format!("前橋市{i}"))).await })
+    });
+    for save in saves.collect::<Vec<_>>() {
+        save.await.unwrap().unwrap();
+    }
+
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        count: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(&db.url).unwrap();
+    let rows = diesel::sql_query(format!("SELECT count(*) AS count FROM addresses WHERE user_id = {}", id.0))
+        .get_result::<Count>(&mut conn)
+        .unwrap();
+    assert_eq!(rows.count, 1);
+}

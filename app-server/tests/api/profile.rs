@@ -264,6 +264,8 @@ async fn the_payment_history_lists_only_the_callers_sales_with_labels() {
     let sale = &list["data"][0];
     assert_eq!(sale["project"]["title"], "赤城山の森を守る");
     assert_eq!(sale["total"], 3300);
+    assert_eq!(sale["tax"], 300);
+    assert_eq!(sale["taxLabel"], "税別");
     assert_eq!(sale["payment_type"], 1);
     assert_eq!(sale["statusLabel"], "支払い済み");
     assert_eq!(sale["displayname"]["displayname"], "たろう");

@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::account::Email;
+use domain::money::TaxMode;
 use domain::payment::{PayType, SaleStatus};
 use domain::profile::{detect_image, Address, UploadError};
 
@@ -86,7 +87,11 @@ pub struct HistoryEntry {
     pub return_title: String,
     pub lot: i16,
     pub amount: i64,
+    /// Consumption tax the total contains (0 for donations).
+    pub tax: i64,
     pub total: i64,
+    /// How the sale was priced: the history labels a donation 非課税, not 税込.
+    pub tax_mode: TaxMode,
     pub payment_type: PayType,
     pub status: SaleStatus,
     /// (display-name record id, name).

@@ -749,7 +749,17 @@ export interface components {
             status: string;
             /** @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ...). */
             statusLabel: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Consumption tax `total` contains (0 for donations).
+             */
+            tax: number;
+            /** @description How the sale was priced: 税込, 税別 (tax added to `amount`) or 非課税 (a donation). */
+            taxLabel: components["schemas"]["TaxLabel"];
+            /**
+             * Format: int64
+             * @description What the supporter paid, tax included.
+             */
             total: number;
         };
         /** @description The caller's payment history, newest first. */
@@ -1050,7 +1060,7 @@ export interface components {
             result: components["schemas"]["SumDto"];
         };
         /**
-         * @description How the price is taxed, as the return card labels it.
+         * @description How the price is taxed, as the return card and the payment history label it.
          * @enum {string}
          */
         TaxLabel: "税込" | "税別" | "非課税";

@@ -17,7 +17,9 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   return: { title: 'お礼のお手紙' },
   lot: 2,
   amount: 6000,
+  tax: 600,
   total: 6600,
+  taxLabel: '税別',
   payment_type: 1,
   status: 'succeeded',
   statusLabel: '支払い済み',
@@ -44,7 +46,9 @@ describe('EditPaymentList', () => {
       sale({
         id: 2,
         amount: 3300,
+        tax: 300,
         total: 3300,
+        taxLabel: '税込',
         payment_type: 2,
         status: 'requires_action',
         statusLabel: 'お支払い待ち',
@@ -74,6 +78,16 @@ describe('EditPaymentList', () => {
     expect(within(items[1]!).queryByText(/税抜/)).toBeNull();
     expect(within(items[1]!).getByText('お支払い待ち')).toBeInTheDocument();
     expect(userIds).toEqual(['me']);
+  });
+
+  it('labels a donation 非課税, not 税込', async () => {
+    loginAs();
+    serveSales([sale({ amount: 5000, tax: 0, total: 5000, taxLabel: '非課税' })]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    expect(within(list).getByText(`${formatYen(5000)}（非課税）`)).toBeInTheDocument();
+    expect(within(list).queryByText(/税込|税抜/)).toBeNull();
   });
 
   it('says when there is no payment yet', async () => {

@@ -127,9 +127,10 @@ function SaleItem({ sale }: { sale: Sale }) {
         <div>
           <dt>お支払い金額</dt>
           <dd>
-            {/* What was charged, tax included; a sale priced before tax also shows that base (税抜). */}
-            <span>{`${formatYen(sale.total)}（税込）`}</span>
-            {sale.total !== sale.amount && <span className="sale__tax-excluded">{`税抜 ${formatYen(sale.amount)}`}</span>}
+            {/* What was charged: tax included, or 非課税 for a donation; a sale priced before tax also
+                shows that base (税抜). */}
+            <span>{`${formatYen(sale.total)}（${sale.taxLabel === '非課税' ? '非課税' : '税込'}）`}</span>
+            {sale.taxLabel === '税別' && <span className="sale__tax-excluded">{`税抜 ${formatYen(sale.amount)}`}</span>}
           </dd>
         </div>
         <div>
