@@ -12,7 +12,7 @@ import {
   validateEnteredPassword,
   validateNewPassword,
 } from '@/lib/validation';
-import { useStoreToken } from '@/features/session/hooks/useSession';
+import { useStoreToken } from '@/app/session/useSession';
 import { useUpdatePasswordMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
 import {

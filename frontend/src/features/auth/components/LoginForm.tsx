@@ -9,7 +9,7 @@ import { paths } from '@/config/paths';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
 import { clearLoginRef, readLoginRef } from '@/lib/storage';
 import { validateEmail, validateEnteredPassword } from '@/lib/validation';
-import { useStoreToken } from '@/features/session/hooks/useSession';
+import { useStoreToken } from '@/app/session/useSession';
 import { LOGIN_FAILURE, useLoginMutation } from '../api/authApi';
 
 /** Failure reasons of a login (spec 000 §8), used when the server sends no message. */
