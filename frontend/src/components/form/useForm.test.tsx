@@ -2,7 +2,13 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { NETWORK_ERROR_MESSAGE } from '@/lib/apiError';
-import { EMAIL_MESSAGES, PASSWORD_MESSAGES, validateConfirmation, validateEmail, validateNewPassword } from '@/lib/validation';
+import {
+  EMAIL_MESSAGES,
+  PASSWORD_MESSAGES,
+  validateConfirmation,
+  validateEmail,
+  validateNewPassword,
+} from '@/lib/validation';
 import { EmailField } from './EmailField';
 import { FormAlert } from './Notice';
 import { PasswordField } from './PasswordField';
@@ -175,7 +181,10 @@ describe('useForm with the e-mail and password fields', () => {
   });
 
   it('says the connection failed when no answer came, and forgets the alert on the next attempt', async () => {
-    const onSubmit = vi.fn().mockRejectedValueOnce(refusal('FETCH_ERROR', undefined)).mockResolvedValueOnce(undefined);
+    const onSubmit = vi
+      .fn()
+      .mockRejectedValueOnce(refusal('FETCH_ERROR', undefined))
+      .mockResolvedValueOnce(undefined);
     const fields = setup({ onSubmit });
     await fillValid(fields.user, fields);
 
@@ -188,7 +197,9 @@ describe('useForm with the e-mail and password fields', () => {
   });
 
   it('lets a form word its own alert', async () => {
-    const onSubmit = vi.fn().mockRejectedValue(refusal(401, { error: 'password_mismatch', detail: 'E_PASSWORD_MISMATCH' }));
+    const onSubmit = vi
+      .fn()
+      .mockRejectedValue(refusal(401, { error: 'password_mismatch', detail: 'E_PASSWORD_MISMATCH' }));
     const fields = setup({ onSubmit, failureMessage: () => 'パスワードが間違っています' });
     await fillValid(fields.user, fields);
 
