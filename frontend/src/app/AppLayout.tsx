@@ -7,11 +7,11 @@ import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
 import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
 import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
-import { NotFound } from '@/features/misc/routes/NotFound';
-import { SessionNoticeDialog } from '@/features/session/components/SessionNoticeDialog';
-import { useRouteGuard, type RouteGate } from '@/features/session/hooks/useRouteGuard';
-import { useLogout, useSession } from '@/features/session/hooks/useSession';
-import { SESSION_MESSAGES } from '@/features/session/messages';
+import { NotFound } from '@/components/NotFound';
+import { SessionNoticeDialog } from '@/app/session/SessionNoticeDialog';
+import { useRouteGuard, type RouteGate } from '@/app/session/useRouteGuard';
+import { useLogout, useSession } from '@/app/session/useSession';
+import { SESSION_MESSAGES } from '@/app/session/messages';
 import { api } from '@/lib/api';
 import { useAppDispatch } from './hooks';
 

@@ -2,8 +2,8 @@ import { lazy, type ComponentType } from 'react';
 import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import type { RouteHandle, RouteName } from '@/config/routeHandle';
-import { NOT_FOUND_TITLE, NotFound } from '@/features/misc/routes/NotFound';
-import { RouteError } from '@/features/misc/routes/RouteError';
+import { NOT_FOUND_TITLE, NotFound } from '@/components/NotFound';
+import { RouteError } from '@/app/RouteError';
 import { Home, Project } from '@/features/public/routes';
 import { AppLayout } from './AppLayout';
 

@@ -4,7 +4,7 @@ import { seedFirstScreen } from '@/features/public/api/publicApi';
 import { api } from '@/lib/api';
 import { takeEmbeddedResponses } from '@/lib/prefetched';
 import { readToken } from '@/lib/storage';
-import { sessionSlice } from '@/features/session/sessionSlice';
+import { sessionSlice } from '@/app/session/sessionSlice';
 
 const rootReducer = combineReducers({
   [api.reducerPath]: api.reducer,

@@ -3,10 +3,15 @@ import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 /** Shown when a call fails without a message from the server. */
 export const NETWORK_ERROR_MESSAGE = '通信に失敗しました。時間をおいて再度お試しください。';
 
-/** The server's error shape: `{"error": "snake_code", "message": "日本語メッセージ"}`. */
+/**
+ * The server's error shape: `{"error": "snake_code", "message": "日本語メッセージ"}`, with the refused
+ * request field (`field`) or fields (`errors`) when a validation or constraint failure names them.
+ */
 export interface ApiErrorBody {
   error: string;
   message?: string;
+  field?: string;
+  errors?: { field: string; message: string }[];
 }
 
 const isFetchBaseQueryError = (error: unknown): error is FetchBaseQueryError =>

@@ -10,3 +10,13 @@ export function Notice({ tone, children }: { tone: Tone; children: ReactNode }) 
     </div>
   );
 }
+
+/** A form's failure that belongs to no field; nothing while there is none. */
+export function FormAlert({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <Notice tone="error">
+      <p>{message}</p>
+    </Notice>
+  );
+}

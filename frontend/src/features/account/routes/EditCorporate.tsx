@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Notice } from '@/components/form/Notice';
+import { FormAlert } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
 import { TextField } from '@/components/form/TextField';
+import { useForm } from '@/components/form/useForm';
 import { paths } from '@/config/paths';
-import { getErrorMessage } from '@/lib/apiError';
 import { useUpdateCorporateDataMutation, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
 import { currentImageUrl } from '../images';
@@ -30,62 +29,36 @@ export const validateCorporateUrl = (value: string): string | null => {
 
 function CorporateForm({ user }: { user: AuthUser }) {
   const navigate = useNavigate();
-  const [save, { isLoading }] = useUpdateCorporateDataMutation();
-  const [name, setName] = useState(user.corporatename ?? '');
-  const [url, setUrl] = useState(user.corporateurl ?? '');
-  const [touched, setTouched] = useState({ name: false, url: false });
-  const [error, setError] = useState<string | null>(null);
-
-  const nameError = name.trim() === '' ? CORPORATE_MESSAGES.nameRequired : null;
-  const urlError = validateCorporateUrl(url.trim());
-  const invalid = nameError !== null || urlError !== null;
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched({ name: true, url: true });
-    if (invalid || isLoading) return;
-    setError(null);
-    try {
-      await save({ id: user.id, corporatename: name.trim(), corporateurl: url.trim() }).unwrap();
+  const [save] = useUpdateCorporateDataMutation();
+  // Keys are the API's field names, so a field the server refuses is marked where it is typed.
+  const form = useForm({
+    initialValues: { corporatename: user.corporatename ?? '', corporateurl: user.corporateurl ?? '' },
+    validators: {
+      corporatename: (name) => (name.trim() === '' ? CORPORATE_MESSAGES.nameRequired : null),
+      corporateurl: (url) => validateCorporateUrl(url.trim()),
+    },
+    onSubmit: async ({ corporatename, corporateurl }) => {
+      await save({ id: user.id, corporatename: corporatename.trim(), corporateurl: corporateurl.trim() }).unwrap();
       void navigate(paths.account.getHref(), { state: { flash: CORPORATE_MESSAGES.saved } });
-    } catch (failure) {
-      setError(getErrorMessage(failure));
-    }
-  };
+    },
+  });
 
   return (
-    <form className="form" noValidate onSubmit={onSubmit} aria-busy={isLoading}>
-      {error && (
-        <Notice tone="error">
-          <p>{error}</p>
-        </Notice>
-      )}
-      <TextField
-        label="企業名"
-        name="corporatename"
-        autoComplete="organization"
-        value={name}
-        onChange={(event) => setName(event.target.value)}
-        onBlur={() => setTouched((current) => ({ ...current, name: true }))}
-        error={touched.name ? nameError : null}
-        required
-      />
+    <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={form.submitting}>
+      <FormAlert message={form.formError} />
+      <TextField label="企業名" autoComplete="organization" required {...form.field('corporatename')} />
       <ImageUpload type="logo" currentUrl={currentImageUrl(user.urls.logo)} />
       <TextField
         label="企業サイトURL"
-        name="corporateurl"
         type="url"
         inputMode="url"
         autoComplete="url"
         placeholder="https://example.jp/"
         optional
-        value={url}
-        onChange={(event) => setUrl(event.target.value)}
-        onBlur={() => setTouched((current) => ({ ...current, url: true }))}
-        error={touched.url ? urlError : null}
+        {...form.field('corporateurl')}
       />
       <div className="form__actions">
-        <SubmitButton busy={isLoading} disabled={invalid}>
+        <SubmitButton {...form.submitButton}>
           登録する
         </SubmitButton>
         <Link className="button button--block" to={paths.account.getHref()}>

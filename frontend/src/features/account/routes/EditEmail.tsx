@@ -1,8 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { EmailField } from '@/components/form/EmailField';
 import { Notice } from '@/components/form/Notice';
+import { PasswordField } from '@/components/form/PasswordField';
 import { SubmitButton } from '@/components/form/SubmitButton';
-import { TextField } from '@/components/form/TextField';
+import { useForm } from '@/components/form/useForm';
 import { paths } from '@/config/paths';
 import { getApiErrorBody } from '@/lib/apiError';
 import { validateEmail, validateEnteredPassword } from '@/lib/validation';
@@ -41,38 +43,38 @@ const failureOf = (error: unknown): Failure | null => {
 };
 
 function EmailForm({ user }: { user: AuthUser }) {
-  const [updateEmail, { isLoading }] = useUpdateEmailMutation();
-  const [rawEmail, setRawEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [touched, setTouched] = useState({ email: false, password: false });
+  const [updateEmail] = useUpdateEmailMutation();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
 
-  const email = rawEmail.trim();
-  const sameAsNow = email !== '' && email.toLowerCase() === user.email.toLowerCase();
-  const emailError = validateEmail(email) ?? (sameAsNow ? EDIT_EMAIL_MESSAGES.same : null);
-  const passwordError = validateEnteredPassword(password);
-  const invalid = emailError !== null || passwordError !== null;
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched({ email: true, password: true });
-    if (invalid || isLoading) return;
-    setOutcome(null);
-    setFailure(null);
-    try {
-      const result = await updateEmail({ id: user.id, email, password }).unwrap();
-      if (result.duplicate) setOutcome('duplicate');
-      else if (result.notFound) setOutcome('notFound');
-      else if (result.sended) setOutcome('sent');
-      else setOutcome('failed');
-      if (result.sended) setPassword('');
-    } catch (error) {
-      const explained = failureOf(error);
-      if (explained) setFailure(explained);
-      else setOutcome('failed');
-    }
-  };
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validators: {
+      email: (raw) => {
+        const email = raw.trim();
+        const sameAsNow = email !== '' && email.toLowerCase() === user.email.toLowerCase();
+        return validateEmail(email) ?? (sameAsNow ? EDIT_EMAIL_MESSAGES.same : null);
+      },
+      password: validateEnteredPassword,
+    },
+    // Every failure is explained below the form, in the words of spec 001 §8.
+    onSubmit: async ({ email, password }) => {
+      setOutcome(null);
+      setFailure(null);
+      try {
+        const result = await updateEmail({ id: user.id, email: email.trim(), password }).unwrap();
+        if (result.duplicate) setOutcome('duplicate');
+        else if (result.notFound) setOutcome('notFound');
+        else if (result.sended) setOutcome('sent');
+        else setOutcome('failed');
+        if (result.sended) form.setValue('password', '');
+      } catch (error) {
+        const explained = failureOf(error);
+        if (explained) setFailure(explained);
+        else setOutcome('failed');
+      }
+    },
+  });
 
   return (
     <>
@@ -84,34 +86,16 @@ function EmailForm({ user }: { user: AuthUser }) {
           <p>{user.updateEmail} への変更手続き中です。確認メールに記載されたURLを開くと変更が完了します。</p>
         </Notice>
       )}
-      <form className="form" noValidate onSubmit={onSubmit} aria-busy={isLoading}>
-        <TextField
-          label="新しいメールアドレス"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="example@example.jp"
-          value={rawEmail}
-          onChange={(event) => setRawEmail(event.target.value)}
-          onBlur={() => setTouched((current) => ({ ...current, email: true }))}
-          error={touched.email ? emailError : null}
-          required
-        />
-        <TextField
+      <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={form.submitting}>
+        <EmailField label="新しいメールアドレス" {...form.field('email')} />
+        <PasswordField
           label="現在のパスワード"
-          type="password"
-          name="password"
           autoComplete="current-password"
           hint={EDIT_EMAIL_PASSWORD_NOTE}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          onBlur={() => setTouched((current) => ({ ...current, password: true }))}
-          error={touched.password ? passwordError : null}
-          required
+          {...form.field('password')}
         />
         <div className="form__actions">
-          <SubmitButton busy={isLoading} disabled={invalid}>
+          <SubmitButton {...form.submitButton}>
             確認メールを送信する
           </SubmitButton>
           <Link className="button button--block" to={paths.account.getHref()}>

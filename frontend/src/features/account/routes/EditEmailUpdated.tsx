@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
 import { useAppDispatch } from '@/app/hooks';
 import { api } from '@/lib/api';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
-import { useLogout, useStoreToken } from '@/features/session/hooks/useSession';
+import { useLogout, useStoreToken } from '@/app/session/useSession';
 import { useAuthUserQuery, useUpdateLoginEmailMutation } from '../api/accountApi';
 import { AccountPage } from '../components/AccountPage';
 

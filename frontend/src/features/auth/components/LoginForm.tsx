@@ -1,13 +1,15 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { Notice } from '@/components/form/Notice';
+import { EmailField } from '@/components/form/EmailField';
+import { FormAlert } from '@/components/form/Notice';
+import { PasswordField } from '@/components/form/PasswordField';
 import { SubmitButton } from '@/components/form/SubmitButton';
-import { TextField } from '@/components/form/TextField';
+import { useForm } from '@/components/form/useForm';
 import { paths } from '@/config/paths';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
 import { clearLoginRef, readLoginRef } from '@/lib/storage';
 import { validateEmail, validateEnteredPassword } from '@/lib/validation';
-import { useStoreToken } from '@/features/session/hooks/useSession';
+import { useStoreToken } from '@/app/session/useSession';
 import { LOGIN_FAILURE, useLoginMutation } from '../api/authApi';
 
 /** Failure reasons of a login (spec 000 §8), used when the server sends no message. */
@@ -43,20 +45,11 @@ const takeReturnPath = (): string => {
 export function LoginForm({ isRegist = false }: { isRegist?: boolean }) {
   const navigate = useNavigate();
   const storeToken = useStoreToken();
-  const [login, { isLoading }] = useLoginMutation();
-  const [rawEmail, setRawEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [touched, setTouched] = useState({ email: false, password: false });
-  const [failure, setFailure] = useState<string | null>(null);
+  const [login] = useLoginMutation();
   const [vibrating, setVibrating] = useState(false);
   const vibrationTimer = useRef<number | undefined>(undefined);
 
   useEffect(() => () => window.clearTimeout(vibrationTimer.current), []);
-
-  const email = rawEmail.trim();
-  const emailError = validateEmail(email);
-  const passwordError = validateEnteredPassword(password);
-  const invalid = emailError !== null || passwordError !== null;
 
   const vibrate = () => {
     window.clearTimeout(vibrationTimer.current);
@@ -65,61 +58,43 @@ export function LoginForm({ isRegist = false }: { isRegist?: boolean }) {
     vibrationTimer.current = window.setTimeout(() => setVibrating(false), VIBRATION_MS);
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched({ email: true, password: true });
-    if (invalid || isLoading) return;
-    setFailure(null);
-    try {
-      const { token, type } = await login({ email, password, ...(isRegist && { isRegist: true }) }).unwrap();
-      storeToken({ type: type || 'Bearer', token }, { newSession: true });
-      void navigate(takeReturnPath(), { replace: true });
-    } catch (error) {
-      setFailure(failureMessage(error));
-      vibrate();
-    }
-  };
+  const form = useForm({
+    initialValues: { email: '', password: '' },
+    validators: {
+      email: (email) => validateEmail(email.trim()),
+      password: validateEnteredPassword,
+    },
+    failureMessage,
+    onSubmit: async ({ email, password }) => {
+      try {
+        const { token, type } = await login({
+          email: email.trim(),
+          password,
+          ...(isRegist && { isRegist: true }),
+        }).unwrap();
+        storeToken({ type: type || 'Bearer', token }, { newSession: true });
+        void navigate(takeReturnPath(), { replace: true });
+      } catch (error) {
+        vibrate();
+        throw error;
+      }
+    },
+  });
 
   return (
     <>
-      {failure && (
-        <Notice tone="error">
-          <p>{failure}</p>
-        </Notice>
-      )}
+      <FormAlert message={form.formError} />
       <form
         className={`form${vibrating ? ' is-vibrating' : ''}`}
         noValidate
-        onSubmit={onSubmit}
-        aria-busy={isLoading}
+        onSubmit={form.handleSubmit}
+        aria-busy={form.submitting}
         aria-label="ログイン"
         data-vibrating={vibrating || undefined}
       >
-        <TextField
-          label="メールアドレス"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="example@example.jp"
-          value={rawEmail}
-          onChange={(event) => setRawEmail(event.target.value)}
-          onBlur={() => setTouched((value) => ({ ...value, email: true }))}
-          error={touched.email ? emailError : null}
-          required
-        />
-        <TextField
-          label="パスワード"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          onBlur={() => setTouched((value) => ({ ...value, password: true }))}
-          error={touched.password ? passwordError : null}
-          required
-        />
-        <SubmitButton busy={isLoading} disabled={invalid} busyLabel="ログイン中…">
+        <EmailField {...form.field('email')} />
+        <PasswordField autoComplete="current-password" {...form.field('password')} />
+        <SubmitButton {...form.submitButton} busyLabel="ログイン中…">
           ログインする
         </SubmitButton>
       </form>

@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { PasswordField } from '@/components/form/PasswordField';
 import { SubmitButton } from '@/components/form/SubmitButton';
-import { TextField } from '@/components/form/TextField';
+import { useForm } from '@/components/form/useForm';
 import { PASSWORD_MIN_LENGTH, validateConfirmation, validateNewPassword } from '@/lib/validation';
 
 interface NewPasswordFormProps {
@@ -24,48 +25,29 @@ export function NewPasswordForm({
   onSubmit,
   children,
 }: NewPasswordFormProps) {
-  const [password, setPassword] = useState('');
-  const [confirmation, setConfirmation] = useState('');
-  const [touched, setTouched] = useState({ password: false, confirmation: false });
-
-  const passwordError = validateNewPassword(password);
-  const confirmationError = validateConfirmation(password, confirmation, mismatchMessage);
-  const invalid = passwordError !== null || confirmationError !== null;
-
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched({ password: true, confirmation: true });
-    if (invalid || busy) return;
-    onSubmit(password);
-  };
+  const form = useForm({
+    initialValues: { password: '', confirmation: '' },
+    validators: {
+      password: validateNewPassword,
+      confirmation: (confirmation, { password }) => validateConfirmation(password, confirmation, mismatchMessage),
+    },
+    // The page runs the request and its outcome: the form only hands the valid password over.
+    onSubmit: ({ password }) => {
+      if (!busy) onSubmit(password);
+    },
+  });
 
   return (
-    <form className="form" noValidate onSubmit={submit} aria-busy={busy}>
-      <TextField
+    <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={busy}>
+      <PasswordField
         label={passwordLabel}
-        type="password"
-        name="password"
         autoComplete="new-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-        onBlur={() => setTouched((value) => ({ ...value, password: true }))}
-        error={touched.password ? passwordError : null}
         hint={`${PASSWORD_MIN_LENGTH}文字以上で入力してください。`}
-        required
+        {...form.field('password')}
       />
-      <TextField
-        label={confirmationLabel}
-        type="password"
-        name="confirmation"
-        autoComplete="new-password"
-        value={confirmation}
-        onChange={(event) => setConfirmation(event.target.value)}
-        onBlur={() => setTouched((value) => ({ ...value, confirmation: true }))}
-        error={touched.confirmation ? confirmationError : null}
-        required
-      />
+      <PasswordField label={confirmationLabel} autoComplete="new-password" {...form.field('confirmation')} />
       {children}
-      <SubmitButton busy={busy} disabled={invalid}>
+      <SubmitButton busy={busy} disabled={form.invalid}>
         {submitLabel}
       </SubmitButton>
     </form>

@@ -1,14 +1,13 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { EmailField } from '@/components/form/EmailField';
+import { FormAlert } from '@/components/form/Notice';
+import { SubmitButton } from '@/components/form/SubmitButton';
+import { useForm } from '@/components/form/useForm';
 import { paths } from '@/config/paths';
 import { NETWORK_ERROR_MESSAGE, getErrorMessage } from '@/lib/apiError';
-import {
-  SIGNUP_REQUEST_FLAG,
-  USER_FLAG,
-  useReRegisterMutation,
-  useRegisterMutation,
-} from '../api/signupApi';
 import { validateEmail } from '@/lib/validation';
+import { SIGNUP_REQUEST_FLAG, USER_FLAG, useReRegisterMutation, useRegisterMutation } from '../api/signupApi';
 
 /** Outcome messages of a signup (spec 000 §4 and §8). */
 export const SIGNUP_MESSAGES = {
@@ -19,13 +18,10 @@ export const SIGNUP_MESSAGES = {
   registered: 'このメールアドレスはすでに登録されています。',
 } as const;
 
-type Outcome =
-  | { kind: 'confirmationSent' }
-  | { kind: 'guest'; email: string }
-  | { kind: 'registered' }
-  | { kind: 'error'; message: string };
+type Outcome = { kind: 'confirmationSent' } | { kind: 'guest'; email: string } | { kind: 'registered' };
 
-const outcomeOf = (userFlag: number, email: string): Outcome => {
+/** The outcome of a flag; an unknown flag is shown as a failed call. */
+const outcomeOf = (userFlag: number, email: string): Outcome | null => {
   switch (userFlag) {
     case USER_FLAG.confirmationSent:
       return { kind: 'confirmationSent' };
@@ -34,84 +30,49 @@ const outcomeOf = (userFlag: number, email: string): Outcome => {
     case USER_FLAG.registered:
       return { kind: 'registered' };
     default:
-      return { kind: 'error', message: NETWORK_ERROR_MESSAGE };
+      return null;
   }
 };
 
 export function SignupForm() {
-  const inputId = useId();
-  const errorId = useId();
-  const [rawEmail, setRawEmail] = useState('');
-  const [touched, setTouched] = useState(false);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [register, { isLoading: isRegistering }] = useRegisterMutation();
+  const [register] = useRegisterMutation();
   const [reRegister, { isLoading: isReRegistering }] = useReRegisterMutation();
 
-  const email = rawEmail.trim();
-  const validationError = validateEmail(email);
-  const showError = touched && validationError !== null;
-  const busy = isRegistering || isReRegistering;
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched(true);
-    if (validationError || busy) return;
-    setOutcome(null);
-    try {
-      const { userFlag } = await register({ flag: SIGNUP_REQUEST_FLAG, email }).unwrap();
-      setOutcome(outcomeOf(userFlag, email));
-    } catch (error) {
-      setOutcome({ kind: 'error', message: getErrorMessage(error) });
-    }
+  const show = (userFlag: number, email: string) => {
+    const next = outcomeOf(userFlag, email);
+    setOutcome(next);
+    form.setFormError(next ? null : NETWORK_ERROR_MESSAGE);
   };
+
+  const form = useForm({
+    initialValues: { email: '' },
+    validators: { email: (email) => validateEmail(email.trim()) },
+    onSubmit: async ({ email }) => {
+      setOutcome(null);
+      const { userFlag } = await register({ flag: SIGNUP_REQUEST_FLAG, email: email.trim() }).unwrap();
+      show(userFlag, email.trim());
+    },
+  });
+  const busy = form.submitting || isReRegistering;
 
   const onProceed = async (guestEmail: string) => {
     try {
       const { userFlag } = await reRegister({ flag: SIGNUP_REQUEST_FLAG, email: guestEmail }).unwrap();
-      setOutcome(outcomeOf(userFlag, guestEmail));
+      show(userFlag, guestEmail);
     } catch (error) {
-      setOutcome({ kind: 'error', message: getErrorMessage(error) });
+      setOutcome(null);
+      form.setFormError(getErrorMessage(error));
     }
   };
 
   return (
     <>
-      <form className="form" noValidate onSubmit={onSubmit} aria-busy={busy}>
-        <div className="field">
-          <label className="field__label" htmlFor={inputId}>
-            メールアドレス
-          </label>
-          <input
-            id={inputId}
-            className="field__input"
-            type="email"
-            name="email"
-            autoComplete="email"
-            inputMode="email"
-            placeholder="example@example.jp"
-            value={rawEmail}
-            onChange={(event) => setRawEmail(event.target.value)}
-            onBlur={() => setTouched(true)}
-            aria-invalid={showError}
-            aria-describedby={showError ? errorId : undefined}
-            required
-          />
-          {showError && (
-            <p id={errorId} className="field__error">
-              {validationError}
-            </p>
-          )}
-        </div>
-        <button type="submit" className="button button--primary button--block" disabled={validationError !== null || busy}>
-          {isRegistering ? (
-            <>
-              <span className="spinner spinner--small" aria-hidden="true" />
-              送信中…
-            </>
-          ) : (
-            '確認メールを送信する'
-          )}
-        </button>
+      <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={busy}>
+        <EmailField {...form.field('email')} />
+        <SubmitButton busy={form.submitting} disabled={form.invalid || isReRegistering}>
+          確認メールを送信する
+        </SubmitButton>
       </form>
 
       <div className="signup-outcome" aria-live="polite">
@@ -151,11 +112,7 @@ export function SignupForm() {
             </p>
           </div>
         )}
-        {outcome?.kind === 'error' && (
-          <div className="notice notice--error" role="alert">
-            <p>{outcome.message}</p>
-          </div>
-        )}
+        <FormAlert message={form.formError} />
       </div>
     </>
   );

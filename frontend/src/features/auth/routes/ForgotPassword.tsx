@@ -1,11 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
-import { Notice } from '@/components/form/Notice';
+import { EmailField } from '@/components/form/EmailField';
+import { FormAlert, Notice } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
-import { TextField } from '@/components/form/TextField';
+import { useForm } from '@/components/form/useForm';
 import { paths } from '@/config/paths';
-import { getErrorMessage } from '@/lib/apiError';
 import { validateEmail } from '@/lib/validation';
 import { useForgotPasswordMutation } from '../api/authApi';
 
@@ -16,30 +16,22 @@ export const FORGOT_PASSWORD_MESSAGES = {
   notRegistered: 'ご入力のメールアドレスは登録されていません。',
 } as const;
 
-type Outcome = { kind: 'sent' } | { kind: 'notRegistered' } | { kind: 'error'; message: string };
+type Outcome = 'sent' | 'notRegistered';
 
 /** Password reissue request (`/forgot-password/`). */
 export function ForgotPassword() {
-  const [forgotPassword, { isLoading }] = useForgotPasswordMutation();
-  const [rawEmail, setRawEmail] = useState('');
-  const [touched, setTouched] = useState(false);
+  const [forgotPassword] = useForgotPasswordMutation();
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-
-  const email = rawEmail.trim();
-  const emailError = validateEmail(email);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTouched(true);
-    if (emailError || isLoading) return;
-    setOutcome(null);
-    try {
-      const { updated } = await forgotPassword({ mail: email }).unwrap();
-      setOutcome({ kind: updated ? 'sent' : 'notRegistered' });
-    } catch (error) {
-      setOutcome({ kind: 'error', message: getErrorMessage(error) });
-    }
-  };
+  const form = useForm({
+    initialValues: { email: '' },
+    validators: { email: (email) => validateEmail(email.trim()) },
+    serverFields: { mail: 'email' },
+    onSubmit: async ({ email }) => {
+      setOutcome(null);
+      const { updated } = await forgotPassword({ mail: email.trim() }).unwrap();
+      setOutcome(updated ? 'sent' : 'notRegistered');
+    },
+  });
 
   return (
     <section className="page auth-page" aria-labelledby="forgot-title">
@@ -48,32 +40,18 @@ export function ForgotPassword() {
       </Link>
       <h1 id="forgot-title" className="page__title">パスワード再発行</h1>
       <p>ご登録のメールアドレスを入力してください。パスワード再設定用のURLをメールでお送りします。</p>
-      <form className="form" noValidate onSubmit={onSubmit} aria-busy={isLoading}>
-        <TextField
-          label="メールアドレス"
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          placeholder="example@example.jp"
-          value={rawEmail}
-          onChange={(event) => setRawEmail(event.target.value)}
-          onBlur={() => setTouched(true)}
-          error={touched ? emailError : null}
-          required
-        />
-        <SubmitButton busy={isLoading} disabled={emailError !== null}>
-          再設定メールを送信する
-        </SubmitButton>
+      <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={form.submitting}>
+        <EmailField {...form.field('email')} />
+        <SubmitButton {...form.submitButton}>再設定メールを送信する</SubmitButton>
       </form>
       <div aria-live="polite">
-        {outcome?.kind === 'sent' && (
+        {outcome === 'sent' && (
           <Notice tone="success">
             <p>{FORGOT_PASSWORD_MESSAGES.sent}</p>
             <p>{FORGOT_PASSWORD_MESSAGES.checkSpam}</p>
           </Notice>
         )}
-        {outcome?.kind === 'notRegistered' && (
+        {outcome === 'notRegistered' && (
           <Notice tone="error">
             <p>{FORGOT_PASSWORD_MESSAGES.notRegistered}</p>
             <p>
@@ -81,11 +59,7 @@ export function ForgotPassword() {
             </p>
           </Notice>
         )}
-        {outcome?.kind === 'error' && (
-          <Notice tone="error">
-            <p>{outcome.message}</p>
-          </Notice>
-        )}
+        <FormAlert message={form.formError} />
       </div>
       <p className="auth-page__alt">
         <Link to={paths.login.getHref()}>ログイン画面へ戻る</Link>

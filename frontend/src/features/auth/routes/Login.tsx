@@ -2,7 +2,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
-import { SESSION_MESSAGES } from '@/features/session/messages';
+import { SESSION_MESSAGES } from '@/app/session/messages';
 import { LoginForm } from '../components/LoginForm';
 
 /** Banners of the login page, chosen by its query (spec 000 §2). */

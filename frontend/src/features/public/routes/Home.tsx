@@ -1,6 +1,6 @@
 import { LoadError } from '@/components/form/LoadError';
 import { Header } from '@/components/layout/Header';
-import { useLogout, useSession } from '@/features/session/hooks/useSession';
+import { useLogout, useSession } from '@/app/session/useSession';
 import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
 import type { ProjectCard } from '../api/types';
 import { ProjectCardItem, ProjectCardSkeleton } from '../components/ProjectCardItem';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { useLocation, useParams } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
-import { NotFound } from '@/features/misc/routes/NotFound';
-import { useSession } from '@/features/session/hooks/useSession';
+import { NotFound } from '@/components/NotFound';
+import { useSession } from '@/app/session/useSession';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
 import { useInView } from '@/hooks/useInView';
 import { useScrolledPast } from '@/hooks/useScrolledPast';

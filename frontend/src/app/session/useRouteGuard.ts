@@ -3,7 +3,7 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { isProtectedPath, paths } from '@/config/paths';
 import { clearLoginRef, saveLoginRef } from '@/lib/storage';
-import { endReasonHandled, noticeShown } from '../sessionSlice';
+import { endReasonHandled, noticeShown } from './sessionSlice';
 import { useSession } from './useSession';
 
 /**

@@ -1,6 +1,6 @@
 import { api } from '@/lib/api';
 import { clearToken, readToken } from '@/lib/storage';
-import { noticeShown, tokenCleared, type SessionEndReason } from '../sessionSlice';
+import { noticeShown, tokenCleared, type SessionEndReason } from './sessionSlice';
 
 /**
  * `GET /v1/user/loginCheck` (spec 000 §7: the client reads `data.data` of the axios

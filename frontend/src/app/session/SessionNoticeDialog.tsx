@@ -1,7 +1,7 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { Modal } from '@/components/Modal';
-import { SESSION_MESSAGES, SESSION_NOTICE_TITLES } from '../messages';
-import { noticeDismissed } from '../sessionSlice';
+import { SESSION_MESSAGES, SESSION_NOTICE_TITLES } from './messages';
+import { noticeDismissed } from './sessionSlice';
 
 /**
  * The session's alerts (spec 000 §5 and §8) as the site's own dialog instead of `window.alert`:

@@ -6,7 +6,7 @@ import { FK_STORAGE_KEY, JWT_STORAGE_KEY, LOT_STORAGE_KEY } from '@/lib/storage'
 import { renderApp, renderWithProviders } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
-import { useSession } from './hooks/useSession';
+import { useSession } from './useSession';
 import { SESSION_MESSAGES } from './messages';
 
 const storedFk = () => JSON.parse(window.localStorage.getItem(FK_STORAGE_KEY) ?? '{}') as Record<string, unknown>;

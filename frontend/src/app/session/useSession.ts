@@ -4,8 +4,8 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { paths } from '@/config/paths';
 import { api } from '@/lib/api';
 import { clearLoginRef, clearLot, clearToken, writeToken, type StoredToken } from '@/lib/storage';
-import { useLoginCheckQuery, type Session } from '../api/sessionApi';
-import { tokenCleared, tokenStored } from '../sessionSlice';
+import { useLoginCheckQuery, type Session } from './sessionApi';
+import { tokenCleared, tokenStored } from './sessionSlice';
 
 /**
  * The session state machine of spec 000 §4:
