@@ -16,13 +16,14 @@ use adapters_http::html::AmmoniaSanitizer;
 use adapters_http::{page_data, ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository,
+    CachedCatalogRepository, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
+    PgUserRepository,
 };
 use ports::accounts::{
     EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles,
     SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
-use ports::catalog::{Catalog, CatalogConfig, CatalogError, CatalogService};
+use ports::catalog::{Catalog, CatalogError, CatalogService};
 use ports::clock::SystemClock;
 use ports::mailer::QueuedMailer;
 use ports::rate_limit::RateLimiter;
@@ -131,10 +132,13 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
     let catalog: Arc<dyn Catalog> = Arc::new(CatalogService::new(
-        PgCatalogRepository::new(pool.clone()),
+        CachedCatalogRepository::new(
+            PgCatalogRepository::new(pool.clone()),
+            SystemClock,
+            chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms),
+        ),
         SystemClock,
         AmmoniaSanitizer::default(),
-        CatalogConfig { cache_ttl: chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms.max(0)) },
     ));
     Ok(Services {
         signup: web::Data::from(signup),
