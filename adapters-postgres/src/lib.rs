@@ -21,7 +21,7 @@ pub mod testing;
 pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
 pub use jobs::PgJobQueue;
-pub use pool::{connect, migrate, ping, PgPool, PoolError};
+pub use pool::{connect, migrate, ping, PgPool, PgReadiness, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;
 pub use users::PgUserRepository;
