@@ -20,14 +20,15 @@ use adapters_postgres::{
     PgUserRepository,
 };
 use ports::accounts::{
-    EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles,
-    SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
+    EmailChangeConfig, EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService,
+    ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
 use ports::rate_limit::RateLimiter;
+use ports::secrets::RandomKeys;
 use tokio::sync::Notify;
 use tracing_actix_web::TracingLogger;
 
@@ -101,6 +102,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         users.clone(),
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         SignupConfig { site: site.clone(), activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours) },
     ));
     let sessions: Arc<dyn Sessions> =
@@ -110,6 +112,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         hasher.clone(),
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         Arc::clone(&sessions),
         PasswordConfig {
             site: site.clone(),
@@ -126,9 +129,9 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         hasher,
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         Arc::clone(&sessions),
-        site.clone(),
-        chrono::Duration::hours(24),
+        EmailChangeConfig { site: site.clone(), key_ttl: chrono::Duration::hours(24) },
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
     let catalog: Arc<dyn Catalog> = Arc::new(CatalogService::new(
