@@ -5,6 +5,7 @@
 mod cache;
 mod cached_catalog;
 mod catalog;
+#[cfg(feature = "demo")]
 pub mod demo;
 mod error;
 mod jobs;

@@ -3,6 +3,7 @@
 pub mod assets;
 pub mod config;
 pub mod csp;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod media;
 pub mod startup;
