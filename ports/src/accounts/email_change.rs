@@ -61,7 +61,9 @@ impl From<RepoError> for EmailChangeError {
 #[async_trait::async_trait]
 pub trait EmailChanges: Send + Sync {
     /// Checks `current_password`, then mails a confirmation link to
-    /// `new_email` and a notice to the current address.
+    /// `new_email` and a notice to the current address. `not_found` when the
+    /// account is gone; a repeat mails a new link and the earlier one stops
+    /// working. A wrong password counts towards the lockout.
     async fn request(
         &self,
         user: UserId,
@@ -69,7 +71,8 @@ pub trait EmailChanges: Send + Sync {
         current_password: &str,
     ) -> Result<EmailChangeRequest, EmailChangeError>;
     /// Completes the change from the mailed key (only for the key's own
-    /// account), tells the old address, and returns a fresh token.
+    /// account), tells the old address, and returns a fresh token. The key
+    /// works once: a repeat is `InvalidKey`.
     async fn confirm(&self, user: UserId, key: &str) -> Result<EmailChanged, EmailChangeError>;
 }
 

@@ -59,10 +59,14 @@ impl From<RedeemError> for PasswordFlowError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait PasswordFlows: Send + Sync {
-    /// Sets the first password from an activation key; the account becomes a member.
+    /// Sets the first password from an activation key; the account becomes a
+    /// member. The key works once: a repeat is `InvalidKey`.
     async fn register_password(&self, activation_key: &str, password: &Password) -> Result<(), PasswordFlowError>;
-    /// Mails a reset link to a member; `false` when no member holds the address.
+    /// Mails a reset link to a member; `false` when no member holds the
+    /// address. A repeat mails a new link and the earlier one stops working.
     async fn forgot(&self, email: &Email) -> Result<bool, PasswordFlowError>;
+    /// Sets a new password from a reset key: `InvalidKey` for an unknown or
+    /// used key (so a repeat), `ExpiredKey` once the link's lifetime is over.
     async fn reset(&self, reset_key: &str, password: &Password) -> Result<(), PasswordFlowError>;
     /// Changes the password of a logged-in member and returns a new token;
     /// every earlier token stops working.

@@ -39,7 +39,12 @@ impl From<RepoError> for SignupError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Signup: Send + Sync {
+    /// The flag for `email`: a new or provisional address gets an activation
+    /// mail (a repeat mails a new key and the earlier one stops working);
+    /// guests and members only get their flag.
     async fn register(&self, email: &Email) -> Result<SignupOutcome, SignupError>;
+    /// A guest's move to membership: the same activation mail; `NotAGuest`
+    /// for any other address (unknown ones included).
     async fn reregister(&self, email: &Email) -> Result<SignupOutcome, SignupError>;
 }
 

@@ -67,17 +67,26 @@ pub enum CommentUpdateError {
 pub trait Catalog: Send + Sync {
     /// Every project as a card, open ones first, each group by end date descending.
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
-    /// One project page for `viewer` (restricted returns show only to their address).
+    /// One project page for `viewer` (restricted returns show only to their
+    /// address); `NotFound` for an unknown slug.
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
     /// Paid total; `NotFound` for an unknown project or return.
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
+    /// The newest paid sales of a project (at most `PUBLIC_SALES_LIMIT`),
+    /// anonymous supporters masked; `NotFound` for an unknown project.
     async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError>;
+    /// The project's sponsor wall (automatic tiers or its manual list);
+    /// `NotFound` for an unknown project.
     async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError>;
     /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
+    /// Published news, newest first, bodies sanitised; `NotFound` for an unknown project.
     async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError>;
+    /// Shown comments, newest first, anonymous authors masked; `NotFound` for an unknown project.
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError>;
-    /// Replaces a comment's text; only its author may.
+    /// Replaces a comment's text; only its author may (`NotAuthor`), and
+    /// `NotFound` when no comment has `comment_id`. Idempotent. Every read
+    /// above is read-only.
     async fn update_comment(
         &self,
         caller: UserId,
