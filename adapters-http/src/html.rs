@@ -4,13 +4,21 @@
 //! Everything else (scripts, styles, event handlers, iframes, forms,
 //! `javascript:` / `data:` URLs) is removed.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Mutex, PoisonError};
 
 use ammonia::{Builder, UrlRelative};
 use ports::html::HtmlSanitizer;
 
+/// Distinct inputs remembered before the memo starts over: every project
+/// body and return and news description of a site fits many times.
+const MEMO_ENTRIES: usize = 1024;
+
 pub struct AmmoniaSanitizer {
     builder: Builder<'static>,
+    /// The same few bodies are sanitised on every page view (the use case
+    /// sanitises on output); parsing them once per process keeps that free.
+    memo: Mutex<HashMap<String, String>>,
 }
 
 impl Default for AmmoniaSanitizer {
@@ -65,13 +73,22 @@ impl Default for AmmoniaSanitizer {
             .link_rel(Some("noopener noreferrer"))
             .url_schemes(HashSet::from(["http", "https"]))
             .url_relative(UrlRelative::PassThrough);
-        Self { builder }
+        Self { builder, memo: Mutex::new(HashMap::new()) }
     }
 }
 
 impl HtmlSanitizer for AmmoniaSanitizer {
     fn sanitize(&self, html: &str) -> String {
-        self.builder.clean(html).to_string()
+        if let Some(clean) = self.memo.lock().unwrap_or_else(PoisonError::into_inner).get(html) {
+            return clean.clone();
+        }
+        let clean = self.builder.clean(html).to_string();
+        let mut memo = self.memo.lock().unwrap_or_else(PoisonError::into_inner);
+        if memo.len() >= MEMO_ENTRIES {
+            memo.clear();
+        }
+        memo.insert(html.to_string(), clean.clone());
+        clean
     }
 }
 
@@ -110,6 +127,16 @@ mod tests {
         assert_eq!(sanitize(r#"<img src="/media/a.svg" alt="a">"#), r#"<img src="/media/a.svg" alt="a">"#);
         assert_eq!(sanitize(r#"<img src="https://cdn.example/a.png">"#), r#"<img src="https://cdn.example/a.png">"#);
         assert_eq!(sanitize(r#"<img src="data:image/png;base64,AAAA" onerror="x()">"#), "<img>");
+    }
+
+    #[test]
+    fn a_remembered_body_is_cleaned_the_same_way_again() {
+        use super::{AmmoniaSanitizer, HtmlSanitizer};
+        let sanitizer = AmmoniaSanitizer::default();
+        for _ in 0..2 {
+            assert_eq!(sanitizer.sanitize("<p>本文<script>x()</script></p>"), "<p>本文</p>");
+        }
+        assert_eq!(sanitizer.sanitize("<b>別</b>"), "<b>別</b>");
     }
 
     #[test]

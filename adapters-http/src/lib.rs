@@ -12,6 +12,7 @@ mod ids;
 mod information;
 mod openapi;
 pub mod page_data;
+pub mod pages;
 mod password;
 mod profile;
 mod project;

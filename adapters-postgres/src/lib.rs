@@ -1,7 +1,11 @@
-//! PostgreSQL adapters: the connection pool, embedded migrations and the
-//! repository implementations. Row types never leave this crate.
+//! PostgreSQL adapters: the connection pool, embedded migrations, the
+//! repository implementations and the in-process cache in front of the
+//! public reads. Row types never leave this crate.
 
+mod cache;
+mod cached_catalog;
 mod catalog;
+#[cfg(feature = "demo")]
 pub mod demo;
 mod error;
 mod jobs;
@@ -15,9 +19,10 @@ mod users;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
 pub use jobs::PgJobQueue;
-pub use pool::{connect, migrate, ping, PgPool, PoolError};
+pub use pool::{connect, migrate, ping, PgPool, PgReadiness, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;
 pub use users::PgUserRepository;

@@ -43,3 +43,23 @@ pub fn migrate(pool: &PgPool) -> Result<usize, PoolError> {
 pub fn ping(pool: &PgPool) -> bool {
     pool.get().map(|mut conn| sql_query("SELECT 1").execute(&mut conn).is_ok()).unwrap_or(false)
 }
+
+/// `ports::health::Readiness` over the pool: `ping` on the blocking pool.
+#[derive(Clone)]
+pub struct PgReadiness {
+    pool: PgPool,
+}
+
+impl PgReadiness {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+}
+
+#[async_trait::async_trait]
+impl ports::health::Readiness for PgReadiness {
+    async fn is_ready(&self) -> bool {
+        let pool = self.pool.clone();
+        tokio::task::spawn_blocking(move || ping(&pool)).await.unwrap_or(false)
+    }
+}

@@ -1,12 +1,11 @@
 //! Wiring: configuration, telemetry, the concrete adapters and the HTTP server.
 
-pub mod app_routes;
 pub mod assets;
 pub mod config;
 pub mod csp;
+#[cfg(feature = "demo")]
 pub mod demo;
 pub mod media;
-pub mod spa;
 pub mod startup;
 pub mod telemetry;
 pub mod workers;

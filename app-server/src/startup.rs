@@ -7,33 +7,35 @@ use std::sync::Arc;
 
 use actix_files::{Files, NamedFile};
 use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
-use actix_web::http::header::{self, CacheControl, CacheDirective};
-use actix_web::http::StatusCode;
+use actix_web::http::header;
 use actix_web::middleware::{Compress, DefaultHeaders};
-use actix_web::{web, App, HttpResponse, HttpServer};
+use actix_web::{web, App, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
-use adapters_http::{page_data, ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
+use adapters_http::pages::{self, SpaIndex, SpaPages};
+use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgUserRepository,
+    CachedCatalogRepository, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgReadiness,
+    PgUserRepository,
 };
 use ports::accounts::{
-    EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService, ProfileService, Profiles,
-    SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
+    EmailChangeConfig, EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService,
+    ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
-use ports::catalog::{Catalog, CatalogConfig, CatalogError, CatalogService};
+use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
+use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
 use ports::rate_limit::RateLimiter;
+use ports::secrets::RandomKeys;
 use tokio::sync::Notify;
 use tracing_actix_web::TracingLogger;
 
 use crate::assets::{self, IMMUTABLE};
 use crate::config::Settings;
+use crate::csp;
 use crate::media::ObjectMediaStorage;
-use crate::spa::{Page, PageMeta, SpaIndex};
-use crate::{app_routes, csp};
 
 pub struct Application {
     port: u16,
@@ -100,6 +102,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         users.clone(),
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         SignupConfig { site: site.clone(), activation_ttl: chrono::Duration::hours(settings.activation_ttl_hours) },
     ));
     let sessions: Arc<dyn Sessions> =
@@ -109,6 +112,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         hasher.clone(),
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         Arc::clone(&sessions),
         PasswordConfig {
             site: site.clone(),
@@ -125,16 +129,19 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         hasher,
         mailer.clone(),
         SystemClock,
+        RandomKeys,
         Arc::clone(&sessions),
-        site.clone(),
-        chrono::Duration::hours(24),
+        EmailChangeConfig { site: site.clone(), key_ttl: chrono::Duration::hours(24) },
     ));
     let rate_limiter: Arc<dyn RateLimiter> = Arc::new(PgRateLimiter::new(pool.clone()));
     let catalog: Arc<dyn Catalog> = Arc::new(CatalogService::new(
-        PgCatalogRepository::new(pool.clone()),
+        CachedCatalogRepository::new(
+            PgCatalogRepository::new(pool.clone()),
+            SystemClock,
+            chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms),
+        ),
         SystemClock,
         AmmoniaSanitizer::default(),
-        CatalogConfig { cache_ttl: chrono::Duration::milliseconds(settings.catalog_cache_ttl_ms.max(0)) },
     ));
     Ok(Services {
         signup: web::Data::from(signup),
@@ -153,7 +160,6 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
 
 fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {
     let services = services(&pool, settings)?;
-    let pool = web::Data::new(pool);
     let user_rates = web::Data::new(UserRateSettings { uploads_per_hour: settings.uploads_per_hour });
     let frontend_dir = settings.frontend_dir.clone();
     let media_dir = settings.media_dir.clone();
@@ -161,13 +167,12 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
         tracing::warn!(error = %e, dir = %media_dir.display(), "media directory not available");
     }
     let csp = header::HeaderValue::from_str(&csp::policy(settings.stripe_api_base.as_deref(), &settings.media))?;
-    let spa = SpaIndex::load(&frontend_dir).map(|index| {
-        web::Data::new(SpaPages {
-            index,
-            public_url: settings.public_url.clone(),
-            site_name: settings.site_name.clone(),
-        })
+    // The built app's index.html, if there is one (API-only without it).
+    let spa = std::fs::read_to_string(frontend_dir.join("index.html")).ok().map(|html| {
+        web::Data::new(SpaPages::new(SpaIndex::from_html(html), &settings.public_url, &settings.site_name))
     });
+    let readiness: Arc<dyn Readiness> = Arc::new(PgReadiness::new(pool.clone()));
+    let readiness = web::Data::from(readiness);
     let server = HttpServer::new(move || {
         let csp = csp.clone();
         let app = App::new()
@@ -185,20 +190,16 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .wrap(security_headers())
             .wrap(Compress::default())
             .wrap(TracingLogger::default())
-            .app_data(pool.clone())
             .app_data(user_rates.clone())
-            .route("/healthz", web::get().to(healthz))
-            .route("/readyz", web::get().to(readyz))
+            .app_data(readiness.clone())
+            .configure(pages::probes)
             .configure(adapters_http::configure(services.clone()))
             .service(media(&media_dir));
         match &spa {
             Some(spa) => app
-                .app_data(spa.clone())
-                .route("/", web::get().to(home_page))
-                .route("/projects/{slug}/", web::get().to(project_page))
-                .route("/projects/{slug}", web::get().to(project_page))
+                .configure(pages::config(spa.clone()))
                 .configure(assets::config(&frontend_dir))
-                .service(frontend(&frontend_dir, spa.index.html().to_string())),
+                .service(frontend(&frontend_dir, spa.index_html().to_string())),
             None => app,
         }
     })
@@ -251,76 +252,10 @@ fn media(
         .service(Files::new("", dir))
 }
 
-/// `index.html` with the site's public origin and name, for server-side meta tags.
-pub struct SpaPages {
-    index: SpaIndex,
-    public_url: String,
-    site_name: String,
-}
-
-fn html_page(status: StatusCode, body: String) -> HttpResponse {
-    HttpResponse::build(status)
-        .content_type("text/html; charset=utf-8")
-        .insert_header((header::CACHE_CONTROL, "no-cache"))
-        .body(body)
-}
-
-fn absolute(public_url: &str, url: &str) -> String {
-    if url.starts_with("http://") || url.starts_with("https://") {
-        url.to_string()
-    } else {
-        format!("{public_url}/{}", url.trim_start_matches('/'))
-    }
-}
-
-/// `/`: the app with the project cards and totals it would fetch first.
-async fn home_page(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>, spa: web::Data<SpaPages>) -> HttpResponse {
-    let page = match page_data::home(catalog.get_ref(), &env).await {
-        Ok(data) => Page::with_data(None, data),
-        Err(e) => {
-            // The app fetches what it needs itself; the page still loads.
-            tracing::error!(error = %e, "home page data unavailable");
-            Page::default()
-        }
-    };
-    html_page(StatusCode::OK, spa.index.render(&page))
-}
-
-/// `/projects/{slug}/`: the app with the project's title, description and
-/// image in `<title>`, the description and OGP tags, and its detail as a
-/// logged-out visitor sees it. An unknown slug gets the plain page with
-/// status 404 (the app shows its not-found view).
-async fn project_page(
-    slug: web::Path<String>,
-    catalog: web::Data<dyn Catalog>,
-    spa: web::Data<SpaPages>,
-) -> HttpResponse {
-    let slug = slug.into_inner();
-    match catalog.project_detail(slug.clone(), None).await {
-        Ok(detail) => {
-            let card = &detail.card;
-            let meta = PageMeta {
-                document_title: format!("{} | {}", card.title, spa.site_name),
-                title: card.title.clone(),
-                description: card.description.clone(),
-                image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
-                url: format!("{}/projects/{}/", spa.public_url, card.slug),
-            };
-            let page = Page::with_data(Some(meta), page_data::project(detail));
-            html_page(StatusCode::OK, spa.index.render(&page))
-        }
-        Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
-        Err(CatalogError::Unexpected(e)) => {
-            tracing::error!(error = %e, slug, "project page data unavailable");
-            html_page(StatusCode::OK, spa.index.html().to_string())
-        }
-    }
-}
-
 /// The built single-page app. A path that is not a file gets `index.html`
 /// (revalidated on every visit) so client-side routes load: with `200` when
 /// a screen of the app handles it, else with `404` (the app shows its
-/// not-found screen; see `app_routes`).
+/// not-found screen; see `adapters_http::pages::app_routes`).
 fn frontend(dir: &Path, index_html: String) -> Files {
     let index = dir.join("index.html");
     let index_html = std::sync::Arc::new(index_html);
@@ -330,8 +265,7 @@ fn frontend(dir: &Path, index_html: String) -> Files {
             let index_html = std::sync::Arc::clone(&index_html);
             async move {
                 let (req, _) = req.into_parts();
-                if !app_routes::is_app_route(req.path()) {
-                    let res = html_page(StatusCode::NOT_FOUND, index_html.as_str().to_owned());
+                if let Some(res) = pages::unknown_app_path(req.path(), &index_html) {
                     return Ok(ServiceResponse::new(req, res));
                 }
                 let file = NamedFile::open_async(&index).await?;
@@ -341,24 +275,4 @@ fn frontend(dir: &Path, index_html: String) -> Files {
             }
         },
     ))
-}
-
-async fn healthz() -> HttpResponse {
-    HttpResponse::Ok().json(serde_json_ok())
-}
-
-async fn readyz(pool: web::Data<PgPool>) -> HttpResponse {
-    let pool = pool.get_ref().clone();
-    let ready = web::block(move || adapters_postgres::ping(&pool)).await.unwrap_or(false);
-    if ready {
-        HttpResponse::Ok().json(serde_json_ok())
-    } else {
-        HttpResponse::ServiceUnavailable()
-            .insert_header(CacheControl(vec![CacheDirective::NoStore]))
-            .json(std::collections::HashMap::from([("status", "database unavailable")]))
-    }
-}
-
-fn serde_json_ok() -> std::collections::HashMap<&'static str, &'static str> {
-    std::collections::HashMap::from([("status", "ok")])
 }

@@ -22,7 +22,8 @@ pub struct ClaimedJob {
 #[async_trait::async_trait]
 pub trait JobQueue: Send + Sync {
     /// Stores a job of `kind` to run as soon as a worker is free. MUST be
-    /// durable when it returns (committed), and returns the job's id.
+    /// durable when it returns (committed), and returns the job's id. Not
+    /// idempotent: each call adds a job.
     async fn enqueue(&self, kind: &str, payload: Value, max_attempts: u32) -> Result<i64, RepoError>;
 
     /// Claims the oldest due job of `kind` for `lease`: it is marked running
@@ -39,11 +40,14 @@ pub trait JobQueue: Send + Sync {
     ) -> Result<Option<ClaimedJob>, RepoError>;
 
     /// Marks job `id` succeeded and replaces its payload by `kept_payload`
-    /// (what may stay on record once the work is done).
+    /// (what may stay on record once the work is done). MUST return
+    /// `RepoError::NotFound` when no job has `id`; idempotent.
     async fn succeed(&self, id: i64, kept_payload: Value, now: DateTime<Utc>) -> Result<(), RepoError>;
 
     /// Records a failed try of job `id`: queued again from `retry_at`, or
     /// failed for good when `retry_at` is `None`. `error` is for operators.
+    /// MUST return `RepoError::NotFound` when no job has `id`; repeating it
+    /// with the same arguments leaves the same state.
     async fn fail(
         &self,
         id: i64,

@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod catalog;
 pub mod clock;
+pub mod health;
 pub mod html;
 pub mod jobs;
 pub mod mailer;

@@ -33,7 +33,9 @@ pub enum MailError {
 #[async_trait::async_trait]
 pub trait Mailer: Send + Sync {
     /// MUST return only after the message is durably accepted (by the relay,
-    /// or by the queue for [`QueuedMailer`]), or an error.
+    /// or by the queue for [`QueuedMailer`]), or an error. Not idempotent: a
+    /// repeat sends the mail again. `Delivery` means a retry may work,
+    /// `Rejected` that it cannot.
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError>;
 }
 

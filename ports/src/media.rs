@@ -32,6 +32,8 @@ pub trait MediaStorage: Send + Sync {
     /// Stores an image already checked by content (`kind`) and size, under a
     /// new unique key beginning with `prefix`. MUST return `Rejected` without
     /// decoding when the header declares more than the pixel budget
-    /// (`domain::profile::check_dimensions`).
+    /// (`domain::profile::check_dimensions`), and `Undecodable` for bytes that
+    /// are not an image of `kind`. Not idempotent: each call stores a new
+    /// object under a new key, never overwriting one.
     async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError>;
 }

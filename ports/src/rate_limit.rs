@@ -28,7 +28,10 @@ impl RateRule {
 #[async_trait::async_trait]
 pub trait RateLimiter: Send + Sync {
     /// Counts one hit of `key` in the window starting at `window_start` and
-    /// returns the hits so far in that window, this one included.
+    /// returns the hits so far in that window, this one included. Not
+    /// idempotent (each call is a hit); MUST count atomically so parallel
+    /// hits, also from other processes, are never lost. An unknown key starts
+    /// at 1.
     async fn hit(&self, key: &str, window_start: DateTime<Utc>) -> Result<u32, RepoError>;
 }
 

@@ -16,7 +16,7 @@ pub struct BcryptHasher {
 impl BcryptHasher {
     /// Hashes a random value once (a quarter of a second at cost 12).
     pub fn new(cost: u32) -> anyhow::Result<Self> {
-        let secret = ports::secrets::OneTimeKey::generate().plain;
+        let secret = ports::secrets::KeyGenerator::one_time_key(&ports::secrets::RandomKeys).plain;
         let dummy_hash = bcrypt::hash(secret, cost)?;
         Ok(Self { cost, dummy_hash: dummy_hash.into() })
     }

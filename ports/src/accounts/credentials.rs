@@ -8,9 +8,11 @@ use super::repository::UserId;
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait PasswordHasher: Send + Sync {
-    /// A salted hash of `password` (already checked against the password rules).
+    /// A salted hash of `password` (already checked against the password
+    /// rules). Two calls give different hashes that both verify.
     async fn hash(&self, password: &str) -> anyhow::Result<String>;
-    /// Whether `password` matches `hash`. A malformed hash is `Ok(false)`.
+    /// Whether `password` matches `hash`. A malformed hash is `Ok(false)`;
+    /// `Err` only when the check could not run. Pure.
     async fn verify(&self, password: &str, hash: &str) -> anyhow::Result<bool>;
     /// Spends the time of one `verify` against a real hash of the configured
     /// cost, for accounts that have none (unknown addresses, guests), so the
@@ -36,8 +38,11 @@ pub struct SessionClaims {
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 pub trait TokenIssuer: Send + Sync {
+    /// A signed token carrying `claims`, valid from `now` for the configured
+    /// session length. `verify` of it MUST answer the same claims until then.
     fn issue(&self, claims: SessionClaims, now: DateTime<Utc>) -> anyhow::Result<IssuedToken>;
-    /// `None` when the token is malformed, forged or expired at `now`.
+    /// The claims of a token this issuer signed. MUST return `None` (never
+    /// panic) when the token is malformed, forged or expired at `now`. Pure.
     fn verify(&self, token: &str, now: DateTime<Utc>) -> Option<SessionClaims>;
 }
 

@@ -15,7 +15,7 @@ use super::repository::{KeyAction, KeyPurpose, NewKey, RedeemError, UserId, User
 use super::session::Sessions;
 use crate::clock::Clock;
 use crate::mailer::{MailError, Mailer};
-use crate::secrets::{hash_key, OneTimeKey};
+use crate::secrets::{hash_key, KeyGenerator};
 use crate::RepoError;
 
 /// The seed's answer flags to a change request.
@@ -61,7 +61,9 @@ impl From<RepoError> for EmailChangeError {
 #[async_trait::async_trait]
 pub trait EmailChanges: Send + Sync {
     /// Checks `current_password`, then mails a confirmation link to
-    /// `new_email` and a notice to the current address.
+    /// `new_email` and a notice to the current address. `not_found` when the
+    /// account is gone; a repeat mails a new link and the earlier one stops
+    /// working. A wrong password counts towards the lockout.
     async fn request(
         &self,
         user: UserId,
@@ -69,39 +71,50 @@ pub trait EmailChanges: Send + Sync {
         current_password: &str,
     ) -> Result<EmailChangeRequest, EmailChangeError>;
     /// Completes the change from the mailed key (only for the key's own
-    /// account), tells the old address, and returns a fresh token.
+    /// account), tells the old address, and returns a fresh token. The key
+    /// works once: a repeat is `InvalidKey`.
     async fn confirm(&self, user: UserId, key: &str) -> Result<EmailChanged, EmailChangeError>;
 }
 
-pub struct EmailChangeService<U, H, M, C, S> {
+pub struct EmailChangeService<U, H, M, C, K, S> {
     users: U,
     hasher: H,
     mailer: M,
     clock: C,
+    keys: K,
     sessions: S,
-    site: SiteInfo,
-    key_ttl: Duration,
+    config: EmailChangeConfig,
 }
 
-impl<U, H, M, C, S> EmailChangeService<U, H, M, C, S> {
-    pub fn new(users: U, hasher: H, mailer: M, clock: C, sessions: S, site: SiteInfo, key_ttl: Duration) -> Self {
-        Self { users, hasher, mailer, clock, sessions, site, key_ttl }
+#[derive(Debug, Clone)]
+pub struct EmailChangeConfig {
+    pub site: SiteInfo,
+    /// How long the confirmation link works.
+    pub key_ttl: Duration,
+}
+
+impl<U, H, M, C, K, S> EmailChangeService<U, H, M, C, K, S> {
+    pub fn new(users: U, hasher: H, mailer: M, clock: C, keys: K, sessions: S, config: EmailChangeConfig) -> Self {
+        Self { users, hasher, mailer, clock, keys, sessions, config }
     }
 }
 
-impl<U: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, S: Sessions> EmailChangeService<U, H, M, C, S> {
+impl<U: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, K: KeyGenerator, S: Sessions>
+    EmailChangeService<U, H, M, C, K, S>
+{
     async fn send(&self, mail: crate::mailer::OutgoingMail) -> Result<(), EmailChangeError> {
         self.mailer.send(mail).await.map_err(EmailChangeError::MailUnavailable)
     }
 }
 
 #[async_trait::async_trait]
-impl<U, H, M, C, S> EmailChanges for EmailChangeService<U, H, M, C, S>
+impl<U, H, M, C, K, S> EmailChanges for EmailChangeService<U, H, M, C, K, S>
 where
     U: UserRepository,
     H: PasswordHasher,
     M: Mailer,
     C: Clock,
+    K: KeyGenerator,
     S: Sessions,
 {
     async fn request(
@@ -126,11 +139,11 @@ where
         if let Some((holder, _)) = self.users.find_by_email(new_email).await? {
             return Ok(EmailChangeRequest { duplicate: holder != user, not_found: false, sended: false });
         }
-        let key = OneTimeKey::generate();
+        let key = self.keys.one_time_key();
         let new_key = NewKey {
             purpose: KeyPurpose::ChangeEmail,
             key_hash: key.hash.clone(),
-            expires_at: self.clock.now() + self.key_ttl,
+            expires_at: self.clock.now() + self.config.key_ttl,
             new_email: Some(new_email.clone()),
         };
         match self.users.replace_key(user, new_key).await {
@@ -140,8 +153,8 @@ where
             }
             Err(other) => return Err(other.into()),
         }
-        self.send(self.site.email_change_mail(new_email, &key.plain, self.key_ttl)).await?;
-        self.send(self.site.email_change_requested_notice(&account.email, new_email)).await?;
+        self.send(self.config.site.email_change_mail(new_email, &key.plain, self.config.key_ttl)).await?;
+        self.send(self.config.site.email_change_requested_notice(&account.email, new_email)).await?;
         Ok(EmailChangeRequest { duplicate: false, not_found: false, sended: true })
     }
 
@@ -160,7 +173,7 @@ where
             }
         }
         let email = self.users.credentials(user).await?.email;
-        self.send(self.site.email_changed_notice(&old_email, &email)).await?;
+        self.send(self.config.site.email_changed_notice(&old_email, &email)).await?;
         let token = self.sessions.reissue(user).await?;
         Ok(EmailChanged { email, token })
     }
@@ -174,6 +187,7 @@ mod tests {
     use crate::accounts::session::MockSessions;
     use crate::clock::MockClock;
     use crate::mailer::{MockMailer, OutgoingMail};
+    use crate::secrets::{MockKeyGenerator, OneTimeKey};
     use chrono::{DateTime, TimeZone, Utc};
     use domain::account::AccountStatus;
     use domain::auth::LoginAttempt;
@@ -186,6 +200,8 @@ mod tests {
     fn email(raw: &str) -> Email {
         Email::parse(raw).unwrap()
     }
+
+    const KEY: &str = "ChangeKey0123456789abcdefghijklmnopqrstuvwx";
 
     fn member() -> Credentials {
         Credentials {
@@ -200,13 +216,21 @@ mod tests {
         }
     }
 
-    type Service = EmailChangeService<MockUserRepository, MockPasswordHasher, MockMailer, MockClock, MockSessions>;
+    type Service = EmailChangeService<
+        MockUserRepository,
+        MockPasswordHasher,
+        MockMailer,
+        MockClock,
+        MockKeyGenerator,
+        MockSessions,
+    >;
     type Sent = Arc<Mutex<Vec<OutgoingMail>>>;
 
     struct Mocks {
         users: MockUserRepository,
         hasher: MockPasswordHasher,
         mailer: MockMailer,
+        keys: MockKeyGenerator,
         sessions: MockSessions,
         sent: Sent,
     }
@@ -228,7 +252,9 @@ mod tests {
                 sink.lock().unwrap().push(mail);
                 Ok(())
             });
-            Self { users, hasher, mailer, sessions: MockSessions::new(), sent }
+            let mut keys = MockKeyGenerator::new();
+            keys.expect_one_time_key().returning(|| OneTimeKey::from_plain(KEY));
+            Self { users, hasher, mailer, keys, sessions: MockSessions::new(), sent }
         }
 
         fn service(self) -> (Service, Sent) {
@@ -243,9 +269,9 @@ mod tests {
                 self.hasher,
                 self.mailer,
                 clock,
+                self.keys,
                 self.sessions,
-                site,
-                Duration::hours(24),
+                EmailChangeConfig { site, key_ttl: Duration::hours(24) },
             );
             (service, self.sent)
         }
@@ -287,6 +313,7 @@ mod tests {
                 *user == UserId(7)
                     && key.purpose == KeyPurpose::ChangeEmail
                     && key.new_email.as_ref().map(Email::as_str) == Some("newaddress@example.jp")
+                    && key.key_hash == hash_key(KEY)
             })
             .returning(|_, _| Ok(()));
         let (service, sent) = mocks.service();
@@ -296,7 +323,10 @@ mod tests {
         assert!(outcome.sended);
         let sent = sent.lock().unwrap();
         assert_eq!(sent[0].to.as_str(), "newaddress@example.jp");
-        assert!(sent[0].text_body.contains("/edit/email/updated?activate="));
+        assert!(
+            sent[0].text_body.contains(&format!("/edit/email/updated?activate={KEY}")),
+            "the generated key is mailed"
+        );
         assert_eq!(sent[1].to.as_str(), "taro@example.jp");
         assert!(sent[1].text_body.contains("ne***@ex***.jp"));
         assert!(!sent[1].text_body.contains("newaddress@example.jp"));

@@ -15,7 +15,9 @@ pub use credentials::{password_version, IssuedToken, PasswordHasher, SessionClai
 pub use credentials::{MockPasswordHasher, MockTokenIssuer};
 #[cfg(any(test, feature = "mocks"))]
 pub use email_change::MockEmailChanges;
-pub use email_change::{EmailChangeError, EmailChangeRequest, EmailChangeService, EmailChanged, EmailChanges};
+pub use email_change::{
+    EmailChangeConfig, EmailChangeError, EmailChangeRequest, EmailChangeService, EmailChanged, EmailChanges,
+};
 pub use mails::SiteInfo;
 #[cfg(any(test, feature = "mocks"))]
 pub use password::MockPasswordFlows;

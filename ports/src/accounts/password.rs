@@ -12,7 +12,7 @@ use super::repository::{KeyAction, KeyPurpose, NewKey, RedeemError, UserId, User
 use super::session::Sessions;
 use crate::clock::Clock;
 use crate::mailer::{MailError, Mailer};
-use crate::secrets::{hash_key, OneTimeKey};
+use crate::secrets::{hash_key, KeyGenerator};
 use crate::RepoError;
 
 #[derive(Debug, Clone)]
@@ -59,32 +59,39 @@ impl From<RedeemError> for PasswordFlowError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait PasswordFlows: Send + Sync {
-    /// Sets the first password from an activation key; the account becomes a member.
+    /// Sets the first password from an activation key; the account becomes a
+    /// member. The key works once: a repeat is `InvalidKey`.
     async fn register_password(&self, activation_key: &str, password: &Password) -> Result<(), PasswordFlowError>;
-    /// Mails a reset link to a member; `false` when no member holds the address.
+    /// Mails a reset link to a member; `false` when no member holds the
+    /// address. A repeat mails a new link and the earlier one stops working.
     async fn forgot(&self, email: &Email) -> Result<bool, PasswordFlowError>;
+    /// Sets a new password from a reset key: `InvalidKey` for an unknown or
+    /// used key (so a repeat), `ExpiredKey` once the link's lifetime is over.
     async fn reset(&self, reset_key: &str, password: &Password) -> Result<(), PasswordFlowError>;
     /// Changes the password of a logged-in member and returns a new token;
     /// every earlier token stops working.
     async fn change(&self, user: UserId, current: &str, new: &Password) -> Result<IssuedToken, PasswordFlowError>;
 }
 
-pub struct PasswordService<R, H, M, C, S> {
+pub struct PasswordService<R, H, M, C, K, S> {
     users: R,
     hasher: H,
     mailer: M,
     clock: C,
+    keys: K,
     sessions: S,
     config: PasswordConfig,
 }
 
-impl<R, H, M, C, S> PasswordService<R, H, M, C, S> {
-    pub fn new(users: R, hasher: H, mailer: M, clock: C, sessions: S, config: PasswordConfig) -> Self {
-        Self { users, hasher, mailer, clock, sessions, config }
+impl<R, H, M, C, K, S> PasswordService<R, H, M, C, K, S> {
+    pub fn new(users: R, hasher: H, mailer: M, clock: C, keys: K, sessions: S, config: PasswordConfig) -> Self {
+        Self { users, hasher, mailer, clock, keys, sessions, config }
     }
 }
 
-impl<R: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, S: Sessions> PasswordService<R, H, M, C, S> {
+impl<R: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, K: KeyGenerator, S: Sessions>
+    PasswordService<R, H, M, C, K, S>
+{
     async fn set_with_key(&self, key: &str, purpose: KeyPurpose, password: &Password) -> Result<(), PasswordFlowError> {
         if key.trim().is_empty() {
             return Err(PasswordFlowError::InvalidKey);
@@ -102,12 +109,13 @@ impl<R: UserRepository, H: PasswordHasher, M: Mailer, C: Clock, S: Sessions> Pas
 }
 
 #[async_trait::async_trait]
-impl<R, H, M, C, S> PasswordFlows for PasswordService<R, H, M, C, S>
+impl<R, H, M, C, K, S> PasswordFlows for PasswordService<R, H, M, C, K, S>
 where
     R: UserRepository,
     H: PasswordHasher,
     M: Mailer,
     C: Clock,
+    K: KeyGenerator,
     S: Sessions,
 {
     async fn register_password(&self, activation_key: &str, password: &Password) -> Result<(), PasswordFlowError> {
@@ -119,7 +127,7 @@ where
         if account.status != AccountStatus::Member {
             return Ok(false);
         }
-        let key = OneTimeKey::generate();
+        let key = self.keys.one_time_key();
         let new_key = NewKey {
             purpose: KeyPurpose::ResetPassword,
             key_hash: key.hash.clone(),
@@ -157,11 +165,13 @@ mod tests {
     use crate::accounts::session::MockSessions;
     use crate::clock::MockClock;
     use crate::mailer::{MockMailer, OutgoingMail};
+    use crate::secrets::{MockKeyGenerator, OneTimeKey};
     use chrono::{DateTime, TimeZone, Utc};
     use domain::auth::LoginAttempt;
     use std::sync::{Arc, Mutex};
 
-    type Service = PasswordService<MockUserRepository, MockPasswordHasher, MockMailer, MockClock, MockSessions>;
+    type Service =
+        PasswordService<MockUserRepository, MockPasswordHasher, MockMailer, MockClock, MockKeyGenerator, MockSessions>;
 
     fn now() -> DateTime<Utc> {
         Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap()
@@ -182,7 +192,15 @@ mod tests {
             },
             reset_ttl: Duration::hours(1),
         };
-        PasswordService::new(users, hasher, mailer, clock, sessions, config)
+        PasswordService::new(users, hasher, mailer, clock, keys(), sessions, config)
+    }
+
+    const KEY: &str = "ResetKey0123456789abcdefghijklmnopqrstuvwxy";
+
+    fn keys() -> MockKeyGenerator {
+        let mut keys = MockKeyGenerator::new();
+        keys.expect_one_time_key().returning(|| OneTimeKey::from_plain(KEY));
+        keys
     }
 
     fn hashing() -> MockPasswordHasher {
@@ -290,6 +308,7 @@ mod tests {
                 *user == UserId(7)
                     && key.purpose == KeyPurpose::ResetPassword
                     && key.expires_at == now() + Duration::hours(1)
+                    && key.key_hash == hash_key(KEY)
             })
             .times(1)
             .returning(|_, _| Ok(()));
@@ -307,7 +326,8 @@ mod tests {
             .unwrap();
 
         assert!(updated);
-        assert!(sent.lock().unwrap()[0].text_body.contains("https://cf.example.jp/reset-password/?secret="));
+        let link = format!("https://cf.example.jp/reset-password/?secret={KEY}");
+        assert!(sent.lock().unwrap()[0].text_body.contains(&link), "the generated key is mailed");
     }
 
     #[tokio::test]

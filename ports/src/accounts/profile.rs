@@ -109,19 +109,38 @@ pub struct ZipAddress {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait ProfileRepository: Send + Sync {
-    /// MUST return `RepoError::NotFound` when no account has `user`.
+    /// The profile of `user` with its current images (as of `now`), primary
+    /// address and corporate details. MUST return `RepoError::NotFound` when
+    /// no account has `user`. Read-only.
     async fn profile(&self, user: UserId, now: DateTime<Utc>) -> Result<UserProfile, RepoError>;
+    /// Replaces the personal fields with `update` (absent fields become empty).
+    /// MUST return `RepoError::NotFound` when no account has `user`;
+    /// idempotent. A storage rule that refuses a value is `Constraint`.
     async fn update_profile(&self, user: UserId, update: ProfileUpdate) -> Result<(), RepoError>;
+    /// Replaces the company name and site. MUST return `RepoError::NotFound`
+    /// when no account has `user`; idempotent.
     async fn update_corporate(&self, user: UserId, name: String, url: Option<String>) -> Result<(), RepoError>;
-    /// Creates the primary address, or replaces it when one exists.
+    /// Creates the primary address, or replaces it when one exists: a user
+    /// never has two (a repeat updates the same one). For an unknown `user`
+    /// MUST fail with `RepoError::Constraint` (foreign key) or `NotFound`,
+    /// never create an orphan.
     async fn save_primary_address(&self, user: UserId, address: Address) -> Result<StoredAddress, RepoError>;
+    /// Records an uploaded image of `user`; the newest of a role is the
+    /// current one. Not idempotent: each call adds a record. An unknown `user`
+    /// MUST fail (`Constraint`, foreign key).
     async fn add_image(&self, user: UserId, image: NewImage) -> Result<Image, RepoError>;
-    /// The user's sales, newest first.
+    /// The user's sales, newest first; empty (not `NotFound`) for a user with
+    /// none or an unknown user. Read-only.
     async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, RepoError>;
-    /// The owner of display-name record `id`, if it exists.
+    /// The owner of display-name record `id`; MUST return `Ok(None)` when no
+    /// record has `id`. Read-only.
     async fn display_name_owner(&self, id: i64) -> Result<Option<UserId>, RepoError>;
+    /// Replaces the display name of record `id`. MUST return
+    /// `RepoError::NotFound` when no record has `id`; idempotent. The caller
+    /// checks ownership first (`display_name_owner`).
     async fn rename_display_name(&self, id: i64, name: String) -> Result<(), RepoError>;
-    /// The address of a 7-digit postal code, from the offline dataset.
+    /// The address of a 7-digit postal code, from the offline dataset;
+    /// `Ok(None)` for a code it does not know. Read-only.
     async fn lookup_zip(&self, zip: String) -> Result<Option<ZipAddress>, RepoError>;
 }
 
@@ -165,14 +184,24 @@ impl From<MediaError> for ProfileError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Profiles: Send + Sync {
+    /// The caller's my-page data; `NotFound` when the account is gone.
     async fn profile(&self, user: UserId) -> Result<UserProfile, ProfileError>;
+    /// Saves the personal fields and answers the profile as stored
+    /// (`NotFound` when the account is gone); idempotent.
     async fn update_profile(&self, user: UserId, update: ProfileUpdate) -> Result<UserProfile, ProfileError>;
+    /// Saves the company name and site (`NotFound` when the account is gone); idempotent.
     async fn update_corporate(&self, user: UserId, name: String, url: Option<String>) -> Result<(), ProfileError>;
+    /// Creates or replaces the primary address; a repeat leaves one address.
     async fn save_address(&self, user: UserId, address: Address) -> Result<StoredAddress, ProfileError>;
-    /// Checks the bytes by content and size, stores them and makes the image current.
+    /// Checks the bytes by content and size, stores them and makes the image
+    /// current. Each call stores a new file under a new key.
     async fn upload_image(&self, user: UserId, role: ImageRole, bytes: Vec<u8>) -> Result<Image, ProfileError>;
+    /// The caller's sales, newest first (empty when none).
     async fn history(&self, user: UserId) -> Result<Vec<HistoryEntry>, ProfileError>;
+    /// Renames display-name record `id` of the caller: `NotFound` when no
+    /// record has `id`, `Forbidden` when it is someone else's; idempotent.
     async fn rename_display_name(&self, user: UserId, id: i64, name: String) -> Result<(), ProfileError>;
+    /// The address of a postal code; `Ok(None)` when unknown. Read-only.
     async fn lookup_zip(&self, zip: &str) -> Result<Option<ZipAddress>, ProfileError>;
 }
 

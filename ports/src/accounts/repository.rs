@@ -69,22 +69,25 @@ pub enum RedeemError {
 #[async_trait::async_trait]
 pub trait UserRepository: Send + Sync {
     /// The account holding `email` (compared case-insensitively), if any.
+    /// MUST return `Ok(None)`, not `NotFound`, when no account holds it. Read-only.
     async fn find_by_email(&self, email: &Email) -> Result<Option<(UserId, AccountStatus)>, RepoError>;
 
     /// Creates a provisional account for `email` and stores its activation key,
     /// both or neither. MUST return `RepoError::Conflict` when an account
-    /// already holds the address (also when a parallel request just created it).
+    /// already holds the address (also when a parallel request just created it),
+    /// so a repeat never makes a second account.
     async fn create_provisional(&self, email: &Email, key: NewKey) -> Result<UserId, RepoError>;
 
     /// Stores a further key for an existing account. Earlier unused keys of
     /// the same purpose stop working. MUST return `RepoError::NotFound` when no
-    /// account has `user`.
+    /// account has `user`. A repeat leaves one live key (the last one).
     async fn replace_key(&self, user: UserId, key: NewKey) -> Result<(), RepoError>;
 
-    /// Login data of the account holding `email` (case-insensitive).
+    /// Login data of the account holding `email` (case-insensitive). MUST
+    /// return `Ok(None)` when no account holds it. Read-only.
     async fn credentials_by_email(&self, email: &Email) -> Result<Option<Credentials>, RepoError>;
 
-    /// Login data of `user`. MUST return `RepoError::NotFound` when absent.
+    /// Login data of `user`. MUST return `RepoError::NotFound` when absent. Read-only.
     async fn credentials(&self, user: UserId) -> Result<Credentials, RepoError>;
 
     /// Applies the outcome of one password check (`password_ok`) to the
@@ -92,7 +95,8 @@ pub trait UserRepository: Send + Sync {
     /// reading and writing them under one row lock so that parallel attempts
     /// never lose a count, and returns the attempt's result (also `Locked`
     /// when a parallel attempt locked the account meanwhile). MUST return
-    /// `RepoError::NotFound` when no account has `user`.
+    /// `RepoError::NotFound` when no account has `user`. Not idempotent: each
+    /// call is one attempt and counts.
     async fn record_password_check(
         &self,
         user: UserId,
@@ -103,11 +107,16 @@ pub trait UserRepository: Send + Sync {
     /// Whether an unused key with hash `key_hash` and purpose `purpose` works
     /// at `now`, without using it: `Ok` when it does, `Invalid` or `Expired`
     /// otherwise. Lets a flow refuse a made-up key before doing costly work.
+    /// An unknown hash is `Invalid` (never `NotFound`). Read-only.
     async fn check_key(&self, key_hash: String, purpose: KeyPurpose, now: DateTime<Utc>) -> Result<(), RedeemError>;
 
     /// Redeems the unused, unexpired key whose hash is `key_hash` and whose
     /// purpose is `purpose`, applying `action` in the same transaction. A key
     /// works once: concurrent redemptions of one key let exactly one through.
+    /// MUST return `RedeemError::Invalid` for an unknown or used key (so a
+    /// repeat is `Invalid`), `Expired` for an expired one, and `AddressTaken`
+    /// when an e-mail change collides with an account created meanwhile;
+    /// nothing is applied then. Returns the key's account.
     async fn redeem_key(
         &self,
         key_hash: String,
@@ -117,6 +126,8 @@ pub trait UserRepository: Send + Sync {
     ) -> Result<UserId, RedeemError>;
 
     /// Replaces the password of `user`; tokens issued before `changed_at` stop working.
+    /// MUST return `RepoError::NotFound` when no account has `user`. Repeating
+    /// it with the same arguments leaves the same state.
     async fn set_password(
         &self,
         user: UserId,

@@ -50,9 +50,15 @@ impl From<RepoError> for LoginError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Sessions: Send + Sync {
+    /// A token for the member holding `email` when `password` matches. Not
+    /// idempotent: every call on an account is one attempt of its lockout; an
+    /// unknown address answers like a wrong password, in the same time.
     async fn login(&self, email: &Email, password: &str) -> Result<IssuedToken, LoginError>;
+    /// Who `token` belongs to. Refuses a malformed, forged or expired token and
+    /// one issued before the account's last password change. Read-only.
     async fn authenticate(&self, token: &str) -> Result<SessionUser, AuthError>;
-    /// A fresh token for `user` (after a password change).
+    /// A fresh token for `user` (after a password change); an error when the
+    /// account is gone.
     async fn reissue(&self, user: UserId) -> anyhow::Result<IssuedToken>;
 }
 

@@ -8,7 +8,7 @@ use super::mails::SiteInfo;
 use super::repository::{KeyPurpose, NewKey, UserId, UserRepository};
 use crate::clock::Clock;
 use crate::mailer::{MailError, Mailer, OutgoingMail};
-use crate::secrets::OneTimeKey;
+use crate::secrets::KeyGenerator;
 use crate::RepoError;
 
 #[derive(Debug, Clone)]
@@ -39,12 +39,17 @@ impl From<RepoError> for SignupError {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Signup: Send + Sync {
+    /// The flag for `email`: a new or provisional address gets an activation
+    /// mail (a repeat mails a new key and the earlier one stops working);
+    /// guests and members only get their flag.
     async fn register(&self, email: &Email) -> Result<SignupOutcome, SignupError>;
+    /// A guest's move to membership: the same activation mail; `NotAGuest`
+    /// for any other address (unknown ones included).
     async fn reregister(&self, email: &Email) -> Result<SignupOutcome, SignupError>;
 }
 
 #[async_trait::async_trait]
-impl<R: UserRepository, M: Mailer, C: Clock> Signup for SignupService<R, M, C> {
+impl<R: UserRepository, M: Mailer, C: Clock, K: KeyGenerator> Signup for SignupService<R, M, C, K> {
     async fn register(&self, email: &Email) -> Result<SignupOutcome, SignupError> {
         SignupService::register(self, email).await
     }
@@ -54,16 +59,17 @@ impl<R: UserRepository, M: Mailer, C: Clock> Signup for SignupService<R, M, C> {
     }
 }
 
-pub struct SignupService<R, M, C> {
+pub struct SignupService<R, M, C, K> {
     users: R,
     mailer: M,
     clock: C,
+    keys: K,
     config: SignupConfig,
 }
 
-impl<R: UserRepository, M: Mailer, C: Clock> SignupService<R, M, C> {
-    pub fn new(users: R, mailer: M, clock: C, config: SignupConfig) -> Self {
-        Self { users, mailer, clock, config }
+impl<R: UserRepository, M: Mailer, C: Clock, K: KeyGenerator> SignupService<R, M, C, K> {
+    pub fn new(users: R, mailer: M, clock: C, keys: K, config: SignupConfig) -> Self {
+        Self { users, mailer, clock, keys, config }
     }
 
     /// New addresses (and provisional ones that lost their mail) get an
@@ -88,7 +94,7 @@ impl<R: UserRepository, M: Mailer, C: Clock> SignupService<R, M, C> {
     }
 
     async fn send_activation(&self, email: &Email, existing: Option<UserId>) -> Result<(), SignupError> {
-        let key = OneTimeKey::generate();
+        let key = self.keys.one_time_key();
         let new_key = NewKey {
             purpose: KeyPurpose::Activate,
             key_hash: key.hash.clone(),
@@ -123,7 +129,7 @@ mod tests {
     use crate::accounts::repository::MockUserRepository;
     use crate::clock::MockClock;
     use crate::mailer::MockMailer;
-    use crate::secrets::hash_key;
+    use crate::secrets::{hash_key, MockKeyGenerator, OneTimeKey};
     use chrono::{TimeZone, Utc};
     use domain::account::AccountStatus;
     use std::sync::{Arc, Mutex};
@@ -146,6 +152,14 @@ mod tests {
 
     fn email() -> Email {
         Email::parse("taro@example.jp").unwrap()
+    }
+
+    const KEY: &str = "ActivationKey0123456789abcdefghijklmnopqrst";
+
+    fn keys() -> MockKeyGenerator {
+        let mut keys = MockKeyGenerator::new();
+        keys.expect_one_time_key().returning(|| OneTimeKey::from_plain(KEY));
+        keys
     }
 
     /// The key inside the mailed link.
@@ -177,7 +191,7 @@ mod tests {
         });
         let (mailer, sent) = recording_mailer();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).register(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 100);
         let sent = sent.lock().unwrap();
@@ -187,7 +201,8 @@ mod tests {
         assert!(sent[0].text_body.contains("https://cf.example.jp/signup/password/?activate="));
         let key = stored.lock().unwrap().clone().unwrap();
         assert_eq!(key.purpose, KeyPurpose::Activate);
-        assert_eq!(key.key_hash, hash_key(&key_in(&sent[0])));
+        assert_eq!(key_in(&sent[0]), KEY, "the mailed key is the generated one");
+        assert_eq!(key.key_hash, hash_key(KEY));
         assert_eq!(key.expires_at, Utc.with_ymd_and_hms(2026, 11, 26, 12, 0, 0).unwrap());
     }
 
@@ -198,7 +213,7 @@ mod tests {
         let mut mailer = MockMailer::new();
         mailer.expect_send().never();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).register(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 200);
     }
@@ -210,7 +225,7 @@ mod tests {
         let mut mailer = MockMailer::new();
         mailer.expect_send().never();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).register(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 1);
     }
@@ -227,7 +242,7 @@ mod tests {
             .returning(|_, _| Ok(()));
         let (mailer, sent) = recording_mailer();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).register(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 100);
         assert_eq!(sent.lock().unwrap().len(), 1);
@@ -251,7 +266,7 @@ mod tests {
         users.expect_replace_key().times(1).in_sequence(&mut seq).returning(|_, _| Ok(()));
         let (mailer, sent) = recording_mailer();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).register(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 100);
         assert_eq!(sent.lock().unwrap().len(), 1);
@@ -265,7 +280,7 @@ mod tests {
         let mut mailer = MockMailer::new();
         mailer.expect_send().returning(|_| Err(MailError::Delivery("connection refused".into())));
 
-        let result = SignupService::new(users, mailer, clock(), config()).register(&email()).await;
+        let result = SignupService::new(users, mailer, clock(), keys(), config()).register(&email()).await;
 
         assert!(matches!(result, Err(SignupError::MailUnavailable(_))));
     }
@@ -277,7 +292,7 @@ mod tests {
         users.expect_replace_key().withf(|user, _| *user == UserId(4)).times(1).returning(|_, _| Ok(()));
         let (mailer, sent) = recording_mailer();
 
-        let outcome = SignupService::new(users, mailer, clock(), config()).reregister(&email()).await.unwrap();
+        let outcome = SignupService::new(users, mailer, clock(), keys(), config()).reregister(&email()).await.unwrap();
 
         assert_eq!(outcome.flag(), 100);
         assert!(sent.lock().unwrap()[0].text_body.contains("/signup/password/?activate="));
@@ -290,7 +305,7 @@ mod tests {
         let mut mailer = MockMailer::new();
         mailer.expect_send().never();
 
-        let result = SignupService::new(users, mailer, clock(), config()).reregister(&email()).await;
+        let result = SignupService::new(users, mailer, clock(), keys(), config()).reregister(&email()).await;
 
         assert!(matches!(result, Err(SignupError::NotAGuest(_))));
     }

@@ -1,12 +1,10 @@
 //! The public side: project lists and pages, paid totals, sponsor walls,
 //! news and comments.
 
-mod cache;
 mod repository;
 mod service;
 mod views;
 
-pub use cache::TtlCache;
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockCatalogRepository;
 pub use repository::{
@@ -15,7 +13,7 @@ pub use repository::{
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use service::MockCatalog;
-pub use service::{Catalog, CatalogConfig, CatalogError, CatalogService, CommentUpdateError, PUBLIC_SALES_LIMIT};
+pub use service::{Catalog, CatalogError, CatalogService, CommentUpdateError, PUBLIC_SALES_LIMIT};
 pub use views::{
     CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
     SponsorList, SumTarget, WallSponsor,

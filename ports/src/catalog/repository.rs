@@ -137,7 +137,10 @@ pub struct ManualSponsorRecord {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait CatalogRepository: Send + Sync {
-    /// Every project with its slider images, in no particular order.
+    /// Every project with its slider images, in no particular order (empty
+    /// when there is none). Every read below is read-only, so repeats are
+    /// harmless, and MAY be a few seconds stale (a caching decorator may sit
+    /// in front, docs/decisions.md).
     async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
 
     /// Paid total of every project together. Only sales whose status
@@ -150,21 +153,25 @@ pub trait CatalogRepository: Send + Sync {
     /// Paid total of one return. MUST return `Ok(None)` when no return has `return_id`.
     async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError>;
 
-    /// The returns of a project that `viewer` may see, in display order. MUST
+    /// The returns of a project that `viewer` may see, in display order
+    /// (empty for an unknown project). MUST
     /// leave out returns with `flag >= 900` and returns restricted
     /// (`show_user_email`) to an address other than `viewer`'s (all restricted
     /// ones when `viewer` is `None`).
     async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError>;
 
-    /// Published news of a project (published at or before `now`), newest first.
+    /// Published news of a project (published at or before `now`), newest
+    /// first; empty for an unknown project.
     async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError>;
 
-    /// Shown comments (flag 1) of a project, newest first.
+    /// Shown comments (flag 1) of a project, newest first; empty for an
+    /// unknown project.
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError>;
 
     /// Paid sales of one project (or of all projects for `None`) for the
     /// sponsor walls, at most one entry per supporter, with the accounts a
-    /// project excludes (`project_sponsor_exclusions`) left out.
+    /// project excludes (`project_sponsor_exclusions`) left out. Empty for an
+    /// unknown project.
     ///
     /// MUST satisfy: `domain::sponsor::aggregate` of the answer equals
     /// `aggregate` of one `SponsorSale` per counting sale, where a sale's
@@ -176,10 +183,12 @@ pub trait CatalogRepository: Send + Sync {
     /// company or organisation return type when the supporter bought one.
     async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError>;
 
-    /// The newest `limit` paid sales of a project, newest first.
+    /// The newest `limit` paid sales of a project, newest first; empty for an
+    /// unknown project.
     async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError>;
 
-    /// The manual sponsor list of a project, every course.
+    /// The manual sponsor list of a project, every course; empty for an
+    /// unknown project or one without a list.
     async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError>;
 
     /// The author and project of a comment. MUST return `RepoError::NotFound`
@@ -188,6 +197,8 @@ pub trait CatalogRepository: Send + Sync {
 
     /// Replaces the text of `comment_id` if `author` wrote it. MUST return
     /// `RepoError::NotFound` when no such comment of `author` exists.
+    /// Idempotent: the same text twice leaves the same comment (with the
+    /// later `now`).
     async fn update_comment(
         &self,
         comment_id: i64,

@@ -1,11 +1,9 @@
 //! The public-site use cases: project lists and pages, paid totals, sponsor
-//! walls, news and comments. Reads go through short-lived caches (see
-//! `cache.rs`); the comment edit is allowed to its author only.
+//! walls, news and comments. Owner-written HTML is sanitised again on the
+//! way out; the comment edit is allowed to its author only.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
-use chrono::Duration;
 use domain::account::Email;
 use domain::comment::CommentText;
 use domain::lot::Lot;
@@ -15,7 +13,6 @@ use domain::returns::{is_listed, purchase_block, Remaining};
 use domain::sponsor::{aggregate, sponsor_wall, FooterTier, ANONYMOUS_NAME};
 use domain::time::tokyo_date;
 
-use super::cache::TtlCache;
 use super::repository::{
     CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
     ReturnRecord,
@@ -28,8 +25,6 @@ use crate::accounts::UserId;
 use crate::clock::Clock;
 use crate::html::HtmlSanitizer;
 use crate::{ConstraintViolation, RepoError};
-
-type FooterTiers = Vec<(FooterTier, Vec<WallSponsor>)>;
 
 /// Most sales the public supporter list answers (newest first).
 pub const PUBLIC_SALES_LIMIT: i64 = 500;
@@ -72,17 +67,26 @@ pub enum CommentUpdateError {
 pub trait Catalog: Send + Sync {
     /// Every project as a card, open ones first, each group by end date descending.
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
-    /// One project page for `viewer` (restricted returns show only to their address).
+    /// One project page for `viewer` (restricted returns show only to their
+    /// address); `NotFound` for an unknown slug.
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
     /// Paid total; `NotFound` for an unknown project or return.
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
+    /// The newest paid sales of a project (at most `PUBLIC_SALES_LIMIT`),
+    /// anonymous supporters masked; `NotFound` for an unknown project.
     async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError>;
+    /// The project's sponsor wall (automatic tiers or its manual list);
+    /// `NotFound` for an unknown project.
     async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError>;
     /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
+    /// Published news, newest first, bodies sanitised; `NotFound` for an unknown project.
     async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError>;
+    /// Shown comments, newest first, anonymous authors masked; `NotFound` for an unknown project.
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError>;
-    /// Replaces a comment's text; only its author may.
+    /// Replaces a comment's text; only its author may (`NotAuthor`), and
+    /// `NotFound` when no comment has `comment_id`. Idempotent. Every read
+    /// above is read-only.
     async fn update_comment(
         &self,
         caller: UserId,
@@ -91,73 +95,31 @@ pub trait Catalog: Send + Sync {
     ) -> Result<(), CommentUpdateError>;
 }
 
-#[derive(Debug, Clone, Copy)]
-pub struct CatalogConfig {
-    /// How long public reads may be served from memory; zero disables caching.
-    pub cache_ttl: Duration,
-}
-
+/// The public-site rules over a `CatalogRepository`. It keeps no state: how
+/// fresh the reads are is the repository's business (app-server wraps the
+/// PostgreSQL one in `adapters_postgres::CachedCatalogRepository`).
 pub struct CatalogService<R, C, H> {
-    // Shared with the cache refreshes, which run as tasks of their own.
-    repo: Arc<R>,
+    repo: R,
     clock: C,
-    html: Arc<H>,
-    projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
-    sums: TtlCache<SumTarget, PaidSum>,
-    returns: TtlCache<i64, Arc<Vec<ReturnRecord>>>,
-    news: TtlCache<i64, Arc<Vec<NewsItem>>>,
-    comments: TtlCache<i64, Arc<Vec<CommentView>>>,
-    walls: TtlCache<i64, SponsorList>,
-    footer: TtlCache<(), Arc<FooterTiers>>,
-    sales: TtlCache<i64, Arc<Vec<PublicSale>>>,
+    html: H,
 }
 
-impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> CatalogService<R, C, H> {
-    pub fn new(repo: R, clock: C, html: H, config: CatalogConfig) -> Self {
-        let ttl = config.cache_ttl;
-        Self {
-            repo: Arc::new(repo),
-            clock,
-            html: Arc::new(html),
-            projects: TtlCache::new(ttl),
-            sums: TtlCache::new(ttl),
-            returns: TtlCache::new(ttl),
-            news: TtlCache::new(ttl),
-            comments: TtlCache::new(ttl),
-            walls: TtlCache::new(ttl),
-            footer: TtlCache::new(ttl),
-            sales: TtlCache::new(ttl),
-        }
-    }
-
-    /// Every project, bodies sanitised.
-    async fn all_projects(&self) -> Result<Arc<Vec<ProjectRecord>>, CatalogError> {
-        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
-        let fetch = async move {
-            let mut projects = repo.projects().await?;
-            for project in &mut projects {
-                project.content = html.sanitize(&project.content);
-            }
-            Ok::<_, CatalogError>(Arc::new(projects))
-        };
-        self.projects.get_or_fetch((), self.clock.now(), fetch).await
+impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
+    pub fn new(repo: R, clock: C, html: H) -> Self {
+        Self { repo, clock, html }
     }
 
     async fn project_by_id(&self, project_id: i64) -> Result<ProjectRecord, CatalogError> {
-        let projects = self.all_projects().await?;
-        projects.iter().find(|p| p.id == project_id).cloned().ok_or(CatalogError::NotFound)
+        let projects = self.repo.projects().await?;
+        projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)
     }
 
-    async fn cached_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
-        let repo = Arc::clone(&self.repo);
-        let fetch = async move {
-            match target {
-                SumTarget::All => Ok(repo.paid_sum_all().await?),
-                SumTarget::Project(id) => Ok(repo.paid_sum_project(id).await?),
-                SumTarget::Return(id) => repo.paid_sum_return(id).await?.ok_or(CatalogError::NotFound),
-            }
-        };
-        self.sums.get_or_fetch(target, self.clock.now(), fetch).await
+    async fn sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
+        match target {
+            SumTarget::All => Ok(self.repo.paid_sum_all().await?),
+            SumTarget::Project(id) => Ok(self.repo.paid_sum_project(id).await?),
+            SumTarget::Return(id) => self.repo.paid_sum_return(id).await?.ok_or(CatalogError::NotFound),
+        }
     }
 
     fn card(&self, project: &ProjectRecord, paid: PaidSum, today: chrono::NaiveDate) -> ProjectCard {
@@ -179,26 +141,13 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         }
     }
 
-    async fn returns_for(
-        &self,
-        project_id: i64,
-        viewer: Option<Email>,
-    ) -> Result<Arc<Vec<ReturnRecord>>, CatalogError> {
-        let shared = viewer.is_none();
-        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
-        let fetch = async move {
-            let mut list = repo.visible_returns(project_id, viewer).await?;
-            for r in &mut list {
-                r.description = html.sanitize(&r.description);
-            }
-            Ok::<_, CatalogError>(Arc::new(list))
-        };
-        // Only the anonymous view is shared between callers.
-        if shared {
-            self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await
-        } else {
-            fetch.await
+    /// The returns `viewer` may see, descriptions sanitised.
+    async fn returns_for(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, CatalogError> {
+        let mut list = self.repo.visible_returns(project_id, viewer).await?;
+        for r in &mut list {
+            r.description = self.html.sanitize(&r.description);
         }
+        Ok(list)
     }
 }
 
@@ -306,13 +255,14 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
 }
 
 #[async_trait::async_trait]
-impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catalog for CatalogService<R, C, H> {
+impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogService<R, C, H> {
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError> {
-        let projects = self.all_projects().await?;
+        // Cards carry no body, so nothing here needs sanitising.
+        let projects = self.repo.projects().await?;
         let today = tokyo_date(self.clock.now());
         let mut cards = Vec::with_capacity(projects.len());
-        for project in projects.iter() {
-            let paid = self.cached_sum(SumTarget::Project(project.id)).await?;
+        for project in &projects {
+            let paid = self.sum(SumTarget::Project(project.id)).await?;
             cards.push(self.card(project, paid, today));
         }
         sort_for_home(&mut cards, today, |c| c.period_end);
@@ -320,11 +270,11 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
-        let projects = self.all_projects().await?;
-        let project = projects.iter().find(|p| p.slug == slug).ok_or(CatalogError::NotFound)?;
+        let projects = self.repo.projects().await?;
+        let project = projects.into_iter().find(|p| p.slug == slug).ok_or(CatalogError::NotFound)?;
         let today = tokyo_date(self.clock.now());
-        let paid = self.cached_sum(SumTarget::Project(project.id)).await?;
-        let card = self.card(project, paid, today);
+        let paid = self.sum(SumTarget::Project(project.id)).await?;
+        let card = self.card(&project, paid, today);
         let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
         let records = self.returns_for(project.id, viewer).await?;
         let returns = records
@@ -332,14 +282,14 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
             // The repository already filters; the domain rule is applied again so a
             // storage mistake cannot leak a hidden or someone else's return.
             .filter(|r| is_listed(r.flag, r.show_user_email.as_deref(), viewer_address.as_deref()))
-            .map(|r| return_view(r, project, card.is_open))
+            .map(|r| return_view(r, &project, card.is_open))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(ProjectDetail {
-            content: project.content.clone(),
-            slider: project.slider.clone(),
-            honor_img_url: project.honor_img_url.clone(),
-            honor_img_link: project.honor_img_link.clone(),
-            anonymous_bank: project.anonymous_bank.clone(),
+            content: self.html.sanitize(&project.content),
+            slider: project.slider,
+            honor_img_url: project.honor_img_url,
+            honor_img_link: project.honor_img_link,
+            anonymous_bank: project.anonymous_bank,
             uses_manual_sponsors: project.uses_manual_sponsors,
             hide_footer_sponsors: project.hide_footer_sponsors,
             returns,
@@ -351,93 +301,67 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         if let SumTarget::Project(id) = target {
             self.project_by_id(id).await?;
         }
-        self.cached_sum(target).await
+        self.sum(target).await
     }
 
     async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let repo = Arc::clone(&self.repo);
-        let fetch = async move {
-            let records = repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
-            Ok::<_, CatalogError>(Arc::new(records.into_iter().map(public_sale).collect::<Vec<_>>()))
-        };
-        Ok(self.sales.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
+        let records = self.repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
+        Ok(records.into_iter().map(public_sale).collect())
     }
 
     async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError> {
         let project = self.project_by_id(project_id).await?;
-        let repo = Arc::clone(&self.repo);
-        let fetch = async move {
-            if project.uses_manual_sponsors {
-                return Ok(SponsorList::Manual(manual_courses(repo.manual_sponsors(project_id).await?)));
-            }
-            let wall = sponsor_wall(&repo.sponsor_sales(Some(project_id)).await?);
-            let (mut size3, mut size2, mut size1) = (Vec::new(), Vec::new(), Vec::new());
-            for (_tier, sponsors) in &wall.corporate {
-                for sponsor in sponsors {
-                    let shown = WallSponsor::from_sponsor(sponsor);
-                    match shown.size {
-                        3 => size3.push(shown),
-                        2 => size2.push(shown),
-                        _ => size1.push(shown),
-                    }
+        if project.uses_manual_sponsors {
+            return Ok(SponsorList::Manual(manual_courses(self.repo.manual_sponsors(project_id).await?)));
+        }
+        let wall = sponsor_wall(&self.repo.sponsor_sales(Some(project_id)).await?);
+        let (mut size3, mut size2, mut size1) = (Vec::new(), Vec::new(), Vec::new());
+        for (_tier, sponsors) in &wall.corporate {
+            for sponsor in sponsors {
+                let shown = WallSponsor::from_sponsor(sponsor);
+                match shown.size {
+                    3 => size3.push(shown),
+                    2 => size2.push(shown),
+                    _ => size1.push(shown),
                 }
             }
-            let personal = wall.personal.iter().map(|s| s.name.clone()).collect();
-            Ok::<_, CatalogError>(SponsorList::Automatic { size3, size2, size1, personal })
-        };
-        self.walls.get_or_fetch(project_id, self.clock.now(), fetch).await
+        }
+        let personal = wall.personal.iter().map(|s| s.name.clone()).collect();
+        Ok(SponsorList::Automatic { size3, size2, size1, personal })
     }
 
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError> {
         if let Some(slug) = slug.filter(|s| !s.is_empty()) {
-            let projects = self.all_projects().await?;
+            let projects = self.repo.projects().await?;
             if projects.iter().any(|p| p.slug == slug && p.hide_footer_sponsors) {
                 return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
             }
         }
-        let repo = Arc::clone(&self.repo);
-        let fetch = async move {
-            let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
-            // Sorted once by the domain order; each tier keeps that order.
-            for sponsor in aggregate(&repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
-                tiers
-                    .entry(FooterTier::for_amount(sponsor.amount))
-                    .or_default()
-                    .push(WallSponsor::from_sponsor(sponsor));
-            }
-            let ordered = [FooterTier::ExtraLarge, FooterTier::Large, FooterTier::Medium, FooterTier::Small]
-                .into_iter()
-                .map(|tier| (tier, tiers.remove(&tier).unwrap_or_default()))
-                .collect();
-            Ok::<_, CatalogError>(Arc::new(ordered))
-        };
-        let tiers = self.footer.get_or_fetch((), self.clock.now(), fetch).await?;
-        Ok(FooterSponsors { hidden: false, tiers: tiers.as_ref().clone() })
+        let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
+        // Sorted once by the domain order; each tier keeps that order.
+        for sponsor in aggregate(&self.repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
+            tiers.entry(FooterTier::for_amount(sponsor.amount)).or_default().push(WallSponsor::from_sponsor(sponsor));
+        }
+        let tiers = [FooterTier::ExtraLarge, FooterTier::Large, FooterTier::Medium, FooterTier::Small]
+            .into_iter()
+            .map(|tier| (tier, tiers.remove(&tier).unwrap_or_default()))
+            .collect();
+        Ok(FooterSponsors { hidden: false, tiers })
     }
 
     async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let now = self.clock.now();
-        let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
-        let fetch = async move {
-            let mut items = repo.news(project_id, now).await?;
-            for item in &mut items {
-                item.description = html.sanitize(&item.description);
-            }
-            Ok::<_, CatalogError>(Arc::new(items))
-        };
-        Ok(self.news.get_or_fetch(project_id, now, fetch).await?.as_ref().clone())
+        let mut items = self.repo.news(project_id, self.clock.now()).await?;
+        for item in &mut items {
+            item.description = self.html.sanitize(&item.description);
+        }
+        Ok(items)
     }
 
     async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let repo = Arc::clone(&self.repo);
-        let fetch = async move {
-            let records = repo.comments(project_id).await?;
-            Ok::<_, CatalogError>(Arc::new(records.into_iter().map(comment_view).collect::<Vec<_>>()))
-        };
-        Ok(self.comments.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
+        Ok(self.repo.comments(project_id).await?.into_iter().map(comment_view).collect())
     }
 
     async fn update_comment(
@@ -450,7 +374,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
             Some(violation) => CommentUpdateError::Constraint(violation),
             None => CommentUpdateError::Unexpected(e.into()),
         };
-        let (author, project_id) = match self.repo.comment_author(comment_id).await {
+        let (author, _project_id) = match self.repo.comment_author(comment_id).await {
             Ok(owner) => owner,
             Err(RepoError::NotFound) => return Err(CommentUpdateError::NotFound),
             Err(other) => return Err(unexpected(other)),
@@ -463,8 +387,6 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
             Err(RepoError::NotFound) => return Err(CommentUpdateError::NotFound),
             Err(other) => return Err(unexpected(other)),
         }
-        // The author reloads the list right after saving: drop this process's copy.
-        self.comments.invalidate(&project_id);
         Ok(())
     }
 }

@@ -403,13 +403,15 @@ pub trait PaymentGateway: Send + Sync {
 
     /// Refunds `refund.amount` yen of a paid payment. A repeat with the same
     /// key MUST NOT refund again. A refund above what remains refundable is
-    /// [`GatewayError::Rejected`].
+    /// [`GatewayError::Rejected`]; an unknown payment is
+    /// [`GatewayError::NotFound`].
     async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError>;
 
     /// Checks a webhook's signature header against the payload and our
     /// webhook secret (refusing timestamps older than the provider's
     /// tolerance, 5 minutes) and reads the event. MUST NOT accept a payload
-    /// whose signature does not verify.
+    /// whose signature does not verify. No side effect: a redelivered event
+    /// verifies again, and deduplicating it is the caller's job.
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError>;
 }
 

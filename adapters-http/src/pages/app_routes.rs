@@ -5,7 +5,7 @@
 //!
 //! A path that matches a route pattern is `200` whatever its parameters
 //! hold, except `/projects/{slug}/` whose slug the server checks (see
-//! `startup::project_page`). Admin and payment screens need the visitor's
+//! `pages::project_page`). Admin and payment screens need the visitor's
 //! session (kept in the browser) to decide what to show, so `/admin/mail/{id}/`
 //! or `/payment/info/{project}/{return}/` get the app with `200` and the app
 //! decides (log-in, forbidden, or its own not-found view).

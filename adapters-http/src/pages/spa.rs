@@ -1,12 +1,10 @@
-//! The single-page app's `index.html`, read once at start, and what the
-//! server adds to it per page: the meta tags of `/projects/{slug}/` so shared
+//! The single-page app's `index.html` (read once at start by app-server) and
+//! what the server adds to it per page: the meta tags of `/projects/{slug}/` so shared
 //! links preview with the project's title, description and image (BRIEF
 //! decision 8), a preload hint for the first screen's largest image, and the
 //! API responses the first screen needs (docs/architecture.md, "First paint").
 
-use std::path::Path;
-
-use adapters_http::page_data::PageData;
+use crate::page_data::PageData;
 
 /// What a page's `<head>` says about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,11 +46,6 @@ pub struct SpaIndex {
 }
 
 impl SpaIndex {
-    /// `index.html` of the built frontend, if there is one.
-    pub fn load(dir: &Path) -> Option<Self> {
-        std::fs::read_to_string(dir.join("index.html")).ok().map(|html| Self { html })
-    }
-
     pub fn from_html(html: impl Into<String>) -> Self {
         Self { html: html.into() }
     }

@@ -1,5 +1,5 @@
 //! A small in-process cache for the public reads (totals, sponsor walls,
-//! project lists). Public totals may be a few seconds old (docs/decisions.md):
+//! project lists), used by `CachedCatalogRepository`. Public totals may be a few seconds old (docs/decisions.md):
 //! a fresh entry is served as is; a stale one is served at once to everyone
 //! while a single background task refreshes it, so no request ever waits for
 //! an expensive aggregate once it has been computed (no stampede and no
@@ -118,12 +118,12 @@ where
         Ok(value)
     }
 
-    /// Forgets `key` (after a write this process made); a fetch already
-    /// running will not bring the old value back.
-    pub fn invalidate(&self, key: &K) {
+    /// Forgets every entry (after a write this process made); a fetch
+    /// already running will not bring an old value back.
+    pub fn invalidate_all(&self) {
         let mut entries = lock(&self.entries);
         entries.generation += 1;
-        entries.slots.remove(key);
+        entries.slots.clear();
     }
 }
 
@@ -218,10 +218,10 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn an_invalidated_key_is_fetched_again_and_an_older_refresh_cannot_bring_the_old_value_back() {
+    async fn an_invalidated_cache_fetches_again_and_an_older_refresh_cannot_bring_the_old_value_back() {
         let cache = TtlCache::new(Duration::seconds(30));
         cache.get_or_fetch(1, t(0), async { Ok::<_, ()>("old") }).await.unwrap();
-        cache.invalidate(&1);
+        cache.invalidate_all();
         assert_eq!(cache.get_or_fetch(1, t(1), async { Ok::<_, ()>("new") }).await, Ok("new"));
 
         // A refresh of a stale entry that finishes after an invalidation is dropped.
@@ -230,7 +230,7 @@ mod tests {
             cache.get_or_fetch(1, t(40), async move { Ok::<_, ()>(released.await.unwrap_or("")) }).await,
             Ok("new")
         );
-        cache.invalidate(&1);
+        cache.invalidate_all();
         assert_eq!(cache.get_or_fetch(1, t(41), async { Ok::<_, ()>("after the write") }).await, Ok("after the write"));
         release.send("read before the write").unwrap();
         let_refreshes_finish().await;

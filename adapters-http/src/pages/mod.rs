@@ -1,0 +1,172 @@
+//! The HTML side of the site: `/` and `/projects/{slug}/` (the app's
+//! `index.html` with meta tags and first-screen data), the answer for paths
+//! no screen of the app handles, and the health probes. app-server reads
+//! `index.html` from disk and serves the static files; everything decided
+//! per request is here.
+
+pub mod app_routes;
+pub mod spa;
+
+use actix_web::http::header::{self, CacheControl, CacheDirective};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpResponse};
+use ports::catalog::{Catalog, CatalogError};
+use ports::health::Readiness;
+
+use crate::page_data;
+use crate::SiteEnv;
+pub use app_routes::is_app_route;
+pub use spa::{Page, PageMeta, SpaIndex};
+
+/// `index.html` with the site's public origin and name, for server-side meta tags.
+pub struct SpaPages {
+    index: SpaIndex,
+    public_url: String,
+    site_name: String,
+}
+
+impl SpaPages {
+    pub fn new(index: SpaIndex, public_url: impl Into<String>, site_name: impl Into<String>) -> Self {
+        Self { index, public_url: public_url.into(), site_name: site_name.into() }
+    }
+
+    pub fn index_html(&self) -> &str {
+        self.index.html()
+    }
+}
+
+/// `/healthz` (the process answers) and `/readyz` (it can reach its database).
+/// Needs a `web::Data<dyn Readiness>` in the app.
+pub fn probes(cfg: &mut web::ServiceConfig) {
+    cfg.route("/healthz", web::get().to(healthz)).route("/readyz", web::get().to(readyz));
+}
+
+/// `/` and `/projects/{slug}/` (with or without the trailing slash), rendered from `pages`.
+pub fn config(pages: web::Data<SpaPages>) -> impl FnOnce(&mut web::ServiceConfig) {
+    move |cfg| {
+        cfg.app_data(pages)
+            .route("/", web::get().to(home_page))
+            .route("/projects/{slug}/", web::get().to(project_page))
+            .route("/projects/{slug}", web::get().to(project_page));
+    }
+}
+
+/// An HTML page that browsers revalidate on every visit.
+pub fn html_page(status: StatusCode, body: String) -> HttpResponse {
+    HttpResponse::build(status)
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CACHE_CONTROL, "no-cache"))
+        .body(body)
+}
+
+/// The answer for a path that is not a file: `None` when a screen of the app
+/// handles it (serve `index.html` as is), else the app with `404` (it shows
+/// its not-found screen) so crawlers do not index it.
+pub fn unknown_app_path(path: &str, index_html: &str) -> Option<HttpResponse> {
+    (!is_app_route(path)).then(|| html_page(StatusCode::NOT_FOUND, index_html.to_owned()))
+}
+
+fn absolute(public_url: &str, url: &str) -> String {
+    if url.starts_with("http://") || url.starts_with("https://") {
+        url.to_string()
+    } else {
+        format!("{public_url}/{}", url.trim_start_matches('/'))
+    }
+}
+
+/// `/`: the app with the project cards and totals it would fetch first.
+async fn home_page(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>, spa: web::Data<SpaPages>) -> HttpResponse {
+    let page = match page_data::home(catalog.get_ref(), &env).await {
+        Ok(data) => Page::with_data(None, data),
+        Err(e) => {
+            // The app fetches what it needs itself; the page still loads.
+            tracing::error!(error = %e, "home page data unavailable");
+            Page::default()
+        }
+    };
+    html_page(StatusCode::OK, spa.index.render(&page))
+}
+
+/// `/projects/{slug}/`: the app with the project's title, description and
+/// image in `<title>`, the description and OGP tags, and its detail as a
+/// logged-out visitor sees it. An unknown slug gets the plain page with
+/// status 404 (the app shows its not-found view).
+async fn project_page(
+    slug: web::Path<String>,
+    catalog: web::Data<dyn Catalog>,
+    spa: web::Data<SpaPages>,
+) -> HttpResponse {
+    let slug = slug.into_inner();
+    match catalog.project_detail(slug.clone(), None).await {
+        Ok(detail) => {
+            let card = &detail.card;
+            let meta = PageMeta {
+                document_title: format!("{} | {}", card.title, spa.site_name),
+                title: card.title.clone(),
+                description: card.description.clone(),
+                image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
+                url: format!("{}/projects/{}/", spa.public_url, card.slug),
+            };
+            let page = Page::with_data(Some(meta), page_data::project(detail));
+            html_page(StatusCode::OK, spa.index.render(&page))
+        }
+        Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
+        Err(CatalogError::Unexpected(e)) => {
+            tracing::error!(error = %e, slug, "project page data unavailable");
+            html_page(StatusCode::OK, spa.index.html().to_string())
+        }
+    }
+}
+
+fn status(value: &'static str) -> std::collections::HashMap<&'static str, &'static str> {
+    std::collections::HashMap::from([("status", value)])
+}
+
+async fn healthz() -> HttpResponse {
+    HttpResponse::Ok().json(status("ok"))
+}
+
+async fn readyz(readiness: web::Data<dyn Readiness>) -> HttpResponse {
+    if readiness.is_ready().await {
+        HttpResponse::Ok().json(status("ok"))
+    } else {
+        HttpResponse::ServiceUnavailable()
+            .insert_header(CacheControl(vec![CacheDirective::NoStore]))
+            .json(status("database unavailable"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::{call_service, init_service, TestRequest};
+    use actix_web::App;
+    use ports::health::MockReadiness;
+    use std::sync::Arc;
+
+    #[test]
+    fn image_urls_become_absolute_on_the_public_origin() {
+        assert_eq!(absolute("https://cf.example", "/media/a.svg"), "https://cf.example/media/a.svg");
+        assert_eq!(absolute("https://cf.example", "https://cdn.example/a.png"), "https://cdn.example/a.png");
+    }
+
+    #[test]
+    fn a_path_no_screen_handles_gets_the_app_with_404_and_a_screen_gets_none() {
+        let page = unknown_app_path("/no-such-page/", "<html></html>").map(|r| r.status());
+        assert_eq!(page, Some(StatusCode::NOT_FOUND));
+        assert!(unknown_app_path("/login/", "<html></html>").is_none());
+    }
+
+    #[actix_web::test]
+    async fn readyz_says_503_and_is_not_stored_when_the_database_is_away() {
+        let mut readiness = MockReadiness::new();
+        readiness.expect_is_ready().return_const(false);
+        let readiness: Arc<dyn Readiness> = Arc::new(readiness);
+        let app = init_service(App::new().app_data(web::Data::from(readiness)).configure(probes)).await;
+
+        let resp = call_service(&app, TestRequest::get().uri("/readyz").to_request()).await;
+
+        assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(resp.headers().get(header::CACHE_CONTROL).unwrap(), "no-store");
+    }
+}

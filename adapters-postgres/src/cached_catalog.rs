@@ -1,0 +1,264 @@
+//! `CachedCatalogRepository` wraps any `CatalogRepository` and answers the
+//! public reads from a short-lived in-process cache (`cache::TtlCache`), so
+//! the use case keeps only its rules. It lives beside the PostgreSQL adapter
+//! because the aggregates it spares are this storage's cost, and because it
+//! needs a Tokio runtime for its background refreshes, which `ports` must not
+//! depend on.
+//!
+//! What may be stale, and for how long, is decided here (docs/decisions.md,
+//! "Performance of the public reads"): everything a logged-out visitor reads,
+//! for one TTL plus one query. Reads for a signed-in viewer and every write
+//! go straight through.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Duration, Utc};
+use domain::account::Email;
+use domain::sponsor::SponsorSale;
+use ports::accounts::UserId;
+use ports::catalog::{
+    CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
+    ReturnRecord,
+};
+use ports::clock::Clock;
+use ports::RepoError;
+
+use crate::cache::TtlCache;
+
+type Shared<T> = Arc<Vec<T>>;
+
+pub struct CachedCatalogRepository<R, C> {
+    // Shared with the refreshes, which run as tasks of their own.
+    inner: Arc<R>,
+    clock: C,
+    projects: TtlCache<(), Shared<ProjectRecord>>,
+    sum_all: TtlCache<(), PaidSum>,
+    sum_project: TtlCache<i64, PaidSum>,
+    sum_return: TtlCache<i64, Option<PaidSum>>,
+    returns: TtlCache<i64, Shared<ReturnRecord>>,
+    news: TtlCache<i64, Shared<NewsItem>>,
+    comments: TtlCache<i64, Shared<CommentRecord>>,
+    sponsors: TtlCache<Option<i64>, Shared<SponsorSale>>,
+    sales: TtlCache<(i64, i64), Shared<PublicSaleRecord>>,
+    manual: TtlCache<i64, Shared<ManualSponsorRecord>>,
+}
+
+impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
+    /// A zero (or negative) `ttl` disables caching: every read goes to `inner`.
+    pub fn new(inner: R, clock: C, ttl: Duration) -> Self {
+        let ttl = ttl.max(Duration::zero());
+        Self {
+            inner: Arc::new(inner),
+            clock,
+            projects: TtlCache::new(ttl),
+            sum_all: TtlCache::new(ttl),
+            sum_project: TtlCache::new(ttl),
+            sum_return: TtlCache::new(ttl),
+            returns: TtlCache::new(ttl),
+            news: TtlCache::new(ttl),
+            comments: TtlCache::new(ttl),
+            sponsors: TtlCache::new(ttl),
+            sales: TtlCache::new(ttl),
+            manual: TtlCache::new(ttl),
+        }
+    }
+
+    fn inner(&self) -> Arc<R> {
+        Arc::clone(&self.inner)
+    }
+}
+
+fn owned<T: Clone>(list: Shared<T>) -> Vec<T> {
+    Arc::try_unwrap(list).unwrap_or_else(|shared| shared.as_ref().clone())
+}
+
+#[async_trait]
+impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatalogRepository<R, C> {
+    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.projects().await.map(Arc::new) };
+        self.projects.get_or_fetch((), self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
+        let inner = self.inner();
+        self.sum_all.get_or_fetch((), self.clock.now(), async move { inner.paid_sum_all().await }).await
+    }
+
+    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.paid_sum_project(project_id).await };
+        self.sum_project.get_or_fetch(project_id, self.clock.now(), fetch).await
+    }
+
+    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.paid_sum_return(return_id).await };
+        self.sum_return.get_or_fetch(return_id, self.clock.now(), fetch).await
+    }
+
+    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError> {
+        // Only the anonymous view is shared between callers.
+        if viewer.is_some() {
+            return self.inner.visible_returns(project_id, viewer).await;
+        }
+        let inner = self.inner();
+        let fetch = async move { inner.visible_returns(project_id, None).await.map(Arc::new) };
+        self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.news(project_id, now).await.map(Arc::new) };
+        self.news.get_or_fetch(project_id, now, fetch).await.map(owned)
+    }
+
+    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.comments(project_id).await.map(Arc::new) };
+        self.comments.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.sponsor_sales(project_id).await.map(Arc::new) };
+        self.sponsors.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.public_sales(project_id, limit).await.map(Arc::new) };
+        self.sales.get_or_fetch((project_id, limit), self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.manual_sponsors(project_id).await.map(Arc::new) };
+        self.manual.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError> {
+        // Read before a write: never stale.
+        self.inner.comment_author(comment_id).await
+    }
+
+    async fn update_comment(
+        &self,
+        comment_id: i64,
+        author: UserId,
+        text: String,
+        now: DateTime<Utc>,
+    ) -> Result<(), RepoError> {
+        let result = self.inner.update_comment(comment_id, author, text, now).await;
+        // The author reloads the list right after saving. Edits are rare, so every
+        // project's list is dropped rather than looking up which one it was.
+        if result.is_ok() {
+            self.comments.invalidate_all();
+        }
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::TimeZone;
+    use domain::money::Yen;
+    use ports::catalog::MockCatalogRepository;
+    use ports::clock::MockClock;
+
+    fn clock() -> MockClock {
+        let mut clock = MockClock::new();
+        clock.expect_now().return_const(Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap());
+        clock
+    }
+
+    fn cached(repo: MockCatalogRepository) -> CachedCatalogRepository<MockCatalogRepository, MockClock> {
+        CachedCatalogRepository::new(repo, clock(), Duration::seconds(3))
+    }
+
+    #[tokio::test]
+    async fn the_site_total_is_served_from_memory_for_a_few_seconds() {
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_paid_sum_all().times(1).returning(|| Ok(PaidSum { amount: Yen(5_000), supports: 2 }));
+        let repo = cached(repo);
+
+        for _ in 0..3 {
+            assert_eq!(repo.paid_sum_all().await.unwrap().amount, Yen(5_000));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_zero_ttl_reads_storage_every_time() {
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_paid_sum_project().times(2).returning(|id| Ok(PaidSum { amount: Yen(id), supports: 1 }));
+        let repo = CachedCatalogRepository::new(repo, clock(), Duration::zero());
+
+        repo.paid_sum_project(1).await.unwrap();
+        repo.paid_sum_project(1).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_viewer_address_is_passed_to_storage_and_only_the_anonymous_view_is_cached() {
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_visible_returns().withf(|_, viewer| viewer.is_none()).times(1).returning(|_, _| Ok(vec![]));
+        repo.expect_visible_returns()
+            .withf(|_, viewer| viewer.as_ref().is_some_and(|e| e.as_str() == "a@example.jp"))
+            .times(2)
+            .returning(|_, _| Ok(vec![]));
+        let repo = cached(repo);
+        let viewer = || Some(Email::parse("a@example.jp").unwrap());
+
+        for _ in 0..2 {
+            repo.visible_returns(1, None).await.unwrap();
+            repo.visible_returns(1, viewer()).await.unwrap();
+        }
+    }
+
+    #[tokio::test]
+    async fn errors_are_passed_on_and_not_kept() {
+        let mut repo = MockCatalogRepository::new();
+        let mut calls = 0;
+        repo.expect_projects().times(2).returning(move || {
+            calls += 1;
+            if calls == 1 {
+                Err(RepoError::Unexpected(anyhow::anyhow!("down")))
+            } else {
+                Ok(vec![])
+            }
+        });
+        let repo = cached(repo);
+
+        assert!(matches!(repo.projects().await, Err(RepoError::Unexpected(_))));
+        assert_eq!(repo.projects().await.unwrap(), vec![]);
+        assert_eq!(repo.projects().await.unwrap(), vec![], "the answer after the failure is kept");
+    }
+
+    #[tokio::test]
+    async fn after_the_author_edits_a_comment_the_next_list_is_read_again() {
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_update_comment().times(1).returning(|_, _, _, _| Ok(()));
+        repo.expect_comments().times(2).returning(|_| Ok(vec![]));
+        let repo = cached(repo);
+        let now = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
+
+        repo.comments(1).await.unwrap();
+        repo.comments(1).await.unwrap();
+        repo.update_comment(5, UserId(7), "書き換えました".into(), now).await.unwrap();
+        repo.comments(1).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn the_footer_and_a_projects_wall_are_kept_apart() {
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_sponsor_sales().withf(|p| p.is_none()).times(1).returning(|_| Ok(vec![]));
+        repo.expect_sponsor_sales().withf(|p| *p == Some(1)).times(1).returning(|_| Ok(vec![]));
+        let repo = cached(repo);
+
+        for _ in 0..2 {
+            repo.sponsor_sales(None).await.unwrap();
+            repo.sponsor_sales(Some(1)).await.unwrap();
+        }
+    }
+}
