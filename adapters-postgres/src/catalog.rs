@@ -12,7 +12,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
 use domain::money::Yen;
 use domain::returns::ReturnType;
-use domain::sponsor::SponsorSale;
+use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
@@ -476,7 +476,7 @@ impl CatalogRepository for PgCatalogRepository {
             rows.into_iter()
                 .map(|r| {
                     Ok(SponsorSale {
-                        supporter_id: r.user_id,
+                        supporter_id: UserId::try_from(r.user_id).map_err(|e| corrupt("sales.user_id", e))?,
                         display_name: r.name,
                         anonymous: r.anonymous,
                         amount: Yen(r.amount),
@@ -544,18 +544,20 @@ impl CatalogRepository for PgCatalogRepository {
                 ))
                 .load(conn)
                 .map_err(map_diesel)?;
-            Ok(rows
-                .into_iter()
-                .map(|(course, name, logo_src, link, amount, latest_date, position)| ManualSponsorRecord {
-                    course,
-                    name,
-                    logo_src,
-                    link,
-                    amount: amount.map(Yen),
-                    latest_date,
-                    position,
+            rows.into_iter()
+                .map(|(course, name, logo_src, link, amount, latest_date, position)| {
+                    Ok(ManualSponsorRecord {
+                        course: ManualCourse::from_code(&course)
+                            .map_err(|e| corrupt("project_manual_sponsors.course", e))?,
+                        name,
+                        logo_src,
+                        link,
+                        amount: amount.map(Yen),
+                        latest_date,
+                        position,
+                    })
                 })
-                .collect())
+                .collect()
         })
         .await
     }

@@ -6,7 +6,7 @@ use diesel::{Connection, PgConnection, RunQueryDsl};
 use domain::account::Email;
 use domain::money::Yen;
 use domain::payment::SaleStatus::{self, AwaitingBankTransfer, Canceled, Pending, Succeeded};
-use domain::sponsor::{sponsor_wall, LogoTier, ANONYMOUS_NAME};
+use domain::sponsor::{sponsor_wall, SponsorTier, ANONYMOUS_NAME};
 use ports::accounts::UserId;
 use ports::catalog::{CatalogRepository, PaidSum};
 use ports::RepoError;
@@ -149,10 +149,10 @@ async fn sponsor_sales_feed_the_wall_with_tiers_logos_and_sticky_anonymity() {
     let wall = sponsor_wall(&sales);
 
     assert_eq!(sales.len(), 3);
-    let tiers: Vec<(LogoTier, Vec<&str>)> =
+    let tiers: Vec<(SponsorTier, Vec<&str>)> =
         wall.corporate.iter().map(|(t, s)| (*t, s.iter().map(|s| s.name.as_str()).collect())).collect();
     // User 4 gave no display name: the company name stands in.
-    assert_eq!(tiers, vec![(LogoTier::Largest, vec!["赤城工業"]), (LogoTier::Medium, vec!["上毛商事"])]);
+    assert_eq!(tiers, vec![(SponsorTier::Largest, vec!["赤城工業"]), (SponsorTier::Medium, vec!["上毛商事"])]);
     assert_eq!(wall.corporate[0].1[0].img.as_deref(), Some("/media/logo4.png"));
     assert_eq!(wall.personal.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![ANONYMOUS_NAME]);
     assert_eq!(wall.personal[0].amount, Yen(3_000));
@@ -246,4 +246,21 @@ async fn corrupt_stock_in_the_database_is_an_error_naming_the_column_not_zero() 
     let limit = repo.visible_returns(1, None).await;
     let Err(RepoError::Unexpected(error)) = limit else { panic!("a negative stock_limit was read as {limit:?}") };
     assert!(error.to_string().contains("returns.stock_limit"), "{error}");
+}
+
+#[tokio::test]
+async fn an_unknown_manual_sponsor_course_is_an_error_naming_the_column_not_a_supporter() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    exec(&db.url, "ALTER TABLE project_manual_sponsors DROP CONSTRAINT project_manual_sponsors_course_check");
+    exec(
+        &db.url,
+        "INSERT INTO project_manual_sponsors (project_id, course, name, logo_src, position) VALUES \
+           (1, 'A', '桐生織物', '/media/a.svg', 0), (1, 'D', '謎の協賛', '/media/d.svg', 1)",
+    );
+    let repo = PgCatalogRepository::new(pool);
+
+    let list = repo.manual_sponsors(1).await;
+    let Err(RepoError::Unexpected(error)) = list else { panic!("an unknown course was read as {list:?}") };
+    assert!(error.to_string().contains("project_manual_sponsors.course"), "{error}");
 }

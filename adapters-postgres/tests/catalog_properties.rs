@@ -12,6 +12,7 @@ use adapters_postgres::testing::TestDatabase;
 use adapters_postgres::PgCatalogRepository;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
+use domain::ids::UserId;
 use domain::money::Yen;
 use domain::payment::SaleStatus;
 use domain::returns::ReturnType;
@@ -307,7 +308,7 @@ fn reference_sponsor_sales(world: &World, project: Option<i64>) -> Vec<SponsorSa
             let in_scope = project.is_none_or(|p| p == ret.project);
             let excluded = world.exclusions.contains(&(ret.project, s.user));
             (in_scope && !excluded).then(|| SponsorSale {
-                supporter_id: s.user,
+                supporter_id: UserId(s.user),
                 display_name: non_blank(&s.name.as_ref().map(|(n, _)| n.clone()))
                     .or_else(|| ret.kind.allows_logo().then(|| non_blank(&user.corporatename)).flatten()),
                 anonymous: s.name.as_ref().is_some_and(|(_, anonymous)| *anonymous),
@@ -361,7 +362,7 @@ fn sponsor_walls_from_sql_equal_the_domain_aggregate_of_the_same_sales() {
     for_random_worlds(32, |world, repo| {
         for &project in &world.projects {
             let rows = block_on(repo.sponsor_sales(Some(project))).unwrap();
-            let supporters: BTreeSet<i64> = rows.iter().map(|r| r.supporter_id).collect();
+            let supporters: BTreeSet<UserId> = rows.iter().map(|r| r.supporter_id).collect();
             prop_assert_eq!(supporters.len(), rows.len(), "one row per supporter");
             prop_assert_eq!(
                 sponsor_wall(&rows),

@@ -6,7 +6,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::account::Email;
 use domain::money::Yen;
 use domain::returns::ReturnType;
-use domain::sponsor::SponsorSale;
+use domain::sponsor::{ManualCourse, SponsorSale};
 
 use crate::accounts::UserId;
 use crate::RepoError;
@@ -124,8 +124,7 @@ pub struct PublicSaleRecord {
 /// Entry of a manual sponsor list (`project_manual_sponsors`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManualSponsorRecord {
-    /// 'A', 'B', 'C' or 'supporter'.
-    pub course: String,
+    pub course: ManualCourse,
     pub name: String,
     pub logo_src: Option<String>,
     pub link: Option<String>,

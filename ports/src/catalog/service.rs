@@ -12,7 +12,7 @@ use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
 use domain::project::{days_left, is_open, sort_for_home, Progress};
 use domain::returns::{is_listed, purchase_block, Remaining};
-use domain::sponsor::{aggregate, sponsor_wall, FooterTier, ANONYMOUS_NAME};
+use domain::sponsor::{aggregate, sponsor_wall, ManualCourse, SponsorTier, ANONYMOUS_NAME};
 use domain::time::tokyo_date;
 
 use super::cache::TtlCache;
@@ -29,7 +29,7 @@ use crate::clock::Clock;
 use crate::html::HtmlSanitizer;
 use crate::{ConstraintViolation, RepoError};
 
-type FooterTiers = Vec<(FooterTier, Vec<WallSponsor>)>;
+type FooterTiers = Vec<(SponsorTier, Vec<WallSponsor>)>;
 
 /// Most sales the public supporter list answers (newest first).
 pub const PUBLIC_SALES_LIMIT: i64 = 500;
@@ -281,9 +281,9 @@ fn comment_view(record: CommentRecord) -> CommentView {
 /// latest date first, then the manual position.
 fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
     entries.sort_by(|a, b| {
+        // `None` orders below every amount, so descending puts it last.
         b.amount
-            .unwrap_or(domain::money::Yen(-1))
-            .cmp(&a.amount.unwrap_or(domain::money::Yen(-1)))
+            .cmp(&a.amount)
             .then_with(|| match (a.latest_date, b.latest_date) {
                 (Some(x), Some(y)) => x.cmp(&y),
                 (Some(_), None) => std::cmp::Ordering::Less,
@@ -295,11 +295,11 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
     let mut courses = ManualCourses::default();
     for entry in entries {
         let logo = ManualLogo { name: entry.name.clone(), src: entry.logo_src.clone(), link: entry.link.clone() };
-        match entry.course.as_str() {
-            "A" => courses.a.push(logo),
-            "B" => courses.b.push(logo),
-            "C" => courses.c.push(logo),
-            _ => courses.supporters.push(entry.name),
+        match entry.course {
+            ManualCourse::A => courses.a.push(logo),
+            ManualCourse::B => courses.b.push(logo),
+            ManualCourse::C => courses.c.push(logo),
+            ManualCourse::Supporter => courses.supporters.push(entry.name),
         }
     }
     courses
@@ -376,7 +376,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
             for (_tier, sponsors) in &wall.corporate {
                 for sponsor in sponsors {
                     let shown = WallSponsor::from_sponsor(sponsor);
-                    match shown.size {
+                    match shown.tier.size_tag() {
                         3 => size3.push(shown),
                         2 => size2.push(shown),
                         _ => size1.push(shown),
@@ -398,18 +398,16 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         }
         let repo = Arc::clone(&self.repo);
         let fetch = async move {
-            let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
+            let mut tiers: HashMap<SponsorTier, Vec<WallSponsor>> = HashMap::new();
             // Sorted once by the domain order; each tier keeps that order.
             for sponsor in aggregate(&repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
                 tiers
-                    .entry(FooterTier::for_amount(sponsor.amount))
+                    .entry(SponsorTier::in_footer(sponsor.amount))
                     .or_default()
                     .push(WallSponsor::from_sponsor(sponsor));
             }
-            let ordered = [FooterTier::ExtraLarge, FooterTier::Large, FooterTier::Medium, FooterTier::Small]
-                .into_iter()
-                .map(|tier| (tier, tiers.remove(&tier).unwrap_or_default()))
-                .collect();
+            let ordered =
+                SponsorTier::ALL.into_iter().map(|tier| (tier, tiers.remove(&tier).unwrap_or_default())).collect();
             Ok::<_, CatalogError>(Arc::new(ordered))
         };
         let tiers = self.footer.get_or_fetch((), self.clock.now(), fetch).await?;

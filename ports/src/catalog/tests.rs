@@ -5,7 +5,7 @@ use domain::account::Email;
 use domain::comment::CommentText;
 use domain::money::Yen;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
-use domain::sponsor::{FooterTier, LogoTier, SponsorSale};
+use domain::sponsor::{ManualCourse, SponsorSale, SponsorTier};
 
 use super::*;
 use crate::accounts::UserId;
@@ -258,7 +258,7 @@ async fn the_public_supporter_list_masks_anonymous_supporters_and_shows_company_
 
 fn sponsor_sale(id: i64, amount: i64, company: bool, anonymous: bool) -> SponsorSale {
     SponsorSale {
-        supporter_id: id,
+        supporter_id: UserId(id),
         display_name: Some(format!("支援者{id}")),
         anonymous,
         amount: Yen(amount),
@@ -290,21 +290,21 @@ async fn the_sponsor_wall_groups_logos_by_size_and_lists_personal_names_with_tok
 
     assert_eq!(
         size3.iter().map(|s| (s.name.as_str(), s.tier)).collect::<Vec<_>>(),
-        vec![("支援者1", LogoTier::Largest), ("支援者2", LogoTier::Large)]
+        vec![("支援者1", SponsorTier::Largest), ("支援者2", SponsorTier::Large)]
     );
-    assert_eq!(size2[0].tier, LogoTier::Medium);
-    assert_eq!(size1[0].tier, LogoTier::Small);
+    assert_eq!(size2[0].tier, SponsorTier::Medium);
+    assert_eq!(size1[0].tier, SponsorTier::Small);
     // The anonymous company lost its logo and is listed by '匿名' among personal names, largest first.
     assert_eq!(personal, vec!["匿名".to_string(), "支援者5".to_string()]);
 }
 
 #[tokio::test]
-async fn a_project_with_a_manual_list_shows_its_courses_in_order() {
+async fn a_project_with_a_manual_list_shows_its_courses_in_order_with_undisclosed_amounts_last() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![ProjectRecord { uses_manual_sponsors: true, ..project(1, "p", day(2026, 12, 31)) }]);
     repo.expect_sponsor_sales().never();
-    let entry = |course: &str, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
-        course: course.into(),
+    let entry = |course: ManualCourse, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
+        course,
         name: name.into(),
         logo_src: Some("/media/x.svg".into()),
         link: None,
@@ -314,16 +314,18 @@ async fn a_project_with_a_manual_list_shows_its_courses_in_order() {
     };
     repo.expect_manual_sponsors().returning(move |_| {
         Ok(vec![
-            entry("A", "小", Some(1_000), 0),
-            entry("A", "大", Some(9_000), 1),
-            entry("B", "B社", None, 0),
-            entry("supporter", "山田 花子", None, 0),
+            entry(ManualCourse::A, "非公開", None, -1),
+            entry(ManualCourse::A, "小", Some(1_000), 0),
+            entry(ManualCourse::A, "大", Some(9_000), 1),
+            entry(ManualCourse::A, "無償", Some(0), 2),
+            entry(ManualCourse::B, "B社", None, 0),
+            entry(ManualCourse::Supporter, "山田 花子", None, 0),
         ])
     });
 
     let SponsorList::Manual(courses) = service(repo).sponsors(1).await.unwrap() else { panic!("manual expected") };
 
-    assert_eq!(courses.a.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["大", "小"]);
+    assert_eq!(courses.a.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["大", "小", "無償", "非公開"]);
     assert_eq!(courses.b.len(), 1);
     assert!(courses.c.is_empty());
     assert_eq!(courses.supporters, vec!["山田 花子".to_string()]);
@@ -353,10 +355,10 @@ async fn the_footer_is_hidden_on_a_project_that_hides_it_and_otherwise_tiers_com
 
     assert!(hidden.hidden && hidden.tiers.is_empty());
     assert!(!shown.hidden);
-    let sizes: Vec<(FooterTier, usize)> = shown.tiers.iter().map(|(t, s)| (*t, s.len())).collect();
+    let sizes: Vec<(SponsorTier, usize)> = shown.tiers.iter().map(|(t, s)| (*t, s.len())).collect();
     assert_eq!(
         sizes,
-        vec![(FooterTier::ExtraLarge, 1), (FooterTier::Large, 0), (FooterTier::Medium, 1), (FooterTier::Small, 0)]
+        vec![(SponsorTier::Largest, 1), (SponsorTier::Large, 0), (SponsorTier::Medium, 1), (SponsorTier::Small, 0)]
     );
 }
 

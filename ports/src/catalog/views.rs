@@ -5,7 +5,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use domain::money::{PriceBreakdown, Yen};
 use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
-use domain::sponsor::{FooterTier, LogoTier, Sponsor};
+use domain::sponsor::{Sponsor, SponsorTier};
 
 use super::repository::{BankAccount, PaidSum, SliderImage};
 use crate::accounts::UserId;
@@ -94,9 +94,9 @@ pub struct WallSponsor {
     pub name: String,
     pub link: Option<String>,
     pub img: Option<String>,
-    pub tier: LogoTier,
-    /// 3, 2 or 1 (`domain::sponsor::logo_size_tag`).
-    pub size: u8,
+    /// The logo wall's tier (also in the footer, whose own tier groups it);
+    /// its `size_tag` is the logo size 3, 2 or 1.
+    pub tier: SponsorTier,
 }
 
 impl WallSponsor {
@@ -105,8 +105,7 @@ impl WallSponsor {
             name: sponsor.name.clone(),
             link: sponsor.link.clone(),
             img: sponsor.img.clone(),
-            tier: LogoTier::for_amount(sponsor.amount),
-            size: domain::sponsor::logo_size_tag(sponsor.amount),
+            tier: SponsorTier::on_logo_wall(sponsor.amount),
         }
     }
 }
@@ -140,7 +139,7 @@ pub enum SponsorList {
 pub struct FooterSponsors {
     pub hidden: bool,
     /// Every footer tier from LL to S, each sorted (possibly empty).
-    pub tiers: Vec<(FooterTier, Vec<WallSponsor>)>,
+    pub tiers: Vec<(SponsorTier, Vec<WallSponsor>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
