@@ -4,6 +4,7 @@
 
 use actix_web::get;
 use actix_web::web::{self, Json};
+use domain::ids::ProjectId;
 use domain::sponsor::SponsorTier;
 use ports::catalog::{Catalog, FooterSponsors, ManualLogo, SponsorList, WallSponsor};
 use serde::{Deserialize, Serialize};
@@ -126,7 +127,7 @@ async fn sponsor_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
 ) -> Result<Json<SponsorListResponse>, ApiError> {
-    let response = match catalog.sponsors(query.project_id).await? {
+    let response = match catalog.sponsors(ProjectId(query.project_id)).await? {
         SponsorList::Automatic { size3, size2, size1, personal } => SponsorListResponse {
             manual: false,
             corporate: CorporateDto { size3: dtos(size3), size2: dtos(size2), size1: dtos(size1) },

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use chrono::Duration;
 use domain::account::Email;
 use domain::comment::CommentText;
+use domain::ids::ProjectId;
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
 use domain::project::{days_left, is_open, sort_for_home, Progress};
@@ -76,12 +77,12 @@ pub trait Catalog: Send + Sync {
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
     /// Paid total; `NotFound` for an unknown project or return.
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
-    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError>;
-    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError>;
+    async fn public_sales(&self, project_id: ProjectId) -> Result<Vec<PublicSale>, CatalogError>;
+    async fn sponsors(&self, project_id: ProjectId) -> Result<SponsorList, CatalogError>;
     /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
-    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError>;
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError>;
+    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError>;
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError>;
     /// Replaces a comment's text; only its author may.
     async fn update_comment(
         &self,
@@ -104,12 +105,12 @@ pub struct CatalogService<R, C, H> {
     html: Arc<H>,
     projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
     sums: TtlCache<SumTarget, PaidSum>,
-    returns: TtlCache<i64, Arc<Vec<ReturnRecord>>>,
-    news: TtlCache<i64, Arc<Vec<NewsItem>>>,
-    comments: TtlCache<i64, Arc<Vec<CommentView>>>,
-    walls: TtlCache<i64, SponsorList>,
+    returns: TtlCache<ProjectId, Arc<Vec<ReturnRecord>>>,
+    news: TtlCache<ProjectId, Arc<Vec<NewsItem>>>,
+    comments: TtlCache<ProjectId, Arc<Vec<CommentView>>>,
+    walls: TtlCache<ProjectId, SponsorList>,
     footer: TtlCache<(), Arc<FooterTiers>>,
-    sales: TtlCache<i64, Arc<Vec<PublicSale>>>,
+    sales: TtlCache<ProjectId, Arc<Vec<PublicSale>>>,
 }
 
 impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> CatalogService<R, C, H> {
@@ -143,7 +144,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         self.projects.get_or_fetch((), self.clock.now(), fetch).await
     }
 
-    async fn project_by_id(&self, project_id: i64) -> Result<ProjectRecord, CatalogError> {
+    async fn project_by_id(&self, project_id: ProjectId) -> Result<ProjectRecord, CatalogError> {
         let projects = self.all_projects().await?;
         projects.iter().find(|p| p.id == project_id).cloned().ok_or(CatalogError::NotFound)
     }
@@ -181,7 +182,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
 
     async fn returns_for(
         &self,
-        project_id: i64,
+        project_id: ProjectId,
         viewer: Option<Email>,
     ) -> Result<Arc<Vec<ReturnRecord>>, CatalogError> {
         let shared = viewer.is_none();
@@ -354,7 +355,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         self.cached_sum(target).await
     }
 
-    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError> {
+    async fn public_sales(&self, project_id: ProjectId) -> Result<Vec<PublicSale>, CatalogError> {
         self.project_by_id(project_id).await?;
         let repo = Arc::clone(&self.repo);
         let fetch = async move {
@@ -364,7 +365,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         Ok(self.sales.get_or_fetch(project_id, self.clock.now(), fetch).await?.as_ref().clone())
     }
 
-    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError> {
+    async fn sponsors(&self, project_id: ProjectId) -> Result<SponsorList, CatalogError> {
         let project = self.project_by_id(project_id).await?;
         let repo = Arc::clone(&self.repo);
         let fetch = async move {
@@ -414,7 +415,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         Ok(FooterSponsors { hidden: false, tiers: tiers.as_ref().clone() })
     }
 
-    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError> {
+    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError> {
         self.project_by_id(project_id).await?;
         let now = self.clock.now();
         let (repo, html) = (Arc::clone(&self.repo), Arc::clone(&self.html));
@@ -428,7 +429,7 @@ impl<R: CatalogRepository + 'static, C: Clock, H: HtmlSanitizer + 'static> Catal
         Ok(self.news.get_or_fetch(project_id, now, fetch).await?.as_ref().clone())
     }
 
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError> {
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError> {
         self.project_by_id(project_id).await?;
         let repo = Arc::clone(&self.repo);
         let fetch = async move {

@@ -2,6 +2,7 @@
 //! applied (days left, progress, prices, availability, sponsor tiers).
 
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::{PriceBreakdown, Yen};
 use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
@@ -12,7 +13,7 @@ use crate::accounts::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectCard {
-    pub id: i64,
+    pub id: ProjectId,
     pub slug: String,
     pub title: String,
     pub description: String,
@@ -30,7 +31,7 @@ pub struct ProjectCard {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReturnView {
-    pub id: i64,
+    pub id: ReturnId,
     pub slug: String,
     pub return_type: ReturnType,
     pub title: String,
@@ -71,8 +72,8 @@ pub struct ProjectDetail {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SumTarget {
     All,
-    Project(i64),
-    Return(i64),
+    Project(ProjectId),
+    Return(ReturnId),
 }
 
 /// A paid sale on the public supporter list: no e-mail, user id or amount.
@@ -145,7 +146,7 @@ pub struct FooterSponsors {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommentView {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub user_id: UserId,
     pub comment: String,
     pub updated_at: DateTime<Utc>,
