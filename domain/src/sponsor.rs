@@ -154,9 +154,9 @@ impl SponsorTier {
         }
     }
 
-    /// The tier of a footer label; `None` for anything else.
-    pub fn from_code(code: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|tier| tier.code() == code)
+    /// The tier of a footer label.
+    pub fn from_code(code: &str) -> Result<Self, UnknownTier> {
+        Self::ALL.into_iter().find(|tier| tier.code() == code).ok_or_else(|| UnknownTier(code.to_string()))
     }
 
     /// The logo size tag: 3 at 50,000 yen or more on the logo wall (the two
@@ -169,6 +169,11 @@ impl SponsorTier {
         }
     }
 }
+
+/// A footer label that is none of LL, L, M and S.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown sponsor tier {0:?}")]
+pub struct UnknownTier(pub String);
 
 /// A course of a project's manual sponsor list
 /// (`project_manual_sponsors.course`): logos in courses A, B and C, names
@@ -352,10 +357,10 @@ mod tests {
     #[test]
     fn every_tier_reads_back_from_its_footer_label() {
         for tier in SponsorTier::ALL {
-            assert_eq!(SponsorTier::from_code(tier.code()), Some(tier));
+            assert_eq!(SponsorTier::from_code(tier.code()), Ok(tier));
         }
         for unknown in ["", "XL", "l", "LL ", "3"] {
-            assert_eq!(SponsorTier::from_code(unknown), None, "{unknown:?}");
+            assert_eq!(SponsorTier::from_code(unknown), Err(UnknownTier(unknown.to_string())));
         }
     }
 
@@ -428,6 +433,20 @@ mod tests {
             prop_assert!(SponsorTier::on_logo_wall(hi) <= SponsorTier::on_logo_wall(lo));
             prop_assert!(SponsorTier::in_footer(hi) <= SponsorTier::in_footer(lo));
             prop_assert!(SponsorTier::on_logo_wall(hi).size_tag() >= SponsorTier::on_logo_wall(lo).size_tag());
+        }
+
+        #[test]
+        fn only_the_stored_codes_read_back_and_they_read_back_to_themselves(code in "(A|B|C|D|LL|L|M|S|XL|supporter|[a-zA-Z ]{0,3})") {
+            if let Ok(course) = ManualCourse::from_code(&code) {
+                prop_assert_eq!(course.code(), code.as_str());
+            } else {
+                prop_assert!(!["A", "B", "C", "supporter"].contains(&code.as_str()));
+            }
+            if let Ok(tier) = SponsorTier::from_code(&code) {
+                prop_assert_eq!(tier.code(), code.as_str());
+            } else {
+                prop_assert!(!["LL", "L", "M", "S"].contains(&code.as_str()));
+            }
         }
 
         #[test]
