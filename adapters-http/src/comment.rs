@@ -4,6 +4,7 @@ use actix_web::web::{self, Json};
 use actix_web::{get, post};
 use chrono::SecondsFormat;
 use domain::comment::CommentText;
+use domain::ids::ProjectId;
 use domain::time::tokyo;
 use ports::catalog::{Catalog, CommentView};
 use serde::{Deserialize, Serialize};
@@ -69,12 +70,12 @@ impl From<CommentView> for CommentDto {
     fn from(c: CommentView) -> Self {
         Self {
             id: c.id,
-            project_id: c.project_id,
-            user_id: c.user_id.0,
+            project_id: c.project_id.get(),
+            user_id: c.user_id.get(),
             comment: c.comment,
             updated_at: c.updated_at.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true),
             user_detail: CommentAuthorDto {
-                id: c.user_id.0,
+                id: c.user_id.get(),
                 displayname: c.author_name,
                 urls: CommentIconsDto { icon: c.author_icon.into_iter().map(|url| IconUrlDto { url }).collect() },
             },
@@ -103,7 +104,7 @@ async fn comment_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
 ) -> Result<Json<CommentListResponse>, ApiError> {
-    let comments = catalog.comments(query.project_id).await?;
+    let comments = catalog.comments(ProjectId(query.project_id)).await?;
     Ok(Json(CommentListResponse { comments: comments.into_iter().map(Into::into).collect() }))
 }
 

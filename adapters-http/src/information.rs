@@ -3,6 +3,7 @@
 use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::SecondsFormat;
+use domain::ids::ProjectId;
 use domain::time::tokyo;
 use ports::catalog::Catalog;
 use serde::Serialize;
@@ -49,7 +50,7 @@ async fn news_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
 ) -> Result<Json<InformationListResponse>, ApiError> {
-    let items = catalog.news(query.project_id).await?;
+    let items = catalog.news(ProjectId(query.project_id)).await?;
     Ok(Json(InformationListResponse {
         res_information: items
             .into_iter()

@@ -541,7 +541,7 @@ pub(crate) struct HistoryEntryDto {
 impl From<HistoryEntry> for HistoryEntryDto {
     fn from(entry: HistoryEntry) -> Self {
         Self {
-            id: entry.id,
+            id: entry.id.get(),
             created_at: entry.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339(),
             project: TitleSlugDto { title: entry.project_title, slug: entry.project_slug },
             return_: TitleDto { title: entry.return_title },

@@ -83,7 +83,7 @@ pub(crate) struct ProjectCardDto {
 impl From<ProjectCard> for ProjectCardDto {
     fn from(c: ProjectCard) -> Self {
         Self {
-            id: c.id,
+            id: c.id.get(),
             slug: c.slug,
             title: c.title,
             description: c.description,
@@ -258,7 +258,7 @@ impl From<ReturnView> for ReturnDto {
             domain::returns::Remaining::Limited(left) => Some(left),
         };
         Self {
-            id: r.id,
+            id: r.id.get(),
             slug: r.slug,
             kind: r.return_type.code(),
             title: r.title,

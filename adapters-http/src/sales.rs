@@ -3,6 +3,7 @@
 use actix_web::web::{self, Json};
 use actix_web::{get, FromRequest, HttpRequest};
 use chrono::SecondsFormat;
+use domain::ids::{ProjectId, ReturnId};
 use domain::time::tokyo;
 use ports::accounts::Profiles;
 use ports::catalog::{Catalog, PaidSum, PublicSale, SumTarget};
@@ -61,8 +62,8 @@ const MSG_SUM_TYPE: &str = "typeにはprojectまたはreturnを指定してく�
 async fn paid_sum(catalog: web::Data<dyn Catalog>, query: web::Query<SumQuery>) -> Result<Json<SumResponse>, ApiError> {
     let SumQuery { kind, id } = query.into_inner();
     let target = match kind.as_str() {
-        "project" => SumTarget::Project(id),
-        "return" => SumTarget::Return(id),
+        "project" => SumTarget::Project(ProjectId(id)),
+        "return" => SumTarget::Return(ReturnId(id)),
         _ => return Err(ApiError::validation(MSG_SUM_TYPE)),
     };
     let paid = catalog.paid_sum(target).await?;
@@ -181,7 +182,7 @@ async fn sales_list(
     match query.into_inner() {
         ListQuery { project_id: Some(project_id), .. } => {
             // Public fields only: no e-mail, user id or amount.
-            let sales = catalog.public_sales(project_id).await?;
+            let sales = catalog.public_sales(ProjectId(project_id)).await?;
             let data: Vec<PublicSaleDto> = sales.into_iter().map(Into::into).collect();
             Ok(Json(SalesList::Public(PublicSalesResponse { data })))
         }

@@ -4,7 +4,8 @@
 
 use actix_web::get;
 use actix_web::web::{self, Json};
-use domain::sponsor::{FooterTier, LogoTier};
+use domain::ids::ProjectId;
+use domain::sponsor::SponsorTier;
 use ports::catalog::{Catalog, FooterSponsors, ManualLogo, SponsorList, WallSponsor};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -25,25 +26,26 @@ struct SponsorDto {
     link: Option<String>,
     #[schema(required = true)]
     img: Option<String>,
-    tier: SponsorTier,
+    tier: SponsorTierDto,
 }
 
 /// The logo size a sponsor is shown at.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
-enum SponsorTier {
+#[schema(as = SponsorTier)]
+enum SponsorTierDto {
     Largest,
     Large,
     Medium,
     Small,
 }
 
-fn tier_name(tier: LogoTier) -> SponsorTier {
+fn tier_name(tier: SponsorTier) -> SponsorTierDto {
     match tier {
-        LogoTier::Largest => SponsorTier::Largest,
-        LogoTier::Large => SponsorTier::Large,
-        LogoTier::Medium => SponsorTier::Medium,
-        LogoTier::Small => SponsorTier::Small,
+        SponsorTier::Largest => SponsorTierDto::Largest,
+        SponsorTier::Large => SponsorTierDto::Large,
+        SponsorTier::Medium => SponsorTierDto::Medium,
+        SponsorTier::Small => SponsorTierDto::Small,
     }
 }
 
@@ -125,7 +127,7 @@ async fn sponsor_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
 ) -> Result<Json<SponsorListResponse>, ApiError> {
-    let response = match catalog.sponsors(query.project_id).await? {
+    let response = match catalog.sponsors(ProjectId(query.project_id)).await? {
         SponsorList::Automatic { size3, size2, size1, personal } => SponsorListResponse {
             manual: false,
             corporate: CorporateDto { size3: dtos(size3), size2: dtos(size2), size1: dtos(size1) },
@@ -192,10 +194,10 @@ async fn footer_sponsors(
     let mut out = FooterTiers::default();
     for (tier, sponsors) in tiers {
         let slot = match tier {
-            FooterTier::ExtraLarge => &mut out.ll,
-            FooterTier::Large => &mut out.l,
-            FooterTier::Medium => &mut out.m,
-            FooterTier::Small => &mut out.s,
+            SponsorTier::Largest => &mut out.ll,
+            SponsorTier::Large => &mut out.l,
+            SponsorTier::Medium => &mut out.m,
+            SponsorTier::Small => &mut out.s,
         };
         slot.extend(dtos(sponsors));
     }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId};
 use domain::sponsor::SponsorSale;
 use ports::accounts::UserId;
 use ports::catalog::{
@@ -34,14 +35,14 @@ pub struct CachedCatalogRepository<R, C> {
     clock: C,
     projects: TtlCache<(), Shared<ProjectRecord>>,
     sum_all: TtlCache<(), PaidSum>,
-    sum_project: TtlCache<i64, PaidSum>,
-    sum_return: TtlCache<i64, Option<PaidSum>>,
-    returns: TtlCache<i64, Shared<ReturnRecord>>,
-    news: TtlCache<i64, Shared<NewsItem>>,
-    comments: TtlCache<i64, Shared<CommentRecord>>,
-    sponsors: TtlCache<Option<i64>, Shared<SponsorSale>>,
-    sales: TtlCache<(i64, i64), Shared<PublicSaleRecord>>,
-    manual: TtlCache<i64, Shared<ManualSponsorRecord>>,
+    sum_project: TtlCache<ProjectId, PaidSum>,
+    sum_return: TtlCache<ReturnId, Option<PaidSum>>,
+    returns: TtlCache<ProjectId, Shared<ReturnRecord>>,
+    news: TtlCache<ProjectId, Shared<NewsItem>>,
+    comments: TtlCache<ProjectId, Shared<CommentRecord>>,
+    sponsors: TtlCache<Option<ProjectId>, Shared<SponsorSale>>,
+    sales: TtlCache<(ProjectId, i64), Shared<PublicSaleRecord>>,
+    manual: TtlCache<ProjectId, Shared<ManualSponsorRecord>>,
 }
 
 impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
@@ -86,19 +87,23 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         self.sum_all.get_or_fetch((), self.clock.now(), async move { inner.paid_sum_all().await }).await
     }
 
-    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
+    async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.paid_sum_project(project_id).await };
         self.sum_project.get_or_fetch(project_id, self.clock.now(), fetch).await
     }
 
-    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
+    async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.paid_sum_return(return_id).await };
         self.sum_return.get_or_fetch(return_id, self.clock.now(), fetch).await
     }
 
-    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError> {
+    async fn visible_returns(
+        &self,
+        project_id: ProjectId,
+        viewer: Option<Email>,
+    ) -> Result<Vec<ReturnRecord>, RepoError> {
         // Only the anonymous view is shared between callers.
         if viewer.is_some() {
             return self.inner.visible_returns(project_id, viewer).await;
@@ -108,37 +113,37 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         self.returns.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
     }
 
-    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
+    async fn news(&self, project_id: ProjectId, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.news(project_id, now).await.map(Arc::new) };
         self.news.get_or_fetch(project_id, now, fetch).await.map(owned)
     }
 
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError> {
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.comments(project_id).await.map(Arc::new) };
         self.comments.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
     }
 
-    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
+    async fn sponsor_sales(&self, project_id: Option<ProjectId>) -> Result<Vec<SponsorSale>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.sponsor_sales(project_id).await.map(Arc::new) };
         self.sponsors.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
     }
 
-    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
+    async fn public_sales(&self, project_id: ProjectId, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.public_sales(project_id, limit).await.map(Arc::new) };
         self.sales.get_or_fetch((project_id, limit), self.clock.now(), fetch).await.map(owned)
     }
 
-    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError> {
+    async fn manual_sponsors(&self, project_id: ProjectId) -> Result<Vec<ManualSponsorRecord>, RepoError> {
         let inner = self.inner();
         let fetch = async move { inner.manual_sponsors(project_id).await.map(Arc::new) };
         self.manual.get_or_fetch(project_id, self.clock.now(), fetch).await.map(owned)
     }
 
-    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError> {
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, ProjectId), RepoError> {
         // Read before a write: never stale.
         self.inner.comment_author(comment_id).await
     }
@@ -192,11 +197,11 @@ mod tests {
     #[tokio::test]
     async fn a_zero_ttl_reads_storage_every_time() {
         let mut repo = MockCatalogRepository::new();
-        repo.expect_paid_sum_project().times(2).returning(|id| Ok(PaidSum { amount: Yen(id), supports: 1 }));
+        repo.expect_paid_sum_project().times(2).returning(|id| Ok(PaidSum { amount: Yen(id.0), supports: 1 }));
         let repo = CachedCatalogRepository::new(repo, clock(), Duration::zero());
 
-        repo.paid_sum_project(1).await.unwrap();
-        repo.paid_sum_project(1).await.unwrap();
+        repo.paid_sum_project(ProjectId(1)).await.unwrap();
+        repo.paid_sum_project(ProjectId(1)).await.unwrap();
     }
 
     #[tokio::test]
@@ -211,8 +216,8 @@ mod tests {
         let viewer = || Some(Email::parse("a@example.jp").unwrap());
 
         for _ in 0..2 {
-            repo.visible_returns(1, None).await.unwrap();
-            repo.visible_returns(1, viewer()).await.unwrap();
+            repo.visible_returns(ProjectId(1), None).await.unwrap();
+            repo.visible_returns(ProjectId(1), viewer()).await.unwrap();
         }
     }
 
@@ -243,22 +248,22 @@ mod tests {
         let repo = cached(repo);
         let now = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
 
-        repo.comments(1).await.unwrap();
-        repo.comments(1).await.unwrap();
+        repo.comments(ProjectId(1)).await.unwrap();
+        repo.comments(ProjectId(1)).await.unwrap();
         repo.update_comment(5, UserId(7), "書き換えました".into(), now).await.unwrap();
-        repo.comments(1).await.unwrap();
+        repo.comments(ProjectId(1)).await.unwrap();
     }
 
     #[tokio::test]
     async fn the_footer_and_a_projects_wall_are_kept_apart() {
         let mut repo = MockCatalogRepository::new();
         repo.expect_sponsor_sales().withf(|p| p.is_none()).times(1).returning(|_| Ok(vec![]));
-        repo.expect_sponsor_sales().withf(|p| *p == Some(1)).times(1).returning(|_| Ok(vec![]));
+        repo.expect_sponsor_sales().withf(|p| *p == Some(ProjectId(1))).times(1).returning(|_| Ok(vec![]));
         let repo = cached(repo);
 
         for _ in 0..2 {
             repo.sponsor_sales(None).await.unwrap();
-            repo.sponsor_sales(Some(1)).await.unwrap();
+            repo.sponsor_sales(Some(ProjectId(1))).await.unwrap();
         }
     }
 }

@@ -10,9 +10,10 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::returns::ReturnType;
-use domain::sponsor::SponsorSale;
+use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
@@ -23,7 +24,7 @@ use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
 use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
-use crate::sql_rules::{allows_logo, corrupt, counts_toward_totals, trim};
+use crate::sql_rules::{allows_logo, corrupt, counts_toward_totals, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -78,7 +79,7 @@ impl ProjectRow {
                 _ => return Err(corrupt("projects.bank_*", format!("project {} has a partial bank account", self.id))),
             };
         Ok(ProjectRecord {
-            id: self.id,
+            id: stored_id("projects.id", self.id)?,
             slug: self.slug,
             title: self.title,
             description: self.description,
@@ -166,8 +167,8 @@ impl TryFrom<ReturnRow> for ReturnRecord {
     type Error = RepoError;
     fn try_from(row: ReturnRow) -> Result<Self, RepoError> {
         Ok(ReturnRecord {
-            id: row.id,
-            project_id: row.project_id,
+            id: stored_id("returns.id", row.id)?,
+            project_id: stored_id("returns.project_id", row.project_id)?,
             slug: row.slug,
             return_type: return_type(row.return_type)?,
             title: row.title,
@@ -391,10 +392,10 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError> {
+    async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError> {
         with_conn(&self.pool, move |conn| {
             Ok(sql_query(SUM_PROJECT.as_str())
-                .bind::<BigInt, _>(project_id)
+                .bind::<BigInt, _>(project_id.get())
                 .get_result::<SumRow>(conn)
                 .map_err(map_diesel)?
                 .into())
@@ -402,10 +403,10 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError> {
+    async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let row: Option<ReturnSumRow> = sql_query(SUM_RETURN.as_str())
-                .bind::<BigInt, _>(return_id)
+                .bind::<BigInt, _>(return_id.get())
                 .get_result(conn)
                 .optional()
                 .map_err(map_diesel)?;
@@ -414,11 +415,15 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError> {
+    async fn visible_returns(
+        &self,
+        project_id: ProjectId,
+        viewer: Option<Email>,
+    ) -> Result<Vec<ReturnRecord>, RepoError> {
         let viewer = viewer.map(|e| e.as_str().to_string());
         with_conn(&self.pool, move |conn| {
             let rows: Vec<ReturnRow> = sql_query(VISIBLE_RETURNS)
-                .bind::<BigInt, _>(project_id)
+                .bind::<BigInt, _>(project_id.get())
                 .bind::<Nullable<Text>, _>(viewer)
                 .load(conn)
                 .map_err(map_diesel)?;
@@ -427,10 +432,10 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
+    async fn news(&self, project_id: ProjectId, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<(i64, String, String, DateTime<Utc>)> = project_news::table
-                .filter(project_news::project_id.eq(project_id))
+                .filter(project_news::project_id.eq(project_id.get()))
                 .filter(project_news::published_at.le(now))
                 .order((project_news::published_at.desc(), project_news::id.desc()))
                 .select((project_news::id, project_news::title, project_news::description, project_news::updated_at))
@@ -444,39 +449,40 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError> {
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<CommentRow> =
-                sql_query(COMMENTS).bind::<BigInt, _>(project_id).load(conn).map_err(map_diesel)?;
-            Ok(rows
-                .into_iter()
-                .map(|r| CommentRecord {
-                    id: r.id,
-                    project_id: r.project_id,
-                    user_id: UserId(r.user_id),
-                    comment: r.comment,
-                    updated_at: r.updated_at,
-                    author_displayname: r.author_displayname,
-                    author_icon: r.author_icon,
-                    sale_displayname: r.sale_displayname,
-                    author_anonymous: r.author_anonymous,
+                sql_query(COMMENTS).bind::<BigInt, _>(project_id.get()).load(conn).map_err(map_diesel)?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok(CommentRecord {
+                        id: r.id,
+                        project_id: stored_id("comments.project_id", r.project_id)?,
+                        user_id: stored_id("comments.user_id", r.user_id)?,
+                        comment: r.comment,
+                        updated_at: r.updated_at,
+                        author_displayname: r.author_displayname,
+                        author_icon: r.author_icon,
+                        sale_displayname: r.sale_displayname,
+                        author_anonymous: r.author_anonymous,
+                    })
                 })
-                .collect())
+                .collect()
         })
         .await
     }
 
-    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError> {
+    async fn sponsor_sales(&self, project_id: Option<ProjectId>) -> Result<Vec<SponsorSale>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<SponsorRow> = match project_id {
-                Some(id) => sql_query(SPONSORS_OF_PROJECT.as_str()).bind::<BigInt, _>(id).load(conn),
+                Some(id) => sql_query(SPONSORS_OF_PROJECT.as_str()).bind::<BigInt, _>(id.get()).load(conn),
                 None => sql_query(SPONSORS_OF_ALL.as_str()).load(conn),
             }
             .map_err(map_diesel)?;
             rows.into_iter()
                 .map(|r| {
                     Ok(SponsorSale {
-                        supporter_id: r.user_id,
+                        supporter_id: stored_id("sales.user_id", r.user_id)?,
                         display_name: r.name,
                         anonymous: r.anonymous,
                         amount: Yen(r.amount),
@@ -491,10 +497,10 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
+    async fn public_sales(&self, project_id: ProjectId, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES.as_str())
-                .bind::<BigInt, _>(project_id)
+                .bind::<BigInt, _>(project_id.get())
                 .bind::<BigInt, _>(limit)
                 .load(conn)
                 .map_err(map_diesel)?;
@@ -515,7 +521,7 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError> {
+    async fn manual_sponsors(&self, project_id: ProjectId) -> Result<Vec<ManualSponsorRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
             #[allow(clippy::type_complexity)]
             let rows: Vec<(
@@ -527,7 +533,7 @@ impl CatalogRepository for PgCatalogRepository {
                 Option<NaiveDate>,
                 i32,
             )> = project_manual_sponsors::table
-                .filter(project_manual_sponsors::project_id.eq(project_id))
+                .filter(project_manual_sponsors::project_id.eq(project_id.get()))
                 .order((
                     project_manual_sponsors::course,
                     project_manual_sponsors::position,
@@ -544,30 +550,32 @@ impl CatalogRepository for PgCatalogRepository {
                 ))
                 .load(conn)
                 .map_err(map_diesel)?;
-            Ok(rows
-                .into_iter()
-                .map(|(course, name, logo_src, link, amount, latest_date, position)| ManualSponsorRecord {
-                    course,
-                    name,
-                    logo_src,
-                    link,
-                    amount: amount.map(Yen),
-                    latest_date,
-                    position,
+            rows.into_iter()
+                .map(|(course, name, logo_src, link, amount, latest_date, position)| {
+                    Ok(ManualSponsorRecord {
+                        course: ManualCourse::from_code(&course)
+                            .map_err(|e| corrupt("project_manual_sponsors.course", e))?,
+                        name,
+                        logo_src,
+                        link,
+                        amount: amount.map(Yen),
+                        latest_date,
+                        position,
+                    })
                 })
-                .collect())
+                .collect()
         })
         .await
     }
 
-    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError> {
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, ProjectId), RepoError> {
         with_conn(&self.pool, move |conn| {
             let (user, project): (i64, i64) = comments::table
                 .find(comment_id)
                 .select((comments::user_id, comments::project_id))
                 .first(conn)
                 .map_err(map_diesel)?;
-            Ok((UserId(user), project))
+            Ok((stored_id("comments.user_id", user)?, stored_id("comments.project_id", project)?))
         })
         .await
     }

@@ -11,6 +11,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
+use domain::sponsor::ManualCourse;
 use ports::RepoError;
 
 use crate::error::{map_diesel, run_blocking};
@@ -90,7 +91,7 @@ pub struct DemoNews {
 
 #[derive(Debug, Clone)]
 pub struct DemoManualSponsor {
-    pub course: &'static str,
+    pub course: ManualCourse,
     pub name: String,
     pub logo_src: Option<String>,
     pub link: Option<String>,
@@ -345,7 +346,7 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         diesel::insert_into(project_manual_sponsors::table)
             .values((
                 project_manual_sponsors::project_id.eq(project_id),
-                project_manual_sponsors::course.eq(entry.course),
+                project_manual_sponsors::course.eq(entry.course.code()),
                 project_manual_sponsors::name.eq(&entry.name),
                 project_manual_sponsors::logo_src.eq(&entry.logo_src),
                 project_manual_sponsors::link.eq(&entry.link),

@@ -16,7 +16,7 @@ use ports::accounts::{
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
-use crate::sql_rules::{corrupt, sale_status_from_db};
+use crate::sql_rules::{corrupt, sale_status_from_db, stored_id};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -143,7 +143,7 @@ impl TryFrom<HistoryRow> for HistoryEntry {
         let payment_type =
             PayType::from_code(i32::from(row.payment_type)).map_err(|e| corrupt("sales.payment_type", e))?;
         Ok(HistoryEntry {
-            id: row.id,
+            id: stored_id("sales.id", row.id)?,
             created_at: row.created_at,
             project_title: row.project_title,
             project_slug: row.project_slug,
@@ -206,7 +206,7 @@ fn load_profile(conn: &mut PgConnection, user: UserId, now: DateTime<Utc>) -> Re
     let (logos, icons): (Vec<_>, Vec<_>) = images.into_iter().partition(|i| i.image_type == 1);
     let to_images = |rows: Vec<ImageRow>| rows.into_iter().map(|r| Image { id: r.id, url: r.url }).collect();
     Ok(UserProfile {
-        id: UserId(row.id),
+        id: stored_id("users.id", row.id)?,
         email: Email::parse(&row.email).map_err(|_| unexpected("users.email"))?,
         update_email: row.update_email,
         username: row.username,
@@ -335,7 +335,7 @@ impl ProfileRepository for PgProfileRepository {
                 .get_result(conn)
                 .optional()
                 .map_err(map_diesel)?;
-            Ok(row.map(|r| UserId(r.user_id)))
+            row.map(|r| stored_id("display_names.user_id", r.user_id)).transpose()
         })
         .await
     }

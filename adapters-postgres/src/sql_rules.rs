@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
+use domain::ids::NotAnId;
 use domain::payment::SaleStatus;
 use domain::returns::ReturnType;
 use ports::RepoError;
@@ -14,6 +15,12 @@ use ports::RepoError;
 /// column so the log says where the bad data sits.
 pub(crate) fn corrupt(column: &str, detail: impl std::fmt::Display) -> RepoError {
     RepoError::Unexpected(anyhow::anyhow!("corrupt value in {column}: {detail}"))
+}
+
+/// An id read from `column`: sequences hand out positive ids only, so zero
+/// or a negative number is corruption, never a record to act on.
+pub(crate) fn stored_id<Id: TryFrom<i64, Error = NotAnId>>(column: &str, raw: i64) -> Result<Id, RepoError> {
+    Id::try_from(raw).map_err(|e| corrupt(column, e))
 }
 
 /// The text stored in `sales.status`.

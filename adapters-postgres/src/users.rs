@@ -9,6 +9,7 @@ use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
 use crate::schema::{administrators, user_keys, users};
+use crate::sql_rules::stored_id;
 use crate::PgPool;
 
 diesel::define_sql_function!(fn lower(x: diesel::sql_types::Text) -> diesel::sql_types::Text);
@@ -91,7 +92,7 @@ impl TryFrom<CredentialsRow> for Credentials {
     type Error = RepoError;
     fn try_from(row: CredentialsRow) -> Result<Self, RepoError> {
         Ok(Credentials {
-            id: UserId(row.id),
+            id: stored_id("users.id", row.id)?,
             email: Email::parse(&row.email).map_err(|e| RepoError::Unexpected(anyhow::anyhow!("users.email: {e}")))?,
             status: status_from_db(&row.status)?,
             password_hash: row.password_hash,
@@ -191,7 +192,8 @@ fn redeem_in(
         }
     }
     diesel::update(user_keys::table.find(key.id)).set(user_keys::used_at.eq(now)).execute(conn)?;
-    Ok(UserId(key.user_id))
+    // A corrupt owner rolls the redemption back: the key stays unused.
+    stored_id("user_keys.user_id", key.user_id).map_err(|e| RedeemFailure::Rule(RedeemError::Repo(e)))
 }
 
 #[async_trait]
@@ -205,7 +207,7 @@ impl UserRepository for PgUserRepository {
                 .first(conn)
                 .optional()
                 .map_err(map_diesel)?;
-            row.map(|(id, status)| Ok((UserId(id), status_from_db(&status)?))).transpose()
+            row.map(|(id, status)| Ok((stored_id("users.id", id)?, status_from_db(&status)?))).transpose()
         })
         .await
     }
@@ -219,9 +221,10 @@ impl UserRepository for PgUserRepository {
                     .returning(users::id)
                     .get_result(conn)?;
                 diesel::insert_into(user_keys::table).values(NewKeyRow::new(id, &key)).execute(conn)?;
-                Ok(UserId(id))
+                Ok(id)
             })
             .map_err(map_diesel)
+            .and_then(|id| stored_id("users.id", id))
         })
         .await
     }

@@ -4,9 +4,10 @@ use adapters_postgres::PgCatalogRepository;
 use chrono::Utc;
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::payment::SaleStatus::{self, AwaitingBankTransfer, Canceled, Pending, Succeeded};
-use domain::sponsor::{sponsor_wall, LogoTier, ANONYMOUS_NAME};
+use domain::sponsor::{sponsor_wall, SponsorTier, ANONYMOUS_NAME};
 use ports::accounts::UserId;
 use ports::catalog::{CatalogRepository, PaidSum};
 use ports::RepoError;
@@ -85,10 +86,10 @@ async fn sums_count_only_paid_sales() {
     sale(&db.url, 6, 2, 5, 1, 1000, 2, Succeeded);
     let repo = PgCatalogRepository::new(pool);
 
-    assert_eq!(repo.paid_sum_project(1).await.unwrap(), PaidSum { amount: Yen(13_000), supports: 2 });
-    assert_eq!(repo.paid_sum_return(1).await.unwrap(), Some(PaidSum { amount: Yen(3_000), supports: 1 }));
-    assert_eq!(repo.paid_sum_return(3).await.unwrap(), Some(PaidSum::default()));
-    assert_eq!(repo.paid_sum_return(999).await.unwrap(), None);
+    assert_eq!(repo.paid_sum_project(ProjectId(1)).await.unwrap(), PaidSum { amount: Yen(13_000), supports: 2 });
+    assert_eq!(repo.paid_sum_return(ReturnId(1)).await.unwrap(), Some(PaidSum { amount: Yen(3_000), supports: 1 }));
+    assert_eq!(repo.paid_sum_return(ReturnId(3)).await.unwrap(), Some(PaidSum::default()));
+    assert_eq!(repo.paid_sum_return(ReturnId(999)).await.unwrap(), None);
     assert_eq!(repo.paid_sum_all().await.unwrap(), PaidSum { amount: Yen(15_000), supports: 3 });
 }
 
@@ -101,9 +102,9 @@ async fn pending_transfers_hold_lots_but_cancelled_sales_do_not() {
     sale(&db.url, 3, 1, 1, 2, 1000, 7, Canceled);
     let repo = PgCatalogRepository::new(pool);
 
-    let returns = repo.visible_returns(1, None).await.unwrap();
+    let returns = repo.visible_returns(ProjectId(1), None).await.unwrap();
 
-    assert_eq!(returns.iter().find(|r| r.id == 1).unwrap().lots_taken, 8);
+    assert_eq!(returns.iter().find(|r| r.id == ReturnId(1)).unwrap().lots_taken, 8);
 }
 
 #[tokio::test]
@@ -111,11 +112,11 @@ async fn hidden_returns_are_absent_and_a_restricted_return_shows_only_to_its_use
     let (db, pool) = TestDatabase::create().unwrap();
     fixtures(&db.url);
     let repo = PgCatalogRepository::new(pool);
-    let ids = |list: Vec<ports::catalog::ReturnRecord>| list.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    let ids = |list: Vec<ports::catalog::ReturnRecord>| list.into_iter().map(|r| r.id.get()).collect::<Vec<_>>();
 
-    let anonymous = repo.visible_returns(1, None).await.unwrap();
-    let other = repo.visible_returns(1, Some(Email::parse("a@example.jp").unwrap())).await.unwrap();
-    let owner = repo.visible_returns(1, Some(Email::parse("b@EXAMPLE.jp").unwrap())).await.unwrap();
+    let anonymous = repo.visible_returns(ProjectId(1), None).await.unwrap();
+    let other = repo.visible_returns(ProjectId(1), Some(Email::parse("a@example.jp").unwrap())).await.unwrap();
+    let owner = repo.visible_returns(ProjectId(1), Some(Email::parse("b@EXAMPLE.jp").unwrap())).await.unwrap();
 
     assert_eq!(ids(anonymous), vec![1, 2]);
     assert_eq!(ids(other), vec![1, 2]);
@@ -145,21 +146,21 @@ async fn sponsor_sales_feed_the_wall_with_tiers_logos_and_sticky_anonymity() {
     display_name(&db.url, 5, "群馬 太郎", true);
     let repo = PgCatalogRepository::new(pool);
 
-    let sales = repo.sponsor_sales(Some(1)).await.unwrap();
+    let sales = repo.sponsor_sales(Some(ProjectId(1))).await.unwrap();
     let wall = sponsor_wall(&sales);
 
     assert_eq!(sales.len(), 3);
-    let tiers: Vec<(LogoTier, Vec<&str>)> =
+    let tiers: Vec<(SponsorTier, Vec<&str>)> =
         wall.corporate.iter().map(|(t, s)| (*t, s.iter().map(|s| s.name.as_str()).collect())).collect();
     // User 4 gave no display name: the company name stands in.
-    assert_eq!(tiers, vec![(LogoTier::Largest, vec!["赤城工業"]), (LogoTier::Medium, vec!["上毛商事"])]);
+    assert_eq!(tiers, vec![(SponsorTier::Largest, vec!["赤城工業"]), (SponsorTier::Medium, vec!["上毛商事"])]);
     assert_eq!(wall.corporate[0].1[0].img.as_deref(), Some("/media/logo4.png"));
     assert_eq!(wall.personal.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![ANONYMOUS_NAME]);
     assert_eq!(wall.personal[0].amount, Yen(3_000));
 
     // An excluded account leaves the project's wall.
     exec(&db.url, "INSERT INTO project_sponsor_exclusions (project_id, user_id) VALUES (1, 4)");
-    assert_eq!(repo.sponsor_sales(Some(1)).await.unwrap().len(), 2);
+    assert_eq!(repo.sponsor_sales(Some(ProjectId(1))).await.unwrap().len(), 2);
 }
 
 #[tokio::test]
@@ -169,13 +170,13 @@ async fn a_comment_is_updated_by_its_author_only() {
     exec(&db.url, "INSERT INTO comments (id, project_id, user_id, comment) VALUES (7, 1, 1, 'はじめまして')");
     let repo = PgCatalogRepository::new(pool);
 
-    assert_eq!(repo.comment_author(7).await.unwrap(), (UserId(1), 1));
+    assert_eq!(repo.comment_author(7).await.unwrap(), (UserId(1), ProjectId(1)));
     assert!(matches!(repo.comment_author(8).await, Err(RepoError::NotFound)));
     let by_other = repo.update_comment(7, UserId(2), "乗っ取り".into(), Utc::now()).await;
     assert!(matches!(by_other, Err(RepoError::NotFound)), "{by_other:?}");
     repo.update_comment(7, UserId(1), "書き直しました".into(), Utc::now()).await.unwrap();
 
-    let comments = repo.comments(1).await.unwrap();
+    let comments = repo.comments(ProjectId(1)).await.unwrap();
     assert_eq!(comments.len(), 1);
     assert_eq!(comments[0].comment, "書き直しました");
 }
@@ -195,8 +196,8 @@ async fn news_in_the_future_and_hidden_comments_are_not_listed() {
     );
     let repo = PgCatalogRepository::new(pool);
 
-    let news = repo.news(1, Utc::now()).await.unwrap();
-    let comments = repo.comments(1).await.unwrap();
+    let news = repo.news(ProjectId(1), Utc::now()).await.unwrap();
+    let comments = repo.comments(ProjectId(1)).await.unwrap();
 
     assert_eq!(news.iter().map(|n| n.title.as_str()).collect::<Vec<_>>(), vec!["new", "old"]);
     assert_eq!(comments.iter().map(|c| c.comment.as_str()).collect::<Vec<_>>(), vec!["shown"]);
@@ -234,7 +235,7 @@ async fn corrupt_stock_in_the_database_is_an_error_naming_the_column_not_zero() 
     exec(&db.url, "UPDATE returns SET lots_taken = -3 WHERE id = 1");
     let repo = PgCatalogRepository::new(pool);
 
-    let lots = repo.visible_returns(1, None).await;
+    let lots = repo.visible_returns(ProjectId(1), None).await;
     let Err(RepoError::Unexpected(error)) = lots else { panic!("a negative lots_taken was read as {lots:?}") };
     assert!(error.to_string().contains("returns.lots_taken"), "{error}");
 
@@ -243,7 +244,41 @@ async fn corrupt_stock_in_the_database_is_an_error_naming_the_column_not_zero() 
     exec(&db.url, "ALTER TABLE returns DROP CONSTRAINT returns_stock_limit_check");
     exec(&db.url, "UPDATE returns SET stock_limit = -1 WHERE id = 2");
     // A negative limit must not turn into "unlimited".
-    let limit = repo.visible_returns(1, None).await;
+    let limit = repo.visible_returns(ProjectId(1), None).await;
     let Err(RepoError::Unexpected(error)) = limit else { panic!("a negative stock_limit was read as {limit:?}") };
     assert!(error.to_string().contains("returns.stock_limit"), "{error}");
+}
+
+#[tokio::test]
+async fn an_unknown_manual_sponsor_course_is_an_error_naming_the_column_not_a_supporter() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    exec(&db.url, "ALTER TABLE project_manual_sponsors DROP CONSTRAINT project_manual_sponsors_course_check");
+    exec(
+        &db.url,
+        "INSERT INTO project_manual_sponsors (project_id, course, name, logo_src, position) VALUES \
+           (1, 'A', '桐生織物', '/media/a.svg', 0), (1, 'D', '謎の協賛', '/media/d.svg', 1)",
+    );
+    let repo = PgCatalogRepository::new(pool);
+
+    let list = repo.manual_sponsors(ProjectId(1)).await;
+    let Err(RepoError::Unexpected(error)) = list else { panic!("an unknown course was read as {list:?}") };
+    assert!(error.to_string().contains("project_manual_sponsors.course"), "{error}");
+}
+
+#[tokio::test]
+async fn a_negative_id_in_the_database_is_an_error_naming_the_column_not_a_record() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    // Ids come from sequences; one written by hand outside the application is corrupt.
+    exec(&db.url, "INSERT INTO users (id, email, status, password_hash) VALUES (-2, 'm@example.jp', 'member', 'x')");
+    exec(&db.url, "INSERT INTO comments (id, project_id, user_id, comment, flag) VALUES (9, 1, -2, 'だれ？', 1)");
+    let repo = PgCatalogRepository::new(pool);
+
+    let comments = repo.comments(ProjectId(1)).await;
+    let Err(RepoError::Unexpected(error)) = comments else { panic!("a negative user id was read as {comments:?}") };
+    assert!(error.to_string().contains("comments.user_id"), "{error}");
+    let author = repo.comment_author(9).await;
+    let Err(RepoError::Unexpected(error)) = author else { panic!("a negative user id was read as {author:?}") };
+    assert!(error.to_string().contains("comments.user_id"), "{error}");
 }

@@ -12,6 +12,7 @@ use adapters_postgres::testing::TestDatabase;
 use adapters_postgres::PgCatalogRepository;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
+use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::money::Yen;
 use domain::payment::SaleStatus;
 use domain::returns::ReturnType;
@@ -307,7 +308,7 @@ fn reference_sponsor_sales(world: &World, project: Option<i64>) -> Vec<SponsorSa
             let in_scope = project.is_none_or(|p| p == ret.project);
             let excluded = world.exclusions.contains(&(ret.project, s.user));
             (in_scope && !excluded).then(|| SponsorSale {
-                supporter_id: s.user,
+                supporter_id: UserId(s.user),
                 display_name: non_blank(&s.name.as_ref().map(|(n, _)| n.clone()))
                     .or_else(|| ret.kind.allows_logo().then(|| non_blank(&user.corporatename)).flatten()),
                 anonymous: s.name.as_ref().is_some_and(|(_, anonymous)| *anonymous),
@@ -360,8 +361,8 @@ fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
 fn sponsor_walls_from_sql_equal_the_domain_aggregate_of_the_same_sales() {
     for_random_worlds(32, |world, repo| {
         for &project in &world.projects {
-            let rows = block_on(repo.sponsor_sales(Some(project))).unwrap();
-            let supporters: BTreeSet<i64> = rows.iter().map(|r| r.supporter_id).collect();
+            let rows = block_on(repo.sponsor_sales(Some(ProjectId(project)))).unwrap();
+            let supporters: BTreeSet<UserId> = rows.iter().map(|r| r.supporter_id).collect();
             prop_assert_eq!(supporters.len(), rows.len(), "one row per supporter");
             prop_assert_eq!(
                 sponsor_wall(&rows),
@@ -382,22 +383,22 @@ fn paid_totals_from_sql_equal_a_fold_over_the_sales_that_count() {
         prop_assert_eq!(block_on(repo.paid_sum_all()).unwrap(), reference_sum(world, |_, _| true));
         for &project in &world.projects {
             prop_assert_eq!(
-                block_on(repo.paid_sum_project(project)).unwrap(),
+                block_on(repo.paid_sum_project(ProjectId(project))).unwrap(),
                 reference_sum(world, |_, r| r.project == project),
                 "project {}",
                 project
             );
         }
-        prop_assert_eq!(block_on(repo.paid_sum_project(99)).unwrap(), PaidSum::default());
+        prop_assert_eq!(block_on(repo.paid_sum_project(ProjectId(99))).unwrap(), PaidSum::default());
         for ret in &world.returns {
             prop_assert_eq!(
-                block_on(repo.paid_sum_return(ret.id)).unwrap(),
+                block_on(repo.paid_sum_return(ReturnId(ret.id))).unwrap(),
                 Some(reference_sum(world, |_, r| r.id == ret.id)),
                 "return {}",
                 ret.id
             );
         }
-        prop_assert_eq!(block_on(repo.paid_sum_return(99)).unwrap(), None);
+        prop_assert_eq!(block_on(repo.paid_sum_return(ReturnId(99))).unwrap(), None);
         Ok(())
     });
 }
@@ -411,8 +412,8 @@ fn lots_taken_equal_the_lots_of_sales_that_reserve_stock() {
         }
         let mut taken = BTreeMap::new();
         for &project in &world.projects {
-            for ret in block_on(repo.visible_returns(project, None)).unwrap() {
-                taken.insert(ret.id, ret.lots_taken);
+            for ret in block_on(repo.visible_returns(ProjectId(project), None)).unwrap() {
+                taken.insert(ret.id.get(), ret.lots_taken);
             }
         }
         prop_assert_eq!(taken, expected);
@@ -424,7 +425,7 @@ fn lots_taken_equal_the_lots_of_sales_that_reserve_stock() {
 fn public_sales_list_every_counting_sale_with_sticky_anonymity() {
     for_random_worlds(24, |world, repo| {
         for &project in &world.projects {
-            let listed = block_on(repo.public_sales(project, 1_000)).unwrap();
+            let listed = block_on(repo.public_sales(ProjectId(project), 1_000)).unwrap();
             let mut counting: Vec<&Sale> = world
                 .sales
                 .iter()

@@ -3,6 +3,7 @@
 //! bank transfer without an account to pay into.
 
 use chrono::DateTime;
+use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::{BankAccountType, BankTransferInstructions, IntentStatus};
 use ports::payments::gateway::{
@@ -49,7 +50,7 @@ pub(crate) fn payment(pi: &PaymentIntent) -> Result<Payment, String> {
         amount,
         amount_received,
         amount_remaining,
-        sale_id: pi.metadata.get(SALE_ID_METADATA).and_then(|id| id.parse().ok()),
+        sale_id: pi.metadata.get(SALE_ID_METADATA).and_then(|id| id.parse().ok()).map(SaleId),
         destination: pi.transfer_data.as_ref().map(|t| Destination {
             account: ConnectedAccountId::new(t.destination.id().as_str()),
             application_fee: Yen(pi.application_fee_amount.unwrap_or(0)),

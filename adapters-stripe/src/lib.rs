@@ -12,6 +12,7 @@ mod convert;
 use std::collections::HashMap;
 use std::time::Duration;
 
+use domain::ids::SaleId;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CustomerId, Destination, GatewayError, IdempotencyKey, NewCustomer, Payment,
     PaymentEvent, PaymentGateway, PaymentId, Refund, RefundRequest, WebhookError,
@@ -211,7 +212,7 @@ fn with_destination(request: CreatePaymentIntent, destination: &Destination) -> 
         .transfer_data(CreatePaymentIntentTransferData::new(destination.account.as_str()))
 }
 
-fn sale_metadata(sale_id: i64) -> HashMap<String, String> {
+fn sale_metadata(sale_id: SaleId) -> HashMap<String, String> {
     HashMap::from([(SALE_ID_METADATA.to_owned(), sale_id.to_string())])
 }
 

@@ -1,6 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
+use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::{BankAccountType, IntentStatus};
 use ports::payments::gateway::{NextAction, PaymentEventKind};
@@ -53,7 +54,7 @@ fn a_bank_transfer_waiting_for_money_carries_its_instructions_and_the_amount_sti
     let payment = convert::payment(&intent(&intent_json("requires_action", BANK_ACTION))).unwrap();
     assert_eq!(payment.status, IntentStatus::RequiresAction);
     assert_eq!((payment.amount, payment.amount_remaining), (Yen(5000), Yen(3000)));
-    assert_eq!(payment.sale_id, Some(42));
+    assert_eq!(payment.sale_id, Some(SaleId(42)));
     let destination = payment.destination.clone().unwrap();
     assert_eq!((destination.account.as_str(), destination.application_fee), ("acct_1", Yen(575)));
     let bank = payment.bank_transfer().unwrap();

@@ -6,6 +6,7 @@
 
 mod support;
 
+use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::{BankAccountType, IntentStatus};
 use ports::payments::gateway::{
@@ -15,7 +16,7 @@ use ports::payments::gateway::{
 use support::{customer, gateway, namespace, raw, raw_ok, Webhooks};
 
 fn transfer(sale_id: i64, amount: i64, customer: &CustomerId) -> BankTransferRequest {
-    BankTransferRequest { sale_id, amount: Yen(amount), customer: customer.clone(), destination: None }
+    BankTransferRequest { sale_id: SaleId(sale_id), amount: Yen(amount), customer: customer.clone(), destination: None }
 }
 
 /// Plays the supporter's transfer arriving at the bank.
@@ -37,7 +38,7 @@ async fn a_transfer_gets_instructions_then_is_paid_in_two_parts_with_a_webhook_f
     let mut webhooks = Webhooks::register("bank-transfer").await;
     let (gateway, ns) = (gateway(&webhooks.secret), namespace());
     let customer = customer(&gateway, &ns, 1).await;
-    let key = IdempotencyKey::for_sale(&ns, 21, KeyPurpose::Confirm);
+    let key = IdempotencyKey::for_sale(&ns, SaleId(21), KeyPurpose::Confirm);
     let mut request = transfer(21, 5000, &customer);
     request.destination =
         Some(Destination { account: ConnectedAccountId::new("acct_project1"), application_fee: Yen(575) });
@@ -45,7 +46,7 @@ async fn a_transfer_gets_instructions_then_is_paid_in_two_parts_with_a_webhook_f
     let started = gateway.start_bank_transfer(request.clone(), key.clone()).await.unwrap();
     assert_eq!(started.status, IntentStatus::RequiresAction);
     assert_eq!((started.amount, started.amount_received, started.amount_remaining), (Yen(5000), Yen(0), Yen(5000)));
-    assert_eq!(started.sale_id, Some(21));
+    assert_eq!(started.sale_id, Some(SaleId(21)));
     assert_eq!(started.destination, request.destination);
     let bank = started.bank_transfer().expect("transfer instructions").clone();
     assert_eq!(bank.amount_remaining, Yen(5000));
@@ -86,7 +87,7 @@ async fn a_transfer_gets_instructions_then_is_paid_in_two_parts_with_a_webhook_f
     let payment = event.payment.as_ref().unwrap();
     assert_eq!(
         (payment.status, payment.amount_received, payment.sale_id),
-        (IntentStatus::Succeeded, Yen(5000), Some(21))
+        (IntentStatus::Succeeded, Yen(5000), Some(SaleId(21)))
     );
     webhooks.close().await;
 }
@@ -96,7 +97,10 @@ async fn a_transfer_in_full_pays_the_sale_at_once_and_the_surplus_waits_for_the_
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 2).await;
     let first = gateway
-        .start_bank_transfer(transfer(22, 3000, &customer), IdempotencyKey::for_sale(&ns, 22, KeyPurpose::Confirm))
+        .start_bank_transfer(
+            transfer(22, 3000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(22), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
 
@@ -106,7 +110,10 @@ async fn a_transfer_in_full_pays_the_sale_at_once_and_the_surplus_waits_for_the_
 
     // The 1,000 yen left in the customer's balance go to their next transfer.
     let second = gateway
-        .start_bank_transfer(transfer(23, 2500, &customer), IdempotencyKey::for_sale(&ns, 23, KeyPurpose::Confirm))
+        .start_bank_transfer(
+            transfer(23, 2500, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(23), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     let second = gateway.payment(&second.id).await.unwrap();
@@ -119,7 +126,10 @@ async fn each_customer_has_its_own_account_number_and_keeps_it() {
     let taro = customer(&gateway, &ns, 3).await;
     let hanako = customer(&gateway, &ns, 4).await;
     let start = |sale: i64, who: &CustomerId| {
-        gateway.start_bank_transfer(transfer(sale, 1000, who), IdempotencyKey::for_sale(&ns, sale, KeyPurpose::Confirm))
+        gateway.start_bank_transfer(
+            transfer(sale, 1000, who),
+            IdempotencyKey::for_sale(&ns, SaleId(sale), KeyPurpose::Confirm),
+        )
     };
     let number = |p: ports::payments::gateway::Payment| p.bank_transfer().unwrap().account_number.clone();
     let taro_first = number(start(31, &taro).await.unwrap());
@@ -134,11 +144,17 @@ async fn a_quoted_reference_pays_that_transfer_before_older_ones() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 5).await;
     let older = gateway
-        .start_bank_transfer(transfer(41, 1000, &customer), IdempotencyKey::for_sale(&ns, 41, KeyPurpose::Confirm))
+        .start_bank_transfer(
+            transfer(41, 1000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(41), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     let newer = gateway
-        .start_bank_transfer(transfer(42, 2000, &customer), IdempotencyKey::for_sale(&ns, 42, KeyPurpose::Confirm))
+        .start_bank_transfer(
+            transfer(42, 2000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(42), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     fund(&customer, 2000, newer.bank_transfer().unwrap().reference.as_deref()).await;
@@ -164,7 +180,7 @@ async fn a_transfer_needs_a_customer_and_refunding_one_is_not_emulated() {
     let err = gateway
         .start_bank_transfer(
             transfer(51, 1000, &CustomerId::new("cus_nobody")),
-            IdempotencyKey::for_sale(&ns, 51, KeyPurpose::Confirm),
+            IdempotencyKey::for_sale(&ns, SaleId(51), KeyPurpose::Confirm),
         )
         .await
         .unwrap_err();
@@ -172,13 +188,16 @@ async fn a_transfer_needs_a_customer_and_refunding_one_is_not_emulated() {
 
     let customer = customer(&gateway, &ns, 7).await;
     let started = gateway
-        .start_bank_transfer(transfer(52, 1000, &customer), IdempotencyKey::for_sale(&ns, 52, KeyPurpose::Confirm))
+        .start_bank_transfer(
+            transfer(52, 1000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(52), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     fund(&customer, 1000, None).await;
     let refund = RefundRequest { payment: started.id.clone(), amount: Yen(500), reverse_transfer: false };
     let err = gateway
-        .refund(refund, IdempotencyKey::for_sale(&ns, 52, KeyPurpose::Refund { refund_id: 1 }))
+        .refund(refund, IdempotencyKey::for_sale(&ns, SaleId(52), KeyPurpose::Refund { refund_id: 1 }))
         .await
         .unwrap_err();
     assert!(matches!(&err, GatewayError::Rejected(m) if m.contains("not emulated")), "{err:?}");

@@ -5,6 +5,7 @@
 
 mod support;
 
+use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
@@ -15,7 +16,7 @@ use support::{card, customer, gateway, namespace, parse, raw, raw_ok, Webhooks};
 
 fn charge(sale_id: i64, amount: i64, card: &str, customer: &ports::payments::gateway::CustomerId) -> CardCharge {
     CardCharge {
-        sale_id,
+        sale_id: SaleId(sale_id),
         amount: Yen(amount),
         payment_method: PaymentMethodId::new(card),
         customer: Some(customer.clone()),
@@ -44,12 +45,12 @@ async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
     let destination = Destination { account: ConnectedAccountId::new("acct_project1"), application_fee: Yen(448) };
     let mut request = charge(11, 3300, &visa, &customer);
     request.destination = Some(destination.clone());
-    let key = IdempotencyKey::for_sale(&ns, 11, KeyPurpose::Confirm);
+    let key = IdempotencyKey::for_sale(&ns, SaleId(11), KeyPurpose::Confirm);
 
     let paid = gateway.charge_card(request.clone(), key.clone()).await.unwrap();
     assert_eq!(paid.status, IntentStatus::Succeeded);
     assert_eq!((paid.amount, paid.amount_received, paid.amount_remaining), (Yen(3300), Yen(3300), Yen(0)));
-    assert_eq!(paid.sale_id, Some(11));
+    assert_eq!(paid.sale_id, Some(SaleId(11)));
     assert_eq!(paid.destination, Some(destination));
     assert_eq!(paid.next_action, None);
 
@@ -72,7 +73,7 @@ async fn a_declined_card_fails_with_the_providers_message_every_time_it_is_retri
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 2).await;
     let declined = card("4000000000000341", &customer).await;
-    let key = IdempotencyKey::for_sale(&ns, 12, KeyPurpose::Confirm);
+    let key = IdempotencyKey::for_sale(&ns, SaleId(12), KeyPurpose::Confirm);
     for _ in 0..2 {
         let err = gateway.charge_card(charge(12, 3300, &declined, &customer), key.clone()).await.unwrap_err();
         let GatewayError::Declined { message, code, payment, .. } = &err else { panic!("{err:?}") };
@@ -94,7 +95,10 @@ async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_can_fail_afte
     let secure = card("4000002500003155", &customer).await;
 
     let pending = gateway
-        .charge_card(charge(13, 5000, &secure, &customer), IdempotencyKey::for_sale(&ns, 13, KeyPurpose::Confirm))
+        .charge_card(
+            charge(13, 5000, &secure, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(13), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     assert_eq!(pending.status, IntentStatus::RequiresAction);
@@ -113,7 +117,10 @@ async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_can_fail_afte
 
     // Another sale whose supporter fails 3-D Secure: the payment is refused.
     let other = gateway
-        .charge_card(charge(14, 5000, &secure, &customer), IdempotencyKey::for_sale(&ns, 14, KeyPurpose::Confirm))
+        .charge_card(
+            charge(14, 5000, &secure, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(14), KeyPurpose::Confirm),
+        )
         .await
         .unwrap();
     let Some(NextAction::Authenticate { client_secret }) = &other.next_action else { panic!("{other:?}") };
@@ -134,12 +141,12 @@ async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
     let customer = customer(&gateway, &ns, 4).await;
     let visa = card("4242424242424242", &customer).await;
     let paid = gateway
-        .charge_card(charge(15, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Confirm))
+        .charge_card(charge(15, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Confirm))
         .await
         .unwrap();
 
     let request = RefundRequest { payment: paid.id.clone(), amount: Yen(1000), reverse_transfer: false };
-    let key = IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 1 });
+    let key = IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 1 });
     let refund = gateway.refund(request.clone(), key.clone()).await.unwrap();
     assert!(refund.id.as_str().starts_with("re_"), "{refund:?}");
     assert_eq!((refund.amount, refund.status, &refund.payment), (Yen(1000), RefundStatus::Succeeded, &paid.id));
@@ -149,12 +156,13 @@ async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
 
     // A destination charge's refund may pull the money back from the connected account.
     let second = RefundRequest { payment: paid.id.clone(), amount: Yen(300), reverse_transfer: true };
-    let refund = gateway.refund(second, IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 2 })).await;
+    let refund =
+        gateway.refund(second, IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 2 })).await;
     assert_eq!(refund.unwrap().amount, Yen(300));
 
     let too_much = RefundRequest { payment: paid.id.clone(), amount: Yen(5000), reverse_transfer: false };
     let err = gateway
-        .refund(too_much, IdempotencyKey::for_sale(&ns, 15, KeyPurpose::Refund { refund_id: 3 }))
+        .refund(too_much, IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 3 }))
         .await
         .unwrap_err();
     assert!(matches!(err, GatewayError::Rejected(_)), "{err:?}");
@@ -185,7 +193,7 @@ async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() 
     let customer = customer(&gateway, &ns, 5).await;
     let visa = card("4242424242424242", &customer).await;
     let paid = gateway
-        .charge_card(charge(16, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, 16, KeyPurpose::Confirm))
+        .charge_card(charge(16, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(16), KeyPurpose::Confirm))
         .await
         .unwrap();
 
@@ -196,7 +204,10 @@ async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() 
     assert_eq!(event.event_type, "payment_intent.succeeded");
     assert!(event.id.as_str().starts_with("evt_"));
     let payment = event.payment.as_ref().unwrap();
-    assert_eq!((payment.status, payment.amount, payment.sale_id), (IntentStatus::Succeeded, Yen(3300), Some(16)));
+    assert_eq!(
+        (payment.status, payment.amount, payment.sale_id),
+        (IntentStatus::Succeeded, Yen(3300), Some(SaleId(16)))
+    );
 
     let tampered = body.replacen("3300", "330", 1);
     assert_ne!(&tampered, body);

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod auth;
 pub mod comment;
+pub mod ids;
 pub mod jobs;
 pub mod lot;
 pub mod mail;

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::ProjectId;
+
 /// Length of the body excerpt in the admin's sent-mail list.
 pub const ADMIN_MAIL_EXCERPT_CHARS: usize = 95;
 /// Default excerpt length on the public side (sponsors, comments).
@@ -135,7 +137,7 @@ fn entity(name: &str) -> Option<char> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MailDraft {
     /// The project the mail is about, if any.
-    pub project_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
     pub title: String,
     /// The body as HTML; sanitising it is the adapter's job.
     pub content: String,
@@ -152,7 +154,7 @@ pub enum MailDraftError {
 impl MailDraft {
     /// Checks the admin mail form. A body that is only markup (the rich-text
     /// editor's empty `<p><br></p>`) counts as empty.
-    pub fn parse(project_id: Option<i64>, title: &str, content: &str) -> Result<Self, Vec<MailDraftError>> {
+    pub fn parse(project_id: Option<ProjectId>, title: &str, content: &str) -> Result<Self, Vec<MailDraftError>> {
         let mut errors = Vec::new();
         let title = title.trim();
         if title.is_empty() {
@@ -209,7 +211,7 @@ mod tests {
         let errors = MailDraft::parse(None, " ", "<p><br></p>").unwrap_err();
         let messages: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(messages, vec!["タイトルを入力してください。", "内容を入力してください。"]);
-        assert!(MailDraft::parse(Some(1), "お知らせ", "<p>本文</p>").is_ok());
+        assert!(MailDraft::parse(Some(ProjectId(1)), "お知らせ", "<p>本文</p>").is_ok());
     }
 
     proptest! {

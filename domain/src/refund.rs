@@ -3,6 +3,7 @@
 //! The ceiling of a refund is what the supporter was charged for the sale
 //! (its total, tax included): that is what the payment provider can give back.
 
+use crate::ids::SaleId;
 use crate::money::Yen;
 use serde::{Deserialize, Serialize};
 
@@ -115,7 +116,7 @@ impl BulkMode {
 /// A row of the refund table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefundRow {
-    pub sale_id: i64,
+    pub sale_id: SaleId,
     /// What the supporter was charged for this sale.
     pub charged: Yen,
     pub flag: RefundFlag,
@@ -124,7 +125,7 @@ pub struct RefundRow {
 /// One refund the bulk run will make.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlannedRefund {
-    pub sale_id: i64,
+    pub sale_id: SaleId,
     pub amount: Yen,
 }
 
@@ -138,7 +139,7 @@ pub enum BulkRefundError {
     NothingRefundable,
     /// The specified amount is above this sale's charge.
     #[error("{}", MSG_BULK_REFUND_ABOVE_SPONSORED)]
-    AboveSponsored { sale_id: i64 },
+    AboveSponsored { sale_id: SaleId },
 }
 
 /// Plans a bulk refund over the refundable rows (flag 1); other rows are
@@ -186,7 +187,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn row(sale_id: i64, charged: i64, flag: i32) -> RefundRow {
-        RefundRow { sale_id, charged: Yen(charged), flag: RefundFlag::from_code(flag) }
+        RefundRow { sale_id: SaleId(sale_id), charged: Yen(charged), flag: RefundFlag::from_code(flag) }
     }
 
     #[test]
@@ -235,7 +236,10 @@ mod tests {
         let plan = plan_bulk_refund(BulkMode::Full, &[row(1, 1_000, 1), row(2, 2_000, 11), row(3, 3_000, 1)]).unwrap();
         assert_eq!(
             plan,
-            vec![PlannedRefund { sale_id: 1, amount: Yen(1_000) }, PlannedRefund { sale_id: 3, amount: Yen(3_000) }]
+            vec![
+                PlannedRefund { sale_id: SaleId(1), amount: Yen(1_000) },
+                PlannedRefund { sale_id: SaleId(3), amount: Yen(3_000) }
+            ]
         );
         assert_eq!(plan_total(&plan), Some(Yen(4_000)));
     }
@@ -243,14 +247,14 @@ mod tests {
     #[test]
     fn half_bulk_rounds_down_and_skips_zero() {
         let plan = plan_bulk_refund(BulkMode::Half, &[row(1, 1_001, 1), row(2, 1, 1)]).unwrap();
-        assert_eq!(plan, vec![PlannedRefund { sale_id: 1, amount: Yen(500) }]);
+        assert_eq!(plan, vec![PlannedRefund { sale_id: SaleId(1), amount: Yen(500) }]);
     }
 
     #[test]
     fn specified_amount_above_any_charge_refuses_the_whole_run() {
         let err =
             plan_bulk_refund(BulkMode::Specified(Some(Yen(1_500))), &[row(1, 2_000, 1), row(2, 1_000, 1)]).unwrap_err();
-        assert_eq!(err, BulkRefundError::AboveSponsored { sale_id: 2 });
+        assert_eq!(err, BulkRefundError::AboveSponsored { sale_id: SaleId(2) });
         assert_eq!(err.to_string(), "返金額が協賛金額を超えています。");
     }
 

@@ -1,6 +1,7 @@
 //! Sponsors: supporters' paid sales turned into the sponsor walls of the
 //! project page and the footer (spec 000 §2, §5, §9).
 
+use crate::ids::UserId;
 use crate::money::Yen;
 use crate::returns::ReturnType;
 use chrono::NaiveDateTime;
@@ -16,7 +17,7 @@ pub const ANONYMOUS_NAME: &str = "匿名";
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SponsorSale {
     /// Groups sales into one sponsor (the user id).
-    pub supporter_id: i64,
+    pub supporter_id: UserId,
     /// The display, company or organisation name given with this sale.
     pub display_name: Option<String>,
     pub anonymous: bool,
@@ -30,7 +31,7 @@ pub struct SponsorSale {
 /// A supporter with their cumulative amount and latest support.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sponsor {
-    pub supporter_id: i64,
+    pub supporter_id: UserId,
     pub name: String,
     pub link: Option<String>,
     /// Logo; only for supporters who bought a company or organisation return.
@@ -53,7 +54,7 @@ impl Sponsor {
 /// one anonymous purchase must not be unmasked by another. Logo and link
 /// come from the most recent company or organisation sale that has them.
 pub fn aggregate(sales: &[SponsorSale]) -> Vec<Sponsor> {
-    let mut by_supporter: BTreeMap<i64, Vec<&SponsorSale>> = BTreeMap::new();
+    let mut by_supporter: BTreeMap<UserId, Vec<&SponsorSale>> = BTreeMap::new();
     for sale in sales {
         by_supporter.entry(sale.supporter_id).or_default().push(sale);
     }
@@ -97,22 +98,29 @@ pub fn sort_sponsors(sponsors: &mut [Sponsor]) {
     sponsors.sort_by(sponsor_order);
 }
 
-/// Tier of the project page's logo wall by cumulative amount.
+/// How large a corporate sponsor is shown, by cumulative amount: one type
+/// for the project page's logo wall and the footer list, whose lines differ
+/// (`on_logo_wall`, `in_footer`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum LogoTier {
-    /// 500,000 yen or more.
+pub enum SponsorTier {
+    /// Footer code LL, logo size tag 3.
     Largest,
-    /// 50,000 to 499,999 yen.
+    /// Footer code L, logo size tag 3.
     Large,
-    /// 30,000 to 49,999 yen.
+    /// Footer code M, logo size tag 2.
     Medium,
-    /// Below 30,000 yen.
+    /// Footer code S, logo size tag 1.
     Small,
 }
 
-impl LogoTier {
-    pub fn for_amount(amount: Yen) -> Self {
+impl SponsorTier {
+    /// Largest first.
+    pub const ALL: [Self; 4] = [Self::Largest, Self::Large, Self::Medium, Self::Small];
+
+    /// The logo wall's lines: 500,000 yen or more, 50,000 to 499,999,
+    /// 30,000 to 49,999, below 30,000.
+    pub fn on_logo_wall(amount: Yen) -> Self {
         match amount.0 {
             500_000.. => Self::Largest,
             50_000.. => Self::Large,
@@ -120,56 +128,105 @@ impl LogoTier {
             _ => Self::Small,
         }
     }
-}
 
-/// The logo size tag: 3 at 50,000 yen or more, 2 at 30,000 or more, else 1.
-pub fn logo_size_tag(amount: Yen) -> u8 {
-    match amount.0 {
-        50_000.. => 3,
-        30_000.. => 2,
-        _ => 1,
-    }
-}
-
-/// Size tier of the footer's sponsor list.
-///
-/// Decision: the seed compares its LL tier with an undefined value; we set
-/// LL at 500,000 yen or more, the same line as the largest logo tier, so the
-/// biggest supporters stand out in the footer as on the project page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum FooterTier {
-    /// 500,000 yen or more.
-    #[serde(rename = "LL")]
-    ExtraLarge,
-    /// 100,000 yen or more.
-    #[serde(rename = "L")]
-    Large,
-    /// 60,000 yen or more.
-    #[serde(rename = "M")]
-    Medium,
-    /// Below 60,000 yen.
-    #[serde(rename = "S")]
-    Small,
-}
-
-impl FooterTier {
-    pub fn for_amount(amount: Yen) -> Self {
+    /// The footer's lines: L at 100,000 yen or more, M at 60,000, else S.
+    ///
+    /// Decision: the seed compares its LL tier with an undefined value; we set
+    /// LL at 500,000 yen or more, the same line as the largest logo tier, so the
+    /// biggest supporters stand out in the footer as on the project page.
+    pub fn in_footer(amount: Yen) -> Self {
         match amount.0 {
-            500_000.. => Self::ExtraLarge,
+            500_000.. => Self::Largest,
             100_000.. => Self::Large,
             60_000.. => Self::Medium,
             _ => Self::Small,
         }
     }
 
-    /// The seed's CSS size label.
-    pub const fn label(self) -> &'static str {
+    /// The footer's CSS size label. The one mapping between tiers and
+    /// labels; `from_code` reads it backwards.
+    pub const fn code(self) -> &'static str {
         match self {
-            Self::ExtraLarge => "LL",
+            Self::Largest => "LL",
             Self::Large => "L",
             Self::Medium => "M",
             Self::Small => "S",
         }
+    }
+
+    /// The tier of a footer label.
+    pub fn from_code(code: &str) -> Result<Self, UnknownTier> {
+        Self::ALL.into_iter().find(|tier| tier.code() == code).ok_or_else(|| UnknownTier(code.to_string()))
+    }
+
+    /// The logo size tag: 3 at 50,000 yen or more on the logo wall (the two
+    /// largest tiers), 2 for medium, 1 for small.
+    pub const fn size_tag(self) -> u8 {
+        match self {
+            Self::Largest | Self::Large => 3,
+            Self::Medium => 2,
+            Self::Small => 1,
+        }
+    }
+}
+
+/// A footer label that is none of LL, L, M and S.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown sponsor tier {0:?}")]
+pub struct UnknownTier(pub String);
+
+/// A course of a project's manual sponsor list
+/// (`project_manual_sponsors.course`): logos in courses A, B and C, names
+/// only for supporters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "&'static str")]
+pub enum ManualCourse {
+    A,
+    B,
+    C,
+    Supporter,
+}
+
+/// A course code that is none of A, B, C and supporter.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown manual sponsor course {0:?}")]
+pub struct UnknownCourse(pub String);
+
+impl ManualCourse {
+    pub const ALL: [Self; 4] = [Self::A, Self::B, Self::C, Self::Supporter];
+
+    /// The stored code. The one mapping between courses and codes;
+    /// `from_code` reads it backwards.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::A => "A",
+            Self::B => "B",
+            Self::C => "C",
+            Self::Supporter => "supporter",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Result<Self, UnknownCourse> {
+        Self::ALL.into_iter().find(|course| course.code() == code).ok_or_else(|| UnknownCourse(code.to_string()))
+    }
+
+    /// Courses A, B and C show a logo; supporters only their name.
+    pub fn shows_logo(self) -> bool {
+        self != Self::Supporter
+    }
+}
+
+impl TryFrom<String> for ManualCourse {
+    type Error = UnknownCourse;
+
+    fn try_from(code: String) -> Result<Self, UnknownCourse> {
+        Self::from_code(&code)
+    }
+}
+
+impl From<ManualCourse> for &'static str {
+    fn from(course: ManualCourse) -> Self {
+        course.code()
     }
 }
 
@@ -177,16 +234,16 @@ impl FooterTier {
 /// (largest first, each group sorted), then personal sponsors.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SponsorWall {
-    pub corporate: Vec<(LogoTier, Vec<Sponsor>)>,
+    pub corporate: Vec<(SponsorTier, Vec<Sponsor>)>,
     pub personal: Vec<Sponsor>,
 }
 
 pub fn sponsor_wall(sales: &[SponsorSale]) -> SponsorWall {
-    let mut tiers: BTreeMap<LogoTier, Vec<Sponsor>> = BTreeMap::new();
+    let mut tiers: BTreeMap<SponsorTier, Vec<Sponsor>> = BTreeMap::new();
     let mut personal = Vec::new();
     for sponsor in aggregate(sales) {
         if sponsor.is_corporate() {
-            tiers.entry(LogoTier::for_amount(sponsor.amount)).or_default().push(sponsor);
+            tiers.entry(SponsorTier::on_logo_wall(sponsor.amount)).or_default().push(sponsor);
         } else {
             personal.push(sponsor);
         }
@@ -206,7 +263,7 @@ mod tests {
 
     fn sale(supporter_id: i64, amount: i64, day: u32) -> SponsorSale {
         SponsorSale {
-            supporter_id,
+            supporter_id: UserId(supporter_id),
             display_name: Some(format!("支援者{supporter_id}")),
             anonymous: false,
             amount: Yen(amount),
@@ -236,8 +293,8 @@ mod tests {
     #[test]
     fn sponsors_sort_by_amount_then_earlier_latest_date() {
         let sponsors = aggregate(&[sale(1, 30_000, 9), sale(2, 50_000, 5), sale(3, 30_000, 2)]);
-        let ids: Vec<i64> = sponsors.iter().map(|s| s.supporter_id).collect();
-        assert_eq!(ids, vec![2, 3, 1]);
+        let ids: Vec<UserId> = sponsors.iter().map(|s| s.supporter_id).collect();
+        assert_eq!(ids, vec![UserId(2), UserId(3), UserId(1)]);
     }
 
     #[test]
@@ -264,42 +321,78 @@ mod tests {
         assert_eq!(wall.personal.len(), 1);
         assert_eq!(wall.personal[0].img, None);
         assert_eq!(wall.corporate.len(), 1);
-        assert_eq!(wall.corporate[0].1[0].supporter_id, 2);
+        assert_eq!(wall.corporate[0].1[0].supporter_id, UserId(2));
     }
 
     #[test]
     fn logo_tiers_follow_the_spec_lines() {
-        assert_eq!(LogoTier::for_amount(Yen(500_000)), LogoTier::Largest);
-        assert_eq!(LogoTier::for_amount(Yen(499_999)), LogoTier::Large);
-        assert_eq!(LogoTier::for_amount(Yen(50_000)), LogoTier::Large);
-        assert_eq!(LogoTier::for_amount(Yen(49_999)), LogoTier::Medium);
-        assert_eq!(LogoTier::for_amount(Yen(30_000)), LogoTier::Medium);
-        assert_eq!(LogoTier::for_amount(Yen(29_999)), LogoTier::Small);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(500_000)), SponsorTier::Largest);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(499_999)), SponsorTier::Large);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(50_000)), SponsorTier::Large);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(49_999)), SponsorTier::Medium);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(30_000)), SponsorTier::Medium);
+        assert_eq!(SponsorTier::on_logo_wall(Yen(29_999)), SponsorTier::Small);
     }
 
     #[test]
     fn logo_size_tag_is_three_two_or_one() {
-        assert_eq!(logo_size_tag(Yen(50_000)), 3);
-        assert_eq!(logo_size_tag(Yen(49_999)), 2);
-        assert_eq!(logo_size_tag(Yen(30_000)), 2);
-        assert_eq!(logo_size_tag(Yen(29_999)), 1);
+        let tag = |amount| SponsorTier::on_logo_wall(Yen(amount)).size_tag();
+        assert_eq!(tag(500_000), 3);
+        assert_eq!(tag(50_000), 3);
+        assert_eq!(tag(49_999), 2);
+        assert_eq!(tag(30_000), 2);
+        assert_eq!(tag(29_999), 1);
     }
 
     #[test]
     fn footer_tiers_are_ll_l_m_s() {
-        assert_eq!(FooterTier::for_amount(Yen(500_000)).label(), "LL");
-        assert_eq!(FooterTier::for_amount(Yen(499_999)).label(), "L");
-        assert_eq!(FooterTier::for_amount(Yen(100_000)).label(), "L");
-        assert_eq!(FooterTier::for_amount(Yen(99_999)).label(), "M");
-        assert_eq!(FooterTier::for_amount(Yen(60_000)).label(), "M");
-        assert_eq!(FooterTier::for_amount(Yen(59_999)).label(), "S");
+        assert_eq!(SponsorTier::in_footer(Yen(500_000)).code(), "LL");
+        assert_eq!(SponsorTier::in_footer(Yen(499_999)).code(), "L");
+        assert_eq!(SponsorTier::in_footer(Yen(100_000)).code(), "L");
+        assert_eq!(SponsorTier::in_footer(Yen(99_999)).code(), "M");
+        assert_eq!(SponsorTier::in_footer(Yen(60_000)).code(), "M");
+        assert_eq!(SponsorTier::in_footer(Yen(59_999)).code(), "S");
+    }
+
+    #[test]
+    fn every_tier_reads_back_from_its_footer_label() {
+        for tier in SponsorTier::ALL {
+            assert_eq!(SponsorTier::from_code(tier.code()), Ok(tier));
+        }
+        for unknown in ["", "XL", "l", "LL ", "3"] {
+            assert_eq!(SponsorTier::from_code(unknown), Err(UnknownTier(unknown.to_string())));
+        }
+    }
+
+    #[test]
+    fn every_course_reads_back_from_its_stored_code() {
+        for course in ManualCourse::ALL {
+            assert_eq!(ManualCourse::from_code(course.code()), Ok(course));
+        }
+        assert_eq!(ManualCourse::ALL.map(ManualCourse::code), ["A", "B", "C", "supporter"]);
+        for unknown in ["", "D", "a", "supporters", "Supporter"] {
+            assert_eq!(ManualCourse::from_code(unknown), Err(UnknownCourse(unknown.to_string())));
+        }
+    }
+
+    #[test]
+    fn only_courses_a_b_and_c_show_a_logo() {
+        let with_logo: Vec<ManualCourse> = ManualCourse::ALL.into_iter().filter(|c| c.shows_logo()).collect();
+        assert_eq!(with_logo, vec![ManualCourse::A, ManualCourse::B, ManualCourse::C]);
+    }
+
+    #[test]
+    fn a_course_crosses_json_as_its_code() {
+        assert_eq!(serde_json::to_string(&ManualCourse::Supporter).unwrap(), r#""supporter""#);
+        assert_eq!(serde_json::from_str::<ManualCourse>(r#""B""#).unwrap(), ManualCourse::B);
+        assert!(serde_json::from_str::<ManualCourse>(r#""D""#).is_err());
     }
 
     #[test]
     fn corporate_groups_run_from_the_largest_tier_down() {
         let wall = sponsor_wall(&[company(1, 10_000, 1), company(2, 600_000, 1), company(3, 40_000, 1)]);
-        let tiers: Vec<LogoTier> = wall.corporate.iter().map(|(t, _)| *t).collect();
-        assert_eq!(tiers, vec![LogoTier::Largest, LogoTier::Medium, LogoTier::Small]);
+        let tiers: Vec<SponsorTier> = wall.corporate.iter().map(|(t, _)| *t).collect();
+        assert_eq!(tiers, vec![SponsorTier::Largest, SponsorTier::Medium, SponsorTier::Small]);
     }
 
     fn any_sale() -> impl Strategy<Value = SponsorSale> {
@@ -316,7 +409,7 @@ mod tests {
             let sponsors = aggregate(&sales);
             let total: i64 = sales.iter().map(|s| s.amount.0).sum();
             prop_assert_eq!(sponsors.iter().map(|s| s.amount.0).sum::<i64>(), total);
-            let mut ids: Vec<i64> = sponsors.iter().map(|s| s.supporter_id).collect();
+            let mut ids: Vec<UserId> = sponsors.iter().map(|s| s.supporter_id).collect();
             ids.dedup();
             prop_assert_eq!(ids.len(), sponsors.len());
             prop_assert!(sponsors.windows(2).all(|w| sponsor_order(&w[0], &w[1]) != Ordering::Greater));
@@ -337,9 +430,28 @@ mod tests {
         #[test]
         fn tiers_never_shrink_as_the_amount_grows(a in 0i64..2_000_000, b in 0i64..2_000_000) {
             let (lo, hi) = (Yen(a.min(b)), Yen(a.max(b)));
-            prop_assert!(LogoTier::for_amount(hi) <= LogoTier::for_amount(lo));
-            prop_assert!(FooterTier::for_amount(hi) <= FooterTier::for_amount(lo));
-            prop_assert!(logo_size_tag(hi) >= logo_size_tag(lo));
+            prop_assert!(SponsorTier::on_logo_wall(hi) <= SponsorTier::on_logo_wall(lo));
+            prop_assert!(SponsorTier::in_footer(hi) <= SponsorTier::in_footer(lo));
+            prop_assert!(SponsorTier::on_logo_wall(hi).size_tag() >= SponsorTier::on_logo_wall(lo).size_tag());
+        }
+
+        #[test]
+        fn only_the_stored_codes_read_back_and_they_read_back_to_themselves(code in "(A|B|C|D|LL|L|M|S|XL|supporter|[a-zA-Z ]{0,3})") {
+            if let Ok(course) = ManualCourse::from_code(&code) {
+                prop_assert_eq!(course.code(), code.as_str());
+            } else {
+                prop_assert!(!["A", "B", "C", "supporter"].contains(&code.as_str()));
+            }
+            if let Ok(tier) = SponsorTier::from_code(&code) {
+                prop_assert_eq!(tier.code(), code.as_str());
+            } else {
+                prop_assert!(!["LL", "L", "M", "S"].contains(&code.as_str()));
+            }
+        }
+
+        #[test]
+        fn the_footer_never_ranks_a_sponsor_above_the_logo_wall(amount in 0i64..2_000_000) {
+            prop_assert!(SponsorTier::in_footer(Yen(amount)) >= SponsorTier::on_logo_wall(Yen(amount)));
         }
     }
 }

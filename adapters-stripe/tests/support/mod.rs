@@ -6,6 +6,7 @@
 //! own customers, its own idempotency-key namespace and its own webhook registration.
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code)]
 
+use domain::ids::UserId;
 use std::time::Duration;
 
 use adapters_stripe::{StripeGateway, StripeSettings};
@@ -38,11 +39,12 @@ pub fn namespace() -> KeyNamespace {
 }
 
 pub async fn customer(gateway: &StripeGateway, ns: &KeyNamespace, user_id: i64) -> CustomerId {
-    let customer =
-        NewCustomer {
-            user_id, email: Email::parse("taro@example.jp").unwrap(), name: Some("山田 太郎".to_owned())
-        };
-    gateway.create_customer(customer, IdempotencyKey::for_customer(ns, user_id)).await.unwrap()
+    let customer = NewCustomer {
+        user_id: UserId(user_id),
+        email: Email::parse("taro@example.jp").unwrap(),
+        name: Some("山田 太郎".to_owned()),
+    };
+    gateway.create_customer(customer, IdempotencyKey::for_customer(ns, UserId(user_id))).await.unwrap()
 }
 
 /// `host:port` of the api base.

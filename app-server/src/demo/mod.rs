@@ -19,6 +19,7 @@ use adapters_postgres::demo::{
 };
 use chrono::{Duration, NaiveDate};
 use domain::payment::SaleStatus;
+use domain::sponsor::ManualCourse;
 use images::{logo_png, logo_svg, scene_svg, Motif, Palette};
 
 use crate::config::Settings;
@@ -410,29 +411,26 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("kiryu-main.svg", "桐生織 機場（はたば）再生プロジェクト", "桐生市", LOOM, Motif::Loom)?;
     let mut manual = Vec::new();
     for (course, names) in [
-        ("A", &["桐生織物協同組合", "わたらせ銀行"][..]),
-        ("B", &["織都デザイン株式会社", "のこぎり屋根保存会", "桐生まちづくり会社"][..]),
-        ("C", &["本町一丁目商店会", "新川ベーカリー", "天満宮前カフェ", "錦町工房"][..]),
+        (ManualCourse::A, &["桐生織物協同組合", "わたらせ銀行"][..]),
+        (ManualCourse::B, &["織都デザイン株式会社", "のこぎり屋根保存会", "桐生まちづくり会社"][..]),
+        (ManualCourse::C, &["本町一丁目商店会", "新川ベーカリー", "天満宮前カフェ", "錦町工房"][..]),
     ] {
+        let code = course.code();
         for (i, name) in names.iter().enumerate() {
-            let file = format!("kiryu-sponsor-{course}{i}.svg");
+            let file = format!("kiryu-sponsor-{code}{i}.svg");
             files.write(&file, logo_svg(name, ["#3949ab", "#00897b", "#6d4c41", "#c2185b"][i % 4]).as_bytes())?;
             manual.push(DemoManualSponsor {
-                course: match course {
-                    "A" => "A",
-                    "B" => "B",
-                    _ => "C",
-                },
+                course,
                 name: (*name).to_string(),
                 logo_src: Some(media(&file)),
-                link: Some(format!("https://example.jp/kiryu/{course}{i}")),
+                link: Some(format!("https://example.jp/kiryu/{code}{i}")),
                 amount: None,
             });
         }
     }
     for name in ["織田 一郎", "桐生 さくら", "渡良瀬 健", "匿名希望の桐生市民"] {
         manual.push(DemoManualSponsor {
-            course: "supporter",
+            course: ManualCourse::Supporter,
             name: name.into(),
             logo_src: None,
             link: None,

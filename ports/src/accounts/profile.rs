@@ -4,6 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::account::Email;
+use domain::ids::SaleId;
 use domain::money::TaxMode;
 use domain::payment::{PayType, SaleStatus};
 use domain::profile::{detect_image, Address, UploadError};
@@ -80,7 +81,7 @@ pub struct NewImage {
 /// One line of the payment history.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HistoryEntry {
-    pub id: i64,
+    pub id: SaleId,
     pub created_at: DateTime<Utc>,
     pub project_title: String,
     pub project_slug: String,

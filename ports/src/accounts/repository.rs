@@ -4,8 +4,8 @@ use domain::auth::LoginAttempt;
 
 use crate::RepoError;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct UserId(pub i64);
+// Lives in `domain` so domain rules can key by it; re-exported where it was.
+pub use domain::ids::UserId;
 
 /// What a one-time key is for; stored with the key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,9 +4,10 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::returns::ReturnType;
-use domain::sponsor::SponsorSale;
+use domain::sponsor::{ManualCourse, SponsorSale};
 
 use crate::accounts::UserId;
 use crate::RepoError;
@@ -38,7 +39,7 @@ pub struct BankAccount {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectRecord {
-    pub id: i64,
+    pub id: ProjectId,
     pub slug: String,
     pub title: String,
     pub description: String,
@@ -60,8 +61,8 @@ pub struct ProjectRecord {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReturnRecord {
-    pub id: i64,
-    pub project_id: i64,
+    pub id: ReturnId,
+    pub project_id: ProjectId,
     pub slug: String,
     pub return_type: ReturnType,
     pub title: String,
@@ -94,7 +95,7 @@ pub struct NewsItem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommentRecord {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub user_id: UserId,
     pub comment: String,
     pub updated_at: DateTime<Utc>,
@@ -124,8 +125,7 @@ pub struct PublicSaleRecord {
 /// Entry of a manual sponsor list (`project_manual_sponsors`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManualSponsorRecord {
-    /// 'A', 'B', 'C' or 'supporter'.
-    pub course: String,
+    pub course: ManualCourse,
     pub name: String,
     pub logo_src: Option<String>,
     pub link: Option<String>,
@@ -148,25 +148,29 @@ pub trait CatalogRepository: Send + Sync {
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError>;
 
     /// Paid total of one project (zero when it has no paid sale or does not exist).
-    async fn paid_sum_project(&self, project_id: i64) -> Result<PaidSum, RepoError>;
+    async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError>;
 
     /// Paid total of one return. MUST return `Ok(None)` when no return has `return_id`.
-    async fn paid_sum_return(&self, return_id: i64) -> Result<Option<PaidSum>, RepoError>;
+    async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError>;
 
     /// The returns of a project that `viewer` may see, in display order
     /// (empty for an unknown project). MUST
     /// leave out returns with `flag >= 900` and returns restricted
     /// (`show_user_email`) to an address other than `viewer`'s (all restricted
     /// ones when `viewer` is `None`).
-    async fn visible_returns(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, RepoError>;
+    async fn visible_returns(
+        &self,
+        project_id: ProjectId,
+        viewer: Option<Email>,
+    ) -> Result<Vec<ReturnRecord>, RepoError>;
 
     /// Published news of a project (published at or before `now`), newest
     /// first; empty for an unknown project.
-    async fn news(&self, project_id: i64, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError>;
+    async fn news(&self, project_id: ProjectId, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError>;
 
     /// Shown comments (flag 1) of a project, newest first; empty for an
     /// unknown project.
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentRecord>, RepoError>;
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError>;
 
     /// Paid sales of one project (or of all projects for `None`) for the
     /// sponsor walls, at most one entry per supporter, with the accounts a
@@ -181,19 +185,19 @@ pub trait CatalogRepository: Send + Sync {
     /// non-blank site URL. So each entry carries the summed amount, latest
     /// sale date, newest name, whether any sale asked for anonymity, and a
     /// company or organisation return type when the supporter bought one.
-    async fn sponsor_sales(&self, project_id: Option<i64>) -> Result<Vec<SponsorSale>, RepoError>;
+    async fn sponsor_sales(&self, project_id: Option<ProjectId>) -> Result<Vec<SponsorSale>, RepoError>;
 
     /// The newest `limit` paid sales of a project, newest first; empty for an
     /// unknown project.
-    async fn public_sales(&self, project_id: i64, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError>;
+    async fn public_sales(&self, project_id: ProjectId, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError>;
 
     /// The manual sponsor list of a project, every course; empty for an
     /// unknown project or one without a list.
-    async fn manual_sponsors(&self, project_id: i64) -> Result<Vec<ManualSponsorRecord>, RepoError>;
+    async fn manual_sponsors(&self, project_id: ProjectId) -> Result<Vec<ManualSponsorRecord>, RepoError>;
 
     /// The author and project of a comment. MUST return `RepoError::NotFound`
     /// when no comment has `comment_id`.
-    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, i64), RepoError>;
+    async fn comment_author(&self, comment_id: i64) -> Result<(UserId, ProjectId), RepoError>;
 
     /// Replaces the text of `comment_id` if `author` wrote it. MUST return
     /// `RepoError::NotFound` when no such comment of `author` exists.

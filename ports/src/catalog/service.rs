@@ -6,11 +6,12 @@ use std::collections::HashMap;
 
 use domain::account::Email;
 use domain::comment::CommentText;
+use domain::ids::ProjectId;
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
 use domain::project::{days_left, is_open, sort_for_home, Progress};
 use domain::returns::{is_listed, purchase_block, Remaining};
-use domain::sponsor::{aggregate, sponsor_wall, FooterTier, ANONYMOUS_NAME};
+use domain::sponsor::{aggregate, sponsor_wall, ManualCourse, SponsorTier, ANONYMOUS_NAME};
 use domain::time::tokyo_date;
 
 use super::repository::{
@@ -74,16 +75,16 @@ pub trait Catalog: Send + Sync {
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
     /// The newest paid sales of a project (at most `PUBLIC_SALES_LIMIT`),
     /// anonymous supporters masked; `NotFound` for an unknown project.
-    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError>;
+    async fn public_sales(&self, project_id: ProjectId) -> Result<Vec<PublicSale>, CatalogError>;
     /// The project's sponsor wall (automatic tiers or its manual list);
     /// `NotFound` for an unknown project.
-    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError>;
+    async fn sponsors(&self, project_id: ProjectId) -> Result<SponsorList, CatalogError>;
     /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
     /// Published news, newest first, bodies sanitised; `NotFound` for an unknown project.
-    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError>;
+    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError>;
     /// Shown comments, newest first, anonymous authors masked; `NotFound` for an unknown project.
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError>;
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError>;
     /// Replaces a comment's text; only its author may (`NotAuthor`), and
     /// `NotFound` when no comment has `comment_id`. Idempotent. Every read
     /// above is read-only.
@@ -109,7 +110,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         Self { repo, clock, html }
     }
 
-    async fn project_by_id(&self, project_id: i64) -> Result<ProjectRecord, CatalogError> {
+    async fn project_by_id(&self, project_id: ProjectId) -> Result<ProjectRecord, CatalogError> {
         let projects = self.repo.projects().await?;
         projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)
     }
@@ -142,7 +143,11 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
     }
 
     /// The returns `viewer` may see, descriptions sanitised.
-    async fn returns_for(&self, project_id: i64, viewer: Option<Email>) -> Result<Vec<ReturnRecord>, CatalogError> {
+    async fn returns_for(
+        &self,
+        project_id: ProjectId,
+        viewer: Option<Email>,
+    ) -> Result<Vec<ReturnRecord>, CatalogError> {
         let mut list = self.repo.visible_returns(project_id, viewer).await?;
         for r in &mut list {
             r.description = self.html.sanitize(&r.description);
@@ -230,9 +235,9 @@ fn comment_view(record: CommentRecord) -> CommentView {
 /// latest date first, then the manual position.
 fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
     entries.sort_by(|a, b| {
+        // `None` orders below every amount, so descending puts it last.
         b.amount
-            .unwrap_or(domain::money::Yen(-1))
-            .cmp(&a.amount.unwrap_or(domain::money::Yen(-1)))
+            .cmp(&a.amount)
             .then_with(|| match (a.latest_date, b.latest_date) {
                 (Some(x), Some(y)) => x.cmp(&y),
                 (Some(_), None) => std::cmp::Ordering::Less,
@@ -244,11 +249,11 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
     let mut courses = ManualCourses::default();
     for entry in entries {
         let logo = ManualLogo { name: entry.name.clone(), src: entry.logo_src.clone(), link: entry.link.clone() };
-        match entry.course.as_str() {
-            "A" => courses.a.push(logo),
-            "B" => courses.b.push(logo),
-            "C" => courses.c.push(logo),
-            _ => courses.supporters.push(entry.name),
+        match entry.course {
+            ManualCourse::A => courses.a.push(logo),
+            ManualCourse::B => courses.b.push(logo),
+            ManualCourse::C => courses.c.push(logo),
+            ManualCourse::Supporter => courses.supporters.push(entry.name),
         }
     }
     courses
@@ -304,13 +309,13 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         self.sum(target).await
     }
 
-    async fn public_sales(&self, project_id: i64) -> Result<Vec<PublicSale>, CatalogError> {
+    async fn public_sales(&self, project_id: ProjectId) -> Result<Vec<PublicSale>, CatalogError> {
         self.project_by_id(project_id).await?;
         let records = self.repo.public_sales(project_id, PUBLIC_SALES_LIMIT).await?;
         Ok(records.into_iter().map(public_sale).collect())
     }
 
-    async fn sponsors(&self, project_id: i64) -> Result<SponsorList, CatalogError> {
+    async fn sponsors(&self, project_id: ProjectId) -> Result<SponsorList, CatalogError> {
         let project = self.project_by_id(project_id).await?;
         if project.uses_manual_sponsors {
             return Ok(SponsorList::Manual(manual_courses(self.repo.manual_sponsors(project_id).await?)));
@@ -320,7 +325,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         for (_tier, sponsors) in &wall.corporate {
             for sponsor in sponsors {
                 let shown = WallSponsor::from_sponsor(sponsor);
-                match shown.size {
+                match shown.tier.size_tag() {
                     3 => size3.push(shown),
                     2 => size2.push(shown),
                     _ => size1.push(shown),
@@ -338,19 +343,16 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
                 return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
             }
         }
-        let mut tiers: HashMap<FooterTier, Vec<WallSponsor>> = HashMap::new();
+        let mut tiers: HashMap<SponsorTier, Vec<WallSponsor>> = HashMap::new();
         // Sorted once by the domain order; each tier keeps that order.
         for sponsor in aggregate(&self.repo.sponsor_sales(None).await?).iter().filter(|s| s.is_corporate()) {
-            tiers.entry(FooterTier::for_amount(sponsor.amount)).or_default().push(WallSponsor::from_sponsor(sponsor));
+            tiers.entry(SponsorTier::in_footer(sponsor.amount)).or_default().push(WallSponsor::from_sponsor(sponsor));
         }
-        let tiers = [FooterTier::ExtraLarge, FooterTier::Large, FooterTier::Medium, FooterTier::Small]
-            .into_iter()
-            .map(|tier| (tier, tiers.remove(&tier).unwrap_or_default()))
-            .collect();
+        let tiers = SponsorTier::ALL.into_iter().map(|tier| (tier, tiers.remove(&tier).unwrap_or_default())).collect();
         Ok(FooterSponsors { hidden: false, tiers })
     }
 
-    async fn news(&self, project_id: i64) -> Result<Vec<NewsItem>, CatalogError> {
+    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError> {
         self.project_by_id(project_id).await?;
         let mut items = self.repo.news(project_id, self.clock.now()).await?;
         for item in &mut items {
@@ -359,7 +361,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         Ok(items)
     }
 
-    async fn comments(&self, project_id: i64) -> Result<Vec<CommentView>, CatalogError> {
+    async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError> {
         self.project_by_id(project_id).await?;
         Ok(self.repo.comments(project_id).await?.into_iter().map(comment_view).collect())
     }

@@ -3,9 +3,10 @@
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use domain::account::Email;
 use domain::comment::CommentText;
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
-use domain::sponsor::{FooterTier, LogoTier, SponsorSale};
+use domain::sponsor::{ManualCourse, SponsorSale, SponsorTier};
 
 use super::*;
 use crate::accounts::UserId;
@@ -37,7 +38,7 @@ fn sanitizer() -> MockHtmlSanitizer {
 
 fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
     ProjectRecord {
-        id,
+        id: ProjectId(id),
         slug: slug.into(),
         title: format!("プロジェクト{id}"),
         description: "説明".into(),
@@ -58,8 +59,8 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
 
 fn ret(id: i64, price: i64) -> ReturnRecord {
     ReturnRecord {
-        id,
-        project_id: 1,
+        id: ReturnId(id),
+        project_id: ProjectId(1),
         slug: format!("r{id}"),
         return_type: ReturnType::Individual,
         title: format!("リターン{id}"),
@@ -99,7 +100,7 @@ async fn the_home_lists_open_projects_first_with_days_left_and_progress_from_pai
             project(3, "later", day(2027, 1, 31)),
         ],
     );
-    repo.expect_paid_sum_project().returning(|id| Ok(PaidSum { amount: Yen(id * 123_450), supports: id }));
+    repo.expect_paid_sum_project().returning(|id| Ok(PaidSum { amount: Yen(id.get() * 123_450), supports: id.get() }));
 
     let cards = service(repo).master().await.unwrap();
 
@@ -178,8 +179,8 @@ async fn hidden_and_other_users_returns_never_leave_even_if_storage_answers_them
     let anonymous = service.project_detail("p".into(), None).await.unwrap();
     let vip = service.project_detail("p".into(), Some(Email::parse("VIP@example.jp").unwrap())).await.unwrap();
 
-    assert_eq!(anonymous.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1]);
-    assert_eq!(vip.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![1, 3]);
+    assert_eq!(anonymous.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![ReturnId(1)]);
+    assert_eq!(vip.returns.iter().map(|r| r.id).collect::<Vec<_>>(), vec![ReturnId(1), ReturnId(3)]);
 }
 
 #[tokio::test]
@@ -215,7 +216,7 @@ async fn the_home_cards_and_the_project_page_show_only_sanitised_html() {
     let service = service(repo);
 
     assert_eq!(service.project_detail("p".into(), None).await.unwrap().content, "[clean]<p>本文</p>");
-    assert_eq!(service.news(1).await.unwrap()[0].description, "[clean]<i>x</i>");
+    assert_eq!(service.news(ProjectId(1)).await.unwrap()[0].description, "[clean]<i>x</i>");
 }
 
 #[tokio::test]
@@ -227,8 +228,8 @@ async fn sums_of_unknown_projects_and_returns_are_not_found() {
 
     let service = service(repo);
 
-    assert!(matches!(service.paid_sum(SumTarget::Project(99)).await, Err(CatalogError::NotFound)));
-    assert!(matches!(service.paid_sum(SumTarget::Return(99)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.paid_sum(SumTarget::Project(ProjectId(99))).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.paid_sum(SumTarget::Return(ReturnId(99))).await, Err(CatalogError::NotFound)));
 }
 
 fn sale_record(name: &str, kind: ReturnType, anonymous: bool) -> PublicSaleRecord {
@@ -255,7 +256,7 @@ async fn the_public_supporter_list_masks_anonymous_supporters_and_shows_company_
         ])
     });
 
-    let sales = service(repo).public_sales(1).await.unwrap();
+    let sales = service(repo).public_sales(ProjectId(1)).await.unwrap();
 
     assert_eq!(sales[0].corporatename.as_deref(), Some("上毛商事"));
     assert_eq!((sales[1].displayname.as_str(), &sales[1].corporatename, &sales[1].logo_url), ("匿名", &None, &None));
@@ -264,7 +265,7 @@ async fn the_public_supporter_list_masks_anonymous_supporters_and_shows_company_
 
 fn sponsor_sale(id: i64, amount: i64, company: bool, anonymous: bool) -> SponsorSale {
     SponsorSale {
-        supporter_id: id,
+        supporter_id: UserId(id),
         display_name: Some(format!("支援者{id}")),
         anonymous,
         amount: Yen(amount),
@@ -279,7 +280,7 @@ fn sponsor_sale(id: i64, amount: i64, company: bool, anonymous: bool) -> Sponsor
 async fn the_sponsor_wall_groups_logos_by_size_and_lists_personal_names_with_tokumei() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
-    repo.expect_sponsor_sales().withf(|p| *p == Some(1)).returning(|_| {
+    repo.expect_sponsor_sales().withf(|p| *p == Some(ProjectId(1))).returning(|_| {
         Ok(vec![
             sponsor_sale(1, 600_000, true, false),
             sponsor_sale(2, 60_000, true, false),
@@ -290,27 +291,28 @@ async fn the_sponsor_wall_groups_logos_by_size_and_lists_personal_names_with_tok
         ])
     });
 
-    let SponsorList::Automatic { size3, size2, size1, personal } = service(repo).sponsors(1).await.unwrap() else {
+    let SponsorList::Automatic { size3, size2, size1, personal } = service(repo).sponsors(ProjectId(1)).await.unwrap()
+    else {
         panic!("automatic expected")
     };
 
     assert_eq!(
         size3.iter().map(|s| (s.name.as_str(), s.tier)).collect::<Vec<_>>(),
-        vec![("支援者1", LogoTier::Largest), ("支援者2", LogoTier::Large)]
+        vec![("支援者1", SponsorTier::Largest), ("支援者2", SponsorTier::Large)]
     );
-    assert_eq!(size2[0].tier, LogoTier::Medium);
-    assert_eq!(size1[0].tier, LogoTier::Small);
+    assert_eq!(size2[0].tier, SponsorTier::Medium);
+    assert_eq!(size1[0].tier, SponsorTier::Small);
     // The anonymous company lost its logo and is listed by '匿名' among personal names, largest first.
     assert_eq!(personal, vec!["匿名".to_string(), "支援者5".to_string()]);
 }
 
 #[tokio::test]
-async fn a_project_with_a_manual_list_shows_its_courses_in_order() {
+async fn a_project_with_a_manual_list_shows_its_courses_in_order_with_undisclosed_amounts_last() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![ProjectRecord { uses_manual_sponsors: true, ..project(1, "p", day(2026, 12, 31)) }]);
     repo.expect_sponsor_sales().never();
-    let entry = |course: &str, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
-        course: course.into(),
+    let entry = |course: ManualCourse, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
+        course,
         name: name.into(),
         logo_src: Some("/media/x.svg".into()),
         link: None,
@@ -320,16 +322,20 @@ async fn a_project_with_a_manual_list_shows_its_courses_in_order() {
     };
     repo.expect_manual_sponsors().returning(move |_| {
         Ok(vec![
-            entry("A", "小", Some(1_000), 0),
-            entry("A", "大", Some(9_000), 1),
-            entry("B", "B社", None, 0),
-            entry("supporter", "山田 花子", None, 0),
+            entry(ManualCourse::A, "非公開", None, -1),
+            entry(ManualCourse::A, "小", Some(1_000), 0),
+            entry(ManualCourse::A, "大", Some(9_000), 1),
+            entry(ManualCourse::A, "無償", Some(0), 2),
+            entry(ManualCourse::B, "B社", None, 0),
+            entry(ManualCourse::Supporter, "山田 花子", None, 0),
         ])
     });
 
-    let SponsorList::Manual(courses) = service(repo).sponsors(1).await.unwrap() else { panic!("manual expected") };
+    let SponsorList::Manual(courses) = service(repo).sponsors(ProjectId(1)).await.unwrap() else {
+        panic!("manual expected")
+    };
 
-    assert_eq!(courses.a.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["大", "小"]);
+    assert_eq!(courses.a.iter().map(|l| l.name.as_str()).collect::<Vec<_>>(), vec!["大", "小", "無償", "非公開"]);
     assert_eq!(courses.b.len(), 1);
     assert!(courses.c.is_empty());
     assert_eq!(courses.supporters, vec!["山田 花子".to_string()]);
@@ -359,17 +365,17 @@ async fn the_footer_is_hidden_on_a_project_that_hides_it_and_otherwise_tiers_com
 
     assert!(hidden.hidden && hidden.tiers.is_empty());
     assert!(!shown.hidden);
-    let sizes: Vec<(FooterTier, usize)> = shown.tiers.iter().map(|(t, s)| (*t, s.len())).collect();
+    let sizes: Vec<(SponsorTier, usize)> = shown.tiers.iter().map(|(t, s)| (*t, s.len())).collect();
     assert_eq!(
         sizes,
-        vec![(FooterTier::ExtraLarge, 1), (FooterTier::Large, 0), (FooterTier::Medium, 1), (FooterTier::Small, 0)]
+        vec![(SponsorTier::Largest, 1), (SponsorTier::Large, 0), (SponsorTier::Medium, 1), (SponsorTier::Small, 0)]
     );
 }
 
 fn comment(id: i64, author: i64, anonymous: bool) -> CommentRecord {
     CommentRecord {
         id,
-        project_id: 1,
+        project_id: ProjectId(1),
         user_id: UserId(author),
         comment: "応援しています".into(),
         updated_at: now(),
@@ -386,7 +392,7 @@ async fn an_anonymous_supporters_comment_shows_neither_name_nor_icon() {
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
     repo.expect_comments().returning(|_| Ok(vec![comment(1, 7, false), comment(2, 8, true)]));
 
-    let comments = service(repo).comments(1).await.unwrap();
+    let comments = service(repo).comments(ProjectId(1)).await.unwrap();
 
     assert_eq!((comments[0].author_name.as_str(), comments[0].author_icon.is_some()), ("たろう", true));
     assert_eq!((comments[1].author_name.as_str(), &comments[1].author_icon), ("匿名", &None));
@@ -396,7 +402,7 @@ async fn an_anonymous_supporters_comment_shows_neither_name_nor_icon() {
 #[tokio::test]
 async fn only_the_author_may_edit_a_comment() {
     let mut repo = MockCatalogRepository::new();
-    repo.expect_comment_author().returning(|_| Ok((UserId(7), 1)));
+    repo.expect_comment_author().returning(|_| Ok((UserId(7), ProjectId(1))));
     repo.expect_update_comment().never();
 
     let err = service(repo).update_comment(UserId(8), 5, CommentText::parse("書き換え").unwrap()).await.unwrap_err();
@@ -407,7 +413,7 @@ async fn only_the_author_may_edit_a_comment() {
 #[tokio::test]
 async fn the_author_edit_is_stored_trimmed() {
     let mut repo = MockCatalogRepository::new();
-    repo.expect_comment_author().returning(|_| Ok((UserId(7), 1)));
+    repo.expect_comment_author().returning(|_| Ok((UserId(7), ProjectId(1))));
     repo.expect_update_comment()
         .withf(|id, author, text, at| *id == 5 && *author == UserId(7) && text == "書き換えました" && *at == now())
         .times(1)
@@ -432,8 +438,8 @@ async fn lists_of_an_unknown_project_are_not_found() {
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
     let service = service(repo);
 
-    assert!(matches!(service.news(2).await, Err(CatalogError::NotFound)));
-    assert!(matches!(service.comments(2).await, Err(CatalogError::NotFound)));
-    assert!(matches!(service.sponsors(2).await, Err(CatalogError::NotFound)));
-    assert!(matches!(service.public_sales(2).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.news(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.comments(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.sponsors(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.public_sales(ProjectId(2)).await, Err(CatalogError::NotFound)));
 }

@@ -2,17 +2,18 @@
 //! applied (days left, progress, prices, availability, sponsor tiers).
 
 use chrono::{DateTime, NaiveDate, Utc};
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::{PriceBreakdown, Yen};
 use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
-use domain::sponsor::{FooterTier, LogoTier, Sponsor};
+use domain::sponsor::{Sponsor, SponsorTier};
 
 use super::repository::{BankAccount, PaidSum, SliderImage};
 use crate::accounts::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectCard {
-    pub id: i64,
+    pub id: ProjectId,
     pub slug: String,
     pub title: String,
     pub description: String,
@@ -30,7 +31,7 @@ pub struct ProjectCard {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReturnView {
-    pub id: i64,
+    pub id: ReturnId,
     pub slug: String,
     pub return_type: ReturnType,
     pub title: String,
@@ -71,8 +72,8 @@ pub struct ProjectDetail {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SumTarget {
     All,
-    Project(i64),
-    Return(i64),
+    Project(ProjectId),
+    Return(ReturnId),
 }
 
 /// A paid sale on the public supporter list: no e-mail, user id or amount.
@@ -94,9 +95,9 @@ pub struct WallSponsor {
     pub name: String,
     pub link: Option<String>,
     pub img: Option<String>,
-    pub tier: LogoTier,
-    /// 3, 2 or 1 (`domain::sponsor::logo_size_tag`).
-    pub size: u8,
+    /// The logo wall's tier (also in the footer, whose own tier groups it);
+    /// its `size_tag` is the logo size 3, 2 or 1.
+    pub tier: SponsorTier,
 }
 
 impl WallSponsor {
@@ -105,8 +106,7 @@ impl WallSponsor {
             name: sponsor.name.clone(),
             link: sponsor.link.clone(),
             img: sponsor.img.clone(),
-            tier: LogoTier::for_amount(sponsor.amount),
-            size: domain::sponsor::logo_size_tag(sponsor.amount),
+            tier: SponsorTier::on_logo_wall(sponsor.amount),
         }
     }
 }
@@ -140,13 +140,13 @@ pub enum SponsorList {
 pub struct FooterSponsors {
     pub hidden: bool,
     /// Every footer tier from LL to S, each sorted (possibly empty).
-    pub tiers: Vec<(FooterTier, Vec<WallSponsor>)>,
+    pub tiers: Vec<(SponsorTier, Vec<WallSponsor>)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommentView {
     pub id: i64,
-    pub project_id: i64,
+    pub project_id: ProjectId,
     pub user_id: UserId,
     pub comment: String,
     pub updated_at: DateTime<Utc>,

@@ -10,6 +10,7 @@ use std::fmt;
 
 use chrono::{DateTime, Utc};
 use domain::account::Email;
+use domain::ids::{SaleId, UserId};
 use domain::money::Yen;
 use domain::payment::{BankTransferInstructions, IntentStatus};
 
@@ -73,7 +74,7 @@ pub struct IdempotencyKey(String);
 
 impl IdempotencyKey {
     /// The key of `purpose` for sale `sale_id`.
-    pub fn for_sale(namespace: &KeyNamespace, sale_id: i64, purpose: KeyPurpose) -> Self {
+    pub fn for_sale(namespace: &KeyNamespace, sale_id: SaleId, purpose: KeyPurpose) -> Self {
         let key = match purpose {
             KeyPurpose::Confirm => format!("sale-{sale_id}-confirm"),
             KeyPurpose::Refund { refund_id } => format!("sale-{sale_id}-refund-{refund_id}"),
@@ -83,7 +84,7 @@ impl IdempotencyKey {
 
     /// The key of creating user `user_id`'s provider customer: two first
     /// card registrations at once make one customer.
-    pub fn for_customer(namespace: &KeyNamespace, user_id: i64) -> Self {
+    pub fn for_customer(namespace: &KeyNamespace, user_id: UserId) -> Self {
         Self(namespace.prefix(format!("user-{user_id}-customer")))
     }
 
@@ -159,7 +160,7 @@ provider_id!(
 /// A provider customer to create for one of our users.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewCustomer {
-    pub user_id: i64,
+    pub user_id: UserId,
     pub email: Email,
     pub name: Option<String>,
 }
@@ -176,7 +177,7 @@ pub struct Destination {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CardCharge {
     /// Stored on the payment (metadata `sale_id`), so webhooks find the sale.
-    pub sale_id: i64,
+    pub sale_id: SaleId,
     /// The sale's total, tax included.
     pub amount: Yen,
     pub payment_method: PaymentMethodId,
@@ -188,7 +189,7 @@ pub struct CardCharge {
 /// A Japanese bank transfer (振込) for one sale.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BankTransferRequest {
-    pub sale_id: i64,
+    pub sale_id: SaleId,
     pub amount: Yen,
     /// Required: the provider gives each customer its own account number.
     pub customer: CustomerId,
@@ -223,7 +224,7 @@ pub struct Payment {
     /// smaller than `amount` after a partial transfer.
     pub amount_remaining: Yen,
     /// Our sale, from the payment's metadata (absent on foreign payments).
-    pub sale_id: Option<i64>,
+    pub sale_id: Option<SaleId>,
     pub destination: Option<Destination>,
     pub next_action: Option<NextAction>,
     pub last_failure: Option<PaymentFailure>,
@@ -454,24 +455,24 @@ mod tests {
     #[test]
     fn keys_are_derived_from_the_sale_and_what_the_request_does() {
         let none = KeyNamespace::none();
-        assert_eq!(IdempotencyKey::for_sale(&none, 123, KeyPurpose::Confirm).as_str(), "sale-123-confirm");
+        assert_eq!(IdempotencyKey::for_sale(&none, SaleId(123), KeyPurpose::Confirm).as_str(), "sale-123-confirm");
         assert_eq!(
-            IdempotencyKey::for_sale(&none, 123, KeyPurpose::Refund { refund_id: 7 }).as_str(),
+            IdempotencyKey::for_sale(&none, SaleId(123), KeyPurpose::Refund { refund_id: 7 }).as_str(),
             "sale-123-refund-7"
         );
-        assert_eq!(IdempotencyKey::for_customer(&none, 42).as_str(), "user-42-customer");
+        assert_eq!(IdempotencyKey::for_customer(&none, UserId(42)).as_str(), "user-42-customer");
     }
 
     #[test]
     fn the_same_sale_always_gets_the_same_key_so_a_retry_cannot_charge_twice() {
         let ns = KeyNamespace::new("test_db_1").unwrap();
         assert_eq!(
-            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm),
-            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm)
+            IdempotencyKey::for_sale(&ns, SaleId(9), KeyPurpose::Confirm),
+            IdempotencyKey::for_sale(&ns, SaleId(9), KeyPurpose::Confirm)
         );
         assert_ne!(
-            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Confirm),
-            IdempotencyKey::for_sale(&ns, 9, KeyPurpose::Refund { refund_id: 1 })
+            IdempotencyKey::for_sale(&ns, SaleId(9), KeyPurpose::Confirm),
+            IdempotencyKey::for_sale(&ns, SaleId(9), KeyPurpose::Refund { refund_id: 1 })
         );
     }
 
@@ -479,9 +480,9 @@ mod tests {
     fn two_databases_sharing_one_provider_account_never_share_a_key() {
         let a = KeyNamespace::new("db_a").unwrap();
         let b = KeyNamespace::new("db_b").unwrap();
-        let key_a = IdempotencyKey::for_sale(&a, 1, KeyPurpose::Confirm);
+        let key_a = IdempotencyKey::for_sale(&a, SaleId(1), KeyPurpose::Confirm);
         assert_eq!(key_a.as_str(), "db_a-sale-1-confirm");
-        assert_ne!(key_a, IdempotencyKey::for_sale(&b, 1, KeyPurpose::Confirm));
+        assert_ne!(key_a, IdempotencyKey::for_sale(&b, SaleId(1), KeyPurpose::Confirm));
     }
 
     #[test]
@@ -531,7 +532,7 @@ mod tests {
             amount: Yen(5000),
             amount_received: Yen(0),
             amount_remaining: Yen(3000),
-            sale_id: Some(1),
+            sale_id: Some(SaleId(1)),
             destination: None,
             next_action: Some(NextAction::BankTransfer(instructions.clone())),
             last_failure: None,
