@@ -6,11 +6,11 @@ use async_trait::async_trait;
 use chrono::{DateTime, Duration, Utc};
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Integer, Nullable, Text, Timestamptz};
-use ports::jobs::{ClaimedJob, JobQueue};
+use ports::jobs::{ClaimedJob, JobQueue, JobTicket};
 use ports::RepoError;
 use serde_json::Value;
 
-use crate::error::{expect_row, map_diesel, with_conn};
+use crate::error::{map_diesel, with_conn};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -48,6 +48,19 @@ struct IdRow {
 fn count(value: i32, column: &str) -> Result<u32, RepoError> {
     u32::try_from(value)
         .map_err(|_| RepoError::Unexpected(anyhow::anyhow!("background_jobs.{column} {value} is negative")))
+}
+
+fn attempt(ticket: JobTicket) -> i32 {
+    i32::try_from(ticket.attempt).unwrap_or(i32::MAX)
+}
+
+/// A finishing write that touched no row: the ticket lost its job.
+fn held(updated: usize) -> Result<(), RepoError> {
+    if updated == 0 {
+        Err(RepoError::Conflict("background_jobs_lease_lost".into()))
+    } else {
+        Ok(())
+    }
 }
 
 #[async_trait]
@@ -110,25 +123,26 @@ impl JobQueue for PgJobQueue {
         .transpose()
     }
 
-    async fn succeed(&self, id: i64, kept_payload: Value, now: DateTime<Utc>) -> Result<(), RepoError> {
+    async fn succeed(&self, ticket: JobTicket, kept_payload: Value, now: DateTime<Utc>) -> Result<(), RepoError> {
         with_conn(&self.pool, move |conn| {
             let updated = diesel::sql_query(
                 "UPDATE background_jobs SET status = 'succeeded', payload = $2::jsonb, finished_at = $3, updated_at = $3, \
-                     last_error = NULL WHERE id = $1",
+                     last_error = NULL WHERE id = $1 AND attempts = $4 AND status = 'running'",
             )
-            .bind::<BigInt, _>(id)
+            .bind::<BigInt, _>(ticket.id)
             .bind::<Text, _>(kept_payload.to_string())
             .bind::<Timestamptz, _>(now)
+            .bind::<Integer, _>(attempt(ticket))
             .execute(conn)
             .map_err(map_diesel)?;
-            expect_row(updated)
+            held(updated)
         })
         .await
     }
 
     async fn fail(
         &self,
-        id: i64,
+        ticket: JobTicket,
         error: &str,
         retry_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
@@ -140,15 +154,16 @@ impl JobQueue for PgJobQueue {
                      status = CASE WHEN $3::timestamptz IS NULL THEN 'failed' ELSE 'queued' END, \
                      run_after = COALESCE($3, run_after), \
                      finished_at = CASE WHEN $3::timestamptz IS NULL THEN $4 END \
-                 WHERE id = $1",
+                 WHERE id = $1 AND attempts = $5 AND status = 'running'",
             )
-            .bind::<BigInt, _>(id)
+            .bind::<BigInt, _>(ticket.id)
             .bind::<Text, _>(error)
             .bind::<Nullable<Timestamptz>, _>(retry_at)
             .bind::<Timestamptz, _>(now)
+            .bind::<Integer, _>(attempt(ticket))
             .execute(conn)
             .map_err(map_diesel)?;
-            expect_row(updated)
+            held(updated)
         })
         .await
     }

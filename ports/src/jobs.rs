@@ -7,6 +7,16 @@ use serde_json::Value;
 
 use crate::RepoError;
 
+/// Which try of which job a worker holds: finishing a job names the try, so a
+/// worker whose lease ran out (and whose job another worker took) cannot
+/// overwrite the newer try's outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobTicket {
+    pub id: i64,
+    /// The try this worker started (`ClaimedJob::attempts` at claim time).
+    pub attempt: u32,
+}
+
 /// A job a worker holds until it finishes or its lease runs out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClaimedJob {
@@ -16,6 +26,13 @@ pub struct ClaimedJob {
     /// Tries started so far, this one included.
     pub attempts: u32,
     pub max_attempts: u32,
+}
+
+impl ClaimedJob {
+    /// What finishing this try names.
+    pub const fn ticket(&self) -> JobTicket {
+        JobTicket { id: self.id, attempt: self.attempts }
+    }
 }
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
@@ -39,18 +56,20 @@ pub trait JobQueue: Send + Sync {
         lease: Duration,
     ) -> Result<Option<ClaimedJob>, RepoError>;
 
-    /// Marks job `id` succeeded and replaces its payload by `kept_payload`
-    /// (what may stay on record once the work is done). MUST return
-    /// `RepoError::NotFound` when no job has `id`; idempotent.
-    async fn succeed(&self, id: i64, kept_payload: Value, now: DateTime<Utc>) -> Result<(), RepoError>;
+    /// Marks the ticket's job succeeded and replaces its payload by
+    /// `kept_payload` (what may stay on record once the work is done). MUST
+    /// return `RepoError::Conflict` when the ticket no longer holds the job
+    /// (finished already, or claimed again after the lease ran out), changing
+    /// nothing.
+    async fn succeed(&self, ticket: JobTicket, kept_payload: Value, now: DateTime<Utc>) -> Result<(), RepoError>;
 
-    /// Records a failed try of job `id`: queued again from `retry_at`, or
-    /// failed for good when `retry_at` is `None`. `error` is for operators.
-    /// MUST return `RepoError::NotFound` when no job has `id`; repeating it
-    /// with the same arguments leaves the same state.
+    /// Records a failed try: the ticket's job is queued again from
+    /// `retry_at`, or failed for good when `retry_at` is `None`. `error` is
+    /// for operators. MUST return `RepoError::Conflict` when the ticket no
+    /// longer holds the job, changing nothing.
     async fn fail(
         &self,
-        id: i64,
+        ticket: JobTicket,
         error: &str,
         retry_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,

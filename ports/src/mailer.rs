@@ -120,24 +120,37 @@ impl<Q: JobQueue, M: Mailer, C: Clock> MailDelivery<Q, M, C> {
             Ok(mail) => mail,
             Err(e) => {
                 tracing::error!(job = job.id, error = %e, "queued mail unreadable; given up");
-                self.queue.fail(job.id, &format!("unreadable payload: {e}"), None, self.clock.now()).await?;
+                let error = format!("unreadable payload: {e}");
+                lost_lease_is_fine(self.queue.fail(job.ticket(), &error, None, self.clock.now()).await)?;
                 return Ok(true);
             }
         };
         let kept = serde_json::json!({"to": mail.to.as_str(), "subject": mail.subject});
         let outgoing = OutgoingMail { to: mail.to, subject: mail.subject, text_body: mail.text_body };
         match self.relay.send(outgoing).await {
-            Ok(()) => self.queue.succeed(job.id, kept, self.clock.now()).await?,
+            Ok(()) => lost_lease_is_fine(self.queue.succeed(job.ticket(), kept, self.clock.now()).await)?,
             Err(e) => {
                 let now = self.clock.now();
                 let retryable = matches!(e, MailError::Delivery(_));
                 let retry_at =
                     (retryable && may_retry(job.attempts, job.max_attempts)).then(|| now + retry_delay(job.attempts));
                 tracing::warn!(job = job.id, attempts = job.attempts, error = %e, retry = retry_at.is_some(), "mail not sent");
-                self.queue.fail(job.id, &e.to_string(), retry_at, now).await?;
+                lost_lease_is_fine(self.queue.fail(job.ticket(), &e.to_string(), retry_at, now).await)?;
             }
         }
         Ok(true)
+    }
+}
+
+/// A worker that held a mail past its lease finds it taken by another: that
+/// worker owns the outcome now, so this one leaves it alone.
+fn lost_lease_is_fine(outcome: Result<(), RepoError>) -> Result<(), RepoError> {
+    match outcome {
+        Err(RepoError::Conflict(reason)) => {
+            tracing::warn!(reason, "mail finished after its lease ran out; the newer try decides");
+            Ok(())
+        }
+        other => other,
     }
 }
 
@@ -145,7 +158,7 @@ impl<Q: JobQueue, M: Mailer, C: Clock> MailDelivery<Q, M, C> {
 mod tests {
     use super::*;
     use crate::clock::MockClock;
-    use crate::jobs::{ClaimedJob, MockJobQueue};
+    use crate::jobs::{ClaimedJob, JobTicket, MockJobQueue};
     use chrono::{DateTime, TimeZone, Utc};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
@@ -214,7 +227,10 @@ mod tests {
         queue.expect_claim().times(1).returning(|_, _, _, _| Ok(Some(claimed(1))));
         queue
             .expect_succeed()
-            .withf(|id, kept, _| *id == 5 && *kept == serde_json::json!({"to": "taro@example.jp", "subject": "件名"}))
+            .withf(|ticket, kept, _| {
+                *ticket == JobTicket { id: 5, attempt: 1 }
+                    && *kept == serde_json::json!({"to": "taro@example.jp", "subject": "件名"})
+            })
             .times(1)
             .returning(|_, _, _| Ok(()));
         let mut relay = MockMailer::new();
@@ -231,7 +247,7 @@ mod tests {
         queue.expect_claim().returning(|_, _, _, _| Ok(Some(claimed(3))));
         queue
             .expect_fail()
-            .withf(|id, _, retry_at, _| *id == 5 && *retry_at == Some(now() + chrono::Duration::seconds(120)))
+            .withf(|ticket, _, retry_at, _| ticket.id == 5 && *retry_at == Some(now() + chrono::Duration::seconds(120)))
             .times(1)
             .returning(|_, _, _, _| Ok(()));
         queue.expect_succeed().never();
@@ -261,6 +277,20 @@ mod tests {
         relay.expect_send().returning(|_| Err(MailError::Rejected("501 bad recipient".into())));
 
         MailDelivery::new(queue, relay, clock(), "test:1".into()).deliver_next().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_worker_whose_lease_ran_out_leaves_the_outcome_to_the_newer_try() {
+        let mut queue = MockJobQueue::new();
+        queue.expect_claim().returning(|_, _, _, _| Ok(Some(claimed(1))));
+        queue
+            .expect_succeed()
+            .times(1)
+            .returning(|_, _, _| Err(RepoError::Conflict("background_jobs_lease_lost".into())));
+        let mut relay = MockMailer::new();
+        relay.expect_send().returning(|_| Ok(()));
+
+        assert!(MailDelivery::new(queue, relay, clock(), "test:1".into()).deliver_next().await.unwrap());
     }
 
     #[tokio::test]
