@@ -22,6 +22,24 @@ impl PgJobQueue {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
     }
+
+    /// Deletes jobs of `kind` that finished (succeeded or failed for good)
+    /// before `before`, and says how many: a mail a day per member would
+    /// otherwise grow the table for ever. Running and queued jobs stay.
+    pub async fn purge_finished(&self, kind: &str, before: DateTime<Utc>) -> Result<usize, RepoError> {
+        let kind = kind.to_string();
+        with_conn(&self.pool, move |conn| {
+            diesel::sql_query(
+                "DELETE FROM background_jobs WHERE kind = $1 AND status IN ('succeeded', 'failed') \
+                   AND finished_at < $2",
+            )
+            .bind::<Text, _>(kind)
+            .bind::<Timestamptz, _>(before)
+            .execute(conn)
+            .map_err(map_diesel)
+        })
+        .await
+    }
 }
 
 #[derive(QueryableByName)]

@@ -49,3 +49,24 @@ async fn a_worker_whose_lease_ran_out_cannot_finish_the_newer_try() {
     let row: Row = diesel::sql_query("SELECT status FROM background_jobs").get_result(&mut conn).unwrap();
     assert_eq!(row.status, "succeeded", "the stale worker did not queue the sent mail again");
 }
+
+#[tokio::test]
+async fn only_jobs_finished_before_the_cut_are_purged() {
+    let (_db, pool) = TestDatabase::create().unwrap();
+    let queue = PgJobQueue::new(pool);
+    let lease = Duration::minutes(2);
+    for _ in 0..3 {
+        queue.enqueue("send_mail", json!({}), 3).await.unwrap();
+    }
+    // After the database stamped the jobs due.
+    let now = Utc::now() + Duration::seconds(1);
+    let old = queue.claim("send_mail", "w", now, lease).await.unwrap().unwrap();
+    queue.succeed(old.ticket(), json!({}), now - Duration::days(40)).await.unwrap();
+    let recent = queue.claim("send_mail", "w", now, lease).await.unwrap().unwrap();
+    queue.succeed(recent.ticket(), json!({}), now).await.unwrap();
+
+    let purged = queue.purge_finished("send_mail", now - Duration::days(30)).await.unwrap();
+
+    assert_eq!(purged, 1, "the recent and the still queued job stay");
+    assert!(queue.claim("send_mail", "w", now, lease).await.unwrap().is_some());
+}

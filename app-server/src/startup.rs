@@ -50,7 +50,7 @@ impl Application {
         let applied = tokio::task::spawn_blocking(move || adapters_postgres::migrate(&migrate_pool)).await??;
         tracing::info!(applied, "database migrations up to date");
 
-        spawn_housekeeping(PgRateLimiter::new(pool.clone()));
+        spawn_housekeeping(PgRateLimiter::new(pool.clone()), PgJobQueue::new(pool.clone()));
         let listener = TcpListener::bind((settings.host.as_str(), settings.port))?;
         let port = listener.local_addr()?.port();
         let server = run(listener, pool, &settings)?;
@@ -74,14 +74,20 @@ impl Application {
 
 /// Every hour, drops rate-limit windows older than a day. Harmless when
 /// several processes do it at once.
-fn spawn_housekeeping(limiter: PgRateLimiter) {
+fn spawn_housekeeping(limiter: PgRateLimiter, jobs: PgJobQueue) {
     tokio::spawn(async move {
         let mut every_hour = tokio::time::interval(std::time::Duration::from_secs(3600));
         loop {
             every_hour.tick().await;
-            match limiter.purge_before(chrono::Utc::now() - chrono::Duration::days(1)).await {
+            let now = chrono::Utc::now();
+            match limiter.purge_before(now - chrono::Duration::days(1)).await {
                 Ok(purged) => tracing::debug!(purged, "rate-limit windows purged"),
                 Err(e) => tracing::warn!(error = %e, "rate-limit purge failed"),
+            }
+            // Sent mails keep only recipient and subject; after 30 days not even that.
+            match jobs.purge_finished(ports::mailer::SEND_MAIL, now - chrono::Duration::days(30)).await {
+                Ok(purged) => tracing::debug!(purged, "finished mail jobs purged"),
+                Err(e) => tracing::warn!(error = %e, "mail job purge failed"),
             }
         }
     });
