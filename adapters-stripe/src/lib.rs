@@ -14,8 +14,8 @@ use std::time::Duration;
 
 use domain::ids::SaleId;
 use ports::payments::gateway::{
-    BankTransferRequest, CardCharge, CustomerId, Destination, GatewayError, IdempotencyKey, NewCustomer, Payment,
-    PaymentEvent, PaymentGateway, PaymentId, Refund, RefundRequest, WebhookError,
+    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey, NewCustomer, Payment,
+    PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundRequest, SavedCard, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_core::customer::CreateCustomer;
@@ -155,6 +155,31 @@ impl PaymentGateway for StripeGateway {
         let intent =
             request.customize().request_strategy(idempotent(&key)?).send(&self.client).await.map_err(gateway_error)?;
         convert::payment(&intent).map_err(GatewayError::Unexpected)
+    }
+
+    async fn add_card(
+        &self,
+        _customer: &CustomerId,
+        _token: &CardToken,
+        _key: IdempotencyKey,
+    ) -> Result<SavedCard, GatewayError> {
+        Err(GatewayError::Unavailable("add_card: not built yet".into()))
+    }
+
+    async fn cards(&self, _customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
+        Err(GatewayError::Unavailable("cards: not built yet".into()))
+    }
+
+    async fn set_default_card(&self, _customer: &CustomerId, _card: &PaymentMethodId) -> Result<(), GatewayError> {
+        Err(GatewayError::Unavailable("set_default_card: not built yet".into()))
+    }
+
+    async fn delete_card(&self, _customer: &CustomerId, _card: &PaymentMethodId) -> Result<(), GatewayError> {
+        Err(GatewayError::Unavailable("delete_card: not built yet".into()))
+    }
+
+    async fn cancel_payment(&self, _id: &PaymentId) -> Result<Payment, GatewayError> {
+        Err(GatewayError::Unavailable("cancel_payment: not built yet".into()))
     }
 
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {

@@ -24,6 +24,8 @@ pub enum KeyPurpose {
     Confirm,
     /// One refund of the sale, named by our refund record's id.
     Refund { refund_id: i64 },
+    /// Attaching the card the supporter typed for this one sale (not saved).
+    AttachCard,
 }
 
 /// Keeps the keys of different databases apart when they share one provider
@@ -78,6 +80,7 @@ impl IdempotencyKey {
         let key = match purpose {
             KeyPurpose::Confirm => format!("sale-{sale_id}-confirm"),
             KeyPurpose::Refund { refund_id } => format!("sale-{sale_id}-refund-{refund_id}"),
+            KeyPurpose::AttachCard => format!("sale-{sale_id}-card"),
         };
         Self(namespace.prefix(key))
     }
@@ -86,6 +89,12 @@ impl IdempotencyKey {
     /// card registrations at once make one customer.
     pub fn for_customer(namespace: &KeyNamespace, user_id: UserId) -> Self {
         Self(namespace.prefix(format!("user-{user_id}-customer")))
+    }
+
+    /// The key of registering the card behind `token` for user `user_id`:
+    /// a repeated registration of the same tokenised card adds it once.
+    pub fn for_card(namespace: &KeyNamespace, user_id: UserId, token: &CardToken) -> Self {
+        Self(namespace.prefix(format!("user-{user_id}-card-{token}")))
     }
 
     /// A key read back from storage: printable ASCII, 1 to 255 characters.
@@ -145,6 +154,11 @@ provider_id!(
     PaymentMethodId
 );
 provider_id!(
+    /// A card tokenised in the browser by the provider's library (`tok_...`):
+    /// the card number never reaches us.
+    CardToken
+);
+provider_id!(
     /// A project's connected account (`acct_...`).
     ConnectedAccountId
 );
@@ -171,6 +185,25 @@ pub struct NewCustomer {
 pub struct Destination {
     pub account: ConnectedAccountId,
     pub application_fee: Yen,
+}
+
+/// A card the provider keeps for a customer, as the card screens show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedCard {
+    pub id: PaymentMethodId,
+    /// The provider's brand name: Visa, MasterCard, American Express, JCB,
+    /// Diners Club, Discover (or Unknown).
+    pub brand: String,
+    pub last4: String,
+    pub exp_month: u8,
+    pub exp_year: u16,
+}
+
+/// A customer's cards and which one is charged by default.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CustomerCards {
+    pub cards: Vec<SavedCard>,
+    pub default: Option<PaymentMethodId>,
 }
 
 /// A card payment for one sale, created and confirmed at once.
@@ -397,6 +430,32 @@ pub trait PaymentGateway: Send + Sync {
         key: IdempotencyKey,
     ) -> Result<Payment, GatewayError>;
 
+    /// Adds the card behind a browser-made token to the customer. The
+    /// customer's first card becomes its default. A card the provider
+    /// refuses (expired, wrong number) is [`GatewayError::Declined`]. A
+    /// repeat with the same key MUST NOT add a second card.
+    async fn add_card(
+        &self,
+        customer: &CustomerId,
+        token: &CardToken,
+        key: IdempotencyKey,
+    ) -> Result<SavedCard, GatewayError>;
+
+    /// The customer's cards and its default card.
+    async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError>;
+
+    /// Makes one of the customer's cards its default.
+    async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError>;
+
+    /// Removes a card from the customer (a repeat is harmless:
+    /// [`GatewayError::NotFound`] means it is already gone).
+    async fn delete_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError>;
+
+    /// Cancels a payment nobody will complete (a bank transfer past its
+    /// deadline). A payment that succeeded meanwhile cannot be cancelled:
+    /// the answer then is the payment as it is, `Succeeded`.
+    async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError>;
+
     /// Reads a payment as the provider sees it now (for the reconciler and
     /// for server-side checks after 3-D Secure). MUST return
     /// [`GatewayError::NotFound`] for an unknown id.
@@ -433,6 +492,31 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
         key: IdempotencyKey,
     ) -> Result<Payment, GatewayError> {
         (**self).start_bank_transfer(transfer, key).await
+    }
+
+    async fn add_card(
+        &self,
+        customer: &CustomerId,
+        token: &CardToken,
+        key: IdempotencyKey,
+    ) -> Result<SavedCard, GatewayError> {
+        (**self).add_card(customer, token, key).await
+    }
+
+    async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
+        (**self).cards(customer).await
+    }
+
+    async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
+        (**self).set_default_card(customer, card).await
+    }
+
+    async fn delete_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
+        (**self).delete_card(customer, card).await
+    }
+
+    async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
+        (**self).cancel_payment(id).await
     }
 
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
