@@ -2,3 +2,4 @@
 //! support and apply the provider's reports).
 
 pub mod gateway;
+pub mod ledger;

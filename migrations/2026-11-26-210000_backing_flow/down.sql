@@ -1,0 +1,13 @@
+DROP INDEX sales_open_transfers_idx;
+ALTER TABLE sales DROP COLUMN one_time_card_id;
+ALTER TABLE sales DROP COLUMN refund_required;
+ALTER TABLE sales DROP CONSTRAINT sales_transfer_deadline_only_for_bank;
+ALTER TABLE sales DROP COLUMN transfer_deadline;
+ALTER TABLE sales DROP COLUMN bank_instructions;
+ALTER TABLE sales DROP CONSTRAINT sales_amount_remaining_check;
+ALTER TABLE sales DROP COLUMN amount_remaining;
+ALTER TABLE projects DROP CONSTRAINT projects_fee_schedule_check;
+ALTER TABLE projects DROP COLUMN fee_schedule;
+ALTER TABLE projects DROP CONSTRAINT projects_accepts_a_payment_method;
+ALTER TABLE projects DROP COLUMN accepts_bank_transfer;
+ALTER TABLE projects DROP COLUMN accepts_card;

@@ -1,0 +1,251 @@
+//! Where supports (sales) are written and their payments recorded: the
+//! storage side of the backing flow. Every method is one transaction; none
+//! is ever held open across a provider call.
+
+use chrono::{DateTime, NaiveDate, Utc};
+use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
+use domain::money::{FeeSchedule, PriceBreakdown, TaxRate, Yen};
+use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
+use domain::profile::Address;
+use domain::returns::{PurchaseBlock, Remaining, ReturnType};
+
+use super::gateway::{ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId};
+use crate::RepoError;
+
+/// What the server needs to know to price and accept a support of one
+/// return, read in one go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checkout {
+    pub project_id: ProjectId,
+    pub project_slug: String,
+    pub project_title: String,
+    pub return_id: ReturnId,
+    pub return_title: String,
+    pub return_type: ReturnType,
+    /// Unit price as the project lists it (see `TaxMode`).
+    pub price: Yen,
+    pub is_donation: bool,
+    pub tax_includes: bool,
+    pub tax_rate: TaxRate,
+    pub lot_disable: bool,
+    /// `Some(label)` when the return needs a delivery address.
+    pub address_label: Option<String>,
+    /// The project's extra question: label and its own alert text.
+    pub additional: Option<AdditionalQuestion>,
+    pub accepts_card: bool,
+    pub accepts_bank_transfer: bool,
+    /// Payments go to this account, minus the application fee.
+    pub connected_account: Option<ConnectedAccountId>,
+    pub fee_schedule: FeeSchedule,
+    /// The project's period has not ended.
+    pub project_open: bool,
+    pub return_disabled: bool,
+    pub remaining: Remaining,
+}
+
+impl Checkout {
+    pub const fn accepts(&self, pay_type: PayType) -> bool {
+        match pay_type {
+            PayType::Card => self.accepts_card,
+            PayType::BankTransfer => self.accepts_bank_transfer,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdditionalQuestion {
+    pub label: String,
+    pub alert: Option<String>,
+}
+
+/// Who a guest e-mail belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GuestLookup {
+    /// No account: a guest account may be made.
+    Unknown,
+    /// A guest (or a signup not yet activated): supports go to this account.
+    Guest(UserId),
+    /// A member: they must log in to support.
+    Member,
+}
+
+/// The delivery address chosen at step 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeliveryAddress {
+    /// Typed at step 1 (already validated); stored as a new address of the supporter.
+    New(Address),
+    /// One of the supporter's saved addresses; the repository MUST refuse
+    /// (`RepoError::NotFound`) an id that is not the supporter's.
+    Saved(i64),
+}
+
+/// A support to write: everything is already validated and priced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSale {
+    pub user: UserId,
+    pub project: ProjectId,
+    pub ret: ReturnId,
+    pub pay_type: PayType,
+    pub terms: PriceBreakdown,
+    pub application_fee: Yen,
+    pub connected_account: Option<ConnectedAccountId>,
+    /// The client's key of this confirm; (user, key) is unique.
+    pub idempotency_key: String,
+    /// Display, company or organisation name.
+    pub display_name: String,
+    /// Sponsor lists show 匿名 instead of the name.
+    pub anonymous: bool,
+    pub corporate_url: Option<String>,
+    /// One of the supporter's uploaded logos (company and organisation returns).
+    pub logo_url_id: Option<i64>,
+    pub comment: Option<String>,
+    /// The project's question (label copied) and the answer.
+    pub additional: Option<(String, String)>,
+    pub address: Option<DeliveryAddress>,
+    /// Bank transfers: the last day to transfer.
+    pub transfer_deadline: Option<NaiveDate>,
+}
+
+/// A sale as the flow, the mails and the history need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaleRecord {
+    pub id: SaleId,
+    pub user: UserId,
+    /// The supporter's address, for the mails.
+    pub email: Email,
+    pub project_id: ProjectId,
+    pub project_slug: String,
+    pub project_title: String,
+    pub return_id: ReturnId,
+    pub return_title: String,
+    pub pay_type: PayType,
+    pub status: SaleStatus,
+    pub terms: PriceBreakdown,
+    pub application_fee: Yen,
+    pub connected_account: Option<ConnectedAccountId>,
+    pub payment: Option<PaymentId>,
+    pub display_name: String,
+    pub amount_remaining: Option<Yen>,
+    pub instructions: Option<BankTransferInstructions>,
+    pub transfer_deadline: Option<NaiveDate>,
+    pub one_time_card: Option<PaymentMethodId>,
+    pub refund_required: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+/// Writing a support either makes a sale or finds the one this key made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Placed {
+    New(SaleRecord),
+    /// The same (user, idempotency key) was placed before: nothing written.
+    Existing(SaleRecord),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PlaceError {
+    /// The stock check refused the lots (the return's row lock makes this
+    /// exact under any concurrency): nothing was written.
+    #[error(transparent)]
+    Blocked(#[from] PurchaseBlock),
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+}
+
+/// What the provider said about a sale's payment, to record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentReport {
+    pub payment: Option<PaymentId>,
+    /// The status the provider's answer means (`IntentStatus::sale_status`).
+    pub status: SaleStatus,
+    pub amount_remaining: Option<Yen>,
+    pub instructions: Option<BankTransferInstructions>,
+    /// A card attached for this sale only, to remove once the payment is final.
+    pub one_time_card: Option<PaymentMethodId>,
+}
+
+/// The sale after a report, and what changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    pub sale: SaleRecord,
+    /// The status the sale moved from, when it moved
+    /// (`SaleStatus::after_provider_report`).
+    pub previous: Option<SaleStatus>,
+    /// Money arrived for a cancelled sale whose return has no stock left: the
+    /// sale stays cancelled and is flagged for refund.
+    pub refund_required: bool,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait SupportLedger: Send + Sync {
+    /// The project and return as a support needs them; `None` when either is
+    /// unknown, hidden, or the return is not the project's.
+    async fn checkout(&self, project: ProjectId, ret: ReturnId) -> Result<Option<Checkout>, RepoError>;
+
+    /// The member's e-mail, `NotFound` for an unknown user.
+    async fn member_email(&self, user: UserId) -> Result<Email, RepoError>;
+
+    async fn lookup_guest(&self, email: &Email) -> Result<GuestLookup, RepoError>;
+
+    /// Makes a guest account (status guest, the seed's flag 200) for an
+    /// address nobody holds; a concurrent creation of the same address
+    /// returns that account. `RepoError::Conflict` when a member holds it.
+    async fn create_guest(&self, email: &Email) -> Result<UserId, RepoError>;
+
+    /// In ONE transaction: the sale (status pending) with its display name,
+    /// comment, additional data and address, taking the return's stock. A
+    /// repeat of (user, idempotency key) writes nothing and returns the sale
+    /// it made. Oversold stock is `PlaceError::Blocked(SoldOut | NotEnoughLeft)`.
+    async fn place(&self, sale: NewSale) -> Result<Placed, PlaceError>;
+
+    async fn sale(&self, id: SaleId) -> Result<Option<SaleRecord>, RepoError>;
+
+    async fn sale_by_payment(&self, payment: &PaymentId) -> Result<Option<SaleRecord>, RepoError>;
+
+    /// Applies a provider report under the sale's row lock: the status moves
+    /// only as `SaleStatus::after_provider_report` allows (a stale or
+    /// repeated report changes nothing); the payment id is set once; the
+    /// remaining amount and instructions are replaced when given. A cancelled
+    /// sale that is paid after all takes its lots again, or, with no stock
+    /// left, stays cancelled with `refund_required`. `paid_at` and the refund
+    /// flag (1 = refundable) are set when the sale becomes succeeded.
+    async fn record_payment(
+        &self,
+        sale: SaleId,
+        report: PaymentReport,
+        now: DateTime<Utc>,
+    ) -> Result<Recorded, RepoError>;
+
+    /// Sales not final (pending, requires_action, processing,
+    /// awaiting_bank_transfer) last changed before `changed_before`, oldest
+    /// first: the reconciler asks the provider about each.
+    async fn unsettled(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
+
+    /// Bank-transfer sales still unpaid whose deadline is before `today`.
+    async fn overdue_transfers(&self, today: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
+
+    /// The user's provider customer, if one was made.
+    async fn customer(&self, user: UserId) -> Result<Option<CustomerId>, RepoError>;
+
+    /// Stores the user's provider customer; when one is stored already
+    /// (a concurrent first card), keeps and returns that one.
+    async fn save_customer(&self, user: UserId, customer: &CustomerId) -> Result<CustomerId, RepoError>;
+
+    /// Records a verified provider event; `false` when its id was recorded
+    /// before (a redelivery), so it is applied once.
+    async fn record_event(
+        &self,
+        event_id: &str,
+        event_type: &str,
+        object_id: Option<&str>,
+        payload: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError>;
+
+    /// Marks an event applied (`error: None`) or counts a failed application.
+    async fn finish_event(&self, event_id: &str, error: Option<String>, now: DateTime<Utc>) -> Result<(), RepoError>;
+
+    /// Payments named by events received but not yet applied, oldest first.
+    async fn unapplied_event_payments(&self, limit: i64) -> Result<Vec<(String, PaymentId)>, RepoError>;
+}
