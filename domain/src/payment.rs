@@ -397,6 +397,22 @@ pub fn bank_transfer_deadline(ordered_on: NaiveDate, holidays: &[NaiveDate]) -> 
     day
 }
 
+/// Japanese public holidays (国民の祝日, with 振替休日 and 国民の休日) on which
+/// banks do not transfer, for the transfer deadline. Data for 2026 and 2027:
+/// extend it each year when the Cabinet Office publishes the next year's days
+/// (`the_holiday_list_covers_next_year` fails when the list runs out).
+pub fn public_holidays() -> Vec<NaiveDate> {
+    const DAYS: [(i32, u32, u32); 35] = [
+        (2026, 1, 1), (2026, 1, 12), (2026, 2, 11), (2026, 2, 23), (2026, 3, 20), (2026, 4, 29),
+        (2026, 5, 3), (2026, 5, 4), (2026, 5, 5), (2026, 5, 6), (2026, 7, 20), (2026, 8, 11),
+        (2026, 9, 21), (2026, 9, 22), (2026, 9, 23), (2026, 10, 12), (2026, 11, 3), (2026, 11, 23),
+        (2027, 1, 1), (2027, 1, 11), (2027, 2, 11), (2027, 2, 23), (2027, 3, 21), (2027, 3, 22),
+        (2027, 4, 29), (2027, 5, 3), (2027, 5, 4), (2027, 5, 5), (2027, 7, 19), (2027, 8, 11),
+        (2027, 9, 20), (2027, 9, 23), (2027, 10, 11), (2027, 11, 3), (2027, 11, 23),
+    ];
+    DAYS.iter().filter_map(|&(y, m, d)| NaiveDate::from_ymd_opt(y, m, d)).collect()
+}
+
 /// Whether an unpaid transfer ordered on `ordered_on` is past its deadline.
 pub fn is_bank_transfer_overdue(ordered_on: NaiveDate, holidays: &[NaiveDate], today: NaiveDate) -> bool {
     today > bank_transfer_deadline(ordered_on, holidays)
@@ -410,6 +426,22 @@ fn is_business_day(day: NaiveDate, holidays: &[NaiveDate]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_transfer_ordered_before_golden_week_skips_its_holidays() {
+        let ordered = NaiveDate::from_ymd_opt(2026, 4, 30).unwrap();
+        // 5/1 (Fri) counts; 5/2-5/6 are weekend and holidays; then 5/7, 5/8.
+        assert_eq!(bank_transfer_deadline(ordered, &public_holidays()), NaiveDate::from_ymd_opt(2026, 5, 8).unwrap());
+    }
+
+    #[test]
+    fn the_holiday_list_covers_next_year() {
+        let next_year = chrono::Utc::now().year() + 1;
+        assert!(
+            public_holidays().iter().any(|d| d.year() == next_year),
+            "add the public holidays of {next_year} to domain::payment::public_holidays"
+        );
+    }
     use proptest::prelude::*;
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {

@@ -1,5 +1,6 @@
 DROP INDEX sales_open_transfers_idx;
 ALTER TABLE sales DROP COLUMN one_time_card_id;
+ALTER TABLE sales DROP COLUMN card_id;
 ALTER TABLE sales DROP COLUMN refund_required;
 ALTER TABLE sales DROP CONSTRAINT sales_transfer_deadline_only_for_bank;
 ALTER TABLE sales DROP COLUMN transfer_deadline;

@@ -24,6 +24,9 @@ ALTER TABLE sales ADD CONSTRAINT sales_transfer_deadline_only_for_bank
 -- Money arrived for a sale that had been cancelled and whose return has no stock left: it must be refunded
 -- (the admin refund screen lists these).
 ALTER TABLE sales ADD COLUMN refund_required BOOLEAN NOT NULL DEFAULT FALSE;
+-- Card payments: the provider id of the card charged, stored before the charge is sent, so that a retry or
+-- the reconciler repeats the very same request (same key, same card).
+ALTER TABLE sales ADD COLUMN card_id TEXT;
 -- A card typed for this sale only (guest, or a member who did not save it): removed from the provider
 -- customer once the payment is final.
 ALTER TABLE sales ADD COLUMN one_time_card_id TEXT;

@@ -130,6 +130,8 @@ pub struct SaleRecord {
     pub instructions: Option<BankTransferInstructions>,
     pub transfer_deadline: Option<NaiveDate>,
     pub one_time_card: Option<PaymentMethodId>,
+    /// The card charged (set before the charge is sent).
+    pub card: Option<PaymentMethodId>,
     pub refund_required: bool,
     pub created_at: DateTime<Utc>,
 }
@@ -162,6 +164,8 @@ pub struct PaymentReport {
     pub instructions: Option<BankTransferInstructions>,
     /// A card attached for this sale only, to remove once the payment is final.
     pub one_time_card: Option<PaymentMethodId>,
+    /// The card the sale is charged to, stored before the charge.
+    pub card: Option<PaymentMethodId>,
 }
 
 /// The sale after a report, and what changed.
@@ -205,8 +209,8 @@ pub trait SupportLedger: Send + Sync {
 
     /// Applies a provider report under the sale's row lock: the status moves
     /// only as `SaleStatus::after_provider_report` allows (a stale or
-    /// repeated report changes nothing); the payment id is set once; the
-    /// remaining amount and instructions are replaced when given. A cancelled
+    /// repeated report changes nothing); the payment id and the card are set once;
+    /// the remaining amount and instructions are replaced when given. A cancelled
     /// sale that is paid after all takes its lots again, or, with no stock
     /// left, stays cancelled with `refund_required`. `paid_at` and the refund
     /// flag (1 = refundable) are set when the sale becomes succeeded.

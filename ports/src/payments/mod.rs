@@ -1,5 +1,7 @@
-//! Payments: the provider port (and, later, the use cases that place a
-//! support and apply the provider's reports).
+//! Payments: the provider port, the ledger port, and the use cases that
+//! place a support and apply the provider's reports.
 
 pub mod gateway;
 pub mod ledger;
+pub mod mails;
+pub mod support;
