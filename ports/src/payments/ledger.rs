@@ -242,7 +242,7 @@ pub trait SupportLedger: Send + Sync {
         &self,
         event_id: &str,
         event_type: &str,
-        object_id: Option<&str>,
+        object_id: Option<String>,
         payload: serde_json::Value,
         now: DateTime<Utc>,
     ) -> Result<bool, RepoError>;

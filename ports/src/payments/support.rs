@@ -369,8 +369,12 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                 }]))
             }
             (PayType::BankTransfer, _) => {
-                let transfer =
-                    BankTransferRequest { sale_id: sale.id, amount: sale.terms.total, customer: customer.clone(), destination };
+                let transfer = BankTransferRequest {
+                    sale_id: sale.id,
+                    amount: sale.terms.total,
+                    customer: customer.clone(),
+                    destination,
+                };
                 self.gateway.start_bank_transfer(transfer, key).await
             }
         };
@@ -526,8 +530,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                 }
             }
         };
-        let report =
-            PaymentReport { card: Some(card.clone()), one_time_card: one_time.then(|| card.clone()), ..PaymentReport::empty() };
+        let report = PaymentReport {
+            card: Some(card.clone()),
+            one_time_card: one_time.then(|| card.clone()),
+            ..PaymentReport::empty()
+        };
         self.ledger.record_payment(sale.id, report, self.clock.now()).await?;
         Ok(card)
     }
@@ -577,10 +584,8 @@ pub(crate) async fn ensure_customer<L: SupportLedger, G: PaymentGateway>(
         return Ok(customer);
     }
     let new = NewCustomer { user_id: user, email: email.clone(), name: None };
-    let created = gateway
-        .create_customer(new, IdempotencyKey::for_customer(namespace, user))
-        .await
-        .map_err(provider_error)?;
+    let created =
+        gateway.create_customer(new, IdempotencyKey::for_customer(namespace, user)).await.map_err(provider_error)?;
     Ok(ledger.save_customer(user, &created).await?)
 }
 
@@ -617,8 +622,8 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
 
     async fn place(&self, order: SupportOrder) -> Result<SupportOutcome, SupportError> {
         let is_guest = matches!(order.supporter, Supporter::Guest(_));
-        let uses_saved = matches!(order.card, Some(CardChoice::Saved(_)))
-            || matches!(order.address, Some(AddressChoice::Saved(_)));
+        let uses_saved =
+            matches!(order.card, Some(CardChoice::Saved(_))) || matches!(order.address, Some(AddressChoice::Saved(_)));
         if is_guest && uses_saved {
             return Err(SupportError::LoginRequired);
         }
@@ -645,7 +650,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             corporate_url: valid.step.corporate_url.map(|u| u.as_str().to_string()),
             logo_url_id: order.logo_url_id,
             comment: valid.comment,
-            additional: checkout.additional.as_ref().zip(valid.step.additional_value).map(|(q, v)| (q.label.clone(), v)),
+            additional: checkout
+                .additional
+                .as_ref()
+                .zip(valid.step.additional_value)
+                .map(|(q, v)| (q.label.clone(), v)),
             address: valid.address,
             transfer_deadline: (order.pay_type == PayType::BankTransfer).then(|| transfer_deadline_for(now)),
         };
@@ -673,7 +682,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         let now = self.clock.now();
         let fresh = self
             .ledger
-            .record_event(event.id.as_str(), &event.event_type, object_id.as_deref(), body, now)
+            .record_event(event.id.as_str(), &event.event_type, object_id, body, now)
             .await
             .map_err(anyhow::Error::from)?;
         if !fresh {
@@ -737,7 +746,9 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
                     }
                     Err(error) => Err(provider_error(error)),
                 },
-                None => self.record(sale.id, PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() }).await,
+                None => {
+                    self.record(sale.id, PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() }).await
+                }
             };
             match result {
                 Ok(recorded) if recorded.previous.is_some() => report.changed += 1,
@@ -794,3 +805,7 @@ impl Checkout {
 pub fn transfer_deadline_for(now: DateTime<Utc>) -> chrono::NaiveDate {
     bank_transfer_deadline(tokyo_date(now), &public_holidays())
 }
+
+#[cfg(test)]
+#[path = "support_tests.rs"]
+mod tests;

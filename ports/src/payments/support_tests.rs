@@ -1,0 +1,549 @@
+//! The use case against mock ports: what reaches the provider, what is
+//! recorded, and what the supporter is told, for every answer the provider
+//! can give.
+
+use std::sync::{Arc, Mutex};
+
+use chrono::{TimeZone, Utc};
+use domain::money::{FeeSchedule, TaxMode, TaxRate};
+use domain::payment::IntentStatus;
+use domain::returns::{Remaining, ReturnType};
+use mockall::predicate::eq;
+
+use super::*;
+use crate::accounts::SiteInfo;
+use crate::clock::MockClock;
+use crate::mailer::{MockMailer, OutgoingMail};
+use crate::payments::gateway::{
+    ConnectedAccountId, CustomerCards, EventId, MockPaymentGateway, PaymentEvent, PaymentEventKind, PaymentId,
+    SavedCard,
+};
+use crate::payments::ledger::{AdditionalQuestion, MockSupportLedger};
+
+const MEMBER: UserId = UserId(7);
+const SALE: SaleId = SaleId(41);
+const CARD: &str = "card_saved";
+
+fn email() -> Email {
+    Email::parse("supporter@example.jp").unwrap()
+}
+
+fn checkout() -> Checkout {
+    Checkout {
+        project_id: ProjectId(1),
+        project_slug: "rose".into(),
+        project_title: "バラ園".into(),
+        return_id: ReturnId(3),
+        return_title: "Aコース".into(),
+        return_type: ReturnType::Individual,
+        price: Yen(3000),
+        is_donation: false,
+        tax_includes: false,
+        tax_rate: TaxRate::STANDARD,
+        lot_disable: false,
+        address_label: None,
+        additional: None,
+        accepts_card: true,
+        accepts_bank_transfer: true,
+        connected_account: Some(ConnectedAccountId::new("acct_rose")),
+        fee_schedule: FeeSchedule::Standard,
+        project_open: true,
+        return_disabled: false,
+        remaining: Remaining::Limited(5),
+    }
+}
+
+fn order(pay_type: PayType) -> SupportOrder {
+    SupportOrder {
+        supporter: Supporter::Member(MEMBER),
+        project: ProjectId(1),
+        ret: ReturnId(3),
+        lot: 2,
+        pay_type,
+        idempotency_key: "confirm-key-0001".into(),
+        supporter_name: "山田 花子".into(),
+        corporate_url: None,
+        logo_url_id: None,
+        anonymous: false,
+        comment: Some("応援しています".into()),
+        additional_value: None,
+        address: None,
+        agreed_to_terms: true,
+        not_antisocial: true,
+        card: (pay_type == PayType::Card).then(|| CardChoice::Saved(PaymentMethodId::new(CARD))),
+    }
+}
+
+fn sale(pay_type: PayType, status: SaleStatus) -> SaleRecord {
+    let terms = checkout().price_of(Lot::parse(2).unwrap()).unwrap();
+    SaleRecord {
+        id: SALE,
+        user: MEMBER,
+        email: email(),
+        project_id: ProjectId(1),
+        project_slug: "rose".into(),
+        project_title: "バラ園".into(),
+        return_id: ReturnId(3),
+        return_title: "Aコース".into(),
+        pay_type,
+        status,
+        terms,
+        application_fee: checkout().fee_for(terms.total, pay_type),
+        connected_account: Some(ConnectedAccountId::new("acct_rose")),
+        payment: None,
+        display_name: "山田 花子".into(),
+        amount_remaining: None,
+        instructions: None,
+        transfer_deadline: None,
+        one_time_card: None,
+        card: None,
+        refund_required: false,
+        created_at: Utc.with_ymd_and_hms(2026, 11, 26, 1, 0, 0).unwrap(),
+    }
+}
+
+fn payment(status: IntentStatus) -> Payment {
+    Payment {
+        id: PaymentId::new("pi_1"),
+        status,
+        amount: Yen(6600),
+        amount_received: Yen(if status == IntentStatus::Succeeded { 6600 } else { 0 }),
+        amount_remaining: Yen(if status == IntentStatus::Succeeded { 0 } else { 6600 }),
+        sale_id: Some(SALE),
+        destination: None,
+        next_action: None,
+        last_failure: None,
+    }
+}
+
+/// A ledger whose sale follows the reports it is given, as the real one does.
+struct Book {
+    ledger: MockSupportLedger,
+    reports: Arc<Mutex<Vec<PaymentReport>>>,
+}
+
+fn book(pay_type: PayType, placed: fn(SaleRecord) -> Placed) -> Book {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
+    let current = Arc::new(Mutex::new(sale(pay_type, SaleStatus::Pending)));
+    let placed_sale = Arc::clone(&current);
+    ledger.expect_place().returning(move |_| {
+        let mut stored = placed_sale.lock().unwrap();
+        let answer = placed(stored.clone());
+        let (Placed::New(sale) | Placed::Existing(sale)) = &answer;
+        *stored = sale.clone();
+        Ok(answer)
+    });
+    let reports = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&reports);
+    ledger.expect_record_payment().returning(move |_, report: PaymentReport, _| {
+        seen.lock().unwrap().push(report.clone());
+        let mut sale = current.lock().unwrap();
+        let previous = sale.status.after_provider_report(report.status).map(|next| {
+            let before = sale.status;
+            sale.status = next;
+            before
+        });
+        if report.payment.is_some() {
+            sale.payment = report.payment.clone();
+        }
+        if report.card.is_some() {
+            sale.card = report.card.clone();
+        }
+        sale.instructions = report.instructions.clone().or(sale.instructions.clone());
+        Ok(Recorded { sale: sale.clone(), previous, refund_required: false })
+    });
+    Book { ledger, reports }
+}
+
+fn clock() -> MockClock {
+    let mut clock = MockClock::new();
+    clock.expect_now().returning(|| Utc.with_ymd_and_hms(2026, 11, 26, 1, 0, 0).unwrap());
+    clock
+}
+
+fn mails() -> PaymentMails {
+    PaymentMails {
+        site: SiteInfo { site_name: "まちのクラファン".into(), public_url: "http://127.0.0.1:8080".into() }
+    }
+}
+
+fn recording_mailer() -> (MockMailer, Arc<Mutex<Vec<OutgoingMail>>>) {
+    let sent = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&sent);
+    let mut mailer = MockMailer::new();
+    mailer.expect_send().returning(move |mail| {
+        log.lock().unwrap().push(mail);
+        Ok(())
+    });
+    (mailer, sent)
+}
+
+fn config() -> SupportConfig {
+    SupportConfig { namespace: KeyNamespace::new("t").unwrap(), ..SupportConfig::default() }
+}
+
+fn owns_the_saved_card(gateway: &mut MockPaymentGateway) {
+    gateway.expect_cards().returning(|_| {
+        Ok(CustomerCards {
+            cards: vec![SavedCard {
+                id: PaymentMethodId::new(CARD),
+                brand: "Visa".into(),
+                last4: "4242".into(),
+                exp_month: 12,
+                exp_year: 2030,
+            }],
+            default: Some(PaymentMethodId::new(CARD)),
+        })
+    });
+}
+
+type Service = SupportService<MockSupportLedger, MockPaymentGateway, MockMailer, MockClock>;
+
+fn service(ledger: MockSupportLedger, gateway: MockPaymentGateway, mailer: MockMailer) -> Service {
+    SupportService::new(ledger, gateway, mailer, clock(), mails(), config())
+}
+
+#[tokio::test]
+async fn a_saved_card_is_charged_the_servers_total_with_the_sales_key_and_thanked_by_mail() {
+    let Book { ledger, reports } = book(PayType::Card, Placed::New);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    let charges = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&charges);
+    gateway.expect_charge_card().times(1).returning(move |charge, key| {
+        seen.lock().unwrap().push((charge, key.to_string()));
+        Ok(payment(IntentStatus::Succeeded))
+    });
+    let (mailer, sent) = recording_mailer();
+
+    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+
+    assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
+    let (charge, key) = charges.lock().unwrap()[0].clone();
+    // 3,000 yen x 2 + 10 % tax, computed by the server; 13.6 % of it to the platform.
+    assert_eq!(charge.amount, Yen(6600));
+    assert_eq!(charge.destination.unwrap().application_fee, Yen(897));
+    assert_eq!(key, "t-sale-41-confirm");
+    assert_eq!(reports.lock().unwrap()[0].card, Some(PaymentMethodId::new(CARD)), "card stored before the charge");
+    let sent = sent.lock().unwrap();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].subject.contains("ご支援ありがとうございます"));
+    assert!(sent[0].text_body.contains("6,600円"));
+}
+
+#[tokio::test]
+async fn a_declined_card_fails_the_sale_and_says_so_in_japanese() {
+    let Book { ledger, reports } = book(PayType::Card, Placed::New);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    gateway.expect_charge_card().returning(|_, _| {
+        Err(GatewayError::Declined {
+            message: "Your card was declined.".into(),
+            code: Some("card_declined".into()),
+            decline_code: None,
+            payment: Some(PaymentId::new("pi_declined")),
+        })
+    });
+    let (mailer, sent) = recording_mailer();
+
+    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::Declined));
+    assert_eq!(error.to_string(), MSG_CARD_DECLINED);
+    assert_eq!(reports.lock().unwrap().last().unwrap().status, SaleStatus::Failed);
+    assert!(sent.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_provider_timeout_leaves_the_sale_pending_and_a_retry_with_the_same_key_charges_once() {
+    let Book { ledger, reports } = book(PayType::Card, Placed::New);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    gateway.expect_charge_card().returning(|_, _| Err(GatewayError::Unavailable("timeout".into())));
+    let (mailer, _) = recording_mailer();
+
+    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::Unavailable));
+    assert!(reports.lock().unwrap().iter().all(|r| r.status == SaleStatus::Pending), "nothing but the card recorded");
+
+    // The retry finds the sale by the same key and repeats the same provider request.
+    let Book { ledger, .. } = book(PayType::Card, |mut sale| {
+        sale.card = Some(PaymentMethodId::new(CARD));
+        Placed::Existing(sale)
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway
+        .expect_charge_card()
+        .withf(|charge, key| key.as_str() == "t-sale-41-confirm" && charge.payment_method.as_str() == CARD)
+        .times(1)
+        .returning(|_, _| Ok(payment(IntentStatus::Succeeded)));
+    let (mailer, _) = recording_mailer();
+    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+    assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
+}
+
+#[tokio::test]
+async fn a_repeat_of_a_sale_that_has_its_payment_reads_the_provider_and_never_charges_again() {
+    let Book { ledger, .. } = book(PayType::Card, |mut sale| {
+        sale.payment = Some(PaymentId::new("pi_1"));
+        sale.status = SaleStatus::RequiresAction;
+        Placed::Existing(sale)
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_charge_card().never();
+    gateway.expect_payment().with(eq(PaymentId::new("pi_1"))).returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    let (mailer, _) = recording_mailer();
+
+    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+
+    assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
+}
+
+#[tokio::test]
+async fn a_3d_secure_card_hands_the_client_secret_to_the_browser() {
+    let Book { ledger, .. } = book(PayType::Card, Placed::New);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    gateway.expect_charge_card().returning(|_, _| {
+        let mut pending = payment(IntentStatus::RequiresAction);
+        pending.next_action = Some(NextAction::Authenticate { client_secret: "pi_1_secret_x".into() });
+        Ok(pending)
+    });
+    let (mailer, sent) = recording_mailer();
+
+    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+
+    assert_eq!(outcome.sale.status, SaleStatus::RequiresAction);
+    assert_eq!(outcome.authenticate.as_deref(), Some("pi_1_secret_x"));
+    assert!(sent.lock().unwrap().is_empty(), "no thanks before the payment succeeded");
+}
+
+#[tokio::test]
+async fn a_bank_transfer_mails_the_account_to_pay_into_with_its_deadline() {
+    let Book { ledger, .. } = book(PayType::BankTransfer, |mut sale| {
+        sale.transfer_deadline = chrono::NaiveDate::from_ymd_opt(2026, 12, 1);
+        Placed::New(sale)
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_start_bank_transfer().withf(|t, _| t.amount == Yen(6600)).returning(|_, _| {
+        let mut open = payment(IntentStatus::RequiresAction);
+        open.next_action = Some(NextAction::BankTransfer(domain::payment::BankTransferInstructions {
+            amount_remaining: Yen(6600),
+            reference: Some("REF123".into()),
+            bank_name: "テスト銀行".into(),
+            bank_code: None,
+            branch_name: "本店".into(),
+            branch_code: None,
+            account_type: domain::payment::BankAccountType::Ordinary,
+            account_number: "1234567".into(),
+            account_holder_name: "ﾏﾁﾉｸﾗﾌｧﾝ".into(),
+        }));
+        Ok(open)
+    });
+    let (mailer, sent) = recording_mailer();
+
+    let outcome = service(ledger, gateway, mailer).place(order(PayType::BankTransfer)).await.unwrap();
+
+    assert_eq!(outcome.sale.status, SaleStatus::AwaitingBankTransfer);
+    let sent = sent.lock().unwrap();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].text_body.contains("口座番号：1234567"));
+    assert!(sent[0].text_body.contains("口座種別：普通"));
+    assert!(sent[0].text_body.contains("2026年12月1日"));
+}
+
+#[tokio::test]
+async fn a_sold_out_return_is_refused_before_anything_is_written_or_charged() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { remaining: Remaining::Limited(0), ..checkout() })));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().never();
+    let (mailer, _) = recording_mailer();
+
+    let error = service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::Card)).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::Blocked(PurchaseBlock::SoldOut)));
+}
+
+#[tokio::test]
+async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_provider_call() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().returning(|_| Err(PlaceError::Blocked(PurchaseBlock::SoldOut)));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_charge_card().never();
+    let (mailer, _) = recording_mailer();
+
+    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::Blocked(PurchaseBlock::SoldOut)));
+}
+
+#[tokio::test]
+async fn step_one_problems_are_all_reported_with_the_specs_messages() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| {
+        Ok(Some(Checkout {
+            address_label: Some("お届け先".into()),
+            additional: Some(AdditionalQuestion { label: "Tシャツのサイズ".into(), alert: None }),
+            ..checkout()
+        }))
+    });
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().never();
+    let (mailer, _) = recording_mailer();
+    let bad = SupportOrder { supporter_name: " ".into(), agreed_to_terms: false, ..order(PayType::Card) };
+
+    let Err(SupportError::Invalid(problems)) = service(ledger, MockPaymentGateway::new(), mailer).place(bad).await
+    else {
+        panic!("expected a validation failure")
+    };
+
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert!(messages.contains(&"表示名を入力してください。"));
+    assert!(messages.contains(&"利用規約に同意してください。"));
+    assert!(messages.contains(&"お届け先を入力してください"));
+    assert!(messages.contains(&"Tシャツのサイズを入力してください"));
+}
+
+#[tokio::test]
+async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_guest() {
+    let (mailer, _) = recording_mailer();
+    let guest_with_saved_card = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::Card) };
+    let error = service(MockSupportLedger::new(), MockPaymentGateway::new(), mailer)
+        .place(guest_with_saved_card)
+        .await
+        .unwrap_err();
+    assert!(matches!(error, SupportError::LoginRequired));
+
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_lookup_guest().returning(|_| Ok(GuestLookup::Member));
+    let (mailer, _) = recording_mailer();
+    let guest_bank = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::BankTransfer) };
+    let error = service(ledger, MockPaymentGateway::new(), mailer).place(guest_bank).await.unwrap_err();
+    assert_eq!(error.to_string(), MSG_MEMBER_EXISTS);
+}
+
+#[tokio::test]
+async fn a_method_the_project_does_not_take_is_refused() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { accepts_bank_transfer: false, ..checkout() })));
+    let (mailer, _) = recording_mailer();
+    let error =
+        service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::BankTransfer)).await.unwrap_err();
+    assert!(matches!(error, SupportError::PaymentTypeNotAccepted));
+}
+
+fn event(id: &str, status: IntentStatus) -> PaymentEvent {
+    PaymentEvent {
+        id: EventId::new(id),
+        event_type: "payment_intent.succeeded".into(),
+        kind: PaymentEventKind::Succeeded,
+        created_at: Utc::now(),
+        payment: Some(payment(status)),
+    }
+}
+
+#[tokio::test]
+async fn a_redelivered_webhook_is_recorded_once_and_applied_once() {
+    let Book { mut ledger, reports } = book(PayType::Card, Placed::New);
+    let mut fresh = vec![true, false].into_iter();
+    ledger.expect_record_event().returning(move |_, _, _, _, _| Ok(fresh.next().unwrap()));
+    ledger.expect_sale().returning(|_| Ok(Some(sale(PayType::Card, SaleStatus::RequiresAction))));
+    ledger.expect_finish_event().times(1).returning(|_, error, _| {
+        assert_eq!(error, None);
+        Ok(())
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_1", IntentStatus::Succeeded)));
+    let (mailer, sent) = recording_mailer();
+    let service = service(ledger, gateway, mailer);
+
+    service.apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service.apply_webhook("{}", "t=1,v1=x").await.unwrap();
+
+    assert_eq!(reports.lock().unwrap().len(), 1);
+    assert_eq!(sent.lock().unwrap().len(), 1, "one thanks mail");
+}
+
+#[tokio::test]
+async fn an_unsigned_webhook_is_refused_and_records_nothing() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_record_event().never();
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Err(WebhookError::BadSignature("no match".into())));
+    let (mailer, _) = recording_mailer();
+
+    let error = service(ledger, gateway, mailer).apply_webhook("{}", "forged").await.unwrap_err();
+
+    assert!(matches!(error, WebhookApplyError::Refused(_)));
+}
+
+#[tokio::test]
+async fn an_overdue_transfer_is_cancelled_at_the_provider_and_the_supporter_told() {
+    let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
+    ledger.expect_overdue_transfers().returning(|_, _| {
+        let mut open = sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer);
+        open.payment = Some(PaymentId::new("pi_1"));
+        Ok(vec![open])
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_cancel_payment().returning(|_| Ok(payment(IntentStatus::Canceled)));
+    let (mailer, sent) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Canceled);
+    assert!(sent.lock().unwrap()[0].subject.contains("キャンセル"));
+}
+
+#[tokio::test]
+async fn a_transfer_paid_just_before_its_cancellation_is_kept_as_paid() {
+    let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
+    ledger.expect_overdue_transfers().returning(|_, _| {
+        let mut open = sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer);
+        open.payment = Some(PaymentId::new("pi_1"));
+        Ok(vec![open])
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_cancel_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    let (mailer, _) = recording_mailer();
+
+    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
+}
+
+#[tokio::test]
+async fn the_reconciler_cancels_a_card_sale_whose_card_never_reached_the_provider() {
+    let Book { mut ledger, reports } = book(PayType::Card, Placed::New);
+    ledger.expect_unsettled().returning(|_, _| Ok(vec![sale(PayType::Card, SaleStatus::Pending)]));
+    ledger.expect_unapplied_event_payments().returning(|_| Ok(vec![]));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_charge_card().never();
+    let (mailer, _) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+
+    assert_eq!(report.changed, 1);
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Canceled);
+}
+
+#[test]
+fn the_quote_and_the_sale_share_one_computation() {
+    let exclusive = checkout().price_of(Lot::parse(3).unwrap()).unwrap();
+    assert_eq!(
+        (exclusive.amount, exclusive.tax, exclusive.total, exclusive.mode),
+        (Yen(9000), Yen(900), Yen(9900), TaxMode::Exclusive)
+    );
+    let no_account = Checkout { connected_account: None, ..checkout() };
+    assert_eq!(no_account.fee_for(Yen(9900), PayType::Card), Yen::ZERO);
+    assert_eq!(checkout().fee_for(Yen(9900), PayType::BankTransfer), Yen(1138));
+}
