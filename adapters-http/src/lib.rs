@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 pub mod auth;
+mod cards;
 mod comment;
 mod constraint;
 mod email_change;
@@ -14,9 +15,11 @@ mod openapi;
 pub mod page_data;
 pub mod pages;
 mod password;
+mod payment;
 mod profile;
 mod project;
 mod rate;
+pub mod receipt;
 mod sales;
 mod session;
 mod sponsors;
@@ -29,7 +32,7 @@ pub use error::{
 };
 pub use openapi::MountedRoute;
 pub use openapi::{document, document_json};
-pub use project::SiteEnv;
+pub use project::{PaymentClient, SiteEnv};
 pub use rate::{ProxySettings, RateLimits, UserRateSettings};
 
 /// Everything the handlers need, as trait objects so this crate never names
@@ -46,6 +49,9 @@ pub struct Services {
     pub rate_limits: web::Data<RateLimits>,
     pub catalog: web::Data<dyn ports::catalog::Catalog>,
     pub site_env: web::Data<SiteEnv>,
+    pub supports: web::Data<dyn ports::payments::support::Supports>,
+    pub cards: web::Data<dyn ports::payments::cards::Cards>,
+    pub receipts: web::Data<receipt::Receipts>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -62,6 +68,9 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.rate_limits.clone())
             .app_data(services.catalog.clone())
             .app_data(services.site_env.clone())
+            .app_data(services.supports.clone())
+            .app_data(services.cards.clone())
+            .app_data(services.receipts.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -89,6 +98,8 @@ pub(crate) mod test_support {
         Profiles, Sessions, Signup,
     };
     use ports::catalog::{Catalog, MockCatalog};
+    use ports::payments::cards::{Cards, MockCards};
+    use ports::payments::support::{MockSupports, Supports};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
     use crate::{ProxySettings, RateLimits, Services, SiteEnv};
@@ -101,6 +112,8 @@ pub(crate) mod test_support {
         pub profiles: MockProfiles,
         pub email_changes: MockEmailChanges,
         pub catalog: MockCatalog,
+        pub supports: MockSupports,
+        pub cards: MockCards,
     }
 
     impl Default for Mocks {
@@ -112,6 +125,8 @@ pub(crate) mod test_support {
                 profiles: MockProfiles::new(),
                 email_changes: MockEmailChanges::new(),
                 catalog: MockCatalog::new(),
+                supports: MockSupports::new(),
+                cards: MockCards::new(),
             }
         }
     }
@@ -127,6 +142,8 @@ pub(crate) mod test_support {
             let email_changes: Arc<dyn EmailChanges> = Arc::new(self.email_changes);
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
+            let supports: Arc<dyn Supports> = Arc::new(self.supports);
+            let cards: Arc<dyn Cards> = Arc::new(self.cards);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -137,7 +154,10 @@ pub(crate) mod test_support {
                 proxy: Data::new(ProxySettings::default()),
                 rate_limits: Data::new(RateLimits::default()),
                 catalog: Data::from(catalog),
-                site_env: Data::new(SiteEnv { name: "local".into() }),
+                site_env: Data::new(SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() }),
+                supports: Data::from(supports),
+                cards: Data::from(cards),
+                receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
             }
         }
     }

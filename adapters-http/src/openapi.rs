@@ -32,6 +32,8 @@ use utoipa_actix_web::AppExt;
         (name = "accounts", description = "Sign-up, log-in, passwords and e-mail"),
         (name = "my page", description = "The logged-in user's own data"),
         (name = "public", description = "Projects, totals, sponsors, news and comments"),
+        (name = "payment", description = "Backing a project: figures, the one support call, its status, the provider's webhook"),
+        (name = "cards", description = "A member's saved cards"),
         (name = "meta", description = "This description")
     )
 )]
@@ -61,6 +63,8 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::sponsors::config(cfg);
     crate::information::config(cfg);
     crate::comment::config(cfg);
+    crate::payment::config(cfg);
+    crate::cards::config(cfg);
     cfg.service(openapi_document);
 }
 

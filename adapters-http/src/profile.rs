@@ -392,6 +392,21 @@ pub(crate) struct AddressRequest {
     building: Option<String>,
 }
 
+impl AddressRequest {
+    /// The form as typed; the domain's `AddressInput::validate` checks it.
+    pub(crate) fn into_input(self) -> AddressInput {
+        AddressInput {
+            name: self.name.unwrap_or_default(),
+            tel_number: self.tel_number.unwrap_or_default(),
+            zip: self.zip.unwrap_or_default(),
+            pref: self.pref.unwrap_or_default(),
+            city: self.city.unwrap_or_default(),
+            address: self.address.unwrap_or_default(),
+            building: self.building,
+        }
+    }
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct AddressResponse {
     address: AddressDto,
@@ -402,16 +417,7 @@ async fn save_address(
     profiles: web::Data<dyn Profiles>,
     body: AddressRequest,
 ) -> Result<Json<AddressResponse>, ApiError> {
-    let input = AddressInput {
-        name: body.name.unwrap_or_default(),
-        tel_number: body.tel_number.unwrap_or_default(),
-        zip: body.zip.unwrap_or_default(),
-        pref: body.pref.unwrap_or_default(),
-        city: body.city.unwrap_or_default(),
-        address: body.address.unwrap_or_default(),
-        building: body.building,
-    };
-    let address = input.validate().map_err(|errors| ApiError::invalid_fields(&errors))?;
+    let address = body.into_input().validate().map_err(|errors| ApiError::invalid_fields(&errors))?;
     let stored = profiles.save_address(user.0.id, address).await?;
     Ok(Json(AddressResponse { address: stored.into() }))
 }

@@ -23,6 +23,26 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
 pub struct SiteEnv {
     /// "local", "develop" or "production".
     pub name: String,
+    /// What the browser needs to load the card provider's library.
+    pub payment: PaymentClient,
+}
+
+/// The card provider's browser library: its publishable key (public by
+/// design) and where the script is served from.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentClient {
+    #[schema(example = "pk_test_local")]
+    pub publishable_key: String,
+    #[schema(example = "https://js.stripe.com/v3/")]
+    pub js_url: String,
+}
+
+impl PaymentClient {
+    /// A client for tests: the local fake library's usual address.
+    pub fn local() -> Self {
+        Self { publishable_key: "pk_test_local".into(), js_url: "http://127.0.0.1:8420/js.stripe.com/v3/".into() }
+    }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -113,6 +133,7 @@ struct EnvDto {
 struct MasterDto {
     projects: Vec<ProjectCardDto>,
     env: EnvDto,
+    payment: PaymentClient,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -126,6 +147,7 @@ impl MasterResponse {
             master: MasterDto {
                 projects: cards.into_iter().map(Into::into).collect(),
                 env: EnvDto { name: env.name.clone(), flag: env.name == "production" },
+                payment: env.payment.clone(),
             },
         }
     }

@@ -16,6 +16,9 @@ pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
 pub(crate) const REGIST_PASSWORD_PER_IP: RateRule = RateRule::new("regist_password:ip", 30, 15);
 pub(crate) const EMAIL_CHANGE_PER_USER: RateRule = RateRule::new("email_change:user", 5, 60);
 pub(crate) const EMAIL_CHANGE_PER_IP: RateRule = RateRule::new("email_change:ip", 20, 60);
+/// Supports placed per client address per 10 minutes: a card-testing script meets this long before the
+/// provider's own limits.
+pub(crate) const SUPPORT_PER_IP: RateRule = RateRule::new("support:ip", 30, 10);
 /// Image uploads per user per hour (each decodes an image: CPU and memory);
 /// the count comes from [`UserRateSettings`].
 pub(crate) const UPLOAD_PER_USER_WINDOW_MINUTES: i64 = 60;

@@ -4,6 +4,7 @@ use actix_web::web::{self, Json};
 use actix_web::{post, HttpRequest};
 use domain::account::{Email, SignupOutcome};
 use ports::accounts::{Signup, SignupError};
+use ports::payments::support::Supports;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -26,6 +27,9 @@ pub(crate) struct RegisterRequest {
     #[validate(length(max = 1000))]
     #[schema(max_length = 254, example = "taro@example.jp")]
     email: String,
+    /// Payment step 1 for a guest: make (or find) the guest account; no mail is sent.
+    #[serde(default, rename = "isGuest")]
+    is_guest: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -34,6 +38,10 @@ pub(crate) struct RegisterResponse {
     /// 100 confirmation mail sent; 200 already a guest; 1 already registered.
     #[schema(example = 100)]
     user_flag: i32,
+    /// Guest registration only: the address already was a guest (the client shows
+    /// 'ご指定のメールアドレスはすでにゲスト登録されています。').
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exists: Option<bool>,
 }
 
 impl RegisterRequest {
@@ -44,7 +52,7 @@ impl RegisterRequest {
 }
 
 fn respond(result: Result<SignupOutcome, SignupError>) -> Result<Json<RegisterResponse>, ApiError> {
-    Ok(Json(RegisterResponse { user_flag: result?.flag() }))
+    Ok(Json(RegisterResponse { user_flag: result?.flag(), exists: None }))
 }
 
 async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> {
@@ -52,16 +60,19 @@ async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> 
         .await
 }
 
-/// Provisional registration by e-mail.
+/// Provisional registration by e-mail, or a guest's registration.
 ///
 /// Sends the activation mail (100), or tells that the address is a guest
-/// (200) or a member (1). Rate limits: 30 per 10 minutes per client address,
-/// 5 per 10 minutes per e-mail.
+/// (200) or a member (1). With `isGuest` (payment step 1): makes or finds the
+/// guest account, answers 200 with `exists`, sends no mail, and refuses a
+/// member's address (409 `member_exists`). Rate limits: 30 per 10 minutes per
+/// client address, 5 per 10 minutes per e-mail.
 #[utoipa::path(
     tag = "accounts",
     responses(
         (status = 200, description = "The address's state", body = RegisterResponse),
         (status = 400, description = "`malformed_request` or `validation_failed` (e-mail)", body = ErrorBody),
+        (status = 409, description = "`member_exists` (guest registration of a member's address)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`mail_unavailable`", body = ErrorBody),
     )
@@ -70,10 +81,17 @@ async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> 
 async fn register(
     req: HttpRequest,
     signup: web::Data<dyn Signup>,
+    supports: web::Data<dyn Supports>,
     body: Json<RegisterRequest>,
 ) -> Result<Json<RegisterResponse>, ApiError> {
-    let email = body.into_inner().try_into_email()?;
+    let body = body.into_inner();
+    let is_guest = body.is_guest;
+    let email = body.try_into_email()?;
     limit_signup(&req, &email).await?;
+    if is_guest {
+        let exists = supports.register_guest(&email).await?;
+        return Ok(Json(RegisterResponse { user_flag: SignupOutcome::AlreadyGuest.flag(), exists: Some(exists) }));
+    }
     respond(signup.register(&email).await)
 }
 

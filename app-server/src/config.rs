@@ -49,15 +49,20 @@ pub struct Settings {
     /// How long public totals, project lists and sponsor walls may be served from memory (milliseconds;
     /// 0 disables the cache). See docs/decisions.md.
     pub catalog_cache_ttl_ms: i64,
-    /// Payment provider settings. No code calls the provider yet; they are read
-    /// now so the production check sees them and the page policy can allow the
-    /// provider's script origin. `None` when unset.
+    /// Payment provider settings; `None` when unset (then, outside production,
+    /// the local fake provider's values).
     pub stripe_secret_key: Option<String>,
     pub stripe_webhook_secret: Option<String>,
     /// `STRIPE_API_BASE`: localstripe locally; unset means Stripe itself.
     pub stripe_api_base: Option<String>,
+    /// `STRIPE_PUBLISHABLE_KEY`: what the browser's card library is loaded with (public by design).
+    pub stripe_publishable_key: Option<String>,
     /// Image uploads (icons and logos) one user may make per hour.
     pub uploads_per_hour: u32,
+    /// A sale left unsettled this long is checked with the provider (`RECONCILE_AFTER_SECONDS`).
+    pub reconcile_after_seconds: i64,
+    /// How often every process sweeps for such sales and overdue transfers (`PAYMENT_SWEEP_SECONDS`).
+    pub payment_sweep_seconds: u64,
 }
 
 impl std::fmt::Debug for Settings {
@@ -165,7 +170,10 @@ impl Settings {
             stripe_secret_key: optional_var("STRIPE_SECRET_KEY"),
             stripe_webhook_secret: optional_var("STRIPE_WEBHOOK_SECRET"),
             stripe_api_base: optional_var("STRIPE_API_BASE"),
+            stripe_publishable_key: optional_var("STRIPE_PUBLISHABLE_KEY"),
             uploads_per_hour: parsed("UPLOADS_PER_HOUR", 20u32)?,
+            reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?,
+            payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
         })
     }
 }
@@ -215,6 +223,49 @@ fn optional_var(name: &str) -> Option<String> {
 /// The values `services.sh` writes for localstripe; never valid in production.
 const LOCAL_STRIPE_SECRET_KEY: &str = "sk_test_local";
 const LOCAL_STRIPE_WEBHOOK_SECRET: &str = "whsec_local";
+const LOCAL_STRIPE_PUBLISHABLE_KEY: &str = "pk_test_local";
+/// Where Stripe serves Stripe.js.
+const STRIPE_JS_URL: &str = "https://js.stripe.com/v3/";
+
+impl Settings {
+    /// The provider settings the gateway is built with: the configured ones,
+    /// or (outside production, which refuses to start without them) the
+    /// local fake provider's.
+    pub fn stripe(&self) -> adapters_stripe::StripeSettings {
+        adapters_stripe::StripeSettings {
+            secret_key: self.stripe_secret_key.clone().unwrap_or_else(|| LOCAL_STRIPE_SECRET_KEY.into()),
+            api_base: self.stripe_api_base.clone(),
+            webhook_secret: self.stripe_webhook_secret.clone().unwrap_or_else(|| LOCAL_STRIPE_WEBHOOK_SECRET.into()),
+        }
+    }
+
+    /// What the browser loads the card library with: Stripe.js, or the fake
+    /// one the local provider serves beside its API.
+    pub fn payment_client(&self) -> adapters_http::PaymentClient {
+        let js_url = match self.stripe_api_base.as_deref().filter(|base| is_loopback_url(base)) {
+            Some(base) => format!("{}/js.stripe.com/v3/", base.trim_end_matches('/')),
+            None => STRIPE_JS_URL.to_string(),
+        };
+        adapters_http::PaymentClient {
+            publishable_key: self.stripe_publishable_key.clone().unwrap_or_else(|| LOCAL_STRIPE_PUBLISHABLE_KEY.into()),
+            js_url,
+        }
+    }
+
+    /// Keeps provider idempotency keys of different databases apart when they
+    /// share one provider account (every test database numbers its sales from
+    /// 1): the database's name outside production, nothing in production.
+    pub fn payment_key_namespace(&self) -> ports::payments::gateway::KeyNamespace {
+        if self.is_production() {
+            return ports::payments::gateway::KeyNamespace::none();
+        }
+        let database = self.database_url.rsplit('/').next().unwrap_or_default();
+        let database = database.split('?').next().unwrap_or_default().to_ascii_lowercase();
+        let cleaned: String =
+            database.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).take(40).collect();
+        ports::payments::gateway::KeyNamespace::new(&cleaned).unwrap_or_default()
+    }
+}
 
 /// Every reason the settings are unsafe to serve production with, all at once.
 #[derive(Debug, thiserror::Error)]
@@ -259,6 +310,10 @@ impl Settings {
                 problems.push("STRIPE_WEBHOOK_SECRET: is the local default; set the endpoint's signing secret".into())
             }
             Some(_) => {}
+        }
+        match self.stripe_publishable_key.as_deref() {
+            Some(key) if key.starts_with("pk_live_") => {}
+            _ => problems.push("STRIPE_PUBLISHABLE_KEY: required (the live publishable key, pk_live_...)".into()),
         }
         if let Some(base) = self.stripe_api_base.as_deref() {
             if is_loopback_url(base) || !base.starts_with("https://") {
@@ -359,8 +414,28 @@ mod production_tests {
             stripe_secret_key: Some("sk_live_abc".into()),
             stripe_webhook_secret: Some("whsec_real".into()),
             stripe_api_base: None,
+            stripe_publishable_key: Some("pk_live_abc".into()),
             uploads_per_hour: 20,
+            reconcile_after_seconds: 30,
+            payment_sweep_seconds: 15,
         }
+    }
+
+    #[test]
+    fn the_payment_key_namespace_is_the_databases_name_outside_production() {
+        let mut s = production();
+        assert_eq!(s.payment_key_namespace(), ports::payments::gateway::KeyNamespace::none());
+        s.site_env = "local".into();
+        s.database_url = "postgres://postgres@127.0.0.1:5432/test_api_42?sslmode=disable".into();
+        assert_eq!(s.payment_key_namespace(), ports::payments::gateway::KeyNamespace::new("test_api_42").unwrap());
+    }
+
+    #[test]
+    fn the_browser_loads_the_fake_card_library_from_a_local_provider() {
+        let mut s = production();
+        assert_eq!(s.payment_client().js_url, "https://js.stripe.com/v3/");
+        s.stripe_api_base = Some("http://127.0.0.1:8420/".into());
+        assert_eq!(s.payment_client().js_url, "http://127.0.0.1:8420/js.stripe.com/v3/");
     }
 
     #[test]

@@ -17,8 +17,12 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgReadiness,
-    PgUserRepository,
+    PgSupportLedger, PgUserRepository,
 };
+use adapters_stripe::StripeGateway;
+use ports::payments::cards::{CardService, Cards};
+use ports::payments::mails::PaymentMails;
+use ports::payments::support::{SupportConfig, SupportService, Supports};
 use ports::accounts::{
     EmailChangeConfig, EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService,
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
@@ -149,6 +153,26 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SystemClock,
         AmmoniaSanitizer::default(),
     ));
+    let gateway = Arc::new(StripeGateway::new(&settings.stripe())?);
+    let ledger = Arc::new(PgSupportLedger::new(pool.clone()));
+    let namespace = settings.payment_key_namespace();
+    let supports: Arc<dyn Supports> = Arc::new(SupportService::new(
+        Arc::clone(&ledger),
+        Arc::clone(&gateway),
+        mailer.clone(),
+        SystemClock,
+        PaymentMails { site: site.clone() },
+        SupportConfig {
+            namespace: namespace.clone(),
+            reconcile_after: chrono::Duration::seconds(settings.reconcile_after_seconds),
+            ..SupportConfig::default()
+        },
+    ));
+    crate::workers::spawn_payment_sweeps(
+        Arc::clone(&supports),
+        std::time::Duration::from_secs(settings.payment_sweep_seconds),
+    );
+    let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -160,7 +184,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         // Read here, not in config.rs: a knob for load and fuzz runs only (see adapters-http rate.rs).
         rate_limits: web::Data::new(RateLimits::from_env().map_err(anyhow::Error::msg)?),
         catalog: web::Data::from(catalog),
-        site_env: web::Data::new(SiteEnv { name: settings.site_env.clone() }),
+        site_env: web::Data::new(SiteEnv { name: settings.site_env.clone(), payment: settings.payment_client() }),
+        supports: web::Data::from(supports),
+        cards: web::Data::from(cards),
+        receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
     })
 }
 

@@ -35,3 +35,30 @@ pub fn spawn_mail_delivery(queue: PgJobQueue, relay: SmtpMailer, wake: Arc<Notif
 fn hostname() -> String {
     std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "app-server".to_string())
 }
+
+/// Brings provider answers that no request recorded to the sales (a crash
+/// between the provider and our write, a lost webhook) and cancels bank
+/// transfers past their deadline, every `every`. Each sale is changed under
+/// its row lock and only forward, so every process may sweep at once: the
+/// worst case is a repeated provider read, never a repeated change or mail.
+pub fn spawn_payment_sweeps(supports: Arc<dyn ports::payments::support::Supports>, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match supports.reconcile().await {
+                Ok(report) if report.changed > 0 || report.failed > 0 => {
+                    tracing::info!(?report, "payments reconciled")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "payment reconciliation failed"),
+            }
+            match supports.expire_transfers().await {
+                Ok(report) if report.checked > 0 => tracing::info!(?report, "overdue transfers handled"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "transfer deadline sweep failed"),
+            }
+        }
+    });
+}

@@ -1,0 +1,467 @@
+//! Backing a project (`/v1/payment/...`), the provider's webhook, and the
+//! figures of step 4. The server prices every support itself; see
+//! docs/api.md, "Backing a project".
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Json};
+use actix_web::{get, post, FromRequest, HttpRequest};
+use chrono::SecondsFormat;
+use domain::account::Email;
+use domain::ids::{ProjectId, ReturnId};
+use domain::payment::{PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
+use ports::payments::gateway::{CardToken, PaymentMethodId};
+use ports::payments::ledger::SaleRecord;
+use ports::payments::support::{
+    AddressChoice, CardChoice, SupportError, SupportOrder, SupportOutcome, Supporter, Supports, WebhookApplyError,
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::auth::AuthUser;
+use crate::error::{ErrorBody, FieldMessage};
+use crate::profile::AddressRequest;
+use crate::project::TaxLabel;
+use crate::rate::{self, Subject};
+use crate::receipt::Receipts;
+use crate::ApiError;
+
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(place_support).service(support_status).service(quote).service(webhook);
+}
+
+/// Longest provider id (card, token) a request may carry.
+const PROVIDER_ID_MAX_LEN: usize = 255;
+
+/// The card to pay with: a saved card (`cardId`) or one just tokenised by
+/// Stripe.js (`token`, optionally saved for members).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CardChoiceRequest {
+    #[schema(example = "card_1Abc")]
+    card_id: Option<String>,
+    #[schema(example = "tok_1Abc")]
+    token: Option<String>,
+    #[serde(default)]
+    save: bool,
+}
+
+/// Everything step 1 to 3 collected; the server prices it.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SupportRequest {
+    project_id: i64,
+    return_id: i64,
+    /// 1 to 10.
+    lot: i64,
+    /// 1 card, 2 bank transfer.
+    payment_type: i32,
+    /// Made once per confirm by the client (8-200 printable ASCII); the same key again continues the same sale.
+    #[schema(example = "6f1c2a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6")]
+    idempotency_key: String,
+    /// Display, company or organisation name, by the return's type.
+    #[serde(default)]
+    displayname: String,
+    corporateurl: Option<String>,
+    /// One of the member's uploaded logos.
+    logo_url_id: Option<i64>,
+    /// Sponsor lists show 匿名 instead of the name.
+    #[serde(default)]
+    anonymous: bool,
+    comment: Option<String>,
+    /// The answer to the project's additional question.
+    additional_data: Option<String>,
+    /// A delivery address typed at step 1 ...
+    address: Option<AddressRequest>,
+    /// ... or one of the member's saved addresses.
+    address_id: Option<i64>,
+    #[serde(default)]
+    agree_terms: bool,
+    #[serde(default)]
+    not_antisocial: bool,
+    card: Option<CardChoiceRequest>,
+    /// Guests only (no Authorization header).
+    guest_email: Option<String>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SaleDto {
+    id: i64,
+    /// `pending`, `requires_action`, `awaiting_bank_transfer`, `processing`, `succeeded`, `canceled`, `failed`.
+    status: &'static str,
+    /// The status as the history shows it.
+    status_label: &'static str,
+    /// 1 card, 2 bank transfer.
+    payment_type: i32,
+    price: i64,
+    lot: u8,
+    amount: i64,
+    tax: i64,
+    /// What the supporter pays, tax included.
+    total: i64,
+    tax_label: TaxLabel,
+    /// ISO 8601, Tokyo time.
+    created_at: String,
+    project_title: String,
+    project_slug: String,
+    return_title: String,
+    displayname: String,
+}
+
+/// Where and until when to transfer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BankTransferDto {
+    amount_remaining: i64,
+    reference: Option<String>,
+    bank_name: String,
+    branch_name: String,
+    /// The provider's code (`futsu`).
+    account_type: String,
+    /// 普通
+    account_type_label: String,
+    account_number: String,
+    account_holder_name: String,
+    /// Last day to transfer, `YYYY-MM-DD` (Asia/Tokyo).
+    deadline: Option<String>,
+    deadline_text: &'static str,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NextActionDto {
+    /// `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    client_secret: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SupportResult {
+    sale: SaleDto,
+    /// Opaque proof of this sale for `GET /v1/payment/get/status` (guests have no session).
+    receipt: String,
+    #[schema(required = true)]
+    next_action: Option<NextActionDto>,
+    #[schema(required = true)]
+    bank_transfer: Option<BankTransferDto>,
+}
+
+pub(crate) fn bank_transfer_dto(sale: &SaleRecord) -> Option<BankTransferDto> {
+    let waiting = matches!(sale.status, SaleStatus::AwaitingBankTransfer | SaleStatus::RequiresAction);
+    let instructions = sale.instructions.as_ref().filter(|_| waiting && sale.pay_type == PayType::BankTransfer)?;
+    Some(BankTransferDto {
+        amount_remaining: sale.amount_remaining.unwrap_or(instructions.amount_remaining).value(),
+        reference: instructions.reference.clone(),
+        bank_name: instructions.bank_name.clone(),
+        branch_name: instructions.branch_name.clone(),
+        account_type: instructions.account_type.code().to_string(),
+        account_type_label: instructions.account_type.label().to_string(),
+        account_number: instructions.account_number.clone(),
+        account_holder_name: instructions.account_holder_name.clone(),
+        deadline: sale.transfer_deadline.map(|d| d.format("%Y-%m-%d").to_string()),
+        deadline_text: BANK_TRANSFER_DEADLINE_TEXT,
+    })
+}
+
+fn sale_dto(sale: &SaleRecord) -> SaleDto {
+    SaleDto {
+        id: sale.id.get(),
+        status: sale.status.as_str(),
+        status_label: sale.status.history_label(sale.pay_type),
+        payment_type: sale.pay_type.code(),
+        price: sale.terms.price.value(),
+        lot: sale.terms.lot.get(),
+        amount: sale.terms.amount.value(),
+        tax: sale.terms.tax.value(),
+        total: sale.terms.total.value(),
+        tax_label: sale.terms.mode.into(),
+        created_at: sale.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true),
+        project_title: sale.project_title.clone(),
+        project_slug: sale.project_slug.clone(),
+        return_title: sale.return_title.clone(),
+        displayname: sale.display_name.clone(),
+    }
+}
+
+fn result(outcome: SupportOutcome, receipts: &Receipts) -> Result<SupportResult, ApiError> {
+    let receipt = receipts.issue(outcome.sale.id).map_err(|e| ApiError::internal(e.as_ref()))?;
+    Ok(SupportResult {
+        sale: sale_dto(&outcome.sale),
+        receipt,
+        next_action: outcome.authenticate.map(|client_secret| NextActionDto { kind: "authenticate", client_secret }),
+        bank_transfer: bank_transfer_dto(&outcome.sale),
+    })
+}
+
+fn provider_id(raw: &str, prefixes: &[&str], field: &str) -> Result<String, ApiError> {
+    let valid = raw.len() <= PROVIDER_ID_MAX_LEN
+        && prefixes.iter().any(|p| raw.starts_with(p))
+        && raw.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if valid {
+        Ok(raw.to_string())
+    } else {
+        Err(ApiError::validation(format!("{field}の形式が正しくありません。")))
+    }
+}
+
+/// A saved card id: Stripe's `card_...` (sources) or `pm_...` (payment methods).
+pub(crate) fn card_id(raw: &str) -> Result<PaymentMethodId, ApiError> {
+    provider_id(raw, &["card_", "pm_", "src_"], "カード").map(PaymentMethodId::new)
+}
+
+/// A browser-made card token.
+pub(crate) fn card_token(raw: &str) -> Result<CardToken, ApiError> {
+    provider_id(raw, &["tok_"], "カード").map(CardToken::new)
+}
+
+impl SupportRequest {
+    fn into_order(self, supporter: Supporter) -> Result<SupportOrder, ApiError> {
+        let pay_type = PayType::from_code(self.payment_type)
+            .map_err(|_| ApiError::validation("お支払い方法を選択してください。"))?;
+        let card = match self.card {
+            None => None,
+            Some(CardChoiceRequest { card_id: Some(id), token: None, .. }) => Some(CardChoice::Saved(card_id(&id)?)),
+            Some(CardChoiceRequest { card_id: None, token: Some(token), save }) => {
+                Some(CardChoice::New { token: card_token(&token)?, save })
+            }
+            Some(_) => return Err(ApiError::validation("カードはcardIdかtokenのどちらか一方で指定してください。")),
+        };
+        let address = match (self.address, self.address_id) {
+            (Some(_), Some(_)) => return Err(ApiError::validation("お届け先は入力か選択のどちらか一方にしてください。")),
+            (Some(typed), None) => Some(AddressChoice::New(typed.into_input())),
+            (None, Some(id)) => Some(AddressChoice::Saved(id)),
+            (None, None) => None,
+        };
+        Ok(SupportOrder {
+            supporter,
+            project: ProjectId(self.project_id),
+            ret: ReturnId(self.return_id),
+            lot: self.lot,
+            pay_type,
+            idempotency_key: self.idempotency_key,
+            supporter_name: self.displayname,
+            corporate_url: self.corporateurl.filter(|u| !u.trim().is_empty()),
+            logo_url_id: self.logo_url_id,
+            anonymous: self.anonymous,
+            comment: self.comment,
+            additional_value: self.additional_data,
+            address,
+            agreed_to_terms: self.agree_terms,
+            not_antisocial: self.not_antisocial,
+            card,
+        })
+    }
+}
+
+impl From<SupportError> for ApiError {
+    fn from(error: SupportError) -> Self {
+        let refused = |status: StatusCode, code: &str, message: String| {
+            let body = ErrorBody { error: code.to_string(), message, field: None, errors: None };
+            Self::Field { status, body }
+        };
+        match error {
+            SupportError::Invalid(problems) => {
+                let message = problems.first().map(|p| p.message.clone()).unwrap_or_default();
+                let errors = problems
+                    .into_iter()
+                    .map(|p| FieldMessage { field: p.field.to_string(), message: p.message })
+                    .collect::<Vec<_>>();
+                let field = errors.first().map(|e| e.field.clone());
+                let body =
+                    ErrorBody { error: "validation_failed".into(), message, field, errors: Some(errors) };
+                Self::Field { status: StatusCode::BAD_REQUEST, body }
+            }
+            SupportError::NotFound => Self::NotFound,
+            SupportError::PaymentTypeNotAccepted => {
+                refused(StatusCode::BAD_REQUEST, "payment_type_not_accepted", error.to_string())
+            }
+            SupportError::Blocked(block) => {
+                let code = match block {
+                    domain::returns::PurchaseBlock::SoldOut => "sold_out",
+                    domain::returns::PurchaseBlock::NotEnoughLeft => "not_enough_left",
+                    domain::returns::PurchaseBlock::Disabled => "disabled",
+                    domain::returns::PurchaseBlock::ProjectEnded => "project_ended",
+                };
+                refused(StatusCode::CONFLICT, code, block.to_string())
+            }
+            SupportError::MemberExists => refused(StatusCode::CONFLICT, "member_exists", error.to_string()),
+            SupportError::LoginRequired => Self::Unauthorized,
+            SupportError::Declined => refused(StatusCode::PAYMENT_REQUIRED, "card_declined", error.to_string()),
+            SupportError::Unavailable => {
+                refused(StatusCode::SERVICE_UNAVAILABLE, "payment_unavailable", error.to_string())
+            }
+            SupportError::Unexpected(cause) => Self::internal(cause.as_ref()),
+        }
+    }
+}
+
+/// Place a support (step 4's confirm): one call that validates step 1,
+/// prices the return, writes the sale and takes the stock in one
+/// transaction, then charges the card or opens the bank transfer.
+///
+/// Members send their token; guests send none and give `guestEmail`. The
+/// same `idempotencyKey` again answers with the same sale and never
+/// charges twice. Client-sent amounts do not exist: the server prices.
+#[utoipa::path(
+    tag = "payment",
+    request_body = SupportRequest,
+    responses(
+        (status = 200, description = "The sale: paid, waiting for 3-D Secure (`nextAction`) or for the transfer (`bankTransfer`)", body = SupportResult),
+        (status = 400, description = "`validation_failed` (every refused field in `errors`), `payment_type_not_accepted`, `malformed_request`", body = ErrorBody),
+        (status = 401, description = "A token that is not valid, or a saved card or address without one", body = ErrorBody),
+        (status = 402, description = "`card_declined`: the sale failed and released its lots; try another card with a new key", body = ErrorBody),
+        (status = 404, description = "`not_found`: project, return, card or address", body = ErrorBody),
+        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 503, description = "`payment_unavailable`: the sale waits; retry with the same key", body = ErrorBody),
+    ),
+    security((), ("bearer" = []))
+)]
+#[post("/payment/set/support")]
+async fn place_support(
+    req: HttpRequest,
+    supports: web::Data<dyn Supports>,
+    receipts: web::Data<Receipts>,
+    body: Json<SupportRequest>,
+) -> Result<Json<SupportResult>, ApiError> {
+    rate::enforce(&req, &[(rate::SUPPORT_PER_IP, Subject::Ip)]).await?;
+    let body = body.into_inner();
+    let supporter = if req.headers().contains_key(actix_web::http::header::AUTHORIZATION) {
+        let user = AuthUser::extract(&req).await?;
+        Supporter::Member(user.0.id)
+    } else {
+        let raw = body.guest_email.as_deref().unwrap_or_default();
+        let email = Email::parse(raw).map_err(|e| ApiError::validation(e.to_string()))?;
+        Supporter::Guest(email)
+    };
+    let outcome = supports.place(body.into_order(supporter)?).await?;
+    Ok(Json(result(outcome, &receipts)?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct StatusQuery {
+    /// The `receipt` of the support's answer.
+    #[param(max_length = 1000)]
+    receipt: String,
+}
+
+/// The support now: the complete page after a reload, and after 3-D Secure
+/// (the server asks the provider when the sale is not final).
+#[utoipa::path(
+    tag = "payment",
+    params(StatusQuery),
+    responses(
+        (status = 200, description = "The sale", body = SupportResult),
+        (status = 404, description = "`not_found`: unknown or forged receipt", body = ErrorBody),
+    )
+)]
+#[get("/payment/get/status")]
+async fn support_status(
+    supports: web::Data<dyn Supports>,
+    receipts: web::Data<Receipts>,
+    query: web::Query<StatusQuery>,
+) -> Result<Json<SupportResult>, ApiError> {
+    let sale = receipts.verify(&query.receipt).ok_or(ApiError::NotFound)?;
+    let outcome = supports.status(sale).await?;
+    Ok(Json(result(outcome, &receipts)?))
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct QuoteQuery {
+    project_id: i64,
+    return_id: i64,
+    /// 1 to 10.
+    lot: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct QuoteResponse {
+    price: i64,
+    lot: u8,
+    amount: i64,
+    tax: i64,
+    total: i64,
+    tax_label: TaxLabel,
+    /// Percent applied (0 for donations).
+    tax_rate: u32,
+}
+
+/// The figures of `lot` units of a return, as the support call charges them.
+#[utoipa::path(
+    tag = "payment",
+    params(QuoteQuery),
+    responses(
+        (status = 200, description = "Price, tax and total", body = QuoteResponse),
+        (status = 400, description = "`validation_failed` (`lot`)", body = ErrorBody),
+        (status = 404, description = "`not_found`", body = ErrorBody),
+    )
+)]
+#[get("/payment/get/quote")]
+async fn quote(
+    supports: web::Data<dyn Supports>,
+    query: web::Query<QuoteQuery>,
+) -> Result<Json<QuoteResponse>, ApiError> {
+    let terms = supports.quote(ProjectId(query.project_id), ReturnId(query.return_id), query.lot).await?;
+    Ok(Json(QuoteResponse {
+        price: terms.price.value(),
+        lot: terms.lot.get(),
+        amount: terms.amount.value(),
+        tax: terms.tax.value(),
+        total: terms.total.value(),
+        tax_label: terms.mode.into(),
+        tax_rate: terms.rate.percent(),
+    }))
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct WebhookResponse {
+    received: bool,
+}
+
+/// Largest webhook body accepted (Stripe's events are a few kilobytes).
+const WEBHOOK_MAX_BYTES: usize = 256 * 1024;
+
+/// The payment provider's signed events. Each event id is applied once, in
+/// any order; types we do not use are acknowledged and ignored.
+#[utoipa::path(
+    tag = "payment",
+    request_body(content = String, content_type = "application/json"),
+    params(("Stripe-Signature" = String, Header, description = "`t=...,v1=...`")),
+    responses(
+        (status = 200, description = "Received", body = WebhookResponse),
+        (status = 400, description = "`bad_signature`: not signed with our secret, too old, or unreadable", body = ErrorBody),
+        (status = 413, description = "Too large", body = ErrorBody),
+    )
+)]
+#[post("/stripe/webhook")]
+async fn webhook(
+    req: HttpRequest,
+    supports: web::Data<dyn Supports>,
+    body: web::Bytes,
+) -> Result<Json<WebhookResponse>, ApiError> {
+    if body.len() > WEBHOOK_MAX_BYTES {
+        return Err(ApiError::TooLarge);
+    }
+    let refused = || ApiError::BadRequest { code: "bad_signature", message: "署名を確認できませんでした。".into() };
+    let payload = std::str::from_utf8(&body).map_err(|_| refused())?;
+    let signature = req
+        .headers()
+        .get("Stripe-Signature")
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(refused)?;
+    match supports.apply_webhook(payload, signature).await {
+        Ok(()) => Ok(Json(WebhookResponse { received: true })),
+        Err(WebhookApplyError::Refused(error)) => {
+            tracing::warn!(%error, "webhook refused");
+            Err(refused())
+        }
+        Err(WebhookApplyError::Failed(error)) => Err(ApiError::internal(error.as_ref())),
+    }
+}
