@@ -158,6 +158,7 @@ pub(crate) struct CardIdRequest {
     request_body = CardIdRequest,
     responses(
         (status = 200, description = "All cards, with the new default", body = CardsResponse),
+        (status = 400, description = "`validation_failed` (`card_id`) or `malformed_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 404, description = "`not_found`: not one of the member's cards", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`", body = ErrorBody),
@@ -180,6 +181,7 @@ async fn change_default_card(
     request_body = CardIdRequest,
     responses(
         (status = 200, description = "The cards left", body = CardsResponse),
+        (status = 400, description = "`validation_failed` (`card_id`) or `malformed_request`", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody),
         (status = 404, description = "`not_found`: not one of the member's cards", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`", body = ErrorBody),

@@ -217,7 +217,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 29, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 37, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

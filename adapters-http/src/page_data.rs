@@ -64,7 +64,9 @@ mod tests {
         let mut catalog = MockCatalog::new();
         catalog.expect_master().returning(|| Ok(vec![]));
         catalog.expect_paid_sum().returning(|_| Ok(PaidSum { amount: domain::money::Yen(12_000), supports: 3 }));
-        let data = home(&catalog, &SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() }).await.unwrap();
+        let data = home(&catalog, &SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() })
+            .await
+            .unwrap();
         let json = Value::Object(data.responses);
         assert_eq!(json["/sales/get/allSum"], serde_json::json!({ "result": { "amount": 12000, "lot": 3 } }));
         assert_eq!(json["/helper/get/master"]["master"]["projects"], serde_json::json!([]));

@@ -8,7 +8,7 @@ use actix_web::{get, post, FromRequest, HttpRequest};
 use chrono::SecondsFormat;
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
-use domain::payment::{PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
+use domain::payment::{BankTransferInstructions, PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
 use ports::payments::gateway::{CardToken, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
 use ports::payments::support::{
@@ -149,21 +149,35 @@ pub(crate) struct SupportResult {
     bank_transfer: Option<BankTransferDto>,
 }
 
-pub(crate) fn bank_transfer_dto(sale: &SaleRecord) -> Option<BankTransferDto> {
+fn bank_transfer_dto(sale: &SaleRecord) -> Option<BankTransferDto> {
     let waiting = matches!(sale.status, SaleStatus::AwaitingBankTransfer | SaleStatus::RequiresAction);
     let instructions = sale.instructions.as_ref().filter(|_| waiting && sale.pay_type == PayType::BankTransfer)?;
-    Some(BankTransferDto {
-        amount_remaining: sale.amount_remaining.unwrap_or(instructions.amount_remaining).value(),
-        reference: instructions.reference.clone(),
-        bank_name: instructions.bank_name.clone(),
-        branch_name: instructions.branch_name.clone(),
-        account_type: instructions.account_type.code().to_string(),
-        account_type_label: instructions.account_type.label().to_string(),
-        account_number: instructions.account_number.clone(),
-        account_holder_name: instructions.account_holder_name.clone(),
-        deadline: sale.transfer_deadline.map(|d| d.format("%Y-%m-%d").to_string()),
-        deadline_text: BANK_TRANSFER_DEADLINE_TEXT,
-    })
+    Some(BankTransferDto::new(
+        instructions,
+        sale.amount_remaining.unwrap_or(instructions.amount_remaining),
+        sale.transfer_deadline,
+    ))
+}
+
+impl BankTransferDto {
+    pub(crate) fn new(
+        instructions: &BankTransferInstructions,
+        amount_remaining: domain::money::Yen,
+        deadline: Option<chrono::NaiveDate>,
+    ) -> Self {
+        Self {
+            amount_remaining: amount_remaining.value(),
+            reference: instructions.reference.clone(),
+            bank_name: instructions.bank_name.clone(),
+            branch_name: instructions.branch_name.clone(),
+            account_type: instructions.account_type.code().to_string(),
+            account_type_label: instructions.account_type.label().to_string(),
+            account_number: instructions.account_number.clone(),
+            account_holder_name: instructions.account_holder_name.clone(),
+            deadline: deadline.map(|d| d.format("%Y-%m-%d").to_string()),
+            deadline_text: BANK_TRANSFER_DEADLINE_TEXT,
+        }
+    }
 }
 
 fn sale_dto(sale: &SaleRecord) -> SaleDto {
@@ -230,7 +244,9 @@ impl SupportRequest {
             Some(_) => return Err(ApiError::validation("カードはcardIdかtokenのどちらか一方で指定してください。")),
         };
         let address = match (self.address, self.address_id) {
-            (Some(_), Some(_)) => return Err(ApiError::validation("お届け先は入力か選択のどちらか一方にしてください。")),
+            (Some(_), Some(_)) => {
+                return Err(ApiError::validation("お届け先は入力か選択のどちらか一方にしてください。"))
+            }
             (Some(typed), None) => Some(AddressChoice::New(typed.into_input())),
             (None, Some(id)) => Some(AddressChoice::Saved(id)),
             (None, None) => None,
@@ -270,8 +286,7 @@ impl From<SupportError> for ApiError {
                     .map(|p| FieldMessage { field: p.field.to_string(), message: p.message })
                     .collect::<Vec<_>>();
                 let field = errors.first().map(|e| e.field.clone());
-                let body =
-                    ErrorBody { error: "validation_failed".into(), message, field, errors: Some(errors) };
+                let body = ErrorBody { error: "validation_failed".into(), message, field, errors: Some(errors) };
                 Self::Field { status: StatusCode::BAD_REQUEST, body }
             }
             SupportError::NotFound => Self::NotFound,
@@ -356,6 +371,7 @@ pub(crate) struct StatusQuery {
     params(StatusQuery),
     responses(
         (status = 200, description = "The sale", body = SupportResult),
+        (status = 400, description = "`malformed_request`: no receipt", body = ErrorBody),
         (status = 404, description = "`not_found`: unknown or forged receipt", body = ErrorBody),
     )
 )]
@@ -449,13 +465,10 @@ async fn webhook(
     if body.len() > WEBHOOK_MAX_BYTES {
         return Err(ApiError::TooLarge);
     }
-    let refused = || ApiError::BadRequest { code: "bad_signature", message: "署名を確認できませんでした。".into() };
+    let refused =
+        || ApiError::BadRequest { code: "bad_signature", message: "署名を確認できませんでした。".into() };
     let payload = std::str::from_utf8(&body).map_err(|_| refused())?;
-    let signature = req
-        .headers()
-        .get("Stripe-Signature")
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(refused)?;
+    let signature = req.headers().get("Stripe-Signature").and_then(|v| v.to_str().ok()).ok_or_else(refused)?;
     match supports.apply_webhook(payload, signature).await {
         Ok(()) => Ok(Json(WebhookResponse { received: true })),
         Err(WebhookApplyError::Refused(error)) => {
@@ -463,5 +476,156 @@ async fn webhook(
             Err(refused())
         }
         Err(WebhookApplyError::Failed(error)) => Err(ApiError::internal(error.as_ref())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use actix_web::{test, App};
+    use ports::payments::support::{FieldProblem, MockSupports};
+    use serde_json::json;
+
+    use super::*;
+    use crate::configure;
+    use crate::test_support::Mocks;
+
+    async fn call(supports: MockSupports, req: test::TestRequest) -> (StatusCode, serde_json::Value) {
+        let services = Mocks { supports, ..Mocks::default() }.into_services();
+        let app = test::init_service(App::new().configure(configure(services))).await;
+        let resp = test::call_service(&app, req.to_request()).await;
+        let status = resp.status();
+        let body = serde_json::from_slice(&test::read_body(resp).await).unwrap_or_default();
+        (status, body)
+    }
+
+    fn guest_support() -> serde_json::Value {
+        json!({
+            "projectId": 1, "returnId": 3, "lot": 1, "paymentType": 2, "idempotencyKey": "key-00000001",
+            "displayname": "山田", "agreeTerms": true, "notAntisocial": true, "guestEmail": "guest@example.jp"
+        })
+    }
+
+    #[actix_web::test]
+    async fn a_guest_support_goes_to_the_use_case_with_the_guests_address_and_no_amounts() {
+        let mut supports = MockSupports::new();
+        supports
+            .expect_place()
+            .withf(|order| {
+                order.supporter == Supporter::Guest(Email::parse("guest@example.jp").unwrap())
+                    && order.pay_type == PayType::BankTransfer
+                    && order.card.is_none()
+            })
+            .returning(|_| Err(SupportError::Blocked(domain::returns::PurchaseBlock::SoldOut)));
+        let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(guest_support());
+
+        let (status, body) = call(supports, req).await;
+
+        assert_eq!(status, StatusCode::CONFLICT);
+        assert_eq!(body["error"], "sold_out");
+        assert_eq!(body["message"], "支援上限に達しました");
+    }
+
+    #[actix_web::test]
+    async fn a_forged_token_is_refused_rather_than_treated_as_a_guest() {
+        let mut supports = MockSupports::new();
+        supports.expect_place().never();
+        let mut sessions = ports::accounts::MockSessions::new();
+        sessions.expect_authenticate().returning(|_| Err(ports::accounts::AuthError::Unauthenticated));
+        let services = Mocks { supports, sessions, ..Mocks::default() }.into_services();
+        let app = test::init_service(App::new().configure(configure(services))).await;
+        let req = test::TestRequest::post()
+            .uri("/v1/payment/set/support")
+            .insert_header(("Authorization", "Bearer forged"))
+            .set_json(guest_support())
+            .to_request();
+
+        assert_eq!(test::call_service(&app, req).await.status(), StatusCode::UNAUTHORIZED);
+    }
+
+    #[actix_web::test]
+    async fn every_refused_field_comes_back_with_its_message() {
+        let mut supports = MockSupports::new();
+        supports.expect_place().returning(|_| {
+            Err(SupportError::Invalid(vec![
+                FieldProblem { field: "displayname", message: "表示名を入力してください。".into() },
+                FieldProblem { field: "agreeTerms", message: "利用規約に同意してください。".into() },
+            ]))
+        });
+        let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(guest_support());
+
+        let (status, body) = call(supports, req).await;
+
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["message"], "表示名を入力してください。");
+        assert_eq!(body["errors"][1]["field"], "agreeTerms");
+    }
+
+    #[actix_web::test]
+    async fn a_declined_card_is_402_and_an_absent_provider_503_with_the_specs_text() {
+        for (error, status, code, message) in [
+            (
+                SupportError::Declined,
+                StatusCode::PAYMENT_REQUIRED,
+                "card_declined",
+                ports::payments::support::MSG_CARD_DECLINED,
+            ),
+            (
+                SupportError::Unavailable,
+                StatusCode::SERVICE_UNAVAILABLE,
+                "payment_unavailable",
+                "決済の登録に失敗しました",
+            ),
+        ] {
+            let mut supports = MockSupports::new();
+            let mut error = Some(error);
+            supports.expect_place().returning(move |_| Err(error.take().unwrap()));
+            let mut body = guest_support();
+            body["paymentType"] = json!(1);
+            body["card"] = json!({"token": "tok_abc"});
+            let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(body);
+
+            let (got, body) = call(supports, req).await;
+
+            assert_eq!(got, status);
+            assert_eq!(body["error"], code);
+            assert_eq!(body["message"], message);
+        }
+    }
+
+    #[actix_web::test]
+    async fn malformed_card_ids_and_guest_addresses_never_reach_the_use_case() {
+        for (field, value) in [
+            ("card", json!({"token": "4242424242424242"})),
+            ("card", json!({"cardId": "card_1", "token": "tok_1"})),
+            ("guestEmail", json!("not-an-address")),
+            ("paymentType", json!(3)),
+        ] {
+            let mut supports = MockSupports::new();
+            supports.expect_place().never();
+            let mut body = guest_support();
+            body[field] = value;
+            let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(body);
+            let (status, _) = call(supports, req).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{field}");
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_status_needs_a_genuine_receipt() {
+        let mut supports = MockSupports::new();
+        supports.expect_status().never();
+        let req = test::TestRequest::get().uri("/v1/payment/get/status?receipt=41");
+        let (status, _) = call(supports, req).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+
+    #[actix_web::test]
+    async fn a_webhook_without_a_signature_is_refused_before_the_use_case() {
+        let mut supports = MockSupports::new();
+        supports.expect_apply_webhook().never();
+        let req = test::TestRequest::post().uri("/v1/stripe/webhook").set_payload("{}");
+        let (status, body) = call(supports, req).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(body["error"], "bad_signature");
     }
 }

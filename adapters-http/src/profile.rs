@@ -542,6 +542,10 @@ pub(crate) struct HistoryEntryDto {
     status_label: &'static str,
     #[schema(required = true)]
     displayname: Option<OwnDisplayNameDto>,
+    /// A bank transfer still awaited: where to pay, how much, until when.
+    #[serde(rename = "bankTransfer")]
+    #[schema(required = true)]
+    bank_transfer: Option<crate::payment::BankTransferDto>,
 }
 
 impl From<HistoryEntry> for HistoryEntryDto {
@@ -560,6 +564,9 @@ impl From<HistoryEntry> for HistoryEntryDto {
             status: entry.status.as_str(),
             status_label: entry.status.history_label(entry.payment_type),
             displayname: entry.display_name.map(|(id, displayname)| OwnDisplayNameDto { id, displayname }),
+            bank_transfer: entry
+                .pending_transfer
+                .map(|t| crate::payment::BankTransferDto::new(&t.instructions, t.amount_remaining, t.deadline)),
         }
     }
 }

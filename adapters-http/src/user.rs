@@ -150,6 +150,24 @@ mod tests {
     }
 
     #[actix_web::test]
+    async fn a_guest_registration_says_whether_the_guest_existed_and_sends_no_mail() {
+        let mut supports = ports::payments::support::MockSupports::new();
+        supports.expect_register_guest().returning(|_| Ok(true));
+        let mut signup = MockSignup::new();
+        signup.expect_register().never();
+        let services = Mocks { signup, supports, ..Mocks::default() }.into_services();
+        let app = test::init_service(App::new().configure(configure(services))).await;
+
+        let req = test::TestRequest::post()
+            .uri("/v1/user/register")
+            .set_json(serde_json::json!({"email": "guest@example.jp", "isGuest": true}))
+            .to_request();
+        let body: serde_json::Value = test::call_and_read_body_json(&app, req).await;
+
+        assert_eq!(body, serde_json::json!({"userFlag": 200, "exists": true}));
+    }
+
+    #[actix_web::test]
     async fn a_malformed_email_gets_the_spec_message() {
         let mut mock = MockSignup::new();
         mock.expect_register().never();

@@ -2,16 +2,17 @@
 //! images, addresses, sales and display names read as they run.
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Nullable, SmallInt, Text, Timestamptz};
+use diesel::sql_types::{BigInt, Date, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
-use domain::money::TaxMode;
-use domain::payment::PayType;
+use domain::money::{TaxMode, Yen};
+use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
 use domain::profile::Address;
 use ports::accounts::{
-    HistoryEntry, Image, NewImage, ProfileRepository, ProfileUpdate, StoredAddress, UserId, UserProfile, ZipAddress,
+    HistoryEntry, Image, NewImage, PendingTransfer, ProfileRepository, ProfileUpdate, StoredAddress, UserId,
+    UserProfile, ZipAddress,
 };
 use ports::RepoError;
 
@@ -135,6 +136,13 @@ struct HistoryRow {
     display_name_id: Option<i64>,
     #[diesel(sql_type = Nullable<Text>)]
     display_name: Option<String>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    amount_remaining: Option<i64>,
+    /// JSONB as text (parsed here, so diesel needs no JSON feature).
+    #[diesel(sql_type = Nullable<Text>)]
+    bank_instructions: Option<String>,
+    #[diesel(sql_type = Nullable<Date>)]
+    transfer_deadline: Option<NaiveDate>,
 }
 
 impl TryFrom<HistoryRow> for HistoryEntry {
@@ -142,6 +150,20 @@ impl TryFrom<HistoryRow> for HistoryEntry {
     fn try_from(row: HistoryRow) -> Result<Self, RepoError> {
         let payment_type =
             PayType::from_code(i32::from(row.payment_type)).map_err(|e| corrupt("sales.payment_type", e))?;
+        let status = sale_status_from_db(&row.status)?;
+        let instructions: Option<BankTransferInstructions> = row
+            .bank_instructions
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| corrupt("sales.bank_instructions", e))?;
+        let awaiting = matches!(status, SaleStatus::AwaitingBankTransfer | SaleStatus::RequiresAction);
+        let pending_transfer =
+            instructions.filter(|_| awaiting && payment_type == PayType::BankTransfer).map(|i| PendingTransfer {
+                amount_remaining: row.amount_remaining.map_or(i.amount_remaining, Yen),
+                instructions: i,
+                deadline: row.transfer_deadline,
+            });
         Ok(HistoryEntry {
             id: stored_id("sales.id", row.id)?,
             created_at: row.created_at,
@@ -154,8 +176,9 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             total: row.total,
             tax_mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
             payment_type,
-            status: sale_status_from_db(&row.status)?,
+            status,
             display_name: row.display_name_id.zip(row.display_name),
+            pending_transfer,
         })
     }
 }
@@ -312,7 +335,8 @@ impl ProfileRepository for PgProfileRepository {
             let rows: Vec<HistoryRow> = sql_query(
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
                         r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
-                        d.id AS display_name_id, d.displayname AS display_name \
+                        d.id AS display_name_id, d.displayname AS display_name, \
+                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline \
                    FROM sales s \
                    JOIN projects p ON p.id = s.project_id \
                    JOIN returns r ON r.id = s.return_id \

@@ -20,9 +20,6 @@ use adapters_postgres::{
     PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
-use ports::payments::cards::{CardService, Cards};
-use ports::payments::mails::PaymentMails;
-use ports::payments::support::{SupportConfig, SupportService, Supports};
 use ports::accounts::{
     EmailChangeConfig, EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService,
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
@@ -31,6 +28,9 @@ use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
+use ports::payments::cards::{CardService, Cards};
+use ports::payments::mails::PaymentMails;
+use ports::payments::support::{SupportConfig, SupportService, Supports};
 use ports::rate_limit::RateLimiter;
 use ports::secrets::RandomKeys;
 use tokio::sync::Notify;

@@ -23,8 +23,8 @@ pub use mails::SiteInfo;
 pub use password::MockPasswordFlows;
 pub use password::{PasswordConfig, PasswordFlowError, PasswordFlows, PasswordService};
 pub use profile::{
-    HistoryEntry, Image, ImageRole, NewImage, ProfileError, ProfileRepository, ProfileService, ProfileUpdate, Profiles,
-    StoredAddress, UserProfile, ZipAddress,
+    HistoryEntry, Image, ImageRole, NewImage, PendingTransfer, ProfileError, ProfileRepository, ProfileService,
+    ProfileUpdate, Profiles, StoredAddress, UserProfile, ZipAddress,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use profile::{MockProfileRepository, MockProfiles};

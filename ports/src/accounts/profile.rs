@@ -97,6 +97,17 @@ pub struct HistoryEntry {
     pub status: SaleStatus,
     /// (display-name record id, name).
     pub display_name: Option<(i64, String)>,
+    /// A bank transfer still awaited: where to pay, how much, until when.
+    pub pending_transfer: Option<PendingTransfer>,
+}
+
+/// What a supporter still has to transfer for a sale.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingTransfer {
+    pub instructions: domain::payment::BankTransferInstructions,
+    pub amount_remaining: domain::money::Yen,
+    /// Last day (Asia/Tokyo).
+    pub deadline: Option<chrono::NaiveDate>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -158,6 +158,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payment/get/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The figures of `lot` units of a return, as the support call charges them. */
+        get: operations["quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment/get/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The support now: the complete page after a reload, and after 3-D Secure
+         *     (the server asks the provider when the sale is not final).
+         */
+        get: operations["support_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payment/set/support": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Place a support (step 4's confirm): one call that validates step 1,
+         *     prices the return, writes the sale and takes the stock in one
+         *     transaction, then charges the card or opens the bank transfer.
+         * @description Members send their token; guests send none and give `guestEmail`. The
+         *     same `idempotencyKey` again answers with the same sale and never
+         *     charges twice. Client-sent amounts do not exist: the server prices.
+         */
+        post: operations["place_support"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/project/get/detail": {
         parameters: {
             query?: never;
@@ -278,6 +339,97 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stripe/customer/get/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's saved cards and the default one. */
+        get: operations["list_cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/customer/set/changeDefaultCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make one of the member's cards the default. */
+        post: operations["change_default_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/customer/set/deleteCard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Delete one of the member's cards. */
+        post: operations["delete_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/customer/set/updater": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a card (the first one also makes the member's provider customer
+         *     and becomes the default).
+         */
+        post: operations["register_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payment provider's signed events. Each event id is applied once, in
+         *     any order; types we do not use are acknowledged and ignored.
+         */
+        post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/forgotPassword": {
         parameters: {
             query?: never;
@@ -365,10 +517,12 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Provisional registration by e-mail.
+         * Provisional registration by e-mail, or a guest's registration.
          * @description Sends the activation mail (100), or tells that the address is a guest
-         *     (200) or a member (1). Rate limits: 30 per 10 minutes per client address,
-         *     5 per 10 minutes per e-mail.
+         *     (200) or a member (1). With `isGuest` (payment step 1): makes or finds the
+         *     guest account, answers 200 with `exists`, sends no mail, and refuses a
+         *     member's address (409 `member_exists`). Rate limits: 30 per 10 minutes per
+         *     client address, 5 per 10 minutes per e-mail.
          */
         post: operations["register"];
         delete?: never;
@@ -603,8 +757,59 @@ export interface components {
             nominee: string;
             number: string;
         };
+        /** @description Where and until when to transfer. */
+        BankTransferDto: {
+            accountHolderName: string;
+            accountNumber: string;
+            /** @description The provider's code (`futsu`). */
+            accountType: string;
+            /** @description 普通 */
+            accountTypeLabel: string;
+            /** Format: int64 */
+            amountRemaining: number;
+            bankName: string;
+            branchName: string;
+            /** @description Last day to transfer, `YYYY-MM-DD` (Asia/Tokyo). */
+            deadline?: string | null;
+            deadlineText: string;
+            reference?: string | null;
+        };
         /** @enum {string} */
         BlockReason: "ended" | "disabled" | "sold_out";
+        /**
+         * @description The card to pay with: a saved card (`cardId`) or one just tokenised by
+         *     Stripe.js (`token`, optionally saved for members).
+         */
+        CardChoiceRequest: {
+            /** @example card_1Abc */
+            cardId?: string | null;
+            save?: boolean;
+            /** @example tok_1Abc */
+            token?: string | null;
+        };
+        CardDto: {
+            /** @description Visa, MasterCard, American Express, JCB, Diners Club, Discover. */
+            brand: string;
+            /** Format: int32 */
+            expMonth: number;
+            /** Format: int32 */
+            expYear: number;
+            /** @example card_1Abc */
+            id: string;
+            last4: string;
+        };
+        CardIdRequest: {
+            /** @example card_1Abc */
+            card_id: string;
+        };
+        CardsDto: {
+            cards: components["schemas"]["CardDto"][];
+            /** @description The card charged unless another is chosen. */
+            default: string | null;
+        };
+        CardsResponse: {
+            data: components["schemas"]["CardsDto"];
+        };
         /** @description The author as shown. */
         CommentAuthorDto: {
             displayname: string;
@@ -731,6 +936,7 @@ export interface components {
         HistoryEntryDto: {
             /** Format: int64 */
             amount: number;
+            bankTransfer: components["schemas"]["BankTransferDto"] | null;
             /** @description ISO 8601, Tokyo time. */
             created_at: string;
             displayname: components["schemas"]["OwnDisplayNameDto"] | null;
@@ -842,10 +1048,16 @@ export interface components {
         };
         MasterDto: {
             env: components["schemas"]["EnvDto"];
+            payment: components["schemas"]["PaymentClient"];
             projects: components["schemas"]["ProjectCardDto"][];
         };
         MasterResponse: {
             master: components["schemas"]["MasterDto"];
+        };
+        NextActionDto: {
+            clientSecret: string;
+            /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
+            type: string;
         };
         OwnDisplayNameDto: {
             displayname: string;
@@ -865,6 +1077,16 @@ export interface components {
             /** @description `password_mismatch`. */
             error: string;
             message: string;
+        };
+        /**
+         * @description The card provider's browser library: its publishable key (public by
+         *     design) and where the script is served from.
+         */
+        PaymentClient: {
+            /** @example https://js.stripe.com/v3/ */
+            jsUrl: string;
+            /** @example pk_test_local */
+            publishableKey: string;
         };
         /** @description Profile fields; empty or invisible-only strings clear a field. */
         ProfileRequest: {
@@ -939,9 +1161,40 @@ export interface components {
         PublicSalesResponse: {
             data: components["schemas"]["PublicSaleDto"][];
         };
+        QuoteResponse: {
+            /** Format: int64 */
+            amount: number;
+            /** Format: int32 */
+            lot: number;
+            /** Format: int64 */
+            price: number;
+            /** Format: int64 */
+            tax: number;
+            taxLabel: components["schemas"]["TaxLabel"];
+            /**
+             * Format: int32
+             * @description Percent applied (0 for donations).
+             */
+            taxRate: number;
+            /** Format: int64 */
+            total: number;
+        };
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
+        };
+        RegisterCardRequest: {
+            /** @description The seed's flag; registering is all this call does. */
+            isCardRegist?: boolean | null;
+            /**
+             * @description The token Stripe.js made from the card form (`tok_...`).
+             * @example tok_1Abc
+             */
+            source: string;
+        };
+        RegisteredCardResponse: {
+            card: components["schemas"]["CardDto"];
+            data: components["schemas"]["CardsDto"];
         };
         /**
          * @description `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
@@ -955,8 +1208,15 @@ export interface components {
              * @description Sent by the seed's client (100); ignored.
              */
             flag?: number | null;
+            /** @description Payment step 1 for a guest: make (or find) the guest account; no mail is sent. */
+            isGuest?: boolean;
         };
         RegisterResponse: {
+            /**
+             * @description Guest registration only: the address already was a guest (the client shows
+             *     'ご指定のメールアドレスはすでにゲスト登録されています。').
+             */
+            exists?: boolean | null;
             /**
              * Format: int32
              * @description 100 confirmation mail sent; 200 already a guest; 1 already registered.
@@ -1013,6 +1273,39 @@ export interface components {
              */
             type: number;
         };
+        SaleDto: {
+            /** Format: int64 */
+            amount: number;
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            displayname: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int32 */
+            lot: number;
+            /**
+             * Format: int32
+             * @description 1 card, 2 bank transfer.
+             */
+            paymentType: number;
+            /** Format: int64 */
+            price: number;
+            projectSlug: string;
+            projectTitle: string;
+            returnTitle: string;
+            /** @description `pending`, `requires_action`, `awaiting_bank_transfer`, `processing`, `succeeded`, `canceled`, `failed`. */
+            status: string;
+            /** @description The status as the history shows it. */
+            statusLabel: string;
+            /** Format: int64 */
+            tax: number;
+            taxLabel: components["schemas"]["TaxLabel"];
+            /**
+             * Format: int64
+             * @description What the supporter pays, tax included.
+             */
+            total: number;
+        };
         SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"];
         SaleUserDto: {
             corporatename: string | null;
@@ -1058,6 +1351,59 @@ export interface components {
         };
         SumResponse: {
             result: components["schemas"]["SumDto"];
+        };
+        /** @description Everything step 1 to 3 collected; the server prices it. */
+        SupportRequest: {
+            /** @description The answer to the project's additional question. */
+            additionalData?: string | null;
+            address?: components["schemas"]["AddressRequest"] | null;
+            /**
+             * Format: int64
+             * @description ... or one of the member's saved addresses.
+             */
+            addressId?: number | null;
+            agreeTerms?: boolean;
+            /** @description Sponsor lists show 匿名 instead of the name. */
+            anonymous?: boolean;
+            card?: components["schemas"]["CardChoiceRequest"] | null;
+            comment?: string | null;
+            corporateurl?: string | null;
+            /** @description Display, company or organisation name, by the return's type. */
+            displayname?: string;
+            /** @description Guests only (no Authorization header). */
+            guestEmail?: string | null;
+            /**
+             * @description Made once per confirm by the client (8-200 printable ASCII); the same key again continues the same sale.
+             * @example 6f1c2a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6
+             */
+            idempotencyKey: string;
+            /**
+             * Format: int64
+             * @description One of the member's uploaded logos.
+             */
+            logoUrlId?: number | null;
+            /**
+             * Format: int64
+             * @description 1 to 10.
+             */
+            lot: number;
+            notAntisocial?: boolean;
+            /**
+             * Format: int32
+             * @description 1 card, 2 bank transfer.
+             */
+            paymentType: number;
+            /** Format: int64 */
+            projectId: number;
+            /** Format: int64 */
+            returnId: number;
+        };
+        SupportResult: {
+            bankTransfer: components["schemas"]["BankTransferDto"] | null;
+            nextAction: components["schemas"]["NextActionDto"] | null;
+            /** @description Opaque proof of this sale for `GET /v1/payment/get/status` (guests have no session). */
+            receipt: string;
+            sale: components["schemas"]["SaleDto"];
         };
         /**
          * @description How the price is taxed, as the return card and the payment history label it.
@@ -1195,6 +1541,9 @@ export interface components {
         UserImagesDto: {
             icon: components["schemas"]["ImageDto"][];
             logo: components["schemas"]["ImageDto"][];
+        };
+        WebhookResponse: {
+            received: boolean;
         };
         ZipResponse: {
             address: string;
@@ -1617,6 +1966,177 @@ export interface operations {
             };
         };
     };
+    quote: {
+        parameters: {
+            query: {
+                /** @description 1 to 10. */
+                lot: number;
+                projectId: number;
+                returnId: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Price, tax and total */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /** @description `validation_failed` (`lot`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    support_status: {
+        parameters: {
+            query: {
+                /** @description The `receipt` of the support's answer. */
+                receipt: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sale */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportResult"];
+                };
+            };
+            /** @description `malformed_request`: no receipt */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown or forged receipt */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    place_support: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SupportRequest"];
+            };
+        };
+        responses: {
+            /** @description The sale: paid, waiting for 3-D Secure (`nextAction`) or for the transfer (`bankTransfer`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportResult"];
+                };
+            };
+            /** @description `validation_failed` (every refused field in `errors`), `payment_type_not_accepted`, `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A token that is not valid, or a saved card or address without one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `card_declined`: the sale failed and released its lots; try another card with a new key */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: project, return, card or address */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable`: the sale waits; retry with the same key */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     project_detail: {
         parameters: {
             query: {
@@ -1861,6 +2381,278 @@ export interface operations {
             };
         };
     };
+    list_cards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cards (none before the first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardsResponse"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_default_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardIdRequest"];
+            };
+        };
+        responses: {
+            /** @description All cards, with the new default */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardsResponse"];
+                };
+            };
+            /** @description `validation_failed` (`card_id`) or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's cards */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardIdRequest"];
+            };
+        };
+        responses: {
+            /** @description The cards left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardsResponse"];
+                };
+            };
+            /** @description `validation_failed` (`card_id`) or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's cards */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterCardRequest"];
+            };
+        };
+        responses: {
+            /** @description The card added, and all cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisteredCardResponse"];
+                };
+            };
+            /** @description `validation_failed` (`source`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `card_declined` */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `customer_failed`: 顧客情報登録に失敗しました。 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    webhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=...,v1=...` */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+            };
+        };
+        responses: {
+            /** @description Received */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description `bad_signature`: not signed with our secret, too old, or unreadable */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     forgot_password: {
         parameters: {
             query?: never;
@@ -2054,6 +2846,15 @@ export interface operations {
             };
             /** @description `malformed_request` or `validation_failed` (e-mail) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `member_exists` (guest registration of a member's address) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
