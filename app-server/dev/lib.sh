@@ -51,3 +51,10 @@ urllib.request.urlopen(sys.argv[1], timeout=3).read()
 EOF
     fi
 }
+
+# register_payment_webhook <name> <app port>: the local payment server sends its signed events to the app-server
+# on <app port> (registered under <name>; registering again replaces it). Needs STRIPE_* from services.env.
+register_payment_webhook() {
+    curl -fsS -u "${STRIPE_SECRET_KEY}:" "${STRIPE_API_BASE%/}/_config/webhooks/$1" \
+        -d "url=http://127.0.0.1:$2/v1/stripe/webhook" -d "secret=${STRIPE_WEBHOOK_SECRET}" >/dev/null
+}

@@ -14,6 +14,7 @@ trap 'bash app-server/dev/services.sh down --record "$STARTED"' EXIT
 bash app-server/dev/services.sh up --record "$STARTED"
 # shellcheck disable=SC1091
 source .data/services.env
+source app-server/dev/lib.sh
 
 echo "==> Building the frontend"
 npm --prefix frontend run --silent build
@@ -26,6 +27,7 @@ echo "==> Migrating, loading postal codes and the demo data (idempotent)"
 
 export APP_PORT="${APP_PORT:-8080}"
 export PUBLIC_URL="${PUBLIC_URL:-http://127.0.0.1:${APP_PORT}}"
+register_payment_webhook "make-run-${APP_PORT}" "$APP_PORT"
 cat <<MSG
 
   Site:         ${PUBLIC_URL}

@@ -24,6 +24,7 @@ trap cleanup EXIT
 bash app-server/dev/services.sh up --record "$STARTED" || exit 1
 # shellcheck disable=SC1091
 source .data/services.env
+source app-server/dev/lib.sh
 
 summary=()
 failed=0
@@ -80,7 +81,9 @@ e2e() {
     kill -0 "$APP_PID" 2>/dev/null || { echo "app-server exited:"; cat .data/e2e-server.log; return 1; }
     sleep 0.5
   done
-  (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" npx playwright test)
+  register_payment_webhook "e2e-$port" "$port" || return 1
+  (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" STRIPE_API_BASE="$STRIPE_API_BASE" \
+    E2E_DATABASE_URL="$url" npx playwright test)
 }
 
 if [ "$only" = all ]; then
