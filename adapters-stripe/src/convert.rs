@@ -8,7 +8,7 @@ use domain::money::Yen;
 use domain::payment::{BankAccountType, BankTransferInstructions, IntentStatus};
 use ports::payments::gateway::{
     ConnectedAccountId, Destination, EventId, NextAction, Payment, PaymentEvent, PaymentEventKind, PaymentFailure,
-    PaymentId, Refund, RefundId, RefundStatus,
+    PaymentId, PaymentMethodId, Refund, RefundId, RefundStatus, SavedCard,
 };
 use stripe_shared::{
     FundingInstructionsBankTransferZenginRecord, PaymentIntent, PaymentIntentNextActionDisplayBankTransferInstructions,
@@ -100,6 +100,34 @@ fn bank_transfer(
         account_number: field(&zengin.account_number, "an account number")?,
         account_holder_name: field(&zengin.account_holder_name, "an account holder")?,
     })
+}
+
+pub(crate) fn saved_card(card: &stripe_shared::Card) -> Result<SavedCard, String> {
+    let id = card.id.as_str();
+    Ok(SavedCard {
+        id: PaymentMethodId::new(id),
+        brand: brand(&card.brand).to_owned(),
+        last4: card.last4.clone(),
+        exp_month: u8::try_from(card.exp_month)
+            .ok()
+            .filter(|m| (1..=12).contains(m))
+            .ok_or_else(|| format!("card {id} expires in month {}", card.exp_month))?,
+        exp_year: u16::try_from(card.exp_year).map_err(|_| format!("card {id} expires in year {}", card.exp_year))?,
+    })
+}
+
+/// The spec's brand names, from a card source's brand ("American Express") or a
+/// PaymentMethod's brand code ("amex").
+pub(crate) fn brand(stripe_brand: &str) -> &'static str {
+    match stripe_brand.to_ascii_lowercase().as_str() {
+        "visa" => "Visa",
+        "mastercard" => "MasterCard",
+        "american express" | "amex" => "American Express",
+        "jcb" => "JCB",
+        "diners club" | "diners" => "Diners Club",
+        "discover" => "Discover",
+        _ => "Unknown",
+    }
 }
 
 pub(crate) fn refund(refund: &stripe_shared::Refund, payment: &PaymentId) -> Result<Refund, String> {

@@ -13,25 +13,29 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use domain::ids::SaleId;
+use domain::payment::IntentStatus;
 use ports::payments::gateway::{
-    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey, NewCustomer, Payment,
-    PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundRequest, SavedCard, WebhookError,
+    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
+    NewCustomer, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundRequest, SavedCard,
+    WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
-use stripe_core::customer::CreateCustomer;
+use stripe_client_core::{RequestBuilder, StripeMethod};
+use stripe_core::customer::{CreateCustomer, RetrieveCustomer, RetrieveCustomerReturned, UpdateCustomer};
 use stripe_core::payment_intent::{
-    CreatePaymentIntent, CreatePaymentIntentAutomaticPaymentMethods,
-    CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects, CreatePaymentIntentPaymentMethodData,
-    CreatePaymentIntentPaymentMethodDataType, CreatePaymentIntentPaymentMethodOptions,
-    CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
+    CancelPaymentIntent, CancelPaymentIntentCancellationReason, CreatePaymentIntent,
+    CreatePaymentIntentAutomaticPaymentMethods, CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects,
+    CreatePaymentIntentPaymentMethodData, CreatePaymentIntentPaymentMethodDataType,
+    CreatePaymentIntentPaymentMethodOptions, CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransfer,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferRequestedAddressTypes,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferType,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentTransferData,
     RetrievePaymentIntent,
 };
+use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
 use stripe_core::refund::CreateRefund;
-use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes};
+use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
 
@@ -40,6 +44,9 @@ pub const STRIPE_API_BASE: &str = "https://api.stripe.com/";
 
 /// Per-attempt timeout for calls to the Stripe API.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Stripe's largest page; a supporter keeps a handful of cards.
+const MAX_CARDS_LISTED: i64 = 100;
 
 /// The metadata key that ties a PaymentIntent to our sale.
 pub const SALE_ID_METADATA: &str = "sale_id";
@@ -159,27 +166,88 @@ impl PaymentGateway for StripeGateway {
 
     async fn add_card(
         &self,
-        _customer: &CustomerId,
-        _token: &CardToken,
-        _key: IdempotencyKey,
+        customer: &CustomerId,
+        token: &CardToken,
+        key: IdempotencyKey,
     ) -> Result<SavedCard, GatewayError> {
-        Err(GatewayError::Unavailable("add_card: not built yet".into()))
+        let source = CreateCustomerPaymentSource::new(customer.as_str(), token.as_str())
+            .customize()
+            .request_strategy(idempotent(&key)?)
+            .send(&self.client)
+            .await
+            .map_err(gateway_error)?;
+        match source {
+            PaymentSource::Card(card) => convert::saved_card(&card).map_err(GatewayError::Unexpected),
+            _ => Err(GatewayError::Unexpected(format!("token {token} did not give {customer} a card"))),
+        }
     }
 
-    async fn cards(&self, _customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
-        Err(GatewayError::Unavailable("cards: not built yet".into()))
+    /// The customer's card sources: what `add_card` makes, and what both Stripe and
+    /// localstripe list (localstripe's payment-method list leaves sources out).
+    async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
+        let found = RetrieveCustomer::new(customer.as_str()).send(&self.client).await.map_err(gateway_error)?;
+        let RetrieveCustomerReturned::Customer(found) = found else {
+            return Err(GatewayError::NotFound(format!("customer {customer} was deleted")));
+        };
+        let sources = ListCustomerPaymentSource::new(customer.as_str())
+            .object("card")
+            .limit(MAX_CARDS_LISTED)
+            .send(&self.client)
+            .await
+            .map_err(gateway_error)?;
+        let cards = sources
+            .data
+            .iter()
+            .filter_map(|source| match source {
+                PaymentSource::Card(card) => Some(convert::saved_card(card)),
+                _ => None,
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(GatewayError::Unexpected)?;
+        let default = found.default_source.as_ref().map(|source| PaymentMethodId::new(source.id().as_str()));
+        Ok(CustomerCards { cards, default })
     }
 
-    async fn set_default_card(&self, _customer: &CustomerId, _card: &PaymentMethodId) -> Result<(), GatewayError> {
-        Err(GatewayError::Unavailable("set_default_card: not built yet".into()))
+    async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
+        UpdateCustomer::new(customer.as_str())
+            .default_source(card.as_str())
+            .send(&self.client)
+            .await
+            .map_err(gateway_error)?;
+        Ok(())
     }
 
-    async fn delete_card(&self, _customer: &CustomerId, _card: &PaymentMethodId) -> Result<(), GatewayError> {
-        Err(GatewayError::Unavailable("delete_card: not built yet".into()))
+    async fn delete_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
+        // Stripe answers with the removed card or a `deleted` stub: nothing in it is needed.
+        let path = format!("/customers/{}/sources/{}", path_segment(customer.as_str())?, path_segment(card.as_str())?);
+        RequestBuilder::new(StripeMethod::Delete, path)
+            .customize::<miniserde::json::Value>()
+            .send(&self.client)
+            .await
+            .map_err(gateway_error)?;
+        Ok(())
     }
 
-    async fn cancel_payment(&self, _id: &PaymentId) -> Result<Payment, GatewayError> {
-        Err(GatewayError::Unavailable("cancel_payment: not built yet".into()))
+    async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
+        let cancelled = CancelPaymentIntent::new(id.as_str())
+            .cancellation_reason(CancelPaymentIntentCancellationReason::Abandoned)
+            .send(&self.client)
+            .await;
+        match cancelled {
+            Ok(intent) => convert::payment(&intent).map_err(GatewayError::Unexpected),
+            // Paid (or cancelled) meanwhile: Stripe refuses, and the payment as it is
+            // is the answer.
+            Err(StripeError::Stripe(api, status))
+                if api.code.as_ref().is_some_and(|c| c.as_str() == "payment_intent_unexpected_state") =>
+            {
+                let current = self.payment(id).await?;
+                match current.status {
+                    IntentStatus::Succeeded | IntentStatus::Canceled => Ok(current),
+                    _ => Err(api_error(&api, status)),
+                }
+            }
+            Err(other) => Err(gateway_error(other)),
+        }
     }
 
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
@@ -249,6 +317,15 @@ fn positive(amount: i64) -> Result<i64, GatewayError> {
     Ok(amount)
 }
 
+/// An id put into a request path by hand: Stripe ids are `[A-Za-z0-9_]`, so nothing
+/// else (a `/`, a `..`) can reach another endpoint.
+fn path_segment(id: &str) -> Result<&str, GatewayError> {
+    if id.is_empty() || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(GatewayError::NotFound(format!("{id:?} is not a Stripe id")));
+    }
+    Ok(id)
+}
+
 fn idempotent(key: &IdempotencyKey) -> Result<RequestStrategy, GatewayError> {
     stripe::IdempotencyKey::new(key.as_str())
         .map(RequestStrategy::Idempotent)
@@ -278,6 +355,8 @@ fn api_error(api: &ApiErrors, status: u16) -> GatewayError {
             payment: api.payment_intent.as_ref().map(|pi| PaymentId::new(pi.id.as_str())),
         },
         404 => GatewayError::NotFound(message),
+        // An id in the parameters that names nothing (a card that is not the customer's).
+        _ if code.as_deref() == Some("resource_missing") => GatewayError::NotFound(message),
         // 409: the same key is still being processed by a concurrent request.
         409 | 429 | 500..=599 => GatewayError::Unavailable(format!("HTTP {status}: {message}")),
         _ if api.type_.as_str() == "idempotency_error" => GatewayError::KeyReused(message),

@@ -182,3 +182,21 @@ fn non_positive_amounts_never_reach_stripe() {
     assert!(matches!(positive(-1), Err(GatewayError::Rejected(_))));
     assert_eq!(positive(1).unwrap(), 1);
 }
+
+#[test]
+fn card_brands_read_the_same_from_a_card_source_or_a_payment_method() {
+    let pairs = [
+        ("Visa", "visa"),
+        ("MasterCard", "mastercard"),
+        ("American Express", "amex"),
+        ("JCB", "jcb"),
+        ("Diners Club", "diners"),
+        ("Discover", "discover"),
+    ];
+    for (source_brand, payment_method_brand) in pairs {
+        assert_eq!(convert::brand(source_brand), source_brand);
+        assert_eq!(convert::brand(payment_method_brand), source_brand);
+    }
+    assert_eq!(convert::brand("UnionPay"), "Unknown");
+    assert_eq!(convert::brand(""), "Unknown");
+}

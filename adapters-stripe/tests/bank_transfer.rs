@@ -11,7 +11,7 @@ use domain::money::Yen;
 use domain::payment::{BankAccountType, IntentStatus};
 use ports::payments::gateway::{
     BankTransferRequest, ConnectedAccountId, CustomerId, Destination, GatewayError, IdempotencyKey, KeyPurpose,
-    PaymentEvent, PaymentEventKind, PaymentGateway, PaymentId, RefundRequest,
+    PaymentEvent, PaymentEventKind, PaymentGateway, PaymentId, RefundRequest, RefundStatus,
 };
 use support::{customer, gateway, namespace, raw, raw_ok, Webhooks};
 
@@ -174,7 +174,7 @@ async fn the_test_helper_refuses_what_stripe_refuses() {
 }
 
 #[tokio::test]
-async fn a_transfer_needs_a_customer_and_refunding_one_is_not_emulated() {
+async fn a_transfer_needs_a_customer() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     // Without a customer there is no account to transfer to.
     let err = gateway
@@ -185,7 +185,11 @@ async fn a_transfer_needs_a_customer_and_refunding_one_is_not_emulated() {
         .await
         .unwrap_err();
     assert!(matches!(err, GatewayError::NotFound(_)), "{err:?}");
+}
 
+#[tokio::test]
+async fn a_paid_transfer_is_refunded_in_parts_never_above_what_arrived() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 7).await;
     let started = gateway
         .start_bank_transfer(
@@ -194,11 +198,80 @@ async fn a_transfer_needs_a_customer_and_refunding_one_is_not_emulated() {
         )
         .await
         .unwrap();
+    let refund_key = |refund_id| IdempotencyKey::for_sale(&ns, SaleId(52), KeyPurpose::Refund { refund_id });
+    let part = |amount| RefundRequest { payment: started.id.clone(), amount: Yen(amount), reverse_transfer: false };
+
+    // Nothing arrived yet: nothing to refund.
+    let err = gateway.refund(part(500), refund_key(1)).await.unwrap_err();
+    assert!(matches!(err, GatewayError::Rejected(_)), "{err:?}");
+
     fund(&customer, 1000, None).await;
-    let refund = RefundRequest { payment: started.id.clone(), amount: Yen(500), reverse_transfer: false };
-    let err = gateway
-        .refund(refund, IdempotencyKey::for_sale(&ns, SaleId(52), KeyPurpose::Refund { refund_id: 1 }))
+    let refund = gateway.refund(part(600), refund_key(2)).await.unwrap();
+    assert_eq!((refund.amount, refund.status, &refund.payment), (Yen(600), RefundStatus::Succeeded, &started.id));
+    assert_eq!(gateway.refund(part(600), refund_key(2)).await.unwrap().id, refund.id, "a retry refunds once");
+
+    let err = gateway.refund(part(500), refund_key(3)).await.unwrap_err();
+    assert!(matches!(err, GatewayError::Rejected(_)), "only 400 yen are left: {err:?}");
+    assert_eq!(gateway.refund(part(400), refund_key(4)).await.unwrap().amount, Yen(400));
+}
+
+#[tokio::test]
+async fn an_overdue_transfer_is_cancelled_and_money_arriving_later_stays_in_the_balance() {
+    let mut webhooks = Webhooks::register("bank-transfer-cancel").await;
+    let (gateway, ns) = (gateway(&webhooks.secret), namespace());
+    let customer = customer(&gateway, &ns, 8).await;
+    let started = gateway
+        .start_bank_transfer(
+            transfer(53, 2000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(53), KeyPurpose::Confirm),
+        )
         .await
-        .unwrap_err();
-    assert!(matches!(&err, GatewayError::Rejected(m) if m.contains("not emulated")), "{err:?}");
+        .unwrap();
+
+    let cancelled = gateway.cancel_payment(&started.id).await.unwrap();
+    assert_eq!(
+        (cancelled.status, cancelled.next_action, cancelled.amount_received),
+        (IntentStatus::Canceled, None, Yen(0))
+    );
+    // Cancelling again (the reconciler retrying) answers the same.
+    assert_eq!(gateway.cancel_payment(&started.id).await.unwrap().status, IntentStatus::Canceled);
+    let events = webhooks.collect(&gateway, |e| e.iter().any(about(&started.id, PaymentEventKind::Canceled))).await;
+    let (_, event) = events.iter().find(|(_, e)| about(&started.id, PaymentEventKind::Canceled)(e)).unwrap();
+    assert_eq!(event.event_type, "payment_intent.canceled");
+
+    // The supporter transfers anyway: the cancelled payment stays cancelled and the money
+    // pays their next transfer.
+    fund(&customer, 2000, started.bank_transfer().unwrap().reference.as_deref()).await;
+    assert_eq!(gateway.payment(&started.id).await.unwrap().status, IntentStatus::Canceled);
+    let next = gateway
+        .start_bank_transfer(
+            transfer(54, 2000, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(54), KeyPurpose::Confirm),
+        )
+        .await
+        .unwrap();
+    assert_eq!(gateway.payment(&next.id).await.unwrap().status, IntentStatus::Succeeded);
+    webhooks.close().await;
+}
+
+#[tokio::test]
+async fn a_transfer_paid_before_its_cancellation_stays_paid() {
+    let (gateway, ns) = (gateway("whsec_unused"), namespace());
+    let customer = customer(&gateway, &ns, 9).await;
+    let started = gateway
+        .start_bank_transfer(
+            transfer(55, 1500, &customer),
+            IdempotencyKey::for_sale(&ns, SaleId(55), KeyPurpose::Confirm),
+        )
+        .await
+        .unwrap();
+    fund(&customer, 1500, None).await;
+    let kept = gateway.cancel_payment(&started.id).await.unwrap();
+    assert_eq!((kept.status, kept.amount_received), (IntentStatus::Succeeded, Yen(1500)));
+}
+
+#[tokio::test]
+async fn cancelling_an_unknown_payment_is_not_found() {
+    let err = gateway("whsec_unused").cancel_payment(&PaymentId::new("pi_missing")).await.unwrap_err();
+    assert!(matches!(err, GatewayError::NotFound(_)), "{err:?}");
 }

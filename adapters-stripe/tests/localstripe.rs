@@ -9,16 +9,21 @@ use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
-    CardCharge, ConnectedAccountId, Destination, GatewayError, IdempotencyKey, KeyPurpose, NextAction,
+    CardCharge, ConnectedAccountId, Destination, GatewayError, IdempotencyKey, KeyPurpose, NextAction, PaymentEvent,
     PaymentEventKind, PaymentGateway, PaymentId, PaymentMethodId, RefundRequest, RefundStatus, WebhookError,
 };
-use support::{card, customer, gateway, namespace, parse, raw, raw_ok, Webhooks};
+use support::{card, customer, gateway, namespace, parse, payment_method, raw, raw_ok, Webhooks};
 
-fn charge(sale_id: i64, amount: i64, card: &str, customer: &ports::payments::gateway::CustomerId) -> CardCharge {
+fn charge(
+    sale_id: i64,
+    amount: i64,
+    card: &PaymentMethodId,
+    customer: &ports::payments::gateway::CustomerId,
+) -> CardCharge {
     CardCharge {
         sale_id: SaleId(sale_id),
         amount: Yen(amount),
-        payment_method: PaymentMethodId::new(card),
+        payment_method: card.clone(),
         customer: Some(customer.clone()),
         destination: None,
     }
@@ -41,7 +46,7 @@ async fn one_customer_per_user_even_when_created_twice() {
 async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 1).await;
-    let visa = card("4242424242424242", &customer).await;
+    let visa = card(&gateway, &ns, 1, &customer, "4242424242424242").await;
     let destination = Destination { account: ConnectedAccountId::new("acct_project1"), application_fee: Yen(448) };
     let mut request = charge(11, 3300, &visa, &customer);
     request.destination = Some(destination.clone());
@@ -72,7 +77,7 @@ async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
 async fn a_declined_card_fails_with_the_providers_message_every_time_it_is_retried() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 2).await;
-    let declined = card("4000000000000341", &customer).await;
+    let declined = card(&gateway, &ns, 2, &customer, "4000000000000341").await;
     let key = IdempotencyKey::for_sale(&ns, SaleId(12), KeyPurpose::Confirm);
     for _ in 0..2 {
         let err = gateway.charge_card(charge(12, 3300, &declined, &customer), key.clone()).await.unwrap_err();
@@ -88,58 +93,90 @@ async fn a_declined_card_fails_with_the_providers_message_every_time_it_is_retri
     }
 }
 
-#[tokio::test]
-async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_can_fail_afterwards() {
-    let (gateway, ns) = (gateway("whsec_unused"), namespace());
-    let customer = customer(&gateway, &ns, 3).await;
-    let secure = card("4000002500003155", &customer).await;
-
-    let pending = gateway
-        .charge_card(
-            charge(13, 5000, &secure, &customer),
-            IdempotencyKey::for_sale(&ns, SaleId(13), KeyPurpose::Confirm),
-        )
-        .await
-        .unwrap();
-    assert_eq!(pending.status, IntentStatus::RequiresAction);
-    assert_eq!(pending.amount_received, Yen(0));
-    let Some(NextAction::Authenticate { client_secret }) = &pending.next_action else { panic!("{pending:?}") };
-    assert!(client_secret.starts_with(pending.id.as_str()));
-
-    // The supporter passes 3-D Secure in the browser: the payment succeeds.
-    raw_ok(
+/// What the fake Stripe.js's `confirmCardPayment(clientSecret)` sends when the supporter
+/// clicks "Complete authentication" (`success=true`) or "Fail authentication" in its box.
+async fn authenticate(payment: &PaymentId, client_secret: &str, success: bool) -> (u16, serde_json::Value) {
+    let (status, body) = raw(
         "POST",
-        &format!("/v1/payment_intents/{}/_authenticate", pending.id),
-        &[("client_secret", client_secret), ("success", "true")],
+        &format!("/v1/payment_intents/{payment}/_authenticate?success={success}"),
+        &[("client_secret", client_secret)],
     )
     .await;
-    assert_eq!(gateway.payment(&pending.id).await.unwrap().status, IntentStatus::Succeeded);
+    (status, serde_json::from_str(&body).unwrap())
+}
 
-    // Another sale whose supporter fails 3-D Secure: the payment is refused.
-    let other = gateway
+#[tokio::test]
+async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_succeeds_once_authenticated() {
+    let mut webhooks = Webhooks::register("three-d-secure-pass").await;
+    let (gateway, ns) = (gateway(&webhooks.secret), namespace());
+    let customer = customer(&gateway, &ns, 3).await;
+    let secure = card(&gateway, &ns, 3, &customer, "4000002500003155").await;
+    let key = IdempotencyKey::for_sale(&ns, SaleId(13), KeyPurpose::Confirm);
+
+    let pending = gateway.charge_card(charge(13, 5000, &secure, &customer), key.clone()).await.unwrap();
+    assert_eq!(pending.status, IntentStatus::RequiresAction);
+    assert_eq!((pending.amount_received, pending.amount_remaining), (Yen(0), Yen(5000)));
+    let Some(NextAction::Authenticate { client_secret }) = &pending.next_action else { panic!("{pending:?}") };
+    assert!(client_secret.starts_with(pending.id.as_str()));
+    // A double click while the box is open: the same payment, still waiting.
+    assert_eq!(gateway.charge_card(charge(13, 5000, &secure, &customer), key).await.unwrap(), pending);
+
+    let (status, answer) = authenticate(&pending.id, client_secret, true).await;
+    assert_eq!((status, answer["status"].as_str()), (200, Some("succeeded")), "{answer:#}");
+    let paid = gateway.payment(&pending.id).await.unwrap();
+    assert_eq!((paid.status, paid.amount_received, paid.next_action), (IntentStatus::Succeeded, Yen(5000), None));
+
+    let ours =
+        |e: &PaymentEvent| e.kind == PaymentEventKind::Succeeded && e.payment.as_ref().is_some_and(|p| p.id == paid.id);
+    let events = webhooks.collect(&gateway, |events| events.iter().any(ours)).await;
+    let (_, event) = events.iter().find(|(_, e)| ours(e)).unwrap();
+    assert_eq!(event.payment.as_ref().unwrap().sale_id, Some(SaleId(13)));
+    webhooks.close().await;
+}
+
+#[tokio::test]
+async fn a_card_failing_3d_secure_is_refused_in_the_browser_and_reported_by_webhook() {
+    let mut webhooks = Webhooks::register("three-d-secure-fail").await;
+    let (gateway, ns) = (gateway(&webhooks.secret), namespace());
+    let customer = customer(&gateway, &ns, 7).await;
+    let secure = card(&gateway, &ns, 7, &customer, "4000002500003155").await;
+    let pending = gateway
         .charge_card(
             charge(14, 5000, &secure, &customer),
             IdempotencyKey::for_sale(&ns, SaleId(14), KeyPurpose::Confirm),
         )
         .await
         .unwrap();
-    let Some(NextAction::Authenticate { client_secret }) = &other.next_action else { panic!("{other:?}") };
-    raw_ok(
-        "POST",
-        &format!("/v1/payment_intents/{}/_authenticate", other.id),
-        &[("client_secret", client_secret), ("success", "false")],
-    )
-    .await;
-    let failed = gateway.payment(&other.id).await.unwrap();
-    assert_eq!(failed.status, IntentStatus::RequiresPaymentMethod);
-    assert!(failed.last_failure.unwrap().code.is_some());
+    let Some(NextAction::Authenticate { client_secret }) = &pending.next_action else { panic!("{pending:?}") };
+
+    // The browser gets an error (Stripe.js: `{ error }`), with the payment back at
+    // requires_payment_method.
+    let (status, answer) = authenticate(&pending.id, client_secret, false).await;
+    assert_eq!(status, 400, "{answer:#}");
+    assert_eq!(answer["error"]["code"], "payment_intent_authentication_failure");
+    assert_eq!(answer["error"]["payment_intent"]["status"], "requires_payment_method");
+
+    let failed = gateway.payment(&pending.id).await.unwrap();
+    assert_eq!((failed.status, failed.amount_received), (IntentStatus::RequiresPaymentMethod, Yen(0)));
+    assert_eq!(failed.last_failure.unwrap().code.as_deref(), Some("payment_intent_authentication_failure"));
+
+    let ours =
+        |e: &PaymentEvent| e.kind == PaymentEventKind::Failed && e.payment.as_ref().is_some_and(|p| p.id == pending.id);
+    let events = webhooks.collect(&gateway, |events| events.iter().any(ours)).await;
+    let (_, event) = events.iter().find(|(_, e)| ours(e)).unwrap();
+    assert_eq!(event.event_type, "payment_intent.payment_failed");
+    assert_eq!(event.payment.as_ref().unwrap().status, IntentStatus::RequiresPaymentMethod);
+
+    // Answering the box twice changes nothing.
+    assert_eq!(authenticate(&pending.id, client_secret, true).await.0, 400);
+    webhooks.close().await;
 }
 
 #[tokio::test]
 async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 4).await;
-    let visa = card("4242424242424242", &customer).await;
+    let visa = card(&gateway, &ns, 4, &customer, "4242424242424242").await;
     let paid = gateway
         .charge_card(charge(15, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Confirm))
         .await
@@ -177,7 +214,7 @@ async fn an_unknown_payment_is_not_found() {
 #[tokio::test]
 async fn an_unreachable_provider_is_unavailable_and_worth_retrying() {
     let gateway = adapters_stripe::StripeGateway::new(&adapters_stripe::StripeSettings {
-        secret_key: support::SECRET_KEY.to_owned(),
+        secret_key: support::secret_key(),
         api_base: Some("http://127.0.0.1:9/".to_owned()),
         webhook_secret: "whsec_unused".to_owned(),
     })
@@ -191,7 +228,7 @@ async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() 
     let mut webhooks = Webhooks::register("cards").await;
     let (gateway, ns) = (gateway(&webhooks.secret), namespace());
     let customer = customer(&gateway, &ns, 5).await;
-    let visa = card("4242424242424242", &customer).await;
+    let visa = card(&gateway, &ns, 5, &customer, "4242424242424242").await;
     let paid = gateway
         .charge_card(charge(16, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(16), KeyPurpose::Confirm))
         .await
@@ -229,7 +266,7 @@ async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() 
 async fn billing_objects_from_localstripe_are_readable_by_async_stripe() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 6).await;
-    let visa = card("4242424242424242", &customer).await;
+    let visa = payment_method("4242424242424242", &customer).await;
     let product = raw_ok("POST", "/v1/products", &[("name", "毎月の応援"), ("type", "service")]).await;
     let _: stripe_shared::Product = parse("product", &product);
     let plan = raw_ok(

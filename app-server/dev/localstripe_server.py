@@ -38,9 +38,34 @@ What this wrapper changes compared to localstripe's own command:
   `POST /v1/test_helpers/customers/{customer}/fund_cash_balance` plays a
   transfer arriving and applies it to the customer's open transfers:
   `payment_intent.partially_funded` or `payment_intent.succeeded`.
-  Limits: no refunds of funded transfers (no charge object exists), no
-  separate `/confirm` of a bank PaymentIntent, no cash-balance endpoints,
-  no `customer_cash_balance_transaction.*` or `cash_balance.*` events.
+  A paid transfer can be refunded in parts up to what arrived (settled at
+  once: `succeeded`). Limits: no separate `/confirm` of a bank
+  PaymentIntent, no cash-balance endpoints, no
+  `customer_cash_balance_transaction.*` or `cash_balance.*` events.
+* Cards saved as customer sources (token -> `POST /v1/customers/{c}/sources`
+  -> `card_...`), as Stripe keeps them: the brand follows the number (Visa,
+  MasterCard, American Express, JCB, Diners Club, Discover; localstripe
+  calls every card Visa), a token attaches once (400 `token_already_used`),
+  the list takes `limit`/`starting_after`, `default_source` must be one of
+  the customer's cards and deleting a source answers the deleted card; an
+  unknown or foreign card is `resource_missing`. localstripe's own rules
+  stay: 16-digit numbers only (no 15-digit Amex, no 14-digit Diners).
+* Cancelling a PaymentIntent (also an open bank transfer) takes
+  `cancellation_reason`, sends `payment_intent.canceled`, and refuses a
+  succeeded or cancelled one with Stripe's `payment_intent_unexpected_state`
+  error carrying the intent.
+* 3-D Secure (cards 4000002500003155 and the others localstripe knows):
+  confirming gives `requires_action` (`next_action.type = use_stripe_sdk`).
+  The fake Stripe.js's `stripe.confirmCardPayment(clientSecret)` opens a box
+  in the page ("3D Secure / Do you want to confirm or cancel?") with two
+  buttons, "Complete authentication" and "Fail authentication", then calls
+  `POST /v1/payment_intents/{id}/_authenticate?success=true|false` (form or
+  JSON `client_secret`; tests call it directly to play the supporter).
+  Passed: the payment succeeds, `payment_intent.succeeded`, and the page gets
+  `{paymentIntent}`. Failed: as with Stripe, HTTP 400
+  `payment_intent_authentication_failure` with the intent (back at
+  `requires_payment_method`) in `error.payment_intent`, so the page gets
+  `{error}`, and `payment_intent.payment_failed` is sent.
 
 localstripe is GPL-3.0; it is only used as a local development and test
 server and is never shipped with the application.
@@ -171,6 +196,10 @@ def _init_refund_compat(self, reverse_transfer=None,
     # Refunds of destination charges may pull the money back from the
     # connected account; there are no accounts locally, so both flags are
     # accepted (as Stripe does) and have nothing to act on.
+    bank = _bank_transfer_intent(kwargs.get('payment_intent'))
+    if bank is not None:
+        _init_bank_transfer_refund(self, bank, **kwargs)
+        return
     _refuse_refund_above_unrefunded(kwargs.get('charge'),
                                     kwargs.get('payment_intent'),
                                     kwargs.get('amount'))
@@ -185,9 +214,6 @@ def _refuse_refund_above_unrefunded(charge, payment_intent, amount):
     if isinstance(payment_intent, str) and payment_intent.startswith('pi_'):
         pi = resources.PaymentIntent._api_retrieve(payment_intent)
         if pi.latest_charge is None:
-            if getattr(pi, '_bank', None) is not None:
-                raise UserError(400, 'Refunds of bank transfers are not '
-                                     'emulated locally')
             return  # localstripe answers this case itself
         charge_obj = pi.latest_charge
     elif isinstance(charge, str) and charge.startswith('ch_'):
@@ -353,6 +379,47 @@ class _CashBalanceTransaction:
         return self.data
 
 
+def _bank_transfer_intent(payment_intent):
+    """The bank-transfer PaymentIntent `payment_intent` names, else None."""
+    if not (isinstance(payment_intent, str) and
+            payment_intent.startswith('pi_')):
+        return None
+    pi = resources.PaymentIntent._api_retrieve(payment_intent)  # 404
+    return pi if getattr(pi, '_bank', None) is not None else None
+
+
+def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
+                               metadata=None, **kwargs):
+    """A refund of a funded transfer. Real Stripe returns the money to the
+    customer's cash balance, or with `instructions_email` asks the customer
+    for a bank account (`requires_action`) first; locally it is settled at
+    once (`succeeded`), and the balance is left alone."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    if pi.status != 'succeeded':
+        raise UserError(400, 'This PaymentIntent does not have a successful '
+                             'charge to refund.')
+    refunded = pi._bank.get('refunded', 0)
+    remaining = pi.amount_received - refunded
+    amount = remaining if amount is None else _int_param(amount, 'amount')
+    if amount <= 0:
+        raise UserError(400, 'Invalid amount: must be greater than 0')
+    if amount > remaining:
+        raise UserError(400, 'Refund amount (¥{:,}) is greater than '
+                             'unrefunded amount on payment (¥{:,})'
+                        .format(amount, remaining))
+    resources.StripeObject.__init__(self)
+    pi._bank['refunded'] = refunded + amount
+    self.charge = None
+    self.payment_intent = pi.id
+    self.metadata = metadata or {}
+    self.amount = amount
+    self.date = self.created
+    self.currency = pi.currency
+    self.status = 'succeeded'
+    self.balance_transaction = None
+
+
 _status = resources.PaymentIntent.status
 
 
@@ -361,6 +428,207 @@ def _status_compat(self):
 
 
 resources.PaymentIntent.status = property(_status_compat)
+
+
+# --- cards saved as customer sources ----------------------------------------
+#
+# localstripe calls every card Visa, lets a token be attached any number of
+# times, answers the removal of a source with the customer and takes any
+# string as a customer's default_source. Stripe does none of that.
+
+def _brand(number):
+    """(Card brand, PaymentMethod brand code) from the number, as Stripe
+    names them."""
+    digits = number or ''
+
+    def starts(low, high, width):
+        head = digits[:width]
+        return len(head) == width and low <= int(head) <= high
+
+    if digits.startswith('4'):
+        return 'Visa', 'visa'
+    if starts(51, 55, 2) or starts(2221, 2720, 4):
+        return 'MasterCard', 'mastercard'
+    if starts(34, 34, 2) or starts(37, 37, 2):
+        return 'American Express', 'amex'
+    if starts(3528, 3589, 4):
+        return 'JCB', 'jcb'
+    if starts(300, 305, 3) or starts(36, 36, 2) or starts(38, 39, 2):
+        return 'Diners Club', 'diners'
+    if digits.startswith('6011') or starts(644, 649, 3) or \
+            digits.startswith('65'):
+        return 'Discover', 'discover'
+    if digits.startswith('62'):
+        return 'UnionPay', 'unionpay'
+    return 'Unknown', 'unknown'
+
+
+_init_card = resources.Card.__init__
+
+
+def _init_card_compat(self, *args, **kwargs):
+    _init_card(self, *args, **kwargs)
+    self.brand = _brand(self._card_number)[0]
+
+
+resources.Card.__init__ = _init_card_compat
+
+_init_payment_method = resources.PaymentMethod.__init__
+
+
+def _init_payment_method_compat(self, *args, **kwargs):
+    _init_payment_method(self, *args, **kwargs)
+    if self.type == 'card':
+        self.card['brand'] = _brand(self._card_number)[1]
+
+
+resources.PaymentMethod.__init__ = _init_payment_method_compat
+
+_used_tokens = set()
+
+
+def _add_source(id, source=None, **kwargs):
+    token = source if isinstance(source, str) and \
+        source.startswith('tok_') else None
+    if token in _used_tokens:
+        raise UserError(400, 'You cannot use a Stripe token more than once: '
+                             '%s.' % token, {'code': 'token_already_used'})
+    card = resources.Customer._api_add_source(id, source=source, **kwargs)
+    if token:
+        _used_tokens.add(token)
+    return card
+
+
+def _no_such_source(source_id, param=None):
+    contents = {'code': 'resource_missing'}
+    if param:
+        contents['param'] = param
+    return UserError(404 if param is None else 400,
+                     "No such source: '%s'" % source_id, contents)
+
+
+def _owned_card(customer, card_id, param=None):
+    for source in customer.sources._list:
+        if source.id == card_id:
+            return source
+    raise _no_such_source(card_id, param)
+
+
+def _remove_source(id, source_id=None, **kwargs):
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    customer = resources.Customer._api_retrieve(id)  # 404
+    card = _owned_card(customer, source_id)
+    resources.Customer._api_remove_source(id, source_id)
+    # Stripe answers with the deleted card, not the customer.
+    return resources.DeletedObject(card.id, card.object)
+
+
+def _list_sources(id, object=None, limit=None, starting_after=None,
+                  **kwargs):
+    """localstripe's list, with Stripe's paging (`limit` 1-100,
+    `starting_after`), and without filtering the customer's own list."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    if object not in (None, 'card', 'bank_account'):
+        raise UserError(400, 'Invalid object')
+    if limit is not None and not 1 <= _int_param(limit, 'limit') <= 100:
+        raise UserError(400, 'Invalid limit: must be between 1 and 100')
+    customer = resources.Customer._api_retrieve(id)  # 404
+    page = resources.List('/v1/customers/%s/sources' % id, limit=limit,
+                          starting_after=starting_after)
+    page._list = [s for s in customer.sources._list
+                  if object is None or s.object == object]
+    return page
+
+
+_update_customer = resources.Customer._api_update.__func__
+
+
+@classmethod
+def _update_customer_compat(cls, id, **data):
+    if data.get('default_source') is not None:
+        _owned_card(cls._api_retrieve(id), data['default_source'],
+                    param='default_source')
+    return _update_customer(cls, id, **data)
+
+
+resources.Customer._api_update = _update_customer_compat
+
+
+# --- cancelling a PaymentIntent, as Stripe does it ---------------------------
+
+_CANCELABLE = ('requires_payment_method', 'requires_capture',
+               'requires_confirmation', 'requires_action', 'processing')
+_CANCELLATION_REASONS = ('duplicate', 'fraudulent', 'requested_by_customer',
+                         'abandoned')
+
+
+def _cancel_payment_intent(id, cancellation_reason=None, **kwargs):
+    """localstripe's cancel, plus Stripe's `cancellation_reason`,
+    `canceled_at`, its `payment_intent_unexpected_state` error (with the
+    intent) for a payment that succeeded or was cancelled already, and the
+    `payment_intent.canceled` webhook."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    if cancellation_reason is not None and \
+            cancellation_reason not in _CANCELLATION_REASONS:
+        raise UserError(400, 'Invalid cancellation_reason')
+    pi = resources.PaymentIntent._api_retrieve(id)  # 404
+    if pi.status not in _CANCELABLE:
+        raise UserError(400, 'You cannot cancel this PaymentIntent because it '
+                             'has a status of %s. Only a PaymentIntent with '
+                             'one of the following statuses may be canceled: '
+                             '%s.' % (pi.status, ', '.join(_CANCELABLE)),
+                        {'code': 'payment_intent_unexpected_state',
+                         'payment_intent': pi._export()})
+    pi = resources.PaymentIntent._api_cancel(id)
+    pi.canceled_at = int(time.time())
+    pi.cancellation_reason = cancellation_reason
+    resources.schedule_webhook(resources.Event('payment_intent.canceled', pi))
+    return pi
+
+
+# --- 3-D Secure, as the fake Stripe.js completes it --------------------------
+
+def _authenticate(id, client_secret=None, success=False, **kwargs):
+    """localstripe's `_authenticate` (what the fake Stripe.js's
+    confirmCardPayment calls after its 3-D Secure box), plus what Stripe does
+    when authentication fails: a `payment_intent.payment_failed` webhook and
+    an error carrying the intent, so the fake Stripe.js answers `{error}` as
+    the real one does instead of `{paymentIntent}`."""
+    pi = resources.PaymentIntent._api_authenticate(
+        id, client_secret=client_secret, success=success, **kwargs)
+    if pi.status == 'requires_payment_method':
+        resources.schedule_webhook(
+            resources.Event('payment_intent.payment_failed', pi))
+        error = dict(pi.last_payment_error,
+                     doc_url='https://stripe.com/docs/error-codes/'
+                             'payment-intent-authentication-failure',
+                     payment_intent=pi._export())
+        raise UserError(400, error.pop('message'), error)
+    return pi
+
+
+# Routes localstripe binds to its own functions at import time: served by
+# the functions above instead (see override_middleware).
+_OVERRIDES = {
+    ('GET', '/v1/customers/{id}/sources'): _list_sources,
+    ('POST', '/v1/customers/{id}/sources'): _add_source,
+    ('DELETE', '/v1/customers/{id}/sources/{source_id}'): _remove_source,
+    ('POST', '/v1/payment_intents/{id}/cancel'): _cancel_payment_intent,
+    ('POST', '/v1/payment_intents/{id}/_authenticate'): _authenticate,
+}
+
+
+@web.middleware
+async def override_middleware(request, handler):
+    route = request.match_info.route
+    resource = route.resource.canonical if route.resource else None
+    override = _OVERRIDES.get((request.method, resource))
+    if override is not None:
+        return await server.api_extra(override, resource)(request)
+    return await handler(request)
 
 
 # --- compatibility layer: add the fields Stripe always sends ----------------
@@ -602,6 +870,7 @@ async def idempotency_middleware(request, handler):
     if request.method == 'DELETE' and request.path == '/_config/data':
         _idempotent.clear()  # wiping the store forgets the keys too
         _cash_balances.clear()  # and the bank-transfer emulation's balances
+        _used_tokens.clear()
     key = request.headers.get('Idempotency-Key')
     if request.method != 'POST' or not key or \
             request.path.startswith('/_config/'):
@@ -630,6 +899,9 @@ def build_app():
     # Outermost first: idempotency replays the completed response; compat
     # also sees localstripe's errors, already turned into JSON responses.
     server.app.middlewares[0:0] = [idempotency_middleware, compat_middleware]
+    # Innermost: after localstripe's authentication, inside its error
+    # handling (a UserError becomes Stripe's error JSON).
+    server.app.middlewares.append(override_middleware)
     url = '/v1/test_helpers/customers/{id}/fund_cash_balance'
     server.app.router.add_post(url, server.api_extra(_fund_cash_balance, url))
     return server.app

@@ -1,6 +1,7 @@
 //! Helpers for the tests against the local fake Stripe (localstripe behind
 //! `app-server/dev/localstripe_server.py`), started by `bash app-server/dev/services.sh up`.
-//! Reads `STRIPE_API_BASE` (default `http://127.0.0.1:8420/`).
+//! Reads `STRIPE_API_BASE` and `STRIPE_SECRET_KEY` from `.data/services.env` (source it);
+//! without them every test fails, saying so.
 //!
 //! Tests run in parallel against one localstripe: none wipes its store, every test has its
 //! own customers, its own idempotency-key namespace and its own webhook registration.
@@ -11,21 +12,34 @@ use std::time::Duration;
 
 use adapters_stripe::{StripeGateway, StripeSettings};
 use domain::account::Email;
-use ports::payments::gateway::{CustomerId, IdempotencyKey, KeyNamespace, NewCustomer, PaymentEvent, PaymentGateway};
+use ports::payments::gateway::{
+    CardToken, CustomerId, IdempotencyKey, KeyNamespace, NewCustomer, PaymentEvent, PaymentGateway, PaymentMethodId,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 
-pub const SECRET_KEY: &str = "sk_test_local";
+fn service_env(name: &str) -> String {
+    std::env::var(name).ok().filter(|v| !v.is_empty()).unwrap_or_else(|| {
+        panic!(
+            "{name} is not set: these tests run against the local fake Stripe. Start it with \
+             `bash app-server/dev/services.sh up` and `source .data/services.env` (make test does both)"
+        )
+    })
+}
 
 pub fn api_base() -> String {
-    std::env::var("STRIPE_API_BASE").unwrap_or_else(|_| "http://127.0.0.1:8420/".to_owned())
+    service_env("STRIPE_API_BASE")
+}
+
+pub fn secret_key() -> String {
+    service_env("STRIPE_SECRET_KEY")
 }
 
 /// A gateway whose webhook secret is `webhook_secret`.
 pub fn gateway(webhook_secret: &str) -> StripeGateway {
     StripeGateway::new(&StripeSettings {
-        secret_key: SECRET_KEY.to_owned(),
+        secret_key: secret_key(),
         api_base: Some(api_base()),
         webhook_secret: webhook_secret.to_owned(),
     })
@@ -74,8 +88,9 @@ pub async fn raw(method: &str, path: &str, form: &[(&str, &str)]) -> (u16, Strin
         panic!("localstripe not reachable at {authority} ({e}); run `bash app-server/dev/services.sh up`")
     });
     let body = form_encode(form);
+    let secret_key = secret_key();
     let request = format!(
-        "{method} {path} HTTP/1.0\r\nHost: {authority}\r\nAuthorization: Bearer {SECRET_KEY}\r\n\
+        "{method} {path} HTTP/1.0\r\nHost: {authority}\r\nAuthorization: Bearer {secret_key}\r\n\
          Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
@@ -94,8 +109,34 @@ pub async fn raw_ok(method: &str, path: &str, form: &[(&str, &str)]) -> serde_js
     serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)
 }
 
-/// A card PaymentMethod attached to `customer`.
-pub async fn card(number: &str, customer: &CustomerId) -> String {
+/// What Stripe.js's `createToken` makes of a card typed in the browser.
+pub async fn token(number: &str) -> CardToken {
+    let token = raw_ok(
+        "POST",
+        "/v1/tokens",
+        &[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2030"), ("card[cvc]", "123")],
+    )
+    .await;
+    CardToken::new(token["id"].as_str().unwrap())
+}
+
+/// A card typed in the browser and saved for `customer` (user `user_id`), as the
+/// product does it: token, then `add_card`.
+pub async fn card(
+    gateway: &StripeGateway,
+    ns: &KeyNamespace,
+    user_id: i64,
+    customer: &CustomerId,
+    number: &str,
+) -> PaymentMethodId {
+    let token = token(number).await;
+    let key = IdempotencyKey::for_card(ns, UserId(user_id), &token);
+    gateway.add_card(customer, &token, key).await.unwrap().id
+}
+
+/// A card PaymentMethod (`pm_...`) attached to `customer`, for the billing objects
+/// (subscriptions charge `invoice_settings.default_payment_method`).
+pub async fn payment_method(number: &str, customer: &CustomerId) -> String {
     let pm = raw_ok(
         "POST",
         "/v1/payment_methods",

@@ -213,8 +213,13 @@ pub struct CardCharge {
     pub sale_id: SaleId,
     /// The sale's total, tax included.
     pub amount: Yen,
+    /// A card added to `customer` with [`PaymentGateway::add_card`]
+    /// (`card_...`): a browser token is never charged directly.
     pub payment_method: PaymentMethodId,
-    /// The customer the card belongs to; `None` for a guest's unsaved card.
+    /// The customer the card belongs to. Required for a `card_...` (Stripe
+    /// charges an attached card only with its customer), so a guest's
+    /// one-off card is added to the guest's customer too; `None` only for a
+    /// provider payment method attached to nobody.
     pub customer: Option<CustomerId>,
     pub destination: Option<Destination>,
 }
@@ -441,19 +446,25 @@ pub trait PaymentGateway: Send + Sync {
         key: IdempotencyKey,
     ) -> Result<SavedCard, GatewayError>;
 
-    /// The customer's cards and its default card.
+    /// The customer's cards, oldest first, and its default card.
+    /// [`GatewayError::NotFound`] for an unknown customer.
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError>;
 
-    /// Makes one of the customer's cards its default.
+    /// Makes one of the customer's cards its default. MUST return
+    /// [`GatewayError::NotFound`] for a card that is not the customer's.
     async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError>;
 
     /// Removes a card from the customer (a repeat is harmless:
-    /// [`GatewayError::NotFound`] means it is already gone).
+    /// [`GatewayError::NotFound`] means it is already gone, or was never
+    /// the customer's). When it was the default, the provider makes another
+    /// card (if any) the default.
     async fn delete_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError>;
 
     /// Cancels a payment nobody will complete (a bank transfer past its
     /// deadline). A payment that succeeded meanwhile cannot be cancelled:
-    /// the answer then is the payment as it is, `Succeeded`.
+    /// the answer then is the payment as it is, `Succeeded`; a repeat
+    /// answers the payment `Canceled`. Money transferred after the
+    /// cancellation stays in the customer's balance at the provider.
     async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError>;
 
     /// Reads a payment as the provider sees it now (for the reconciler and
