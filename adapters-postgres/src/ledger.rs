@@ -939,3 +939,45 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::testing::TestDatabase;
+    use diesel::{Connection, PgConnection};
+
+    #[derive(QueryableByName)]
+    struct PlanLine {
+        #[diesel(sql_type = Text, column_name = "QUERY PLAN")]
+        line: String,
+    }
+
+    fn plan(conn: &mut PgConnection, sql: &str) -> String {
+        let lines: Vec<PlanLine> = sql_query(format!("EXPLAIN {sql}")).load(conn).unwrap();
+        lines.into_iter().map(|l| l.line).collect::<Vec<_>>().join("\n")
+    }
+
+    /// The status filters are generated from the domain; they must still
+    /// imply the partial indexes' predicates, or the sweeps scan every sale.
+    #[test]
+    fn the_sweeps_can_use_the_partial_indexes_of_unpaid_sales() {
+        let (db, _pool) = TestDatabase::create().unwrap();
+        let mut conn = PgConnection::establish(&db.url).unwrap();
+        sql_query("SET enable_seqscan = off").execute(&mut conn).unwrap();
+
+        let overdue = OVERDUE_TRANSFERS.replace("$1", "DATE '2026-11-26'").replace("$2", "10");
+        assert!(plan(&mut conn, &overdue).contains("sales_open_transfers_idx"), "{}", plan(&mut conn, &overdue));
+        let unsettled = UNSETTLED.replace("$1", "TIMESTAMPTZ '2026-11-26T00:00:00Z'").replace("$2", "10");
+        assert!(plan(&mut conn, &unsettled).contains("sales_unpaid_idx"), "{}", plan(&mut conn, &unsettled));
+    }
+
+    #[test]
+    fn the_reconciler_asks_about_every_status_that_holds_lots_unpaid() {
+        let filter = awaiting_payment("status");
+        for status in SaleStatus::ALL {
+            let listed = filter.contains(&format!("'{}'", status.as_str()));
+            assert_eq!(listed, status.reserves_stock() && !status.counts_toward_totals(), "{status:?} in {filter}");
+        }
+    }
+}
