@@ -87,6 +87,9 @@ diesel::table! {
         additional_data_form_line -> Nullable<Int4>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        accepts_card -> Bool,
+        accepts_bank_transfer -> Bool,
+        fee_schedule -> Text,
     }
 }
 
@@ -184,8 +187,15 @@ diesel::table! {
         refunded_amount -> Int8,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
-        paid_at -> Nullable<Timestamptz>,        tax_mode -> Text,
+        paid_at -> Nullable<Timestamptz>,
+        tax_mode -> Text,
         tax_rate_percent -> Int2,
+        amount_remaining -> Nullable<Int8>,
+        bank_instructions -> Nullable<Jsonb>,
+        transfer_deadline -> Nullable<Date>,
+        refund_required -> Bool,
+        card_id -> Nullable<Text>,
+        one_time_card_id -> Nullable<Text>,
     }
 }
 
@@ -217,6 +227,60 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    addresses (id) {
+        id -> Int8,
+        user_id -> Int8,
+        flag -> Int2,
+        is_primary -> Bool,
+        name -> Text,
+        tel_number -> Text,
+        zip -> Text,
+        pref -> Text,
+        city -> Text,
+        address -> Text,
+        building -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sale_additional_data (id) {
+        id -> Int8,
+        sales_id -> Int8,
+        project_id -> Int8,
+        return_id -> Int8,
+        user_id -> Int8,
+        label -> Text,
+        value -> Text,
+        created_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    payment_customers (user_id) {
+        user_id -> Int8,
+        customer_id -> Text,
+        default_card_id -> Nullable<Text>,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    provider_events (event_id) {
+        event_id -> Text,
+        event_type -> Text,
+        object_id -> Nullable<Text>,
+        payload -> Jsonb,
+        received_at -> Timestamptz,
+        processed_at -> Nullable<Timestamptz>,
+        attempts -> Int4,
+        last_error -> Nullable<Text>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(project_slider_images -> projects (project_id));
 diesel::joinable!(returns -> projects (project_id));
@@ -237,4 +301,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     sales,
     display_names,
     comments,
+    addresses,
+    sale_additional_data,
+    payment_customers,
+    provider_events,
 );

@@ -52,6 +52,23 @@ pub(crate) fn counts_toward_totals(column: &str) -> String {
     status_filter(column, SaleStatus::counts_toward_totals)
 }
 
+/// `column` (a `sales.status`) holds a sale that may still be paid: it keeps
+/// its lots but no money has arrived (`reserves_stock` and not
+/// `counts_toward_totals`). The reconciler asks the provider about these.
+pub(crate) fn awaiting_payment(column: &str) -> String {
+    status_filter(column, |s| s.reserves_stock() && !s.counts_toward_totals())
+}
+
+/// `column` (a `sales.status`) holds a bank transfer whose money is still
+/// awaited and may be cancelled at its deadline. `Processing` is left out:
+/// the provider is already settling money that arrived. Written as the
+/// partial index `sales_open_transfers_idx` states it.
+pub(crate) fn transfer_awaited(column: &str) -> String {
+    status_filter(column, |s| {
+        matches!(s, SaleStatus::Pending | SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer)
+    })
+}
+
 /// `column` (a `returns.return_type`) may show a logo (`ReturnType::allows_logo`).
 pub(crate) fn allows_logo(column: &str) -> String {
     let codes: Vec<String> =

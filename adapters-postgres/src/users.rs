@@ -25,7 +25,7 @@ impl PgUserRepository {
     }
 }
 
-fn status_to_db(status: AccountStatus) -> &'static str {
+pub(crate) fn status_to_db(status: AccountStatus) -> &'static str {
     match status {
         AccountStatus::Guest => "guest",
         AccountStatus::Provisional => "provisional",
@@ -33,7 +33,7 @@ fn status_to_db(status: AccountStatus) -> &'static str {
     }
 }
 
-fn status_from_db(value: &str) -> Result<AccountStatus, RepoError> {
+pub(crate) fn status_from_db(value: &str) -> Result<AccountStatus, RepoError> {
     match value {
         "guest" => Ok(AccountStatus::Guest),
         "provisional" => Ok(AccountStatus::Provisional),

@@ -154,10 +154,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         AmmoniaSanitizer::default(),
     ));
     let gateway = Arc::new(StripeGateway::new(&settings.stripe())?);
-    let ledger = Arc::new(PgSupportLedger::new(pool.clone()));
+    let ledger = PgSupportLedger::new(pool.clone());
     let namespace = settings.payment_key_namespace();
     let supports: Arc<dyn Supports> = Arc::new(SupportService::new(
-        Arc::clone(&ledger),
+        ledger.clone(),
         Arc::clone(&gateway),
         mailer.clone(),
         SystemClock,
