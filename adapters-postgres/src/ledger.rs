@@ -336,13 +336,15 @@ struct CheckoutRow {
     stock_limit: Option<i32>,
     #[diesel(sql_type = Integer)]
     lots_taken: i32,
+    #[diesel(sql_type = Nullable<Text>)]
+    show_user_email: Option<String>,
 }
 
 const CHECKOUT: &str = "SELECT p.id AS project_id, p.slug AS project_slug, p.title AS project_title, p.period_end, \
        p.is_donation, p.tax_includes, p.additional_data_label, p.additional_data_alert, p.accepts_card, \
        p.accepts_bank_transfer, p.connected_account_id, p.fee_schedule, \
        r.id AS return_id, r.title AS return_title, r.return_type, r.price, r.lot_disable, r.address_required, \
-       r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken \
+       r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken, r.show_user_email \
      FROM returns r JOIN projects p ON p.id = r.project_id \
      WHERE r.project_id = $1 AND r.id = $2";
 
@@ -386,6 +388,7 @@ impl CheckoutRow {
             project_open: is_open(self.period_end, today),
             return_disabled: self.disabled,
             remaining: remaining(self.stock_limit, self.lots_taken)?,
+            only_for: self.show_user_email.filter(|e| !e.trim().is_empty()),
         }))
     }
 }

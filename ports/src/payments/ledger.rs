@@ -42,6 +42,8 @@ pub struct Checkout {
     pub project_open: bool,
     pub return_disabled: bool,
     pub remaining: Remaining,
+    /// A return offered to one supporter only (`show_user_email`): their e-mail.
+    pub only_for: Option<String>,
 }
 
 impl Checkout {

@@ -632,6 +632,10 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             return Err(SupportError::PaymentTypeNotAccepted);
         }
         let (user, email) = self.supporter_account(&order.supporter).await?;
+        if !domain::returns::is_visible_to(checkout.only_for.as_deref(), Some(email.as_str())) {
+            // Offered to someone else: as unknown as a return that does not exist.
+            return Err(SupportError::NotFound);
+        }
         let valid = self.validate(&order, &checkout, &email)?;
         check_purchase(checkout.remaining, checkout.return_disabled, checkout.project_open, valid.step.lot)?;
         let terms = checkout.price_of(valid.step.lot)?;

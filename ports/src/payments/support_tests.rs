@@ -50,6 +50,7 @@ fn checkout() -> Checkout {
         project_open: true,
         return_disabled: false,
         remaining: Remaining::Limited(5),
+        only_for: None,
     }
 }
 
@@ -428,6 +429,19 @@ async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_gu
     let guest_bank = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::BankTransfer) };
     let error = service(ledger, MockPaymentGateway::new(), mailer).place(guest_bank).await.unwrap_err();
     assert_eq!(error.to_string(), MSG_MEMBER_EXISTS);
+}
+
+#[tokio::test]
+async fn a_return_offered_to_one_supporter_cannot_be_bought_by_another() {
+    let mut ledger = MockSupportLedger::new();
+    ledger
+        .expect_checkout()
+        .returning(|_, _| Ok(Some(Checkout { only_for: Some("vip@example.jp".into()), ..checkout() })));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().never();
+    let (mailer, _) = recording_mailer();
+    let error = service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::Card)).await.unwrap_err();
+    assert!(matches!(error, SupportError::NotFound));
 }
 
 #[tokio::test]
