@@ -217,6 +217,38 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    project_totals (project_id) {
+        project_id -> Int8,
+        paid_amount -> Int8,
+        supports -> Int8,
+    }
+}
+
+diesel::table! {
+    return_totals (return_id) {
+        return_id -> Int8,
+        paid_amount -> Int8,
+        supports -> Int8,
+    }
+}
+
+diesel::table! {
+    sponsor_totals (project_id, user_id) {
+        project_id -> Int8,
+        user_id -> Int8,
+        amount -> Int8,
+        supports -> Int8,
+        latest_at -> Nullable<Timestamptz>,
+        anonymous -> Bool,
+        name -> Nullable<Text>,
+        named_at -> Nullable<Timestamptz>,
+        named_sale_id -> Nullable<Int8>,
+        unnamed_logo_at -> Nullable<Timestamptz>,
+        logo_type -> Nullable<Int2>,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(project_slider_images -> projects (project_id));
 diesel::joinable!(returns -> projects (project_id));
@@ -237,4 +269,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sales,
     display_names,
     comments,
+    project_totals,
+    return_totals,
+    sponsor_totals,
 );
