@@ -152,82 +152,121 @@ BEGIN
 END;
 $$;
 
--- One sale entering (+) or leaving (-) the totals.
-CREATE TYPE running_totals_change AS (project_id BIGINT, return_id BIGINT, user_id BIGINT, amount BIGINT, supports BIGINT);
+-- A sale entering or leaving the totals, as the trigger passes it on.
+CREATE TYPE running_totals_sale AS (id BIGINT, project_id BIGINT, return_id BIGINT, user_id BIGINT, amount BIGINT,
+                                    created_at TIMESTAMPTZ);
 
--- Applies one statement's changes: increments in key order, table by table, then describes the sponsors touched.
-CREATE FUNCTION running_totals_apply(changes running_totals_change[]) RETURNS VOID
+-- Applies one statement's changes: increments in key order, table by table. A sponsor's descriptive columns
+-- merge with what the added sales bring (newest wins, anonymity sticks, logo right only grows), which is what a
+-- recomputation would give and costs nothing per past sale; only a sponsor who lost a sale is described afresh.
+CREATE FUNCTION running_totals_apply(added running_totals_sale[], removed running_totals_sale[]) RETURNS VOID
     LANGUAGE plpgsql VOLATILE
     AS $$
 DECLARE
-    sponsor_projects BIGINT[];
-    sponsor_users BIGINT[];
+    shrunk_projects BIGINT[];
+    shrunk_users BIGINT[];
 BEGIN
-    IF coalesce(cardinality(changes), 0) = 0 THEN
+    IF cardinality(added) + cardinality(removed) = 0 THEN
         RETURN;
     END IF;
     INSERT INTO project_totals AS t (project_id, paid_amount, supports)
     SELECT c.project_id, sum(c.amount)::bigint, sum(c.supports)::bigint
-      FROM unnest(changes) c GROUP BY c.project_id ORDER BY c.project_id
+      FROM (SELECT a.project_id, a.amount, 1 AS supports FROM unnest(added) a
+            UNION ALL
+            SELECT r.project_id, -r.amount, -1 FROM unnest(removed) r) c
+     GROUP BY c.project_id ORDER BY c.project_id
     ON CONFLICT (project_id) DO UPDATE
        SET paid_amount = t.paid_amount + EXCLUDED.paid_amount, supports = t.supports + EXCLUDED.supports;
 
     INSERT INTO return_totals AS t (return_id, paid_amount, supports)
     SELECT c.return_id, sum(c.amount)::bigint, sum(c.supports)::bigint
-      FROM unnest(changes) c GROUP BY c.return_id ORDER BY c.return_id
+      FROM (SELECT a.return_id, a.amount, 1 AS supports FROM unnest(added) a
+            UNION ALL
+            SELECT r.return_id, -r.amount, -1 FROM unnest(removed) r) c
+     GROUP BY c.return_id ORDER BY c.return_id
     ON CONFLICT (return_id) DO UPDATE
        SET paid_amount = t.paid_amount + EXCLUDED.paid_amount, supports = t.supports + EXCLUDED.supports;
 
-    WITH per_sponsor AS (
-        INSERT INTO sponsor_totals AS t (project_id, user_id, amount, supports)
-        SELECT c.project_id, c.user_id, sum(c.amount)::bigint, sum(c.supports)::bigint
-          FROM unnest(changes) c GROUP BY c.project_id, c.user_id ORDER BY c.project_id, c.user_id
-        ON CONFLICT (project_id, user_id) DO UPDATE
-           SET amount = t.amount + EXCLUDED.amount, supports = t.supports + EXCLUDED.supports
-        RETURNING t.project_id, t.user_id
-    )
-    SELECT array_agg(project_id), array_agg(user_id) INTO sponsor_projects, sponsor_users FROM per_sponsor;
-    PERFORM sponsor_totals_describe(sponsor_projects, sponsor_users);
+    INSERT INTO sponsor_totals AS t (project_id, user_id, amount, supports, latest_at, anonymous, name, named_at,
+                                     named_sale_id, unnamed_logo_at, logo_type)
+    SELECT c.project_id, c.user_id, sum(c.amount)::bigint, sum(c.supports)::bigint,
+           max(c.created_at),
+           coalesce(bool_or(c.anonymous), FALSE),
+           (array_agg(c.name ORDER BY c.created_at DESC, c.id DESC) FILTER (WHERE c.name <> ''))[1],
+           max(c.created_at) FILTER (WHERE c.name <> ''),
+           (array_agg(c.id ORDER BY c.created_at DESC, c.id DESC) FILTER (WHERE c.name <> ''))[1],
+           max(c.created_at) FILTER (WHERE c.logo AND coalesce(c.name, '') = ''),
+           max(c.return_type) FILTER (WHERE c.logo)
+      FROM (SELECT a.id, a.project_id, a.user_id, a.amount, 1 AS supports, a.created_at,
+                   coalesce(n.flag, 1) = 0 AS anonymous, trim_whitespace(n.displayname) AS name,
+                   return_type_allows_logo(rt.return_type) AS logo, rt.return_type
+              FROM unnest(added) a
+              JOIN returns rt ON rt.id = a.return_id
+              LEFT JOIN display_names n ON n.sales_id = a.id
+            UNION ALL
+            SELECT r.id, r.project_id, r.user_id, -r.amount, -1, NULL, NULL, NULL, NULL, NULL
+              FROM unnest(removed) r) c
+     GROUP BY c.project_id, c.user_id ORDER BY c.project_id, c.user_id
+    ON CONFLICT (project_id, user_id) DO UPDATE
+       SET amount = t.amount + EXCLUDED.amount,
+           supports = t.supports + EXCLUDED.supports,
+           latest_at = greatest(t.latest_at, EXCLUDED.latest_at),
+           anonymous = t.anonymous OR EXCLUDED.anonymous,
+           (name, named_at, named_sale_id) =
+               (SELECT CASE WHEN newer THEN EXCLUDED.name ELSE t.name END,
+                       CASE WHEN newer THEN EXCLUDED.named_at ELSE t.named_at END,
+                       CASE WHEN newer THEN EXCLUDED.named_sale_id ELSE t.named_sale_id END
+                  FROM (SELECT EXCLUDED.named_at IS NOT NULL
+                               AND (t.named_at IS NULL
+                                    OR (EXCLUDED.named_at, EXCLUDED.named_sale_id) > (t.named_at, t.named_sale_id))
+                               AS newer) x),
+           unnamed_logo_at = greatest(t.unnamed_logo_at, EXCLUDED.unnamed_logo_at),
+           logo_type = greatest(t.logo_type, EXCLUDED.logo_type);
+
+    -- The newest-first columns cannot be decremented: whoever lost a sale is described from their sales.
+    SELECT array_agg(p.project_id ORDER BY p.project_id, p.user_id), array_agg(p.user_id ORDER BY p.project_id, p.user_id)
+      INTO shrunk_projects, shrunk_users
+      FROM (SELECT DISTINCT r.project_id, r.user_id FROM unnest(removed) r) p;
+    PERFORM sponsor_totals_describe(shrunk_projects, shrunk_users);
 END;
 $$;
 
--- The statement-level trigger on sales. Every counting row written adds itself, every counting row replaced or
--- deleted takes itself away; what nets to zero per (project, return, user) -- an update that does not change
--- whether a sale counts -- touches no totals row at all.
+-- The statement-level trigger on sales: rows that start counting are added, rows that stop counting are taken
+-- away (an UPDATE pairs old and new versions by id; sales ids never change). An update that does not change
+-- whether a sale counts touches no totals row at all.
 CREATE FUNCTION sales_running_totals() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 DECLARE
-    changes running_totals_change[];
+    added running_totals_sale[] := ARRAY[]::running_totals_sale[];
+    removed running_totals_sale[] := ARRAY[]::running_totals_sale[];
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        changes := ARRAY(
-            SELECT ROW(n.project_id, n.return_id, n.user_id, sum(n.amount), count(*))::running_totals_change
-              FROM new_sales n WHERE sale_counts_toward_totals(n.status, n.flag)
-             GROUP BY n.project_id, n.return_id, n.user_id);
+        added := ARRAY(
+            SELECT ROW(n.id, n.project_id, n.return_id, n.user_id, n.amount, n.created_at)::running_totals_sale
+              FROM new_sales n WHERE sale_counts_toward_totals(n.status, n.flag));
     ELSIF TG_OP = 'DELETE' THEN
-        changes := ARRAY(
-            SELECT ROW(o.project_id, o.return_id, o.user_id, -sum(o.amount), -count(*))::running_totals_change
-              FROM old_sales o WHERE sale_counts_toward_totals(o.status, o.flag)
-             GROUP BY o.project_id, o.return_id, o.user_id);
+        removed := ARRAY(
+            SELECT ROW(o.id, o.project_id, o.return_id, o.user_id, o.amount, o.created_at)::running_totals_sale
+              FROM old_sales o WHERE sale_counts_toward_totals(o.status, o.flag));
     ELSE
-        changes := ARRAY(
-            SELECT ROW(c.project_id, c.return_id, c.user_id, sum(c.amount), sum(c.supports))::running_totals_change
-              FROM (SELECT n.project_id, n.return_id, n.user_id, n.amount, 1 AS supports
-                      FROM new_sales n WHERE sale_counts_toward_totals(n.status, n.flag)
-                    UNION ALL
-                    SELECT o.project_id, o.return_id, o.user_id, -o.amount, -1
-                      FROM old_sales o WHERE sale_counts_toward_totals(o.status, o.flag)) c
-             GROUP BY c.project_id, c.return_id, c.user_id
-            HAVING sum(c.supports) <> 0 OR sum(c.amount) <> 0);
+        added := ARRAY(
+            SELECT ROW(n.id, n.project_id, n.return_id, n.user_id, n.amount, n.created_at)::running_totals_sale
+              FROM new_sales n JOIN old_sales o ON o.id = n.id
+             WHERE sale_counts_toward_totals(n.status, n.flag) AND NOT sale_counts_toward_totals(o.status, o.flag));
+        removed := ARRAY(
+            SELECT ROW(o.id, o.project_id, o.return_id, o.user_id, o.amount, o.created_at)::running_totals_sale
+              FROM old_sales o JOIN new_sales n ON n.id = o.id
+             WHERE sale_counts_toward_totals(o.status, o.flag) AND NOT sale_counts_toward_totals(n.status, n.flag));
     END IF;
-    PERFORM running_totals_apply(changes);
+    PERFORM running_totals_apply(added, removed);
     RETURN NULL;
 END;
 $$;
 
 -- Transition tables need one trigger per event and no column list; the UPDATE trigger therefore fires for every
--- UPDATE of sales and finds nothing to do unless status or flag changed whether a sale counts.
+-- UPDATE of sales and finds nothing to do unless status or flag (refunded_amount goes with flag) changed whether
+-- a sale counts.
 CREATE TRIGGER sales_running_totals_insert AFTER INSERT ON sales
     REFERENCING NEW TABLE AS new_sales FOR EACH STATEMENT EXECUTE FUNCTION sales_running_totals();
 CREATE TRIGGER sales_running_totals_update AFTER UPDATE ON sales
