@@ -29,6 +29,9 @@ struct Entries<K, V> {
 
 pub struct TtlCache<K, V> {
     ttl: Duration,
+    /// A value at least this old is never served, not even while a refresh
+    /// runs: the caller fetches in line. `None`: any stale value is served.
+    max_age: Option<Duration>,
     entries: Arc<Mutex<Entries<K, V>>>,
 }
 
@@ -67,7 +70,15 @@ where
 {
     /// A zero `ttl` disables caching: every call fetches.
     pub fn new(ttl: Duration) -> Self {
-        Self { ttl, entries: Arc::new(Mutex::new(Entries { slots: HashMap::new(), generation: 0 })) }
+        Self { ttl, max_age: None, entries: Arc::new(Mutex::new(Entries { slots: HashMap::new(), generation: 0 })) }
+    }
+
+    /// Like `new`, but nothing older than `max_age` is ever served: a value
+    /// is fresh for `ttl`, then served while one refresh runs until it is
+    /// `max_age` old, then fetched in line. What readers see is therefore at
+    /// most `max_age` behind storage, however rarely the key is read.
+    pub fn bounded(ttl: Duration, max_age: Duration) -> Self {
+        Self { max_age: Some(max_age), ..Self::new(ttl.min(max_age)) }
     }
 
     /// The cached value of `key`, or the result of `fetch`. `fetch` is awaited
@@ -89,7 +100,9 @@ where
         let generation = {
             let mut entries = lock(&self.entries);
             let generation = entries.generation;
-            if let Some(slot) = entries.slots.get_mut(&key) {
+            let max_age = self.max_age;
+            let slot = entries.slots.get_mut(&key).filter(|slot| max_age.is_none_or(|m| now - slot.fetched_at < m));
+            if let Some(slot) = slot {
                 if now - slot.fetched_at < self.ttl {
                     return Ok(slot.value.clone());
                 }
@@ -196,6 +209,24 @@ mod tests {
         cache.get_or_fetch("k", t(21), counted(&calls, 8)).await.unwrap();
         let_refreshes_finish().await;
         assert_eq!(cache.get_or_fetch("k", t(22), counted(&calls, 0)).await, Ok(8));
+    }
+
+    #[tokio::test]
+    async fn a_bounded_cache_never_serves_a_value_older_than_its_maximum_age() {
+        let cache = TtlCache::bounded(Duration::milliseconds(500), Duration::seconds(1));
+        let calls = Arc::new(AtomicU32::new(0));
+        let ms = |n: i64| t(0) + Duration::milliseconds(n);
+        cache.get_or_fetch("k", ms(0), counted(&calls, 1)).await.unwrap();
+        assert_eq!(cache.get_or_fetch("k", ms(400), counted(&calls, 2)).await, Ok(1), "fresh");
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+
+        assert_eq!(cache.get_or_fetch("k", ms(600), counted(&calls, 2)).await, Ok(1), "stale, refreshed behind");
+        let_refreshes_finish().await;
+        assert_eq!(cache.get_or_fetch("k", ms(700), counted(&calls, 3)).await, Ok(2));
+
+        // Nobody asked for a while: the old value is not served, the caller waits for a new one.
+        assert_eq!(cache.get_or_fetch("k", ms(1_600), counted(&calls, 4)).await, Ok(4));
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
     }
 
     #[tokio::test]

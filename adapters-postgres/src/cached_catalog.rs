@@ -7,7 +7,9 @@
 //!
 //! What may be stale, and for how long, is decided here (docs/decisions.md,
 //! "Performance of the public reads"): everything a logged-out visitor reads,
-//! for one TTL plus one query. Reads for a signed-in viewer and every write
+//! for one TTL plus one query, except what a new support changes (paid
+//! totals, sponsor walls, the supporter list), which is never more than
+//! `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
 //! go straight through.
 
 use std::sync::Arc;
@@ -28,6 +30,13 @@ use ports::RepoError;
 use crate::cache::TtlCache;
 
 type Shared<T> = Arc<Vec<T>>;
+
+/// A paid support shows on the public pages within this time (issue #9):
+/// the totals and walls are running totals, cheap enough to read this often.
+pub const SUPPORT_SHOWS_WITHIN: Duration = Duration::seconds(1);
+/// How long such an entry is served without a refresh; a refresh behind it
+/// then has the rest of `SUPPORT_SHOWS_WITHIN` to finish before callers wait.
+const SUPPORT_FRESH_FOR: Duration = Duration::milliseconds(500);
 
 pub struct CachedCatalogRepository<R, C> {
     // Shared with the refreshes, which run as tasks of their own.
@@ -53,14 +62,14 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             inner: Arc::new(inner),
             clock,
             projects: TtlCache::new(ttl),
-            sum_all: TtlCache::new(ttl),
-            sum_project: TtlCache::new(ttl),
-            sum_return: TtlCache::new(ttl),
+            sum_all: support_cache(ttl),
+            sum_project: support_cache(ttl),
+            sum_return: support_cache(ttl),
             returns: TtlCache::new(ttl),
             news: TtlCache::new(ttl),
             comments: TtlCache::new(ttl),
-            sponsors: TtlCache::new(ttl),
-            sales: TtlCache::new(ttl),
+            sponsors: support_cache(ttl),
+            sales: support_cache(ttl),
             manual: TtlCache::new(ttl),
         }
     }
@@ -68,6 +77,15 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
     fn inner(&self) -> Arc<R> {
         Arc::clone(&self.inner)
     }
+}
+
+/// The cache of an entry that a new support changes.
+fn support_cache<K, V>(ttl: Duration) -> TtlCache<K, V>
+where
+    K: Eq + std::hash::Hash + Clone + Send + 'static,
+    V: Clone + Send + 'static,
+{
+    TtlCache::bounded(ttl.min(SUPPORT_FRESH_FOR), SUPPORT_SHOWS_WITHIN)
 }
 
 fn owned<T: Clone>(list: Shared<T>) -> Vec<T> {
@@ -184,7 +202,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_site_total_is_served_from_memory_for_a_few_seconds() {
+    async fn the_site_total_is_served_from_memory_while_fresh() {
         let mut repo = MockCatalogRepository::new();
         repo.expect_paid_sum_all().times(1).returning(|| Ok(PaidSum { amount: Yen(5_000), supports: 2 }));
         let repo = cached(repo);
@@ -252,6 +270,34 @@ mod tests {
         repo.comments(ProjectId(1)).await.unwrap();
         repo.update_comment(5, UserId(7), "書き換えました".into(), now).await.unwrap();
         repo.comments(ProjectId(1)).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_new_support_shows_in_totals_and_walls_within_a_second_even_with_a_long_ttl() {
+        let start = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
+        let elapsed_ms = Arc::new(std::sync::atomic::AtomicI64::new(0));
+        let mut clock = MockClock::new();
+        let read = Arc::clone(&elapsed_ms);
+        clock
+            .expect_now()
+            .returning(move || start + Duration::milliseconds(read.load(std::sync::atomic::Ordering::SeqCst)));
+        let mut repo = MockCatalogRepository::new();
+        let mut supports = 0;
+        repo.expect_paid_sum_project().times(2).returning(move |_| {
+            supports += 1;
+            Ok(PaidSum { amount: Yen(1_000 * supports), supports })
+        });
+        repo.expect_sponsor_sales().times(2).returning(|_| Ok(vec![]));
+        let repo = CachedCatalogRepository::new(repo, clock, Duration::seconds(30));
+
+        assert_eq!(repo.paid_sum_project(ProjectId(1)).await.unwrap().supports, 1);
+        repo.sponsor_sales(Some(ProjectId(1))).await.unwrap();
+        elapsed_ms.store(300, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(repo.paid_sum_project(ProjectId(1)).await.unwrap().supports, 1, "fresh for a moment");
+        // A support paid meanwhile: a second later nobody is shown the old figure.
+        elapsed_ms.store(1_000, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(repo.paid_sum_project(ProjectId(1)).await.unwrap().supports, 2);
+        repo.sponsor_sales(Some(ProjectId(1))).await.unwrap();
     }
 
     #[tokio::test]

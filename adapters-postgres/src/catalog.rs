@@ -23,8 +23,8 @@ use ports::catalog::{
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
-use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, projects};
-use crate::sql_rules::{allows_logo, corrupt, counts_toward_totals, stored_id, trim};
+use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, project_totals, projects};
+use crate::sql_rules::{corrupt, counts_toward_totals, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -255,30 +255,24 @@ struct PublicSaleRow {
     logo_url: Option<String>,
 }
 
-/// Counting sales only; with a single counting status the filter reads
-/// `status = 'succeeded'`, so the partial indexes `sales_project_paid_idx`
-/// and `sales_return_paid_idx` answer these sums with index-only scans.
-static SUM_ALL: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports FROM sales WHERE {}",
-        counts_toward_totals("status")
-    )
-});
-static SUM_PROJECT: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT coalesce(sum(amount), 0)::bigint AS amount, count(*) AS supports \
-         FROM sales WHERE {} AND project_id = $1",
-        counts_toward_totals("status")
-    )
-});
-static SUM_RETURN: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "SELECT coalesce(sum(s.amount), 0)::bigint AS amount, count(s.id) AS supports \
-         FROM returns r LEFT JOIN sales s ON s.return_id = r.id AND {} \
-         WHERE r.id = $1 GROUP BY r.id",
-        counts_toward_totals("s.status")
-    )
-});
+/// Paid totals are running totals the database keeps in the sale's own
+/// transaction (migration `running_totals`, docs/decisions.md "Running
+/// totals"): the site total adds one row per project, a project's or a
+/// return's total is a primary-key lookup, whatever the number of sales.
+const SUM_ALL: &str = "SELECT coalesce(sum(paid_amount), 0)::bigint AS amount, \
+     coalesce(sum(supports), 0)::bigint AS supports FROM project_totals";
+/// A project's total: a lookup by `project_totals`' primary key.
+fn project_sum(
+    project_id: ProjectId,
+) -> diesel::dsl::Select<
+    diesel::dsl::Find<project_totals::table, i64>,
+    (project_totals::paid_amount, project_totals::supports),
+> {
+    project_totals::table.find(project_id.get()).select((project_totals::paid_amount, project_totals::supports))
+}
+
+const SUM_RETURN: &str = "SELECT coalesce(t.paid_amount, 0) AS amount, coalesce(t.supports, 0) AS supports \
+     FROM returns r LEFT JOIN return_totals t ON t.return_id = r.id WHERE r.id = $1";
 
 const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
      lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
@@ -299,36 +293,40 @@ const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updat
      WHERE c.project_id = $1 AND c.flag = 1 \
      ORDER BY c.created_at DESC, c.id DESC";
 
-/// One row per supporter, pre-aggregated where the sales are, so that
+/// One row per supporter, from `sponsor_totals` (kept by the database from
+/// the counting sales, one row per project and supporter), so that
 /// `domain::sponsor::aggregate` over these rows equals `aggregate` over one
 /// `SponsorSale` per counting sale (pinned by `tests/catalog_properties.rs`).
+/// The cost follows the number of sponsors, not of sales.
 ///
 /// A sale's name is its display name, or, for a company or organisation sale
-/// without one, the account's company name. The newest named sale wins, so
-/// the row carries the newest display name with its date and the date of the
-/// newest unnamed logo sale; whichever is newer names the supporter.
+/// without one, the account's company name (read here, so a company name
+/// edit shows at once). The newest named sale wins: the row carries the
+/// newest display name with its date and the date of the newest unnamed logo
+/// sale; whichever is newer names the supporter. Across projects (the
+/// footer) the per-project rows merge by the same rules.
 fn sponsor_query(one_project: bool) -> String {
-    let project_filter = if one_project { "AND s.project_id = $1" } else { "" };
-    let counts = counts_toward_totals("s.status");
-    let logo = allows_logo("return_type");
-    let name = trim("displayname");
     let corporate = trim("u.corporatename");
+    let per_user = if one_project {
+        "SELECT t.user_id, t.amount, t.latest_at AS latest, t.anonymous, t.name, t.named_at, t.unnamed_logo_at, \
+           t.logo_type \
+         FROM sponsor_totals t \
+         WHERE t.project_id = $1 AND t.supports > 0 \
+           AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
+                           WHERE e.project_id = t.project_id AND e.user_id = t.user_id)"
+    } else {
+        "SELECT t.user_id, sum(t.amount)::bigint AS amount, max(t.latest_at) AS latest, bool_or(t.anonymous) AS anonymous, \
+           (array_agg(t.name ORDER BY t.named_at DESC, t.named_sale_id DESC) FILTER (WHERE t.name IS NOT NULL))[1] \
+             AS name, \
+           max(t.named_at) AS named_at, max(t.unnamed_logo_at) AS unnamed_logo_at, max(t.logo_type) AS logo_type \
+         FROM sponsor_totals t \
+         WHERE t.supports > 0 \
+           AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
+                           WHERE e.project_id = t.project_id AND e.user_id = t.user_id) \
+         GROUP BY t.user_id"
+    };
     format!(
-        "WITH paid AS ( \
-           SELECT s.id, s.user_id, s.amount, s.created_at, r.return_type, d.displayname, d.flag AS name_flag \
-           FROM sales s JOIN returns r ON r.id = s.return_id LEFT JOIN display_names d ON d.sales_id = s.id \
-           WHERE {counts} {project_filter} \
-             AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
-                             WHERE e.project_id = s.project_id AND e.user_id = s.user_id) \
-         ), per_user AS ( \
-           SELECT user_id, sum(amount)::bigint AS amount, max(created_at) AS latest, \
-             bool_or(coalesce(name_flag, 1) = 0) AS anonymous, \
-             (array_agg({name} ORDER BY created_at DESC, id DESC) FILTER (WHERE {name} <> ''))[1] AS name, \
-             max(created_at) FILTER (WHERE {name} <> '') AS named_at, \
-             max(created_at) FILTER (WHERE {logo} AND coalesce({name}, '') = '') AS unnamed_logo_at, \
-             max(return_type) FILTER (WHERE {logo}) AS logo_type \
-           FROM paid GROUP BY user_id \
-         ) \
+        "WITH per_user AS ({per_user}) \
          SELECT p.user_id, p.amount, p.latest, p.anonymous, \
            CASE WHEN p.unnamed_logo_at > coalesce(p.named_at, '-infinity') AND {corporate} <> '' \
                 THEN {corporate} ELSE p.name END AS name, \
@@ -355,8 +353,8 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
            LEFT JOIN display_names d ON d.sales_id = s.id \
          WHERE s.project_id = $1 AND {} \
          ORDER BY s.created_at DESC, s.id DESC LIMIT $2",
-        counts_toward_totals("s2.status"),
-        counts_toward_totals("s.status")
+        counts_toward_totals("s2.status", "s2.flag"),
+        counts_toward_totals("s.status", "s.flag")
     )
 });
 
@@ -386,26 +384,25 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
-        with_conn(&self.pool, |conn| {
-            Ok(sql_query(SUM_ALL.as_str()).get_result::<SumRow>(conn).map_err(map_diesel)?.into())
-        })
-        .await
+        with_conn(&self.pool, |conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into()))
+            .await
     }
 
     async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError> {
         with_conn(&self.pool, move |conn| {
-            Ok(sql_query(SUM_PROJECT.as_str())
-                .bind::<BigInt, _>(project_id.get())
-                .get_result::<SumRow>(conn)
-                .map_err(map_diesel)?
-                .into())
+            // No row yet: the project has never had a paid sale (or does not exist).
+            let row: Option<(i64, i64)> = project_sum(project_id).first(conn).optional().map_err(map_diesel)?;
+            Ok(row.map_or(PaidSum { amount: Yen(0), supports: 0 }, |(amount, supports)| PaidSum {
+                amount: Yen(amount),
+                supports,
+            }))
         })
         .await
     }
 
     async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let row: Option<ReturnSumRow> = sql_query(SUM_RETURN.as_str())
+            let row: Option<ReturnSumRow> = sql_query(SUM_RETURN)
                 .bind::<BigInt, _>(return_id.get())
                 .get_result(conn)
                 .optional()
@@ -618,19 +615,26 @@ mod tests {
         lines.into_iter().map(|l| l.line).collect::<Vec<_>>().join("\n")
     }
 
-    /// The counting filter is generated from the domain; it must still imply
-    /// the partial indexes' `WHERE status = 'succeeded'` (which one the
-    /// planner picks on an empty table does not matter), or the public pages
-    /// fall back to scanning every sale.
+    /// Reading a total or a project's sponsors never touches `sales`: each
+    /// is a lookup by the totals tables' primary keys, so it costs the same
+    /// with ten sales or ten million.
     #[test]
-    fn generated_sum_queries_can_still_use_the_paid_partial_indexes() {
+    fn totals_and_sponsor_reads_are_primary_key_lookups_that_never_read_sales() {
         let (db, _pool) = TestDatabase::create().unwrap();
         let mut conn = PgConnection::establish(&db.url).unwrap();
         sql_query("SET enable_seqscan = off").execute(&mut conn).unwrap();
 
-        for sql in [SUM_PROJECT.as_str(), SUM_RETURN.as_str(), SPONSORS_OF_PROJECT.as_str()] {
+        let project =
+            diesel::debug_query::<diesel::pg::Pg, _>(&project_sum(ProjectId::try_from(1).unwrap())).to_string();
+        let project = project.split(" -- binds").next().unwrap().to_string();
+        for (sql, key) in [
+            (project.as_str(), "project_totals_pkey"),
+            (SUM_RETURN, "return_totals_pkey"),
+            (SPONSORS_OF_PROJECT.as_str(), "sponsor_totals_pkey"),
+        ] {
             let plan = plan(&mut conn, sql, 1);
-            assert!(plan.contains("sales_project_paid_idx") || plan.contains("sales_return_paid_idx"), "{plan}");
+            assert!(plan.contains(key), "{plan}");
+            assert!(!plan.contains(" on sales"), "{plan}");
         }
     }
 }

@@ -259,6 +259,22 @@ diesel::table! {
 }
 
 diesel::table! {
+    project_totals (project_id) {
+        project_id -> Int8,
+        paid_amount -> Int8,
+        supports -> Int8,
+    }
+}
+
+diesel::table! {
+    return_totals (return_id) {
+        return_id -> Int8,
+        paid_amount -> Int8,
+        supports -> Int8,
+    }
+}
+
+diesel::table! {
     payment_customers (user_id) {
         user_id -> Int8,
         customer_id -> Text,
@@ -278,6 +294,22 @@ diesel::table! {
         processed_at -> Nullable<Timestamptz>,
         attempts -> Int4,
         last_error -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    sponsor_totals (project_id, user_id) {
+        project_id -> Int8,
+        user_id -> Int8,
+        amount -> Int8,
+        supports -> Int8,
+        latest_at -> Nullable<Timestamptz>,
+        anonymous -> Bool,
+        name -> Nullable<Text>,
+        named_at -> Nullable<Timestamptz>,
+        named_sale_id -> Nullable<Int8>,
+        unnamed_logo_at -> Nullable<Timestamptz>,
+        logo_type -> Nullable<Int2>,
     }
 }
 
@@ -305,4 +337,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     sale_additional_data,
     payment_customers,
     provider_events,
+    project_totals,
+    return_totals,
+    sponsor_totals,
 );

@@ -1,14 +1,16 @@
 //! The domain's rules as SQL text, derived from the domain once so that no
-//! query restates them: which sale statuses count toward totals, which return
-//! types carry a logo, what "blank" means for a name, and the one mapping
-//! between `SaleStatus` and `sales.status`.
+//! query restates them: which sales count toward totals, what "blank" means
+//! for a name, and the one mapping between `SaleStatus` and `sales.status`.
+//! Where a migration must state a rule itself (the running-totals triggers'
+//! `sale_counts_toward_totals`, `return_type_allows_logo`, `trim_whitespace`),
+//! a test here ties it to the domain.
 
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use domain::ids::NotAnId;
 use domain::payment::SaleStatus;
-use domain::returns::ReturnType;
+use domain::refund::RefundFlag;
 use ports::RepoError;
 
 /// A value read from the database that the domain cannot accept. Names the
@@ -46,10 +48,18 @@ fn status_filter(column: &str, rule: fn(SaleStatus) -> bool) -> String {
     }
 }
 
-/// `column` (a `sales.status`) counts toward raised totals, backer counts
-/// and sponsor amounts (`SaleStatus::counts_toward_totals`).
-pub(crate) fn counts_toward_totals(column: &str) -> String {
-    status_filter(column, SaleStatus::counts_toward_totals)
+/// A sale with `status` and (refund) `flag` columns counts toward raised
+/// totals, backer counts and sponsor amounts
+/// (`domain::payment::counts_toward_totals`: paid and not refunded). The
+/// migration's `sale_counts_toward_totals`, which the running-totals
+/// triggers use, states the same rule; the tests below tie both to the
+/// domain.
+pub(crate) fn counts_toward_totals(status: &str, flag: &str) -> String {
+    format!(
+        "({} AND {flag} <> {})",
+        status_filter(status, SaleStatus::counts_toward_totals),
+        RefundFlag::Refunded.code()
+    )
 }
 
 /// `column` (a `sales.status`) holds a sale that may still be paid: it keeps
@@ -67,17 +77,6 @@ pub(crate) fn transfer_awaited(column: &str) -> String {
     status_filter(column, |s| {
         matches!(s, SaleStatus::Pending | SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer)
     })
-}
-
-/// `column` (a `returns.return_type`) may show a logo (`ReturnType::allows_logo`).
-pub(crate) fn allows_logo(column: &str) -> String {
-    let codes: Vec<String> =
-        ReturnType::ALL.into_iter().filter(|t| t.allows_logo()).map(|t| t.code().to_string()).collect();
-    if codes.is_empty() {
-        "FALSE".to_string()
-    } else {
-        format!("{column} IN ({})", codes.join(", "))
-    }
 }
 
 /// Every character Rust's `str::trim` removes, as a PostgreSQL escape string.
@@ -101,8 +100,9 @@ pub(crate) fn trim(expr: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use diesel::sql_types::{Bool, Text};
+    use diesel::sql_types::{Bool, SmallInt, Text};
     use diesel::{sql_query, Connection, PgConnection, QueryableByName, RunQueryDsl};
+    use domain::returns::ReturnType;
 
     #[derive(QueryableByName)]
     struct Flag {
@@ -122,22 +122,40 @@ mod tests {
 
     #[test]
     fn the_counting_filter_names_exactly_the_statuses_that_count_toward_totals() {
-        let fragment = counts_toward_totals("s.status");
+        let fragment = counts_toward_totals("s.status", "s.flag");
         for status in SaleStatus::ALL {
             let quoted = format!("'{}'", status.as_str());
             assert_eq!(fragment.contains(&quoted), status.counts_toward_totals(), "{status:?} in {fragment}");
         }
     }
 
+    /// Every refund flag the schema allows (`sales_flag_check`).
+    const STORED_FLAGS: [i16; 3] = [0, 1, 11];
+
+    /// The generated filter and the migration's `sale_counts_toward_totals`
+    /// (what the running-totals triggers count with) both answer as
+    /// `domain::payment::counts_toward_totals` for every status and flag.
     #[test]
-    fn postgres_evaluates_the_counting_filter_as_the_domain_does_for_every_status() {
-        let mut conn = server();
-        let sql = format!("SELECT coalesce(({}), false) AS value FROM (SELECT $1::text AS status) x", {
-            counts_toward_totals("x.status")
-        });
+    fn postgres_evaluates_both_counting_rules_as_the_domain_does_for_every_status_and_flag() {
+        let (_db, pool) = crate::testing::TestDatabase::create().unwrap();
+        let mut conn = pool.get().unwrap();
+        let generated = format!(
+            "SELECT coalesce(({}), false) AS value FROM (SELECT $1::text AS status, $2::smallint AS flag) x",
+            counts_toward_totals("x.status", "x.flag")
+        );
+        let migrated = "SELECT coalesce(sale_counts_toward_totals($1::text, $2::smallint), false) AS value";
         for status in SaleStatus::ALL {
-            let row: Flag = sql_query(&sql).bind::<Text, _>(sale_status_to_db(status)).get_result(&mut conn).unwrap();
-            assert_eq!(row.value, status.counts_toward_totals(), "{status:?}");
+            for flag in STORED_FLAGS {
+                let expected = domain::payment::counts_toward_totals(status, RefundFlag::from_code(i32::from(flag)));
+                for sql in [generated.as_str(), migrated] {
+                    let row: Flag = sql_query(sql)
+                        .bind::<Text, _>(sale_status_to_db(status))
+                        .bind::<SmallInt, _>(flag)
+                        .get_result(&mut conn)
+                        .unwrap();
+                    assert_eq!(row.value, expected, "{status:?} flag {flag}: {sql}");
+                }
+            }
         }
     }
 
@@ -145,18 +163,50 @@ mod tests {
     fn a_single_counting_status_is_an_equality_the_partial_indexes_match() {
         let counting: Vec<SaleStatus> = SaleStatus::ALL.into_iter().filter(|s| s.counts_toward_totals()).collect();
         if counting.len() == 1 {
-            assert_eq!(counts_toward_totals("status"), format!("status = '{}'", counting[0].as_str()));
+            assert!(
+                counts_toward_totals("status", "flag")
+                    .starts_with(&format!("(status = '{}' AND", counting[0].as_str())),
+                "{}",
+                counts_toward_totals("status", "flag")
+            );
         }
     }
 
+    /// The migration's `return_type_allows_logo` (sponsor_totals.logo_type)
+    /// answers as the domain for every return type.
     #[test]
-    fn postgres_evaluates_the_logo_filter_as_the_domain_does_for_every_return_type() {
-        let mut conn = server();
-        let sql = format!("SELECT ({}) AS value FROM (SELECT $1::smallint AS t) x", allows_logo("x.t"));
+    fn the_migrated_logo_rule_agrees_with_the_domain_for_every_return_type() {
+        let (_db, pool) = crate::testing::TestDatabase::create().unwrap();
+        let mut conn = pool.get().unwrap();
         for kind in ReturnType::ALL {
             let code = i16::try_from(kind.code()).unwrap();
-            let row: Flag = sql_query(&sql).bind::<diesel::sql_types::SmallInt, _>(code).get_result(&mut conn).unwrap();
+            let row: Flag = sql_query("SELECT return_type_allows_logo($1) AS value")
+                .bind::<SmallInt, _>(code)
+                .get_result(&mut conn)
+                .unwrap();
             assert_eq!(row.value, kind.allows_logo(), "{kind:?}");
+        }
+    }
+
+    /// The migration's `trim_whitespace` (sponsor_totals.name) removes every
+    /// character Rust's `str::trim` removes, and nothing else.
+    #[test]
+    fn the_migrated_trim_removes_exactly_what_rust_trims() {
+        let (_db, pool) = crate::testing::TestDatabase::create().unwrap();
+        let mut conn = pool.get().unwrap();
+        let samples: Vec<String> = (0..=0x3000_u32)
+            .filter_map(char::from_u32)
+            .filter(|c| c.is_whitespace() || c.is_control() || *c == '\u{200B}' || *c == '\u{FEFF}' || *c == '\u{3000}')
+            .filter(|c| *c != '\0')
+            .map(|c| format!("{c}名{c}"))
+            .chain(["\u{FEFF}名".to_string(), "\u{3000}\u{3000}".to_string()])
+            .collect();
+        for sample in samples {
+            let row: Trimmed = sql_query("SELECT trim_whitespace($1) AS value")
+                .bind::<Text, _>(&sample)
+                .get_result(&mut conn)
+                .unwrap();
+            assert_eq!(row.value, sample.trim(), "{sample:?}");
         }
     }
 

@@ -76,18 +76,18 @@ log "$SALES_PAID paid sales; busiest project $PROJECT_ID ($SLUG, $(q "SELECT cou
 # The SQL each endpoint runs (on a cache miss), for pgbench.
 sql_for() {
     case "$1" in
-        allSum) echo "SELECT coalesce(sum(amount), 0)::bigint, count(*) FROM sales WHERE status = 'succeeded';" ;;
-        sum) echo "SELECT coalesce(sum(amount), 0)::bigint, count(*) FROM sales WHERE status = 'succeeded' AND project_id = $PROJECT_ID;" ;;
+        allSum) echo "SELECT coalesce(sum(paid_amount), 0)::bigint, coalesce(sum(supports), 0)::bigint FROM project_totals;" ;;
+        sum) echo "SELECT paid_amount, supports FROM project_totals WHERE project_id = $PROJECT_ID;" ;;
         detail) cat <<SQL
 SELECT * FROM projects ORDER BY id;
 SELECT project_id, src, alt FROM project_slider_images ORDER BY project_id, position;
-SELECT coalesce(sum(amount), 0)::bigint, count(*) FROM sales WHERE status = 'succeeded' AND project_id = $PROJECT_ID;
+SELECT paid_amount, supports FROM project_totals WHERE project_id = $PROJECT_ID;
 SELECT * FROM returns WHERE project_id = $PROJECT_ID AND flag < 900 AND (show_user_email IS NULL OR btrim(show_user_email) = '') ORDER BY position, id;
 SQL
         ;;
         information) echo "SELECT id, title, description, updated_at FROM project_news WHERE project_id = $PROJECT_ID AND published_at <= now() ORDER BY published_at DESC, id DESC;" ;;
         comments) echo "SELECT c.id, c.comment, u.displayname, (SELECT i.url FROM user_images i WHERE i.user_id = c.user_id AND i.image_type = 2 ORDER BY i.created_at DESC LIMIT 1), d.displayname, EXISTS (SELECT 1 FROM display_names a WHERE a.project_id = c.project_id AND a.user_id = c.user_id AND a.flag = 0) FROM comments c JOIN users u ON u.id = c.user_id LEFT JOIN display_names d ON d.sales_id = c.sales_id WHERE c.project_id = $PROJECT_ID AND c.flag = 1 ORDER BY c.created_at DESC, c.id DESC;" ;;
-        sponsors) echo "SELECT s.user_id, sum(s.amount)::bigint, max(s.created_at), bool_or(coalesce(d.flag, 1) = 0), max(r.return_type) FROM sales s JOIN returns r ON r.id = s.return_id LEFT JOIN display_names d ON d.sales_id = s.id WHERE s.status = 'succeeded' AND s.project_id = $PROJECT_ID GROUP BY s.user_id;" ;;
+        sponsors) echo "SELECT t.user_id, t.amount, t.latest_at, t.anonymous, t.name, t.logo_type, u.corporateurl, (SELECT i.url FROM user_images i WHERE i.user_id = t.user_id AND i.image_type = 1 ORDER BY i.created_at DESC, i.id DESC LIMIT 1) FROM sponsor_totals t JOIN users u ON u.id = t.user_id WHERE t.project_id = $PROJECT_ID AND t.supports > 0 AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e WHERE e.project_id = t.project_id AND e.user_id = t.user_id);" ;;
     esac
 }
 

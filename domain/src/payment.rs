@@ -4,6 +4,7 @@
 use crate::account::{Email, EmailError};
 use crate::lot::{Lot, LotError};
 use crate::profile::{parse_optional_url, UrlError, WebUrl};
+use crate::refund::RefundFlag;
 use crate::returns::{supporter_name, ReturnType, SupporterNameRequired};
 use chrono::{Datelike, NaiveDate, Weekday};
 use serde::{Deserialize, Serialize};
@@ -245,6 +246,15 @@ fn additional_alert(field: AdditionalField<'_>) -> String {
     }
 }
 
+/// Whether a sale counts toward raised totals, backer counts and sponsor
+/// amounts: while it is paid and not refunded. Decision: a refund (full or
+/// partial, flag 11) takes the whole sale out, as the seed's lists of
+/// refundable sales treat it as settled; keeping a partly refunded sale in
+/// with its full amount would overstate what a project raised.
+pub const fn counts_toward_totals(status: SaleStatus, refund: RefundFlag) -> bool {
+    status.counts_toward_totals() && !matches!(refund, RefundFlag::Refunded)
+}
+
 /// Where a sale stands with the payment provider. The provider decides it
 /// (webhook or server-side check), never the client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -325,7 +335,8 @@ impl SaleStatus {
     }
 
     /// Only money actually received counts toward raised totals, backer
-    /// counts and sponsor amounts.
+    /// counts and sponsor amounts (a refund takes a paid sale out again:
+    /// `counts_toward_totals`, the function).
     pub const fn counts_toward_totals(self) -> bool {
         matches!(self, Self::Succeeded)
     }
@@ -606,6 +617,16 @@ mod tests {
         assert!(!SaleStatus::AwaitingBankTransfer.counts_toward_totals());
         assert!(!SaleStatus::RequiresAction.counts_toward_totals());
         assert!(!SaleStatus::Canceled.counts_toward_totals());
+    }
+
+    #[test]
+    fn a_refunded_sale_leaves_the_totals_and_an_unpaid_one_never_enters() {
+        assert!(counts_toward_totals(SaleStatus::Succeeded, RefundFlag::Refundable));
+        assert!(counts_toward_totals(SaleStatus::Succeeded, RefundFlag::NotRefundable(0)));
+        assert!(!counts_toward_totals(SaleStatus::Succeeded, RefundFlag::Refunded));
+        for status in SaleStatus::ALL.into_iter().filter(|s| *s != SaleStatus::Succeeded) {
+            assert!(!counts_toward_totals(status, RefundFlag::Refundable), "{status:?}");
+        }
     }
 
     #[test]

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 pub const ANONYMOUS_NAME: &str = "匿名";
 
 /// One paid sale as the sponsor walls need it. Callers pass only sales that
-/// count toward totals (`payment::SaleStatus::counts_toward_totals`).
+/// count toward totals (`payment::counts_toward_totals`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SponsorSale {
     /// Groups sales into one sponsor (the user id).

@@ -1,0 +1,24 @@
+-- Reverts the running totals; the public reads of the previous version aggregate sales themselves.
+DROP TRIGGER returns_running_totals ON returns;
+DROP FUNCTION returns_running_totals();
+DROP TRIGGER display_names_running_totals_insert ON display_names;
+DROP TRIGGER display_names_running_totals_update ON display_names;
+DROP TRIGGER display_names_running_totals_delete ON display_names;
+DROP FUNCTION display_names_running_totals();
+DROP TRIGGER sales_running_totals_insert ON sales;
+DROP TRIGGER sales_running_totals_update ON sales;
+DROP TRIGGER sales_running_totals_delete ON sales;
+DROP FUNCTION sales_running_totals();
+DROP FUNCTION rebuild_running_totals();
+DROP FUNCTION running_totals_apply(running_totals_sale[], running_totals_sale[]);
+DROP TYPE running_totals_sale;
+DROP FUNCTION sponsor_totals_refresh(BIGINT[], BIGINT[]);
+DROP FUNCTION sponsor_totals_describe(BIGINT[], BIGINT[]);
+DROP FUNCTION sponsor_description(BIGINT, BIGINT);
+DROP INDEX sales_user_project_paid_idx;
+DROP TABLE sponsor_totals;
+DROP TABLE return_totals;
+DROP TABLE project_totals;
+DROP FUNCTION trim_whitespace(TEXT);
+DROP FUNCTION return_type_allows_logo(SMALLINT);
+DROP FUNCTION sale_counts_toward_totals(TEXT, SMALLINT);
