@@ -234,6 +234,9 @@ struct ReturnDto {
     description_comment: Option<String>,
     lot_disable: bool,
     address_required: bool,
+    /// Name of the delivery address field, used in '{label}を入力してください'.
+    #[schema(required = true)]
+    address_label: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
@@ -302,6 +305,7 @@ impl From<ReturnView> for ReturnDto {
             description_comment: r.description_comment,
             lot_disable: r.lot_disable,
             address_required: r.address_required,
+            address_label: r.address_label,
         }
     }
 }
@@ -323,6 +327,30 @@ struct ProjectDetailDto {
     anonymous_bank: Option<BankDto>,
     settings: SettingsDto,
     returns: Vec<ReturnDto>,
+    /// Payment methods step 2 offers: 1 card, 2 bank transfer.
+    payment_types: Vec<i32>,
+    /// The question supporters answer at payment step 1.
+    #[schema(required = true)]
+    additional_data: Option<AdditionalDataDto>,
+}
+
+/// A project's extra question (the seed's `additionalData`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AdditionalDataDto {
+    label: String,
+    /// Shown above the field.
+    #[schema(required = true)]
+    text: Option<String>,
+    /// Shown below the field.
+    #[schema(required = true)]
+    description: Option<String>,
+    /// The message when the answer is missing; none means '{label}を入力してください'.
+    #[schema(required = true)]
+    alert: Option<String>,
+    /// Lines of the field (1 = one line).
+    #[schema(required = true)]
+    form_line: Option<i32>,
 }
 
 impl From<ProjectDetail> for ProjectDetailDto {
@@ -345,6 +373,14 @@ impl From<ProjectDetail> for ProjectDetailDto {
                 hide_footer_sponsors: d.hide_footer_sponsors,
             },
             returns: d.returns.into_iter().map(Into::into).collect(),
+            payment_types: d.payment_types.into_iter().map(|t| t.code()).collect(),
+            additional_data: d.additional_data.map(|a| AdditionalDataDto {
+                label: a.label,
+                text: a.text,
+                description: a.description,
+                alert: a.alert,
+                form_line: a.form_line,
+            }),
         }
     }
 }

@@ -17,7 +17,7 @@ use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
-    BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
+    AdditionalData, BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
     PublicSaleRecord, ReturnRecord, SliderImage,
 };
 use ports::RepoError;
@@ -64,6 +64,13 @@ struct ProjectRow {
     bank_nominee: Option<String>,
     uses_manual_sponsors: bool,
     hide_footer_sponsors: bool,
+    accepts_card: bool,
+    accepts_bank_transfer: bool,
+    additional_data_label: Option<String>,
+    additional_data_text: Option<String>,
+    additional_data_description: Option<String>,
+    additional_data_alert: Option<String>,
+    additional_data_form_line: Option<i32>,
 }
 
 impl ProjectRow {
@@ -95,6 +102,15 @@ impl ProjectRow {
             uses_manual_sponsors: self.uses_manual_sponsors,
             hide_footer_sponsors: self.hide_footer_sponsors,
             slider,
+            accepts_card: self.accepts_card,
+            accepts_bank_transfer: self.accepts_bank_transfer,
+            additional_data: self.additional_data_label.filter(|l| !l.trim().is_empty()).map(|label| AdditionalData {
+                label,
+                text: self.additional_data_text,
+                description: self.additional_data_description,
+                alert: self.additional_data_alert,
+                form_line: self.additional_data_form_line,
+            }),
         })
     }
 }
@@ -160,6 +176,8 @@ struct ReturnRow {
     #[diesel(sql_type = Bool)]
     address_required: bool,
     #[diesel(sql_type = Nullable<Text>)]
+    address_label: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
     show_user_email: Option<String>,
 }
 
@@ -190,6 +208,7 @@ impl TryFrom<ReturnRow> for ReturnRecord {
             description_comment: row.description_comment,
             lot_disable: row.lot_disable,
             address_required: row.address_required,
+            address_label: row.address_label,
             show_user_email: row.show_user_email,
         })
     }
@@ -276,7 +295,7 @@ const SUM_RETURN: &str = "SELECT coalesce(t.paid_amount, 0) AS amount, coalesce(
 
 const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
      lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
-     lot_disable, address_required, show_user_email \
+     lot_disable, address_required, address_label, show_user_email \
      FROM returns WHERE project_id = $1 AND flag < 900 \
        AND (show_user_email IS NULL OR btrim(show_user_email) = '' \
             OR lower(btrim(show_user_email)) = lower(btrim($2))) \

@@ -124,6 +124,10 @@ pub struct DemoProject {
     pub bank: Option<DemoBank>,
     pub uses_manual_sponsors: bool,
     pub hide_footer_sponsors: bool,
+    /// Takes bank transfers only by card (`false`: both methods).
+    pub card_only: bool,
+    /// The question asked at payment step 1: label, text above the field, alert when missing.
+    pub additional_data: Option<(String, String, String)>,
     pub slider: Vec<(String, String)>,
     pub returns: Vec<DemoReturn>,
     pub news: Vec<DemoNews>,
@@ -162,6 +166,10 @@ struct ProjectRow<'a> {
     bank_nominee: Option<&'a str>,
     uses_manual_sponsors: bool,
     hide_footer_sponsors: bool,
+    accepts_bank_transfer: bool,
+    additional_data_label: Option<&'a str>,
+    additional_data_text: Option<&'a str>,
+    additional_data_alert: Option<&'a str>,
 }
 
 #[derive(Insertable, AsChangeset)]
@@ -268,6 +276,10 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         bank_nominee: bank.map(|b| b.nominee.as_str()),
         uses_manual_sponsors: project.uses_manual_sponsors,
         hide_footer_sponsors: project.hide_footer_sponsors,
+        accepts_bank_transfer: !project.card_only,
+        additional_data_label: project.additional_data.as_ref().map(|a| a.0.as_str()),
+        additional_data_text: project.additional_data.as_ref().map(|a| a.1.as_str()),
+        additional_data_alert: project.additional_data.as_ref().map(|a| a.2.as_str()),
     };
     let project_id: i64 = diesel::insert_into(projects::table)
         .values(&row)

@@ -375,6 +375,11 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         honor_img_url: Some(honor),
         honor_img_link: Some("https://example.jp/takasaki-daruma/award".into()),
         tax_includes: false,
+        additional_data: Some((
+            "職人へのメッセージ".into(),
+            "絵付けを学ぶ若手職人へ、応援のひとことをお寄せください。工房に掲示します。".into(),
+            "職人へのメッセージを入力してください。".into(),
+        )),
         returns: vec![
             DemoReturn {
                 image_src: Some(main.clone()), ..ret("mini-daruma", 0, "ミニだるま（税別価格）", 3_000)
@@ -507,6 +512,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("ota-main.svg", "太田 ものづくり少年団 ロボット工房", "太田市", GEARS, Motif::Gears)?;
     out.push(DemoProject {
         slug: "ota-monozukuri".into(),
+        // Takes cards only: step 2 offers no bank transfer.
+        card_only: true,
         title: "太田 ものづくり少年団 ロボット工房".into(),
         description: "ものづくりのまち太田で、子どもたちがロボットを作る工房を。".into(),
         content: body(

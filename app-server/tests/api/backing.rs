@@ -399,3 +399,48 @@ async fn an_overdue_transfer_is_cancelled_its_lots_return_and_the_supporter_is_t
     let mails = app.mails_to(&guest, 2).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("キャンセル")));
 }
+
+#[tokio::test]
+async fn a_project_says_which_methods_it_takes_and_its_question_is_required_with_its_own_message() {
+    let app = spawn_demo_app().await;
+    let detail: Value = app.get("/v1/project/get/detail?slug=takasaki-daruma").await.json().await.unwrap();
+    assert_eq!(detail["project"]["paymentTypes"], json!([1, 2]));
+    assert_eq!(detail["project"]["additionalData"]["label"], "職人へのメッセージ");
+    let custom =
+        detail["project"]["returns"].as_array().unwrap().iter().find(|r| r["slug"] == "custom-daruma").unwrap();
+    assert_eq!(custom["addressLabel"], "お届け先");
+    let card_only: Value = app.get("/v1/project/get/detail?slug=ota-monozukuri").await.json().await.unwrap();
+    assert_eq!(card_only["project"]["paymentTypes"], json!([1]));
+
+    let project = app.project_id("takasaki-daruma").await;
+    let ret = app
+        .query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'custom-daruma'"));
+    let body = json!({
+        "projectId": project, "returnId": ret, "lot": 2, "paymentType": 2, "idempotencyKey": "question-0001",
+        "displayname": "", "agreeTerms": false, "notAntisocial": false, "guestEmail": unique_email("question")
+    });
+    let (status, answer) = place(&app, None, &body).await;
+    assert_eq!(status, 400, "{answer}");
+    let messages: Vec<&str> =
+        answer["errors"].as_array().unwrap().iter().filter_map(|e| e["message"].as_str()).collect();
+    for expected in [
+        "表示名を入力してください。",
+        "このリターンは口数を選択できません。",
+        "お届け先を入力してください",
+        "職人へのメッセージを入力してください。",
+        "利用規約に同意してください。",
+        "反社会的勢力に該当しないことを確認してください。",
+    ] {
+        assert!(messages.contains(&expected), "{expected} missing from {messages:?}");
+    }
+
+    let ota = app.project_id("ota-monozukuri").await;
+    let ota_return = app.query_i64(&format!("SELECT min(id) AS value FROM returns WHERE project_id = {ota}"));
+    let bank = json!({
+        "projectId": ota, "returnId": ota_return, "lot": 1, "paymentType": 2, "idempotencyKey": "bank-at-ota-1",
+        "displayname": "群馬 太郎", "agreeTerms": true, "notAntisocial": true, "guestEmail": unique_email("ota")
+    });
+    let (status, answer) = place(&app, None, &bank).await;
+    assert_eq!(status, 400, "{answer}");
+    assert_eq!(answer["error"], "payment_type_not_accepted");
+}

@@ -8,6 +8,7 @@ mod views;
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockCatalogRepository;
 pub use repository::{
+    AdditionalData,
     BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
     PublicSaleRecord, ReturnRecord, SliderImage,
 };

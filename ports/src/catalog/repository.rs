@@ -57,6 +57,25 @@ pub struct ProjectRecord {
     pub hide_footer_sponsors: bool,
     /// In slider order; empty = single main image.
     pub slider: Vec<SliderImage>,
+    /// Payment methods the project takes (at least one).
+    pub accepts_card: bool,
+    pub accepts_bank_transfer: bool,
+    /// The question supporters answer at payment step 1, if any.
+    pub additional_data: Option<AdditionalData>,
+}
+
+/// A project's extra question for its supporters (the seed's `additionalData`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdditionalData {
+    pub label: String,
+    /// Shown above the field.
+    pub text: Option<String>,
+    /// Shown below the field.
+    pub description: Option<String>,
+    /// The message when the answer is missing ('{label}を入力してください' when none).
+    pub alert: Option<String>,
+    /// Lines of the field (1 = a one-line input).
+    pub form_line: Option<i32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -80,6 +99,8 @@ pub struct ReturnRecord {
     pub description_comment: Option<String>,
     pub lot_disable: bool,
     pub address_required: bool,
+    /// Name of the delivery address field ('お届け先').
+    pub address_label: Option<String>,
     pub show_user_email: Option<String>,
 }
 

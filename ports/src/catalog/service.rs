@@ -179,6 +179,7 @@ fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Re
         description_comment: record.description_comment.clone(),
         lot_disable: record.lot_disable,
         address_required: record.address_required,
+        address_label: record.address_label.clone(),
     })
 }
 
@@ -298,6 +299,14 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
             uses_manual_sponsors: project.uses_manual_sponsors,
             hide_footer_sponsors: project.hide_footer_sponsors,
             returns,
+            payment_types: [
+                (project.accepts_card, domain::payment::PayType::Card),
+                (project.accepts_bank_transfer, domain::payment::PayType::BankTransfer),
+            ]
+            .into_iter()
+            .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
+            .collect(),
+            additional_data: project.additional_data,
             card,
         })
     }

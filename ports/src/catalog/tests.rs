@@ -54,6 +54,9 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         uses_manual_sponsors: false,
         hide_footer_sponsors: false,
         slider: vec![],
+        accepts_card: true,
+        accepts_bank_transfer: false,
+        additional_data: None,
     }
 }
 
@@ -77,6 +80,7 @@ fn ret(id: i64, price: i64) -> ReturnRecord {
         description_comment: None,
         lot_disable: false,
         address_required: false,
+        address_label: None,
         show_user_email: None,
     }
 }

@@ -52,6 +52,7 @@ pub struct ReturnView {
     pub description_comment: Option<String>,
     pub lot_disable: bool,
     pub address_required: bool,
+    pub address_label: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,6 +67,9 @@ pub struct ProjectDetail {
     pub uses_manual_sponsors: bool,
     pub hide_footer_sponsors: bool,
     pub returns: Vec<ReturnView>,
+    /// The methods step 2 offers.
+    pub payment_types: Vec<domain::payment::PayType>,
+    pub additional_data: Option<super::repository::AdditionalData>,
 }
 
 /// What `sales/get/sum` asks for.

@@ -712,6 +712,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A project's extra question (the seed's `additionalData`). */
+        AdditionalDataDto: {
+            /** @description The message when the answer is missing; none means '{label}を入力してください'. */
+            alert: string | null;
+            /** @description Shown below the field. */
+            description: string | null;
+            /**
+             * Format: int32
+             * @description Lines of the field (1 = one line).
+             */
+            formLine: number | null;
+            label: string;
+            /** @description Shown above the field. */
+            text: string | null;
+        };
         /** @description The delivery address as stored. */
         AddressDto: {
             address: string;
@@ -1137,11 +1152,14 @@ export interface components {
             urls: components["schemas"]["Urls"];
         };
         ProjectDetailDto: components["schemas"]["ProjectCardDto"] & {
+            additionalData: components["schemas"]["AdditionalDataDto"] | null;
             anonymousBank: components["schemas"]["BankDto"] | null;
             /** @description Sanitised HTML. */
             content: string;
             honorImgUrl: string | null;
             ImgUrlLink: string | null;
+            /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
+            paymentTypes: number[];
             returns: components["schemas"]["ReturnDto"][];
             settings: components["schemas"]["SettingsDto"];
             slider: components["schemas"]["SliderDto"][];
@@ -1240,6 +1258,8 @@ export interface components {
             password: string;
         };
         ReturnDto: {
+            /** @description Name of the delivery address field, used in '{label}を入力してください'. */
+            addressLabel: string | null;
             addressRequired: boolean;
             blockMessage: string | null;
             blockReason: components["schemas"]["BlockReason"] | null;
