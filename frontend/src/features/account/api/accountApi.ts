@@ -32,8 +32,6 @@ export interface UpdatePasswordRequest {
   newPassword: string;
 }
 
-export type ZipAddress = Schemas['ZipResponse'];
-
 /** Payment types of the specs: 1 card, 2 bank transfer. */
 export type PaymentTypeCode = 1 | 2;
 
@@ -87,9 +85,6 @@ const accountApi = api.injectEndpoints({
       transformResponse: (response: ApiResponse<'register_address'>) => response.address,
       invalidatesTags: ['User'],
     }),
-    zipAddress: build.query<ZipAddress, string>({
-      query: (zip) => ({ url: '/address/get/zip', params: { zip } }),
-    }),
     mySales: build.query<Sale[], void>({
       query: () => ({ url: '/sales/get/list', params: { user_id: 'me' } }),
       transformResponse: (response: Schemas['HistoryResponse']) => response.data,
@@ -111,7 +106,6 @@ export const {
   useUpdatePasswordMutation,
   useUpdateCorporateDataMutation,
   useSaveAddressMutation,
-  useLazyZipAddressQuery,
   useMySalesQuery,
   useUpdateDisplaynameMutation,
 } = accountApi;
