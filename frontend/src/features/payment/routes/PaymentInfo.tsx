@@ -205,7 +205,8 @@ function InfoForm({ flow, member }: { flow: FlowContext; member: Member | null }
   };
   const addressError = (field: AddressField) =>
     addressTouched[field] || form.touched.address ? (validateAddress(values.address)[field] ?? null) : null;
-  const shownAddressGroupError = form.shownError('address');
+  const shownAddressGroupError =
+    form.shownError('address') ?? (Object.values(addressTouched).some(Boolean) ? form.errors.address : null);
 
   if (!ret.purchasable) {
     return (
