@@ -97,6 +97,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const [placeSupport] = usePlaceSupportMutation();
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
+  const placed = useRef(false);
   const [failure, setFailure] = useState<{ message: string; anotherCard: boolean } | null>(null);
 
   // The key of this attempt exists from the moment the page is entered (and survives a reload).
@@ -109,6 +110,8 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const name = supporterName(record, ret.type);
 
   const finish = (result: SupportResult) => {
+    // Placed: this page never sends again, also for a click that lands before the navigation does.
+    placed.current = true;
     endAttempt();
     clearAfterSupport();
     dispatch(cardForgotten());
@@ -127,7 +130,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   };
 
   const confirm = async () => {
-    if (busyRef.current || (paymentType === 1 && !paying.card)) return;
+    if (busyRef.current || placed.current || (paymentType === 1 && !paying.card)) return;
     busyRef.current = true;
     setBusy(true);
     setFailure(null);
@@ -182,7 +185,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
       }
     } finally {
       busyRef.current = false;
-      setBusy(false);
+      setBusy(placed.current);
     }
   };
 

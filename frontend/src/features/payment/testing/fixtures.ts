@@ -203,6 +203,7 @@ export const fakeStripe = () => {
   const stripe = {
     elements: vi.fn(() => ({ create: vi.fn(() => element) })),
     createToken: vi.fn(),
+    createPaymentMethod: vi.fn(),
     confirmCardPayment: vi.fn(),
   };
   (window as unknown as { Stripe: unknown }).Stripe = vi.fn(() => stripe);
