@@ -297,6 +297,7 @@ describe('payment step 4', () => {
     });
     const { user, pay, router } = await renderBankConfirm();
     await user.dblClick(pay);
+    expect(screen.getByRole('button', { name: /決済処理中/ })).toBeDisabled();
 
     await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
     expect(bodies).toHaveLength(1);

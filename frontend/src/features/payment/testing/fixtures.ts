@@ -1,4 +1,4 @@
-import { http, HttpResponse, type JsonBodyType } from 'msw';
+import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import { vi } from 'vitest';
 import { FK_STORAGE_KEY } from '@/lib/storage';
 import { apiUrl, server } from '@/testing/server';
@@ -170,12 +170,16 @@ export const bankTransfer = {
   deadlineText: 'お申込日の翌日から3営業日以内（土日・祝日・年末年始を除く）',
 };
 
-/** Answers `POST /v1/payment/set/support` with each reply in turn (the last one repeats); records the bodies. */
+/**
+ * Answers `POST /v1/payment/set/support` with each reply in turn (the last one repeats), after a short wait so a
+ * second click lands while the first call runs; records the bodies.
+ */
 export const answerSupport = (...replies: Array<{ status: number; body: JsonBodyType }>) => {
   const bodies: Record<string, unknown>[] = [];
   server.use(
     http.post(apiUrl('/payment/set/support'), async ({ request }) => {
       bodies.push((await request.json()) as Record<string, unknown>);
+      await delay(100);
       const reply = replies[Math.min(bodies.length - 1, replies.length - 1)]!;
       return HttpResponse.json(reply.body, { status: reply.status });
     }),
