@@ -6,8 +6,20 @@ import { JWT_STORAGE_KEY } from '@/lib/storage';
 import { renderApp } from '@/testing/render';
 import { loginAs, makeUser } from '@/testing/session';
 import { apiUrl, server } from '@/testing/server';
+import { detail, ret } from '@/features/public/testing/fixtures';
 
 const SITE = 'ぐんまクラウドファンディング';
+
+/** The project the payment steps of these tests are about. */
+const servePaymentProject = (): void => {
+  server.use(
+    http.get(apiUrl('/project/get/detail'), () =>
+      HttpResponse.json({
+        project: { ...detail({ slug: 'fes', returns: [ret({ slug: 'gold' })] }), paymentTypes: [1, 2], additionalData: null },
+      }),
+    ),
+  );
+};
 
 describe('router', () => {
   it.each([
@@ -17,11 +29,12 @@ describe('router', () => {
     ['/payment/bank/fes/gold/', 'ご支援内容の確認'],
     ['/payment/confirm/fes/gold/?paymentType=1', 'ご支援内容の確認'],
     ['/payment/complete/fes/gold/', 'ご支援内容の確認'],
-  ])('renders the placeholder of %s titled %s', async (path, title) => {
+  ])('renders the payment step %s titled %s', async (path, title) => {
+    window.localStorage.setItem('fk', JSON.stringify({ supportType: 'guest' }));
+    servePaymentProject();
     renderApp(path);
 
     expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
-    expect(screen.getByText('準備中')).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
   });
 

@@ -1,4 +1,4 @@
-import { combineReducers, configureStore } from '@reduxjs/toolkit';
+import { combineSlices, configureStore } from '@reduxjs/toolkit';
 import { setupListeners } from '@reduxjs/toolkit/query';
 import { seedFirstScreen } from '@/features/public/api/publicApi';
 import { api } from '@/lib/api';
@@ -6,10 +6,13 @@ import { takeEmbeddedResponses } from '@/lib/prefetched';
 import { readToken } from '@/lib/storage';
 import { sessionSlice } from '@/app/session/sessionSlice';
 
-const rootReducer = combineReducers({
-  [api.reducerPath]: api.reducer,
-  [sessionSlice.name]: sessionSlice.reducer,
-});
+/**
+ * State that a lazily loaded feature adds when its chunk arrives (`slice.injectInto(rootReducer)`); the
+ * feature declares its part by merging into this interface, so the first download carries none of it.
+ */
+export interface LazyLoadedSlices {}
+
+export const rootReducer = combineSlices(api, sessionSlice).withLazyLoadedSlices<LazyLoadedSlices>();
 
 export type RootState = ReturnType<typeof rootReducer>;
 

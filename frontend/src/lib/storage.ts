@@ -77,6 +77,10 @@ export const clearLoginRef = (): void => {
   else window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify(rest));
 };
 
+/** Forgets the chosen lot: the legacy `lot` key and the support record's `lot` (spec 001 §3). */
 export const clearLot = (): void => {
   window.localStorage.removeItem(LOT_STORAGE_KEY);
+  const { lot: _dropped, ...rest } = readSupportRecord();
+  if (Object.keys(rest).length === 0) window.localStorage.removeItem(FK_STORAGE_KEY);
+  else window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify(rest));
 };

@@ -5,6 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FK_STORAGE_KEY, JWT_STORAGE_KEY, LOT_STORAGE_KEY } from '@/lib/storage';
 import { renderApp, renderWithProviders } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
+import { detail, ret } from '@/features/public/testing/fixtures';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
 import { useSession } from './useSession';
 import { SESSION_MESSAGES } from './messages';
@@ -214,6 +215,19 @@ describe('session', () => {
     'checks the session on %s and keeps the member logged in',
     async (path) => {
       loginAs();
+      serveUser(makeUser());
+      window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify({ supportType: 'login' }));
+      server.use(
+        http.get(apiUrl('/project/get/detail'), () =>
+          HttpResponse.json({
+            project: {
+              ...detail({ slug: 'maebashi-rose-garden', returns: [ret({ slug: 'rose-seedling' })] }),
+              paymentTypes: [1],
+              additionalData: null,
+            },
+          }),
+        ),
+      );
       let checks = 0;
       server.use(
         http.get(apiUrl('/user/loginCheck'), () => {
@@ -224,7 +238,7 @@ describe('session', () => {
       const user = userEvent.setup();
       const { router } = renderApp(path);
 
-      expect(await screen.findByText('準備中')).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { level: 1, name: 'ご支援内容の確認' })).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
       expect(await screen.findByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
       expect(checks).toBe(1);

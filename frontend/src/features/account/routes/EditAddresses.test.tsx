@@ -7,7 +7,7 @@ import { answerPost } from '@/testing/requests';
 import { apiUrl, server } from '@/testing/server';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
 import type { Address } from '../api/accountApi';
-import { ADDRESS_MESSAGES, PREFECTURES } from '../addressRules';
+import { ADDRESS_MESSAGES, PREFECTURES } from '@/components/address/addressRules';
 
 const saved: Address = {
   id: 3,

@@ -1,32 +1,20 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
-import { Notice } from '@/components/form/Notice';
-import { SubmitButton } from '@/components/form/SubmitButton';
-import { FieldFrame, TextField } from '@/components/form/TextField';
-import { paths } from '@/config/paths';
-import { getApiErrorBody } from '@/lib/apiError';
-import { useLazyZipAddressQuery, useSaveAddressMutation, type AddressInput, type AuthUser } from '../api/accountApi';
+import { AddressFields } from '@/components/address/AddressFields';
 import {
+  ADDRESS_FIELD_ORDER as ORDER,
+  ADDRESS_LABELS as LABELS,
   ADDRESS_MESSAGES,
   DEFAULT_PREFECTURE,
-  PREFECTURES,
-  ZIP_PATTERN,
   validateAddress,
   type AddressField,
-} from '../addressRules';
+} from '@/components/address/addressRules';
+import { Notice } from '@/components/form/Notice';
+import { SubmitButton } from '@/components/form/SubmitButton';
+import { paths } from '@/config/paths';
+import { getApiErrorBody } from '@/lib/apiError';
+import { useSaveAddressMutation, type AddressInput, type AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
-
-const LABELS: Record<AddressField, string> = {
-  name: 'お名前',
-  telNumber: '電話番号',
-  zip: '郵便番号',
-  pref: '都道府県',
-  city: '市区町村',
-  address: '番地',
-  building: '建物名・部屋番号',
-};
-
-const ORDER: AddressField[] = ['name', 'telNumber', 'zip', 'pref', 'city', 'address', 'building'];
 
 const initialValues = (user: AuthUser): AddressInput => {
   const current = user.addresses.main[0];
@@ -41,10 +29,6 @@ const initialValues = (user: AuthUser): AddressInput => {
   };
 };
 
-/** Digits typed in full width become half-width; anything else (hyphens, spaces) is dropped. */
-const digitsOnly = (value: string): string =>
-  value.replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xfee0)).replace(/[^0-9]/g, '');
-
 type Step = 'edit' | 'confirm' | 'saved';
 
 function AddressForm({ user }: { user: AuthUser }) {
@@ -54,32 +38,13 @@ function AddressForm({ user }: { user: AuthUser }) {
   const [step, setStep] = useState<Step>('edit');
   const [mode, setMode] = useState<'register' | 'updater'>(exists ? 'updater' : 'register');
   const [failure, setFailure] = useState<{ detail: string | null } | null>(null);
-  const [zipNote, setZipNote] = useState<string | null>(null);
-  const [lookupZip, { isFetching: isLookingUp }] = useLazyZipAddressQuery();
   const [saveAddress, { isLoading }] = useSaveAddressMutation();
 
   const errors = validateAddress(values);
   const invalid = Object.keys(errors).length > 0;
   const shownError = (field: AddressField) => (touched[field] ? (errors[field] ?? null) : null);
 
-  const set = (field: AddressField, value: string) => setValues((current) => ({ ...current, [field]: value }));
-  const touch = (field: AddressField) => () => setTouched((current) => ({ ...current, [field]: true }));
-
-  const onZip = async (raw: string) => {
-    const zip = digitsOnly(raw).slice(0, 7);
-    set('zip', zip);
-    setZipNote(null);
-    if (!ZIP_PATTERN.test(zip)) return;
-    try {
-      const found = await lookupZip(zip, true).unwrap();
-      setValues((current) =>
-        current.zip === zip ? { ...current, pref: found.pref, city: found.city, address: found.address } : current,
-      );
-      setZipNote(`${found.pref}${found.city}${found.address} を入力しました。番地以降を追記してください。`);
-    } catch {
-      setZipNote(ADDRESS_MESSAGES.zipNotFound);
-    }
-  };
+  const touch = (field: AddressField) => setTouched((current) => ({ ...current, [field]: true }));
 
   const toConfirm = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -166,93 +131,7 @@ function AddressForm({ user }: { user: AuthUser }) {
 
   return (
     <form className="form" noValidate onSubmit={toConfirm}>
-      <TextField
-        label={LABELS.name}
-        name="name"
-        autoComplete="name"
-        value={values.name}
-        onChange={(event) => set('name', event.target.value)}
-        onBlur={touch('name')}
-        error={shownError('name')}
-        required
-      />
-      <TextField
-        label={LABELS.telNumber}
-        name="telNumber"
-        type="tel"
-        inputMode="numeric"
-        autoComplete="tel-national"
-        placeholder="0272000000"
-        hint="半角数字・ハイフンなしで入力してください。"
-        value={values.telNumber}
-        onChange={(event) => set('telNumber', digitsOnly(event.target.value))}
-        onBlur={touch('telNumber')}
-        error={shownError('telNumber')}
-        required
-      />
-      <TextField
-        label={LABELS.zip}
-        name="zip"
-        inputMode="numeric"
-        autoComplete="postal-code"
-        placeholder="3710023"
-        maxLength={8}
-        hint={isLookingUp ? '住所を検索しています…' : (zipNote ?? '半角数字7桁・ハイフンなしで入力すると住所を自動で入力します。')}
-        value={values.zip}
-        onChange={(event) => void onZip(event.target.value)}
-        onBlur={touch('zip')}
-        error={shownError('zip')}
-        required
-      />
-      <FieldFrame label={LABELS.pref} error={shownError('pref')}>
-        {({ id, describedBy, invalid: prefInvalid }) => (
-          <select
-            id={id}
-            className="field__input"
-            name="pref"
-            autoComplete="address-level1"
-            aria-describedby={describedBy}
-            aria-invalid={prefInvalid}
-            value={values.pref}
-            onChange={(event) => set('pref', event.target.value)}
-            required
-          >
-            {PREFECTURES.map((pref) => (
-              <option key={pref} value={pref}>
-                {pref}
-              </option>
-            ))}
-          </select>
-        )}
-      </FieldFrame>
-      <TextField
-        label={LABELS.city}
-        name="city"
-        autoComplete="address-level2"
-        value={values.city}
-        onChange={(event) => set('city', event.target.value)}
-        onBlur={touch('city')}
-        error={shownError('city')}
-        required
-      />
-      <TextField
-        label={LABELS.address}
-        name="address"
-        autoComplete="address-line1"
-        value={values.address}
-        onChange={(event) => set('address', event.target.value)}
-        onBlur={touch('address')}
-        error={shownError('address')}
-        required
-      />
-      <TextField
-        label={LABELS.building}
-        name="building"
-        autoComplete="address-line2"
-        optional
-        value={values.building ?? ''}
-        onChange={(event) => set('building', event.target.value)}
-      />
+      <AddressFields values={values} onChange={setValues} error={shownError} onBlur={touch} />
       <div className="form__actions">
         <SubmitButton busy={false} disabled={invalid}>
           確認する

@@ -80,6 +80,36 @@ describe('EditPaymentList', () => {
     expect(userIds).toEqual(['me']);
   });
 
+  it('shows the status and, for a transfer still awaited, where to send the money and by when', async () => {
+    loginAs();
+    serveSales([
+      sale({
+        payment_type: 2,
+        status: 'awaiting_bank_transfer',
+        statusLabel: '入金待ち（銀行振込）',
+        bankTransfer: {
+          amountRemaining: 6600,
+          reference: 'ABCD1234',
+          bankName: 'ローカル銀行',
+          branchName: 'テスト支店',
+          accountTypeLabel: '普通',
+          accountNumber: '1234567',
+          accountHolderName: 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ',
+          deadline: '2026-12-01',
+          deadlineText: 'お申込日の翌日から3営業日以内（土日・祝日・年末年始を除く）',
+        },
+      }),
+    ]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    expect(within(list).getByText('入金待ち（銀行振込）')).toBeInTheDocument();
+    const transfer = within(list).getByRole('group', { name: 'お振込先' });
+    for (const text of ['6,600', 'ローカル銀行', 'テスト支店', '普通', '1234567', 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ', 'ABCD1234', '2026年12月1日']) {
+      expect(within(transfer).getByText(new RegExp(text.replace(/[()]/g, '\\$&')))).toBeInTheDocument();
+    }
+  });
+
   it('labels a donation 非課税, not 税込', async () => {
     loginAs();
     serveSales([sale({ amount: 5000, tax: 0, total: 5000, taxLabel: '非課税' })]);

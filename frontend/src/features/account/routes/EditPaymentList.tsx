@@ -7,7 +7,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMySalesQuery, useUpdateDisplaynameMutation, type Sale } from '../api/accountApi';
 import { AccountPage } from '../components/AccountPage';
-import { formatDate, formatYen } from '../format';
+import { formatDate, formatJapaneseDate, formatYen } from '../format';
 
 export const PAYMENT_LIST_MESSAGES = {
   empty: '現在お支払いの履歴はございません。',
@@ -137,6 +137,28 @@ function SaleItem({ sale }: { sale: Sale }) {
           <dt>お支払い方法</dt>
           <dd>{PAYMENT_TYPE_LABELS[sale.payment_type] ?? '—'}</dd>
         </div>
+        {sale.bankTransfer && (
+          <div>
+            <dt>お振込先</dt>
+            <dd>
+              <div className="bank-info" role="group" aria-label="お振込先">
+                <dl className="bank-info__list">
+                  <div><dt>お振込金額</dt><dd>{formatYen(sale.bankTransfer.amountRemaining)}</dd></div>
+                  <div><dt>金融機関</dt><dd>{sale.bankTransfer.bankName}</dd></div>
+                  <div><dt>支店</dt><dd>{sale.bankTransfer.branchName}</dd></div>
+                  <div><dt>口座種別</dt><dd>{sale.bankTransfer.accountTypeLabel}</dd></div>
+                  <div><dt>口座番号</dt><dd>{sale.bankTransfer.accountNumber}</dd></div>
+                  <div><dt>口座名義</dt><dd>{sale.bankTransfer.accountHolderName}</dd></div>
+                  <div><dt>お振込人名の前に付ける番号</dt><dd>{sale.bankTransfer.reference}</dd></div>
+                  <div><dt>お振込期限</dt><dd>{formatJapaneseDate(sale.bankTransfer.deadline)}</dd></div>
+                </dl>
+                <p className="bank-info__lead">
+                  {sale.bankTransfer.deadlineText}にお振り込みください。振込手数料はご負担ください。
+                </p>
+              </div>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>表示名</dt>
           <dd>

@@ -1,8 +1,6 @@
-import { ComingSoon } from '@/components/ComingSoon';
-
-export const PaymentInfo = ComingSoon;
-export const PaymentMethod = ComingSoon;
-export const PaymentCard = ComingSoon;
-export const PaymentBank = ComingSoon;
-export const PaymentConfirm = ComingSoon;
-export const PaymentComplete = ComingSoon;
+export { PaymentInfo } from './PaymentInfo';
+export { PaymentMethod } from './PaymentMethod';
+export { PaymentCard } from './PaymentCard';
+export { PaymentBank } from './PaymentBank';
+export { PaymentConfirm } from './PaymentConfirm';
+export { PaymentComplete } from './PaymentComplete';

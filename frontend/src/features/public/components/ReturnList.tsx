@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
 import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice } from '../format';
-import { paymentInfoHref } from '../support';
+import { paymentInfoHref, storeSupportStart } from '../support';
 import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
 
@@ -84,7 +84,10 @@ export function ReturnList({ project, isLoggedIn }: ReturnListProps) {
   const onSupport = (ret: ProjectReturn) => {
     if (!ret.purchasable) return;
     if (isLoggedIn) {
-      navigate(paymentInfoHref(project.slug, ret.slug));
+      // The payment flow needs the support type (spec 001 §2); a member supports as 'login'.
+      const href = paymentInfoHref(project.slug, ret.slug);
+      storeSupportStart({ loginRef: href, supportType: 'login' });
+      navigate(href);
       return;
     }
     setChosen(ret);

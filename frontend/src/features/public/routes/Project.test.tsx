@@ -4,6 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
+import { serveUser } from '@/testing/session';
 import { SUPPORT_STORAGE_KEY } from '../support';
 import { comment, detail, emptySponsors, logInAs, mockProjectPage, news, ret } from '../testing/fixtures';
 
@@ -379,6 +380,12 @@ describe('Footer sponsors', () => {
         return HttpResponse.json({ hidden: false, tiers });
       }),
     );
+    window.localStorage.setItem('fk', JSON.stringify({ supportType: 'guest' }));
+    server.use(
+      http.get(apiUrl('/project/get/detail'), () =>
+        HttpResponse.json({ project: detail({ slug: 'fes', returns: [ret({ slug: 'gold' })] }) }),
+      ),
+    );
     renderApp('/payment/info/fes/gold/');
     await screen.findByRole('heading', { level: 1, name: 'ご支援内容の確認' });
     expect(screen.queryByRole('heading', { name: '応援企業・団体' })).not.toBeInTheDocument();
@@ -555,6 +562,7 @@ describe('Support start', () => {
   it('sends a logged-in member straight to the payment page', async () => {
     logInAs(7);
     mockProjectPage();
+    serveUser();
     const user = userEvent.setup();
     const { router } = renderApp(PATH);
     const section = await returnsList();
@@ -565,5 +573,7 @@ describe('Support start', () => {
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/payment/info/maebashi-fes/course-a/'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    // The payment flow knows how the member supports.
+    expect(stored()).toEqual({ loginRef: '/payment/info/maebashi-fes/course-a/', supportType: 'login' });
   });
 });

@@ -1,4 +1,7 @@
-import type { AddressInput } from './api/accountApi';
+import type { Schemas } from '@/lib/apiTypes';
+
+/** A delivery address as a form edits it (accounts API contract). */
+export type AddressInput = Omit<Schemas['AddressDto'], 'id'>;
 
 export const PREFECTURES = [
   '北海道', '青森県', '岩手県', '宮城県', '秋田県', '山形県', '福島県',
@@ -29,6 +32,32 @@ export const ADDRESS_MESSAGES = {
 } as const;
 
 export type AddressField = keyof AddressInput;
+
+/** Digits typed in full width become half-width; anything else (hyphens, spaces) is dropped. */
+export const digitsOnly = (value: string): string =>
+  value.replace(/[０-９]/g, (digit) => String.fromCharCode(digit.charCodeAt(0) - 0xfee0)).replace(/[^0-9]/g, '');
+
+export const ADDRESS_LABELS: Record<AddressField, string> = {
+  name: 'お名前',
+  telNumber: '電話番号',
+  zip: '郵便番号',
+  pref: '都道府県',
+  city: '市区町村',
+  address: '番地',
+  building: '建物名・部屋番号',
+};
+
+export const ADDRESS_FIELD_ORDER: AddressField[] = ['name', 'telNumber', 'zip', 'pref', 'city', 'address', 'building'];
+
+export const emptyAddress = (): AddressInput => ({
+  name: '',
+  telNumber: '',
+  zip: '',
+  pref: DEFAULT_PREFECTURE,
+  city: '',
+  address: '',
+  building: '',
+});
 export type AddressErrors = Partial<Record<AddressField, string>>;
 
 const TEL_PATTERN = /^[0-9]{10,11}$/;

@@ -1,0 +1,85 @@
+import { api } from '@/lib/api';
+import type { ApiResponse } from '@/lib/apiTypes';
+import type {
+  Card,
+  CardsResponse,
+  ChangeDefaultCardResponse,
+  GuestRegisterRequest,
+  GuestRegisterResponse,
+  MasterWithPayment,
+  Member,
+  PaymentLibraryConfig,
+  PaymentProject,
+  Quote,
+  RegisterCardRequest,
+  RegisterCardResponse,
+  SupportRequest,
+  SupportResult,
+} from './types';
+
+export interface SavedCards {
+  cards: Card[];
+  defaultId: string | null;
+}
+
+/** The backing flow's endpoints (contract of issue #9). */
+export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards'] }).injectEndpoints({
+  endpoints: (build) => ({
+    paymentProject: build.query<PaymentProject, string>({
+      query: (slug) => ({ url: '/project/get/detail', params: { slug } }),
+      transformResponse: (response: { project: PaymentProject }) => response.project,
+    }),
+    paymentMember: build.query<Member, void>({
+      query: () => '/user/get/authUser',
+      transformResponse: (response: ApiResponse<'auth_user'>) => response.user,
+      providesTags: ['User'],
+    }),
+    paymentLibrary: build.query<PaymentLibraryConfig | null, void>({
+      query: () => '/helper/get/master',
+      transformResponse: (response: MasterWithPayment) => response.master.payment ?? null,
+    }),
+    registerGuest: build.mutation<GuestRegisterResponse, GuestRegisterRequest>({
+      query: (body) => ({ url: '/user/register', method: 'POST', body }),
+    }),
+    savedCards: build.query<SavedCards, void>({
+      query: () => '/stripe/customer/get/cards',
+      transformResponse: (response: CardsResponse) => ({
+        cards: response.data.cards,
+        defaultId: response.data.default,
+      }),
+      providesTags: ['Cards'],
+    }),
+    registerCard: build.mutation<RegisterCardResponse, RegisterCardRequest>({
+      query: (body) => ({ url: '/stripe/customer/set/updater', method: 'POST', body }),
+      invalidatesTags: ['Cards'],
+    }),
+    changeDefaultCard: build.mutation<ChangeDefaultCardResponse, string>({
+      query: (cardId) => ({ url: '/stripe/customer/set/changeDefaultCard', method: 'POST', body: { card_id: cardId } }),
+      invalidatesTags: ['Cards'],
+    }),
+    quote: build.query<Quote, { returnId: number; lot: number }>({
+      query: ({ returnId, lot }) => ({ url: '/payment/get/quote', params: { returnId, lot } }),
+    }),
+    placeSupport: build.mutation<SupportResult, SupportRequest>({
+      query: (body) => ({ url: '/payment/set/support', method: 'POST', body }),
+      invalidatesTags: ['Sales'],
+    }),
+    supportStatus: build.query<SupportResult, string>({
+      query: (receipt) => ({ url: '/payment/get/status', params: { receipt } }),
+    }),
+  }),
+});
+
+export const {
+  usePaymentProjectQuery,
+  usePaymentMemberQuery,
+  usePaymentLibraryQuery,
+  useRegisterGuestMutation,
+  useSavedCardsQuery,
+  useRegisterCardMutation,
+  useChangeDefaultCardMutation,
+  useQuoteQuery,
+  usePlaceSupportMutation,
+  useSupportStatusQuery,
+  useLazySupportStatusQuery,
+} = paymentApi;

@@ -1,0 +1,190 @@
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Modal } from '@/components/Modal';
+import { Notice } from '@/components/form/Notice';
+import { PageLoading } from '@/components/PageLoading';
+import { paths } from '@/config/paths';
+import { getErrorMessage } from '@/lib/apiError';
+import { useSupportStatusQuery } from '../api/paymentApi';
+import type { BankTransfer, SupportResult } from '../api/types';
+import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
+import { formatJapaneseDate, formatYen } from '../format';
+import { BANK_TRANSFER_FEE_NOTE } from '../messages';
+import { readReceipt } from '../supportRecord';
+
+function Backed({ result }: { result: SupportResult }) {
+  const { sale } = result;
+  return (
+    <dl className="confirm-list">
+      <div>
+        <dt>プロジェクト</dt>
+        <dd>{sale.projectTitle}</dd>
+      </div>
+      <div>
+        <dt>リターン</dt>
+        <dd>
+          {sale.returnTitle}（{sale.lot}口）
+        </dd>
+      </div>
+      <div>
+        <dt>お支払い金額</dt>
+        <dd>
+          {formatYen(sale.total)}（{sale.taxLabel === '非課税' ? '非課税' : '税込'}）
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+/** Where to send the money (spec 001 §3 bank transfer info, §9 deadline and fee). */
+export function BankInstructions({ bank }: { bank: BankTransfer }) {
+  return (
+    <div className="bank-info">
+      <dl className="bank-info__list">
+        <div>
+          <dt>お振込金額</dt>
+          <dd>{formatYen(bank.amountRemaining)}</dd>
+        </div>
+        <div>
+          <dt>金融機関</dt>
+          <dd>{bank.bankName}</dd>
+        </div>
+        <div>
+          <dt>支店</dt>
+          <dd>{bank.branchName}</dd>
+        </div>
+        <div>
+          <dt>口座種別</dt>
+          <dd>{bank.accountTypeLabel}</dd>
+        </div>
+        <div>
+          <dt>口座番号</dt>
+          <dd>{bank.accountNumber}</dd>
+        </div>
+        <div>
+          <dt>口座名義</dt>
+          <dd>{bank.accountHolderName}</dd>
+        </div>
+        <div>
+          <dt>お振込人名の前に付ける番号</dt>
+          <dd>{bank.reference}</dd>
+        </div>
+        <div>
+          <dt>お振込期限</dt>
+          <dd>{formatJapaneseDate(bank.deadline)}</dd>
+        </div>
+      </dl>
+      <p className="bank-info__lead">
+        {bank.deadlineText}にお振り込みください。期限を過ぎるとお申し込みが取り消される場合があります。
+        {BANK_TRANSFER_FEE_NOTE}
+      </p>
+    </div>
+  );
+}
+
+function Result({ flow, result, onRefresh }: { flow: FlowContext; result: SupportResult; onRefresh: () => void }) {
+  const { sale, bankTransfer } = result;
+  const projectLink = (
+    <Link className="button button--block" to={paths.project.getHref(flow.projectSlug)}>
+      プロジェクトページへ戻る
+    </Link>
+  );
+  const accountLink = flow.isMember && (
+    <Link className="button button--block" to={paths.account.getHref()}>
+      マイページへ
+    </Link>
+  );
+
+  if (sale.status === 'succeeded') {
+    return (
+      <>
+        <Notice tone="success">
+          <p>ご支援ありがとうございました。</p>
+        </Notice>
+        <p>ご支援の内容をメールでお送りしました。</p>
+        <Backed result={result} />
+        <div className="form__actions">
+          {projectLink}
+          {accountLink}
+        </div>
+      </>
+    );
+  }
+  if (sale.status === 'awaiting_bank_transfer' && bankTransfer) {
+    return (
+      <>
+        <Notice tone="success">
+          <p>お申し込みを受け付けました。以下の口座へお振り込みください。</p>
+        </Notice>
+        <BankInstructions bank={bankTransfer} />
+        <p>お振込先は、ご登録のメールアドレスにもお送りしました。ご入金の確認をもってご支援の完了となります。</p>
+        <Backed result={result} />
+        <div className="form__actions">
+          {projectLink}
+          {accountLink}
+        </div>
+      </>
+    );
+  }
+  if (sale.status === 'pending' || sale.status === 'processing' || sale.status === 'requires_action') {
+    return (
+      <>
+        <Notice tone="info">
+          <p>決済の結果を確認しています。しばらくしてから「最新の状態を確認する」を押してください。</p>
+        </Notice>
+        <Backed result={result} />
+        <div className="form__actions">
+          <button type="button" className="button button--primary button--block" onClick={onRefresh}>
+            最新の状態を確認する
+          </button>
+          {projectLink}
+        </div>
+      </>
+    );
+  }
+  return (
+    <>
+      <Notice tone="error">
+        <p>このお申し込みは完了しませんでした（{sale.status === 'canceled' ? 'キャンセル' : '決済失敗'}）。お手数ですが最初からやりなおしてください。</p>
+      </Notice>
+      <div className="form__actions">{projectLink}</div>
+    </>
+  );
+}
+
+function CompleteBody({ flow, receipt }: { flow: FlowContext; receipt: string }) {
+  const { data, error, isLoading, refetch } = useSupportStatusQuery(receipt);
+  const [alertOpen, setAlertOpen] = useState(true);
+  if (isLoading) return <PageLoading />;
+  if (!data) {
+    // Spec 001 §8: the instructions could not be read: the message as an alert, then the Invalid page.
+    return (
+      <>
+        {alertOpen && (
+          <Modal title="エラー" role="alertdialog" onClose={() => setAlertOpen(false)}>
+            <p className="modal__message">{getErrorMessage(error)}</p>
+            <div className="modal__actions">
+              <button type="button" className="button button--primary button--block" onClick={() => setAlertOpen(false)}>
+                閉じる
+              </button>
+            </div>
+          </Modal>
+        )}
+        <InvalidMessage />
+      </>
+    );
+  }
+  return <Result flow={flow} result={data} onRefresh={() => void refetch()} />;
+}
+
+/** Step 5 (`/payment/complete/...`): thanks, or the bank transfer instructions; read again on reload. */
+export function PaymentComplete() {
+  return (
+    <PaymentFlow step={5} needsLot={false}>
+      {(flow) => {
+        const stored = readReceipt(flow.returnKey);
+        return stored ? <CompleteBody flow={flow} receipt={stored.receipt} /> : <InvalidMessage />;
+      }}
+    </PaymentFlow>
+  );
+}

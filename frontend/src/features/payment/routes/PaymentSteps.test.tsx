@@ -1,0 +1,446 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { renderApp } from '@/testing/render';
+import { answerPost } from '@/testing/requests';
+import { apiUrl, server } from '@/testing/server';
+import { loginAs, makeUser, serveUser } from '@/testing/session';
+import { PAYMENT_MESSAGES } from '../messages';
+import {
+  PROJECT,
+  RETURN,
+  answerSupport,
+  bankTransfer,
+  card,
+  fakeStripe,
+  guestAfterStep1,
+  paymentProject,
+  readRecord,
+  serveCards,
+  serveLibrary,
+  serveProject,
+  serveQuote,
+  storeRecord,
+  supportResult,
+} from '../testing/fixtures';
+
+const step = (name: string, query = '') => `/payment/${name}/${PROJECT}/${RETURN}/${query}`;
+
+// Stripe.js is loaded once per page, so one fake serves the whole file; its spies are reset per test.
+const fake = fakeStripe();
+
+beforeEach(() => {
+  fake.stripe.createToken.mockReset();
+  fake.stripe.confirmCardPayment.mockReset();
+  window.sessionStorage.clear();
+});
+
+const memberAfterStep1 = () => {
+  loginAs();
+  serveUser(makeUser());
+  storeRecord({
+    supportType: 'login',
+    user_id: 7,
+    returnKey: `${PROJECT}/${RETURN}`,
+    lot: 2,
+    displayname: '上州太郎',
+    anonymous: false,
+    agreeTerms: true,
+    notAntisocial: true,
+  });
+};
+
+describe('flow rules', () => {
+  it.each(['method', 'card', 'confirm'])('shows the Invalid page on step %s without the stored lot', async (name) => {
+    serveProject();
+    storeRecord({ supportType: 'guest' });
+    renderApp(step(name, name === 'confirm' ? '?paymentType=2' : ''));
+
+    expect(await screen.findByText(PAYMENT_MESSAGES.invalidOperation)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
+  });
+
+  it('ignores a lot stored for another return', async () => {
+    serveProject();
+    guestAfterStep1({ returnKey: `${PROJECT}/other-course` });
+    renderApp(step('method'));
+    expect(await screen.findByText(PAYMENT_MESSAGES.invalidOperation)).toBeInTheDocument();
+  });
+
+  it.each(['method', 'complete'])('shows Not Found on step %s without a support type', async (name) => {
+    serveProject();
+    renderApp(step(name));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
+  });
+});
+
+describe('payment step 2', () => {
+  it('offers only the methods the project accepts; a card goes to step 3', async () => {
+    serveProject(paymentProject({ paymentTypes: [1] }));
+    serveLibrary();
+    guestAfterStep1();
+    const user = userEvent.setup();
+    const { router } = renderApp(step('method'));
+
+    const card = await screen.findByRole('radio', { name: /クレジットカード/ });
+    expect(screen.queryByRole('radio', { name: /銀行振込/ })).not.toBeInTheDocument();
+    expect(card).toBeChecked();
+    expect(screen.getByRole('link', { name: '戻る' })).toHaveAttribute('href', step('info'));
+    expect(within(screen.getByRole('list', { name: 'お申し込みの手順' })).getByText('2').closest('li')).toHaveAttribute(
+      'aria-current',
+      'step',
+    );
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('card')));
+  });
+
+  it('sends a bank transfer straight to confirm with paymentType=2', async () => {
+    serveProject();
+    serveQuote();
+    guestAfterStep1();
+    const user = userEvent.setup();
+    const { router } = renderApp(step('method'));
+
+    await user.click(await screen.findByRole('radio', { name: /銀行振込/ }));
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(step('confirm', '?paymentType=2')));
+  });
+
+  it('redirects the bank step to confirm with paymentType=2', async () => {
+    serveProject();
+    serveQuote();
+    guestAfterStep1();
+    const { router } = renderApp(step('bank'));
+    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=2'));
+    expect(router.state.location.pathname).toBe(step('confirm'));
+  });
+});
+
+describe('payment step 3 for members', () => {
+  it('keeps the default card, or uses another for this payment only', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveQuote();
+    serveLibrary();
+    serveCards([card(), card({ id: 'card_jcb', brand: 'JCB', last4: '0005' })], 'card_visa');
+    const user = userEvent.setup();
+    const { router } = renderApp(step('card'));
+
+    expect(await screen.findByText('Visa **** 4242')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'カードを選択する' }));
+    const dialog = screen.getByRole('dialog', { name: 'お支払いに使うカードを選択' });
+    expect(within(dialog).getByRole('radio', { name: /Visa \*\*\*\* 4242/ })).toBeChecked();
+    await user.click(within(dialog).getByRole('radio', { name: /JCB \*\*\*\* 0005/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'このカードで支払う' }));
+
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('JCB **** 0005')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=1'));
+  });
+
+  it('sets another card as the default, and says so when that fails', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveLibrary();
+    serveCards([card(), card({ id: 'card_jcb', brand: 'JCB', last4: '0005' })], 'card_visa');
+    const changes = answerPost('/stripe/customer/set/changeDefaultCard', { status: 500, body: { error: 'internal', message: 'x' } });
+    const user = userEvent.setup();
+    renderApp(step('card'));
+
+    await user.click(await screen.findByRole('button', { name: 'カードを選択する' }));
+    const dialog = screen.getByRole('dialog');
+    await user.click(within(dialog).getByRole('radio', { name: /JCB/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'このカードをデフォルトに設定して支払う' }));
+
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(PAYMENT_MESSAGES.defaultCardFailed);
+    expect(changes).toEqual([{ card_id: 'card_jcb' }]);
+
+    answerPost('/stripe/customer/set/changeDefaultCard', { default: 'card_jcb' });
+    serveCards([card(), card({ id: 'card_jcb', brand: 'JCB', last4: '0005' })], 'card_jcb');
+    await user.click(within(dialog).getByRole('button', { name: 'このカードをデフォルトに設定して支払う' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText('JCB **** 0005')).toBeInTheDocument();
+  });
+
+  it('registers a card with Stripe.js once the input is complete, then opens the card select', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveLibrary();
+    serveCards([]);
+    const registered = answerPost('/stripe/customer/set/updater', { card: card(), default: 'card_visa' });
+    fake.stripe.createToken
+      .mockResolvedValueOnce({ error: { message: 'カード番号が正しくありません。' } })
+      .mockResolvedValueOnce({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
+    const user = userEvent.setup();
+    renderApp(step('card'));
+
+    expect(await screen.findByText(/登録済みのカードがありません/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '次へ' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: '新しいカードを登録する' }));
+    const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの登録' });
+    const register = await within(dialog).findByRole('button', { name: '登録する' });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
+    expect(register).toBeDisabled();
+    act(() => fake.change({ complete: false, error: { message: 'カード番号が不完全です。' } }));
+    expect(within(dialog).getByText('カード番号が不完全です。')).toBeInTheDocument();
+    act(() => fake.change({ complete: true }));
+    expect(register).toBeEnabled();
+
+    await user.click(register);
+    expect(await within(dialog).findByText('カード番号が正しくありません。')).toBeInTheDocument();
+    expect(registered).toEqual([]);
+
+    serveCards([card()]);
+    await user.click(register);
+    await waitFor(() => expect(registered).toEqual([{ source: 'tok_visa', isCardRegist: true }]));
+    expect(await screen.findByText(PAYMENT_MESSAGES.cardRegistered)).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'お支払いに使うカードを選択' })).toBeInTheDocument();
+  });
+
+  it("shows the server's refusal of a card", async () => {
+    memberAfterStep1();
+    serveProject();
+    serveLibrary();
+    serveCards([]);
+    answerPost('/stripe/customer/set/updater', { status: 502, body: { error: 'customer_failed', message: PAYMENT_MESSAGES.customerFailed } });
+    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
+    const user = userEvent.setup();
+    renderApp(step('card'));
+
+    await user.click(await screen.findByRole('button', { name: '新しいカードを登録する' }));
+    const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの登録' });
+    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
+    act(() => fake.change());
+    await user.click(within(dialog).getByRole('button', { name: '登録する' }));
+    expect(await within(dialog).findByText(PAYMENT_MESSAGES.customerFailed)).toBeInTheDocument();
+  });
+});
+
+describe('payment steps 3 and 4 for guests', () => {
+  it('keeps the tokenised card in memory only and pays with it', async () => {
+    serveProject();
+    serveLibrary();
+    serveQuote();
+    guestAfterStep1();
+    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_guest', card: { brand: 'Visa', last4: '4242' } } });
+    const bodies = answerSupport({ status: 200, body: supportResult() });
+    const user = userEvent.setup();
+    const { router } = renderApp(step('card'));
+
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
+    act(() => fake.change({ complete: true }));
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=1'));
+    expect(JSON.stringify({ ...window.localStorage })).not.toContain('tok_guest');
+    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('tok_guest');
+
+    expect(await screen.findByText('クレジットカード（Visa **** 4242）')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: '6,600円を支払う' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    expect(bodies[0]).toMatchObject({
+      projectId: 1,
+      returnId: 3,
+      lot: 2,
+      paymentType: 1,
+      displayname: '上州太郎',
+      anonymous: false,
+      agreeTerms: true,
+      notAntisocial: true,
+      card: { token: 'tok_guest', save: false },
+      guestEmail: 'guest@example.jp',
+    });
+  });
+
+  it('asks a guest to enter the card again after a reload lost it', async () => {
+    serveProject();
+    serveQuote();
+    serveLibrary();
+    guestAfterStep1();
+    renderApp(step('confirm', '?paymentType=1'));
+    expect(await screen.findByText(PAYMENT_MESSAGES.guestCardLost)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /を支払う/ })).toBeDisabled();
+  });
+});
+
+describe('payment step 4', () => {
+  const renderBankConfirm = async () => {
+    serveProject();
+    serveQuote();
+    guestAfterStep1({ comment: '応援しています' });
+    const user = userEvent.setup();
+    const view = renderApp(step('confirm', '?paymentType=2'));
+    const pay = await screen.findByRole('button', { name: '6,600円を支払う' });
+    return { user, pay, ...view };
+  };
+
+  it("shows the server's figures, what is bought, the bank deadline and the notices", async () => {
+    await renderBankConfirm();
+    expect(screen.getByText('6,600円')).toBeInTheDocument();
+    expect(screen.getByText('消費税（10%）')).toBeInTheDocument();
+    expect(screen.getByText('600円')).toBeInTheDocument();
+    expect(screen.getByText('2口')).toBeInTheDocument();
+    expect(screen.getByText('上州太郎')).toBeInTheDocument();
+    expect(screen.getByText('応援しています')).toBeInTheDocument();
+    expect(screen.getByText(/お申込日の翌日から3営業日以内（土日・祝日・年末年始を除く）/)).toBeInTheDocument();
+    expect(screen.getByText(/振込手数料はご負担ください/)).toBeInTheDocument();
+    expect(screen.getByText('お支払い完了後のキャンセル・返金はお受けできません。')).toBeInTheDocument();
+    expect(screen.getByText('リターンのお届けまでに数か月かかる場合があります。')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '戻る' })).toHaveAttribute('href', step('method'));
+  });
+
+  it('sends one request for a double click, and clears the support record after success', async () => {
+    const bodies = answerSupport({
+      status: 200,
+      body: supportResult({ bankTransfer }, { status: 'awaiting_bank_transfer', paymentType: 2 }),
+    });
+    const { user, pay, router } = await renderBankConfirm();
+    await user.dblClick(pay);
+    expect(screen.getByRole('button', { name: /決済処理中/ })).toBeDisabled();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]!.idempotencyKey).toEqual(expect.any(String));
+    expect(readRecord()).toEqual({ supportType: 'guest', guestEmail: 'guest@example.jp' });
+    expect(window.sessionStorage.getItem('payment.attempt')).toBeNull();
+    expect(await screen.findByText('ローカル銀行')).toBeInTheDocument();
+  });
+
+  it('retries after a 503 with the same key', async () => {
+    const bodies = answerSupport(
+      { status: 503, body: { error: 'payment_unavailable', message: '決済の登録に失敗しました' } },
+      { status: 200, body: supportResult({ bankTransfer }, { status: 'awaiting_bank_transfer', paymentType: 2 }) },
+    );
+    const { user, pay, router } = await renderBankConfirm();
+    await user.click(pay);
+    expect(await screen.findByText(PAYMENT_MESSAGES.paymentFailed)).toBeInTheDocument();
+    expect(readRecord().lot).toBe(2);
+
+    await user.click(pay);
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
+  });
+
+  it("shows the server's message when the return is sold out", async () => {
+    answerSupport({ status: 409, body: { error: 'sold_out', message: '支援上限に達しました' } });
+    const { user, pay } = await renderBankConfirm();
+    await user.click(pay);
+    expect(await screen.findByText('支援上限に達しました')).toBeInTheDocument();
+  });
+
+  it('shows a declined card and pays with another under a new key', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveLibrary();
+    serveQuote();
+    serveCards([card()]);
+    const bodies = answerSupport(
+      { status: 402, body: { error: 'card_declined', message: PAYMENT_MESSAGES.cardDeclined } },
+      { status: 200, body: supportResult() },
+    );
+    const user = userEvent.setup();
+    const { router } = renderApp(step('confirm', '?paymentType=1'));
+    const pay = await screen.findByRole('button', { name: '6,600円を支払う' });
+    await user.click(pay);
+
+    expect(await screen.findByText(PAYMENT_MESSAGES.cardDeclined)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: '別のカードを選択する' })).toHaveAttribute('href', step('card'));
+    await user.click(pay);
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    expect(bodies[0]!.card).toEqual({ cardId: 'card_visa' });
+    expect(bodies[1]!.idempotencyKey).not.toBe(bodies[0]!.idempotencyKey);
+  });
+
+  it('runs 3-D Secure with Stripe.js, then reads the outcome from the server', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveQuote();
+    serveLibrary();
+    serveCards([card()]);
+    answerSupport({
+      status: 200,
+      body: supportResult(
+        { nextAction: { type: 'authenticate', clientSecret: 'pi_1_secret_2' } },
+        { status: 'requires_action' },
+      ),
+    });
+    const receipts: Array<string | null> = [];
+    server.use(
+      http.get(apiUrl('/payment/get/status'), ({ request }) => {
+        receipts.push(new URL(request.url).searchParams.get('receipt'));
+        return HttpResponse.json(supportResult());
+      }),
+    );
+    fake.stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { status: 'succeeded' } });
+    const user = userEvent.setup();
+    const { router } = renderApp(step('confirm', '?paymentType=1'));
+    await user.click(await screen.findByRole('button', { name: '6,600円を支払う' }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    expect(fake.stripe.confirmCardPayment).toHaveBeenCalledWith('pi_1_secret_2');
+    expect(receipts).toEqual(['rcpt_41']);
+    expect(await screen.findByText('ご支援ありがとうございました。')).toBeInTheDocument();
+  });
+});
+
+describe('payment step 5', () => {
+  const afterSupport = (paymentType: 1 | 2) => {
+    storeRecord({ supportType: 'guest', guestEmail: 'guest@example.jp' });
+    window.sessionStorage.setItem(
+      'payment.receipt',
+      JSON.stringify({ receipt: 'rcpt_41', returnKey: `${PROJECT}/${RETURN}`, paymentType }),
+    );
+    serveProject();
+  };
+
+  it('thanks for a card support, read again from the receipt on reload', async () => {
+    afterSupport(1);
+    server.use(http.get(apiUrl('/payment/get/status'), () => HttpResponse.json(supportResult())));
+    renderApp(step('complete'));
+
+    expect(await screen.findByText('ご支援ありがとうございました。')).toBeInTheDocument();
+    expect(screen.getByText('お礼のお手紙コース（2口）')).toBeInTheDocument();
+    expect(screen.getByText('6,600円（税込）')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'プロジェクトページへ戻る' })).toHaveAttribute('href', `/projects/${PROJECT}/`);
+    expect(screen.queryByRole('link', { name: 'マイページへ' })).not.toBeInTheDocument();
+  });
+
+  it('shows the bank transfer instructions with the deadline as a date', async () => {
+    afterSupport(2);
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () =>
+        HttpResponse.json(supportResult({ bankTransfer }, { status: 'awaiting_bank_transfer', paymentType: 2 })),
+      ),
+    );
+    renderApp(step('complete'));
+
+    const instructions = await screen.findByText('ローカル銀行');
+    const list = instructions.closest('dl')!;
+    for (const text of ['6,600円', 'テスト支店', '普通', '1234567', 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ', 'ABCD1234', '2026年12月1日']) {
+      expect(within(list as HTMLElement).getByText(text)).toBeInTheDocument();
+    }
+    expect(screen.getByText(/メールアドレスにもお送りしました/)).toBeInTheDocument();
+  });
+
+  it('alerts and shows the Invalid page when the instructions cannot be read', async () => {
+    afterSupport(2);
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () =>
+        HttpResponse.json({ error: 'not_found', message: 'お申し込みが見つかりません。' }, { status: 404 }),
+      ),
+    );
+    renderApp(step('complete'));
+
+    expect(await screen.findByRole('alertdialog')).toHaveTextContent('お申し込みが見つかりません。');
+    expect(screen.getByText(PAYMENT_MESSAGES.invalidOperation)).toBeInTheDocument();
+  });
+
+  it('shows the Invalid page without a stored receipt', async () => {
+    storeRecord({ supportType: 'guest' });
+    serveProject();
+    renderApp(step('complete'));
+    expect(await screen.findByText(PAYMENT_MESSAGES.invalidOperation)).toBeInTheDocument();
+  });
+});

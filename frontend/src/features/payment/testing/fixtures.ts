@@ -1,0 +1,219 @@
+import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
+import { vi } from 'vitest';
+import { FK_STORAGE_KEY } from '@/lib/storage';
+import { apiUrl, server } from '@/testing/server';
+import type { Card, PaymentProject, PaymentReturn, SupportResult } from '../api/types';
+import type { SupportRecord } from '../supportRecord';
+
+export const PROJECT = 'maebashi-fes';
+export const RETURN = 'course-a';
+
+export const paymentReturn = (overrides: Partial<PaymentReturn> = {}): PaymentReturn => ({
+  id: 3,
+  slug: RETURN,
+  type: 0,
+  title: 'お礼のお手紙コース',
+  description: '感謝の気持ちを込めたお手紙をお送りします。',
+  price: 3000,
+  tax: 300,
+  total: 3300,
+  taxLabel: '税込',
+  limit: 50,
+  remaining: 12,
+  disabled: false,
+  disabledComment: null,
+  purchasable: true,
+  blockReason: null,
+  blockMessage: null,
+  course: null,
+  imageSrc: null,
+  descriptionImage: null,
+  descriptionComment: null,
+  lotDisable: false,
+  addressRequired: false,
+  addressLabel: null,
+  ...overrides,
+});
+
+export const paymentProject = (overrides: Partial<PaymentProject> = {}): PaymentProject => ({
+  id: 1,
+  slug: PROJECT,
+  title: '前橋の夏祭りを復活させたい',
+  description: '商店街のみんなで夏祭りを開きます。',
+  target: 1_000_000,
+  period: '2026-12-31',
+  urls: { main: '/media/demo/p1-main.svg' },
+  isDonation: false,
+  taxIncludes: true,
+  hasAnonymousBank: false,
+  daysLeft: 36,
+  isOpen: true,
+  sum: { amount: 123_000, lot: 42 },
+  progress: { ring: 12.3, card: 12.3, capped: 12.3 },
+  content: '<p>本文</p>',
+  slider: [],
+  honorImgUrl: null,
+  ImgUrlLink: null,
+  anonymousBank: null,
+  settings: { usesManualSponsors: false, hideFooterSponsors: false },
+  returns: [paymentReturn()],
+  paymentTypes: [1, 2],
+  additionalData: null,
+  ...overrides,
+});
+
+export const serveProject = (project: PaymentProject = paymentProject()): void => {
+  server.use(http.get(apiUrl('/project/get/detail'), () => HttpResponse.json({ project })));
+};
+
+/** The support record as the support start (and step 1, when `lot` is given) leaves it. */
+export const storeRecord = (record: SupportRecord): void => {
+  window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify(record));
+};
+
+export const readRecord = (): SupportRecord =>
+  JSON.parse(window.localStorage.getItem(FK_STORAGE_KEY) ?? '{}') as SupportRecord;
+
+/** Step 1 done as a guest for the default return. */
+export const guestAfterStep1 = (overrides: SupportRecord = {}): void =>
+  storeRecord({
+    supportType: 'guest',
+    returnKey: `${PROJECT}/${RETURN}`,
+    lot: 2,
+    displayname: '上州太郎',
+    anonymous: false,
+    agreeTerms: true,
+    notAntisocial: true,
+    guestEmail: 'guest@example.jp',
+    ...overrides,
+  });
+
+export const card = (overrides: Partial<Card> = {}): Card => ({
+  id: 'card_visa',
+  brand: 'Visa',
+  last4: '4242',
+  expMonth: 12,
+  expYear: 2030,
+  ...overrides,
+});
+
+export const serveCards = (cards: Card[], defaultId: string | null = cards[0]?.id ?? null): void => {
+  server.use(
+    http.get(apiUrl('/stripe/customer/get/cards'), () => HttpResponse.json({ data: { cards, default: defaultId } })),
+  );
+};
+
+export const serveQuote = (): void => {
+  server.use(
+    http.get(apiUrl('/payment/get/quote'), ({ request }) => {
+      const lot = Number(new URL(request.url).searchParams.get('lot'));
+      return HttpResponse.json({
+        price: 3000,
+        lot,
+        amount: 3000 * lot,
+        tax: 300 * lot,
+        total: 3300 * lot,
+        taxLabel: '税別',
+        taxRate: 10,
+      });
+    }),
+  );
+};
+
+export const serveLibrary = (): void => {
+  server.use(
+    http.get(apiUrl('/helper/get/master'), () =>
+      HttpResponse.json({
+        master: {
+          projects: [],
+          env: { name: 'local', flag: false },
+          payment: { publishableKey: 'pk_test_local', jsUrl: 'http://127.0.0.1:8420/js.stripe.com/v3/' },
+        },
+      }),
+    ),
+  );
+};
+
+export const supportResult = (overrides: Partial<SupportResult> = {}, sale: Partial<SupportResult['sale']> = {}): SupportResult => ({
+  sale: {
+    id: 41,
+    status: 'succeeded',
+    paymentType: 1,
+    price: 3000,
+    lot: 2,
+    amount: 6000,
+    tax: 600,
+    total: 6600,
+    taxLabel: '税別',
+    createdAt: '2026-11-26T10:00:00+09:00',
+    projectTitle: '前橋の夏祭りを復活させたい',
+    returnTitle: 'お礼のお手紙コース',
+    displayname: '上州太郎',
+    ...sale,
+  },
+  receipt: 'rcpt_41',
+  nextAction: null,
+  bankTransfer: null,
+  ...overrides,
+});
+
+export const bankTransfer = {
+  amountRemaining: 6600,
+  reference: 'ABCD1234',
+  bankName: 'ローカル銀行',
+  branchName: 'テスト支店',
+  accountType: 'futsu',
+  accountTypeLabel: '普通',
+  accountNumber: '1234567',
+  accountHolderName: 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ',
+  deadline: '2026-12-01',
+  deadlineText: 'お申込日の翌日から3営業日以内（土日・祝日・年末年始を除く）',
+};
+
+/**
+ * Answers `POST /v1/payment/set/support` with each reply in turn (the last one repeats), after a short wait so a
+ * second click lands while the first call runs; records the bodies.
+ */
+export const answerSupport = (...replies: Array<{ status: number; body: JsonBodyType }>) => {
+  const bodies: Record<string, unknown>[] = [];
+  server.use(
+    http.post(apiUrl('/payment/set/support'), async ({ request }) => {
+      bodies.push((await request.json()) as Record<string, unknown>);
+      await delay(100);
+      const reply = replies[Math.min(bodies.length - 1, replies.length - 1)]!;
+      return HttpResponse.json(reply.body, { status: reply.status });
+    }),
+  );
+  return bodies;
+};
+
+/**
+ * A stand-in for Stripe.js on `window.Stripe`: one card element whose `change` the test fires, and spies for the
+ * calls the flow makes. One instance per test file (Stripe.js is loaded once per page); reset between tests.
+ */
+export const fakeStripe = () => {
+  const listeners: Record<string, (event?: unknown) => void> = {};
+  const element = {
+    mount: vi.fn((node: HTMLElement) => {
+      const input = document.createElement('input');
+      input.setAttribute('aria-label', 'カード番号');
+      node.appendChild(input);
+    }),
+    on: vi.fn((event: string, handler: (event?: unknown) => void) => {
+      listeners[event] = handler;
+    }),
+    destroy: vi.fn(),
+  };
+  const stripe = {
+    elements: vi.fn(() => ({ create: vi.fn(() => element) })),
+    createToken: vi.fn(),
+    createPaymentMethod: vi.fn(),
+    confirmCardPayment: vi.fn(),
+  };
+  (window as unknown as { Stripe: unknown }).Stripe = vi.fn(() => stripe);
+  return {
+    stripe,
+    /** What the card field reports when typed into. */
+    change: (event?: unknown) => listeners.change?.(event),
+  };
+};
