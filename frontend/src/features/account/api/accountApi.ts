@@ -35,22 +35,11 @@ export interface UpdatePasswordRequest {
 /** Payment types of the specs: 1 card, 2 bank transfer. */
 export type PaymentTypeCode = 1 | 2;
 
-/** Where to send the money for a transfer still awaited (contract of issue #9; not in the generated types yet). */
-export interface AwaitedTransfer {
-  amountRemaining: number;
-  reference: string;
-  bankName: string;
-  branchName: string;
-  accountTypeLabel: string;
-  accountNumber: string;
-  accountHolderName: string;
-  /** `YYYY-MM-DD`, Asia/Tokyo. */
-  deadline: string;
-  deadlineText: string;
-}
+/** Where to send the money for a transfer still awaited. */
+export type AwaitedTransfer = Schemas['BankTransferDto'];
 
 /** One sale of `GET /v1/sales/get/list?user_id=me`. */
-export type Sale = Schemas['HistoryEntryDto'] & { bankTransfer?: AwaitedTransfer | null };
+export type Sale = Schemas['HistoryEntryDto'];
 
 const accountApi = api.injectEndpoints({
   endpoints: (build) => ({

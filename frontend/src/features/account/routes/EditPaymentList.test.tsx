@@ -24,6 +24,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   status: 'succeeded',
   statusLabel: '支払い済み',
   displayname: { id: 31, displayname: '上州太郎' },
+  bankTransfer: null,
   ...overrides,
 });
 
@@ -92,6 +93,7 @@ describe('EditPaymentList', () => {
           reference: 'ABCD1234',
           bankName: 'ローカル銀行',
           branchName: 'テスト支店',
+          accountType: 'futsu',
           accountTypeLabel: '普通',
           accountNumber: '1234567',
           accountHolderName: 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ',

@@ -150,7 +150,7 @@ function SaleItem({ sale }: { sale: Sale }) {
                   <div><dt>口座番号</dt><dd>{sale.bankTransfer.accountNumber}</dd></div>
                   <div><dt>口座名義</dt><dd>{sale.bankTransfer.accountHolderName}</dd></div>
                   <div><dt>お振込人名の前に付ける番号</dt><dd>{sale.bankTransfer.reference}</dd></div>
-                  <div><dt>お振込期限</dt><dd>{formatJapaneseDate(sale.bankTransfer.deadline)}</dd></div>
+                  <div><dt>お振込期限</dt><dd>{sale.bankTransfer.deadline ? formatJapaneseDate(sale.bankTransfer.deadline) : sale.bankTransfer.deadlineText}</dd></div>
                 </dl>
                 <p className="bank-info__lead">
                   {sale.bankTransfer.deadlineText}にお振り込みください。振込手数料はご負担ください。

@@ -43,6 +43,7 @@ export const ret = (overrides: Partial<ProjectReturn> = {}): ProjectReturn => ({
   descriptionComment: null,
   lotDisable: false,
   addressRequired: false,
+  addressLabel: null,
   ...overrides,
 });
 
@@ -56,6 +57,8 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   anonymousBank: null,
   settings: { usesManualSponsors: false, hideFooterSponsors: false },
   returns: [ret()],
+  paymentTypes: [1, 2],
+  additionalData: null,
   ...overrides,
 });
 
