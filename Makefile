@@ -4,13 +4,15 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e build-frontend bench fuzz clean
+.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e race crash build-frontend bench fuzz clean
 
 help:
 	@echo "make run    - set up, start local services, serve the site with demo data"
 	@echo "make test   - set up, start local services, run every test"
 	@echo "make bench  - load 1M paid sales and measure the public read endpoints (not part of make test)"
 	@echo "make fuzz   - schemathesis against every /v1 operation, anonymous and as a member (a short run is in make test)"
+	@echo "make race   - 200 guests back 50 units at once through two servers: sold 50, refused 150, 50 intents (in make test)"
+	@echo "make crash  - kill -9 between the provider's confirmation and our write; paid after restart; replays change nothing (in make test)"
 
 setup:
 	@bash app-server/dev/setup.sh
@@ -39,6 +41,12 @@ test-frontend:
 
 test-e2e:
 	@bash app-server/dev/test.sh e2e
+
+race:
+	@bash app-server/dev/race.sh
+
+crash:
+	@bash app-server/dev/crash.sh
 
 bench:
 	@bash app-server/bench/run.sh

@@ -257,6 +257,9 @@ static UNSETTLED: LazyLock<String> = LazyLock::new(|| {
         awaiting_payment("s.status")
     )
 });
+static WITH_PAYMENT: LazyLock<String> = LazyLock::new(|| {
+    format!("{SALE_SELECT} WHERE coalesce(s.intent_id, '') <> '' AND s.id > $1 ORDER BY s.id LIMIT $2")
+});
 static OVERDUE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "{SALE_SELECT} WHERE {} AND s.payment_type = {} AND s.transfer_deadline < $1 \
@@ -822,6 +825,19 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
             sale_rows(
                 sql_query(UNSETTLED.as_str())
                     .bind::<Timestamptz, _>(changed_before)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+                    .map_err(map_diesel)?,
+            )
+        })
+        .await
+    }
+
+    async fn sales_with_payment(&self, after: SaleId, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            sale_rows(
+                sql_query(WITH_PAYMENT.as_str())
+                    .bind::<BigInt, _>(after.get())
                     .bind::<BigInt, _>(limit)
                     .load(conn)
                     .map_err(map_diesel)?,

@@ -693,6 +693,27 @@ async fn the_reconciler_gets_sales_not_final_that_have_not_changed_lately_oldest
     assert_eq!(stale, vec![pending.id, waiting.id]);
 }
 
+#[tokio::test]
+async fn the_reconcile_report_reads_the_sales_with_a_payment_by_id_page_after_page() {
+    let (_db, ledger) = setup();
+    let mut paid = Vec::new();
+    for key in ["report-1", "report-2", "report-3"] {
+        let sale = place_new(&ledger, NewSale { ret: UNLIMITED, ..order(MEMBER, 1, key) }).await;
+        ledger.record_payment(sale.id, report(sale.id, SaleStatus::Succeeded), at(26, 0)).await.unwrap();
+        paid.push(sale.id);
+    }
+    // Never sent to the provider: no payment, not in the report.
+    place_new(&ledger, NewSale { ret: UNLIMITED, ..order(MEMBER, 1, "report-unsent") }).await;
+
+    let first: Vec<SaleId> = ledger.sales_with_payment(SaleId(0), 2).await.unwrap().into_iter().map(|s| s.id).collect();
+    let rest = ledger.sales_with_payment(first[1], 2).await.unwrap();
+
+    assert_eq!(first, paid[..2]);
+    assert_eq!(rest.iter().map(|s| s.id).collect::<Vec<_>>(), paid[2..]);
+    assert_eq!(rest[0].payment, Some(PaymentId::new(format!("pi_{}", paid[2]))));
+    assert!(ledger.sales_with_payment(paid[2], 2).await.unwrap().is_empty());
+}
+
 // ------------------------------------------------- customers and events ----
 
 #[tokio::test]

@@ -58,3 +58,31 @@ register_payment_webhook() {
     curl -fsS -u "${STRIPE_SECRET_KEY}:" "${STRIPE_API_BASE%/}/_config/webhooks/$1" \
         -d "url=http://127.0.0.1:$2/v1/stripe/webhook" -d "secret=${STRIPE_WEBHOOK_SECRET}" >/dev/null
 }
+
+# The scenario scripts (race.sh, crash.sh): a fresh database and app-servers of their own. Need APP_SERVER (the
+# binary) and DATABASE_ADMIN_URL from services.env.
+
+# create_demo_database <name>: creates, migrates and loads the demo data into database <name>; prints its URL.
+create_demo_database() {
+    local url="${DATABASE_ADMIN_URL%/*}/$1"
+    psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $1" >/dev/null || return 1
+    DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" migrate >/dev/null || return 1
+    DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" seed-demo >/dev/null || return 1
+    echo "$url"
+}
+
+# drop_database <name>: drops it, closing what is still connected.
+drop_database() {
+    psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $1 WITH (FORCE)" >/dev/null 2>&1
+}
+
+# wait_for_app_server <port> <pid> <log>: until /readyz answers (60 s at most); fails with the log if it exits.
+wait_for_app_server() {
+    local _
+    for _ in $(seq 1 120); do
+        curl -fs "http://127.0.0.1:$1/readyz" >/dev/null 2>&1 && return 0
+        kill -0 "$2" 2>/dev/null || { echo "app-server on port $1 exited:"; tail -n 20 "$3"; return 1; }
+        sleep 0.5
+    done
+    echo "app-server on port $1 not ready after 60 s"; tail -n 20 "$3"; return 1
+}

@@ -67,11 +67,21 @@ What this wrapper changes compared to localstripe's own command:
   `requires_payment_method`) in `error.payment_intent`, so the page gets
   `{error}`, and `payment_intent.payment_failed` is sent.
 
+* A slow provider, for the crash test (app-server/dev/crash.sh):
+  `POST /_test/delay_next` (secret key; form `path=/v1/payment_intents`,
+  `seconds=N`) makes the next POST to exactly that path be carried out as
+  usual (the PaymentIntent created and confirmed, its idempotency key
+  remembered) and then holds the answer N seconds. The webhooks that request
+  sends are held as long, so a client killed meanwhile hears of the payment
+  neither way. `DELETE /_config/data` forgets delays not used yet.
+
 localstripe is GPL-3.0; it is only used as a local development and test
 server and is never shipped with the application.
 """
 
 import argparse
+import asyncio
+import contextvars
 import hashlib
 import json
 import logging
@@ -855,6 +865,11 @@ _send_webhook = webhooks._send_webhook
 
 
 async def _send_completed_webhook(event):
+    # A webhook task starts with the context of the request that scheduled
+    # it: the events of a held request wait as long as its answer.
+    held = _held_seconds.get()
+    if held:
+        await asyncio.sleep(held)
     await _send_webhook(_CompletedEvent(event))
 
 webhooks._send_webhook = _send_completed_webhook
@@ -895,15 +910,59 @@ async def idempotency_middleware(request, handler):
     return response
 
 
+# --- a slow provider: hold the answer of one request -------------------------
+
+_delays = []  # [(path, seconds)], used once each, first match first
+_held_seconds = contextvars.ContextVar('held_seconds', default=0)
+
+
+async def _delay_next(request):
+    data = await request.post()
+    path = data.get('path', '')
+    try:
+        seconds = float(data.get('seconds', ''))
+    except ValueError:
+        seconds = -1
+    if not path.startswith('/v1/') or not 0 < seconds <= 300:
+        return server.json_response({'error': {
+            'type': 'invalid_request_error',
+            'message': 'path must start with /v1/ and seconds be in ]0, 300]'
+        }}, status=400)
+    _delays.append((path, seconds))
+    return server.json_response({'path': path, 'seconds': seconds})
+
+
+@web.middleware
+async def delay_middleware(request, handler):
+    if request.method == 'DELETE' and request.path == '/_config/data':
+        _delays.clear()
+    match = next((i for i, (path, _) in enumerate(_delays)
+                  if request.method == 'POST' and path == request.path), None)
+    if match is None:
+        return await handler(request)
+    _, seconds = _delays.pop(match)
+    _held_seconds.set(seconds)
+    # Outermost: the request is carried out and its idempotent answer stored
+    # before the hold, as at a provider whose answer is lost on the way back.
+    response = await handler(request)
+    logging.info('holding the answer to POST %s for %s s', request.path,
+                 seconds)
+    await asyncio.sleep(seconds)
+    return response
+
+
 def build_app():
-    # Outermost first: idempotency replays the completed response; compat
-    # also sees localstripe's errors, already turned into JSON responses.
-    server.app.middlewares[0:0] = [idempotency_middleware, compat_middleware]
+    # Outermost first: a held answer is held after everything else;
+    # idempotency replays the completed response; compat also sees
+    # localstripe's errors, already turned into JSON responses.
+    server.app.middlewares[0:0] = [delay_middleware, idempotency_middleware,
+                                   compat_middleware]
     # Innermost: after localstripe's authentication, inside its error
     # handling (a UserError becomes Stripe's error JSON).
     server.app.middlewares.append(override_middleware)
     url = '/v1/test_helpers/customers/{id}/fund_cash_balance'
     server.app.router.add_post(url, server.api_extra(_fund_cash_balance, url))
+    server.app.router.add_post('/_test/delay_next', _delay_next)
     return server.app
 
 

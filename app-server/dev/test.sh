@@ -91,6 +91,8 @@ if [ "$only" = all ]; then
   layer "Rust: formatting and clippy (warnings are errors)" rust_lints
   layer "Rust: unit, property and integration tests" rust_tests
   layer "API: schema-driven fuzzing of /v1/openapi.json (short)" api_fuzz
+  layer "Payments: 200 supports race for 50 units through two servers (race.sh)" bash app-server/dev/race.sh
+  layer "Payments: crash between the provider and our write, webhook replays (crash.sh)" bash app-server/dev/crash.sh
   layer "Frontend: typecheck and unit tests" frontend_unit
 fi
 layer "Browser: end-to-end tests in Debian chromium" e2e

@@ -1,7 +1,8 @@
 //! `app-server` serves the site; `app-server migrate` only applies pending
 //! migrations (deploy scripts and `make run` use it before loading data);
 //! `app-server seed-demo` loads the demo data and exits (only in builds with
-//! the `demo` feature, the default).
+//! the `demo` feature, the default); `app-server reconcile` prints our paid
+//! figures beside the provider's, per project, and exits 1 when they differ.
 
 use app_server::config::Settings;
 use app_server::startup::Application;
@@ -20,7 +21,14 @@ async fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Some("seed-demo") => seed_demo(&settings).await,
-        Some(other) => anyhow::bail!("unknown command {other:?}; expected serve, migrate or seed-demo"),
+        Some("reconcile") => {
+            let differences = reconcile(&settings).await?;
+            if differences > 0 {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+        Some(other) => anyhow::bail!("unknown command {other:?}; expected serve, migrate, seed-demo or reconcile"),
     }
 }
 
@@ -38,6 +46,65 @@ async fn seed_demo(settings: &Settings) -> anyhow::Result<()> {
 #[cfg(not(feature = "demo"))]
 async fn seed_demo(_settings: &Settings) -> anyhow::Result<()> {
     anyhow::bail!("seed-demo is not built into this binary; build app-server with the `demo` feature (on by default)")
+}
+
+/// Sales read from the database per page of the reconcile report.
+const RECONCILE_PAGE: i64 = 500;
+
+/// Prints, per project, the paid totals on each side and the sales on which
+/// they disagree; the last line is `differences: N`. Returns N.
+async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
+    use ports::payments::report::{reconcile_report, ProviderView, UnknownPayments};
+
+    let pool = adapters_postgres::connect(&settings.database_url, 2)?;
+    let ledger = adapters_postgres::PgSupportLedger::new(pool);
+    let gateway = adapters_stripe::StripeGateway::new(&settings.stripe())?;
+    // Outside production a database may hold payments never made at this provider: the demo data's, or those of
+    // a local provider restarted empty. Listed apart there; in production every unknown payment is a difference.
+    let unknown = if settings.is_production() { UnknownPayments::Difference } else { UnknownPayments::ListApart };
+    let report = reconcile_report(&ledger, &gateway, unknown, RECONCILE_PAGE).await?;
+    println!("{:>8}  {:>14}  {:>14}  {:>11}  project", "id", "paid (ours)", "paid (provider)", "differences");
+    for project in &report.projects {
+        println!(
+            "{:>8}  {:>14}  {:>14}  {:>11}  {}",
+            project.project.get(),
+            project.ours.to_string(),
+            project.provider.to_string(),
+            project.differences,
+            project.title
+        );
+    }
+    for d in &report.differences {
+        let there = match d.provider {
+            ProviderView::Payment { status, received } => format!("{status:?}, received {received}"),
+            ProviderView::Unknown => "unknown at the provider".to_string(),
+        };
+        println!(
+            "difference: sale {} ({}): ours {}, {}; provider {there}",
+            d.sale,
+            d.payment,
+            d.status.as_str(),
+            d.total
+        );
+    }
+    if !report.unknown.is_empty() {
+        let ids: Vec<String> = report.unknown.iter().map(|d| d.sale.to_string()).collect();
+        let paid: i64 = report
+            .unknown
+            .iter()
+            .filter(|d| d.status == domain::payment::SaleStatus::Succeeded)
+            .map(|d| d.total.0)
+            .sum();
+        println!(
+            "not at this provider, left out of the figures (demo data, or a local provider restarted empty): \
+             {} sales, {} paid here (sales {})",
+            ids.len(),
+            domain::money::Yen(paid),
+            ids.join(", ")
+        );
+    }
+    println!("differences: {}", report.differences.len());
+    Ok(report.differences.len())
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {

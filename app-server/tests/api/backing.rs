@@ -81,6 +81,20 @@ async fn quote(app: &TestApp, body: &Value) -> Value {
     app.get(&url).await.json().await.unwrap()
 }
 
+/// `app-server reconcile` over the test's database: the provider and our sales agree on every payment
+/// (the demo data's payments, never made at the provider, are listed apart).
+fn assert_reconciled(app: &TestApp) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
+        .arg("reconcile")
+        .env("DATABASE_URL", &app.db.url)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
+    assert!(output.status.success(), "{printed}");
+}
+
 async fn status_of(app: &TestApp, receipt: &str) -> Value {
     let url = format!("/v1/payment/get/status?receipt={}", urlencoding(receipt));
     app.get(&url).await.json().await.unwrap()
@@ -136,6 +150,8 @@ async fn a_member_pays_by_new_card_and_sees_it_at_once_in_the_history_and_the_to
     // Thanks by mail, through the queue.
     let mails = app.mails_to(MEMBER, 1).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("ご支援ありがとうございます")));
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -169,6 +185,8 @@ async fn the_same_confirm_sent_five_times_at_once_makes_one_sale_and_one_charge(
     assert_eq!(status, 200);
     assert_eq!(again["sale"]["id"], sales[0]);
     assert_eq!(again["sale"]["status"], "succeeded");
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -196,6 +214,8 @@ async fn a_declined_card_is_refused_in_japanese_and_gives_its_lots_back() {
         )),
         1
     );
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -219,6 +239,8 @@ async fn a_3d_secure_card_is_paid_once_the_supporter_authenticates() {
     .await;
     let now = status_of(&app, answer["receipt"].as_str().unwrap()).await;
     assert_eq!(now["sale"]["status"], "succeeded", "{now}");
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -268,6 +290,8 @@ async fn a_guest_transfers_in_two_parts_and_the_sale_is_paid_when_the_rest_arriv
     assert_eq!(paid["bankTransfer"], Value::Null);
     let mails = app.mails_to(&guest, 2).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("ご入金を確認しました")));
+
+    assert_reconciled(&app);
 }
 
 fn customer_of(app: &TestApp, email: &str) -> String {
@@ -337,6 +361,8 @@ async fn the_providers_webhook_alone_marks_a_transfer_paid_and_a_replay_changes_
         mails.iter().filter(|m| m["subject"].as_str().unwrap_or("").contains("ご入金を確認しました")).count(),
         1
     );
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -361,6 +387,8 @@ async fn the_last_unit_goes_to_one_supporter_and_the_other_gets_the_sold_out_mes
     let key = second_body["idempotencyKey"].as_str().unwrap();
     assert_eq!(app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE idempotency_key = '{key}'")), 0);
     assert_eq!(app.query_i64("SELECT count(*) AS value FROM payment_customers c JOIN users u ON u.id = c.user_id WHERE u.email LIKE 'second-%'"), 0, "no provider call for a refused support");
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]
@@ -398,6 +426,8 @@ async fn an_overdue_transfer_is_cancelled_its_lots_return_and_the_supporter_is_t
     assert_eq!(taken(&app), before);
     let mails = app.mails_to(&guest, 2).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("キャンセル")));
+
+    assert_reconciled(&app);
 }
 
 #[tokio::test]

@@ -228,6 +228,10 @@ pub trait SupportLedger: Send + Sync {
     /// first: the reconciler asks the provider about each.
     async fn unsettled(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
 
+    /// Sales that have a payment at the provider, by id, the first `limit`
+    /// with an id above `after`: the reconcile report reads them page by page.
+    async fn sales_with_payment(&self, after: SaleId, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
+
     /// Bank-transfer sales still unpaid whose deadline is before `today`.
     async fn overdue_transfers(&self, today: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
 

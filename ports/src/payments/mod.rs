@@ -5,4 +5,5 @@ pub mod cards;
 pub mod gateway;
 pub mod ledger;
 pub mod mails;
+pub mod report;
 pub mod support;

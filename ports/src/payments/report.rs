@@ -1,0 +1,157 @@
+//! The reconcile report (`app-server reconcile`): for every sale with a
+//! payment, our record beside the provider's, summed per project, and every
+//! sale on which the two disagree. It only reads; bringing sales up to date
+//! is the reconciliation sweep's job (`Supports::reconcile`).
+
+use std::collections::BTreeMap;
+
+use domain::ids::{ProjectId, SaleId};
+use domain::money::Yen;
+use domain::payment::{IntentStatus, SaleStatus};
+
+use super::gateway::{GatewayError, PaymentGateway, PaymentId};
+use super::ledger::{SaleRecord, SupportLedger};
+use crate::RepoError;
+
+/// Paid money of one project, as each side counts it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectTotals {
+    pub project: ProjectId,
+    pub title: String,
+    /// Our succeeded sales: the sum of their totals.
+    pub ours: Yen,
+    /// The provider's succeeded payments of those sales: the sum received.
+    pub provider: Yen,
+    /// Sales of the project on which the two sides disagree.
+    pub differences: usize,
+}
+
+/// What the provider says about a sale's payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProviderView {
+    Payment {
+        status: IntentStatus,
+        received: Yen,
+    },
+    /// The provider does not know the payment id.
+    Unknown,
+}
+
+/// A sale whose record and payment disagree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Difference {
+    pub sale: SaleId,
+    pub project: ProjectId,
+    pub payment: PaymentId,
+    pub status: SaleStatus,
+    pub total: Yen,
+    pub provider: ProviderView,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ReconcileReport {
+    /// By project id.
+    pub projects: Vec<ProjectTotals>,
+    pub differences: Vec<Difference>,
+    /// Payments the provider does not know, when they are not counted as
+    /// differences (see [`UnknownPayments`]); their sales are left out of
+    /// the projects' figures.
+    pub unknown: Vec<Difference>,
+}
+
+/// What a payment id the provider does not know means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnknownPayments {
+    /// Production: every stored payment id was made at this provider
+    /// account, so an unknown one is a difference.
+    Difference,
+    /// Development and test databases hold payments never made at this
+    /// provider (demo data, a local provider restarted empty): listed apart.
+    ListApart,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    #[error(transparent)]
+    Repo(#[from] RepoError),
+    /// The provider could not be read: no figures rather than wrong ones.
+    #[error("payment {payment} of sale {sale} not read: {error}")]
+    Provider { sale: SaleId, payment: PaymentId, error: GatewayError },
+}
+
+/// Whether our record of a sale agrees with the provider's payment: the
+/// status the payment means (`IntentStatus::sale_status`) and, when either
+/// side counts it paid, the money.
+fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen) -> bool {
+    let paid_here = sale.status == SaleStatus::Succeeded;
+    let paid_there = status == IntentStatus::Succeeded;
+    status.sale_status(sale.pay_type) == sale.status && (!(paid_here || paid_there) || received == sale.terms.total)
+}
+
+/// Reads every sale with a payment (`page` at a time) and the payment at the
+/// provider, and compares them.
+pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
+    ledger: &L,
+    gateway: &G,
+    unknown_payments: UnknownPayments,
+    page: i64,
+) -> Result<ReconcileReport, ReportError> {
+    let mut report = ReconcileReport::default();
+    let mut projects: BTreeMap<ProjectId, ProjectTotals> = BTreeMap::new();
+    let mut after = SaleId(0);
+    loop {
+        let sales = ledger.sales_with_payment(after, page).await?;
+        let Some(last) = sales.last() else { break };
+        after = last.id;
+        for sale in sales {
+            let Some(payment_id) = sale.payment.clone() else { continue };
+            let totals = projects.entry(sale.project_id).or_insert_with(|| ProjectTotals {
+                project: sale.project_id,
+                title: sale.project_title.clone(),
+                ours: Yen::ZERO,
+                provider: Yen::ZERO,
+                differences: 0,
+            });
+            let view = match gateway.payment(&payment_id).await {
+                Ok(payment) => ProviderView::Payment { status: payment.status, received: payment.amount_received },
+                Err(GatewayError::NotFound(_)) => ProviderView::Unknown,
+                Err(error) => return Err(ReportError::Provider { sale: sale.id, payment: payment_id, error }),
+            };
+            let difference = Difference {
+                sale: sale.id,
+                project: sale.project_id,
+                payment: payment_id,
+                status: sale.status,
+                total: sale.terms.total,
+                provider: view,
+            };
+            if view == ProviderView::Unknown && unknown_payments == UnknownPayments::ListApart {
+                // Out of both sides' figures, so that they compare like with like.
+                report.unknown.push(difference);
+                continue;
+            }
+            if sale.status == SaleStatus::Succeeded {
+                totals.ours = Yen(totals.ours.0 + sale.terms.total.0);
+            }
+            match view {
+                ProviderView::Payment { status, received } => {
+                    if status == IntentStatus::Succeeded {
+                        totals.provider = Yen(totals.provider.0 + received.0);
+                    }
+                    if agrees(&sale, status, received) {
+                        continue;
+                    }
+                }
+                ProviderView::Unknown => {}
+            }
+            totals.differences += 1;
+            report.differences.push(difference);
+        }
+    }
+    report.projects = projects.into_values().collect();
+    Ok(report)
+}
+
+#[cfg(test)]
+#[path = "report_tests.rs"]
+mod tests;
