@@ -7,21 +7,30 @@ const MEMBER = 'demo-taro@example.jp';
 const ADMIN = 'demo-admin@example.jp';
 
 /** A return of the demo's Maebashi project, as the server lists it. */
-const returnSlug = async (request: APIRequestContext): Promise<string> => {
+const purchasableReturn = async (request: APIRequestContext): Promise<{ slug: string; title: string }> => {
   const response = await request.get('/v1/project/get/detail?slug=maebashi-rose-garden');
-  const { project } = (await response.json()) as { project: { returns: Array<{ slug: string; purchasable: boolean }> } };
+  const { project } = (await response.json()) as {
+    project: { returns: Array<{ slug: string; title: string; purchasable: boolean }> };
+  };
   const ret = project.returns.find((candidate) => candidate.purchasable);
   expect(ret, 'the Maebashi demo project has a purchasable return').toBeTruthy();
-  return ret!.slug;
+  return ret!;
 };
 
 test('reloading a payment page keeps the member logged in', async ({ page, request }) => {
-  const slug = await returnSlug(request);
+  const ret = await purchasableReturn(request);
   await login(page, MEMBER, DEMO_PASSWORD);
   const token = await storedToken(page);
-  const path = `/payment/info/maebashi-rose-garden/${slug}/`;
+  const path = `/payment/info/maebashi-rose-garden/${ret.slug}/`;
 
-  await page.goto(path);
+  // The flow starts from the return's button (a payment page opened without it is Not Found, spec 001 §2).
+  await page.goto('/projects/maebashi-rose-garden/');
+  await page
+    .locator('#returns')
+    .getByRole('article', { name: ret.title, exact: true })
+    .getByRole('button', { name: 'このリターンで支援する' })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
   const check = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/user/loginCheck');
   await page.reload();
   expect((await check).status()).toBe(200);

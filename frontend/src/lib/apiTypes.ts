@@ -12,3 +12,6 @@ export type ApiResponse<
   Op extends keyof operations,
   Status extends keyof operations[Op]['responses'] = 200,
 > = operations[Op]['responses'][Status] extends { content: { 'application/json': infer Body } } ? Body : never;
+
+/** The query parameters `operation` takes. */
+export type ApiQuery<Op extends keyof operations> = operations[Op]['parameters'] extends { query: infer Query } ? Query : never;

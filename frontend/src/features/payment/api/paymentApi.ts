@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { ApiResponse } from '@/lib/apiTypes';
+import type { ApiQuery, ApiResponse } from '@/lib/apiTypes';
 import type {
   Card,
   CardsResponse,
@@ -51,14 +51,29 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards'] }).injec
     }),
     registerCard: build.mutation<RegisterCardResponse, RegisterCardRequest>({
       query: (body) => ({ url: '/stripe/customer/set/updater', method: 'POST', body }),
-      invalidatesTags: ['Cards'],
+      // The answer carries every card: the card-select modal that opens next lists the new one at once
+      // (a refetch would land after the modal has taken its initial choice).
+      async onQueryStarted(_request, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(
+            paymentApi.util.upsertQueryData('savedCards', undefined, {
+              cards: data.data.cards,
+              defaultId: data.data.default ?? null,
+            }),
+          );
+        } catch {
+          // The form shows the failure.
+        }
+      },
     }),
     changeDefaultCard: build.mutation<ChangeDefaultCardResponse, string>({
       query: (cardId) => ({ url: '/stripe/customer/set/changeDefaultCard', method: 'POST', body: { card_id: cardId } }),
       invalidatesTags: ['Cards'],
     }),
-    quote: build.query<Quote, { returnId: number; lot: number }>({
-      query: ({ returnId, lot }) => ({ url: '/payment/get/quote', params: { returnId, lot } }),
+    // The parameters come from the server's description: a missing one fails the typecheck, not step 4.
+    quote: build.query<Quote, ApiQuery<'quote'>>({
+      query: (params) => ({ url: '/payment/get/quote', params }),
     }),
     placeSupport: build.mutation<SupportResult, SupportRequest>({
       query: (body) => ({ url: '/payment/set/support', method: 'POST', body }),

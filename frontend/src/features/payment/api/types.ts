@@ -64,15 +64,11 @@ export interface RegisterCardRequest {
   source: string;
   isCardRegist: true;
 }
-export interface RegisterCardResponse {
-  card: Card;
-  default: string;
-}
+/** The new card and all the member's cards with the default, as the server describes it. */
+export type RegisterCardResponse = Schemas['RegisteredCardResponse'];
 
-/** `POST /v1/stripe/customer/set/changeDefaultCard`. */
-export interface ChangeDefaultCardResponse {
-  default: string;
-}
+/** `POST /v1/stripe/customer/set/changeDefaultCard`: all the cards with the new default. */
+export type ChangeDefaultCardResponse = Schemas['CardsResponse'];
 
 /** `GET /v1/payment/get/quote?returnId&lot`: the server's figures for the chosen lots. */
 export interface Quote {

@@ -119,7 +119,11 @@ export function CardSelectModal({
   onChoose: (cardId: string) => void;
   onClose: () => void;
 }) {
-  const [choice, setChoice] = useState(selectedId ?? defaultId ?? cards[0]?.id ?? '');
+  const [picked, setPicked] = useState<string | null>(null);
+  // Until the supporter picks, the card paid with now; also when the list arrives after the modal opened
+  // (right after registering a card).
+  const choice =
+    picked !== null && cards.some((card) => card.id === picked) ? picked : (selectedId ?? defaultId ?? cards[0]?.id ?? '');
   const [failure, setFailure] = useState<string | null>(null);
   const [changeDefault, { isLoading }] = useChangeDefaultCardMutation();
 
@@ -145,7 +149,7 @@ export function CardSelectModal({
               name="card"
               value={card.id}
               checked={choice === card.id}
-              onChange={() => setChoice(card.id)}
+              onChange={() => setPicked(card.id)}
             />
             <span>
               {cardLabel(card)}（有効期限 {card.expMonth}/{card.expYear}）

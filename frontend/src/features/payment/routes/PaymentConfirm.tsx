@@ -91,7 +91,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const record = readSupportRecord();
-  const quote = useQuoteQuery({ returnId: ret.id, lot });
+  const quote = useQuoteQuery({ projectId: project.id, returnId: ret.id, lot });
   const paying = usePayingCard(flow, paymentType);
   const library = usePaymentLibraryQuery(undefined, { skip: paymentType !== 1 });
   const [placeSupport] = usePlaceSupportMutation();

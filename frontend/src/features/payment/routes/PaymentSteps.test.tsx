@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse } from 'msw';
+import { delay, http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
@@ -169,7 +169,10 @@ describe('payment step 3 for members', () => {
     serveProject();
     serveLibrary();
     serveCards([]);
-    const registered = answerPost('/stripe/customer/set/updater', { card: card(), default: 'card_visa' });
+    const registered = answerPost('/stripe/customer/set/updater', {
+      card: card(),
+      data: { cards: [card()], default: 'card_visa' },
+    });
     fake.stripe.createToken
       .mockResolvedValueOnce({ error: { message: 'カード番号が正しくありません。' } })
       .mockResolvedValueOnce({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
@@ -192,11 +195,18 @@ describe('payment step 3 for members', () => {
     expect(await within(dialog).findByText('カード番号が正しくありません。')).toBeInTheDocument();
     expect(registered).toEqual([]);
 
-    serveCards([card()]);
+    // The card list is read again slowly: the modal must not wait for it to choose the new card.
+    server.use(
+      http.get(apiUrl('/stripe/customer/get/cards'), async () => {
+        await delay(2_000);
+        return HttpResponse.json({ data: { cards: [card()], default: 'card_visa' } });
+      }),
+    );
     await user.click(register);
     await waitFor(() => expect(registered).toEqual([{ source: 'tok_visa', isCardRegist: true }]));
     expect(await screen.findByText(PAYMENT_MESSAGES.cardRegistered)).toBeInTheDocument();
-    expect(await screen.findByRole('dialog', { name: 'お支払いに使うカードを選択' })).toBeInTheDocument();
+    const select = await screen.findByRole('dialog', { name: 'お支払いに使うカードを選択' });
+    expect(within(select).getByRole('radio', { name: /Visa \*\*\*\* 4242/ })).toBeChecked();
   });
 
   it("shows the server's refusal of a card", async () => {

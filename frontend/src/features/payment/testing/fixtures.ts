@@ -106,7 +106,15 @@ export const serveCards = (cards: Card[], defaultId: string | null = cards[0]?.i
 export const serveQuote = (): void => {
   server.use(
     http.get(apiUrl('/payment/get/quote'), ({ request }) => {
-      const lot = Number(new URL(request.url).searchParams.get('lot'));
+      const params = new URL(request.url).searchParams;
+      // As the server: every parameter is required.
+      if (!['projectId', 'returnId', 'lot'].every((name) => params.has(name))) {
+        return HttpResponse.json(
+          { error: 'malformed_request', message: 'リクエストの形式が正しくありません。' },
+          { status: 400 },
+        );
+      }
+      const lot = Number(params.get('lot'));
       return HttpResponse.json({
         price: 3000,
         lot,
