@@ -207,17 +207,26 @@ if [ "$ONLY" != read ]; then
     # pgbench writes the very terms the service priced: read them back from one of its sales.
     read -r W_PRICE W_LOT W_AMOUNT W_TAX W_TOTAL W_MODE W_RATE_PCT W_FEE < <(q "SELECT price, lot, amount, tax, total,
         tax_mode, tax_rate_percent, application_fee FROM sales WHERE idempotency_key LIKE 'bench-%' LIMIT 1" | tr '|' ' ')
-    log "pgbench support_write.sql"
+    # The guests the service made (all 1,000 unless the run was too short to reach them all), customers included.
+    W_GUESTS="$(q "SELECT count(*) FROM users u JOIN payment_customers c ON c.user_id = u.id WHERE u.email LIKE 'bench-guest-%'")"
+    log "pgbench support_write.sql ($W_GUESTS guests)"
     pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$BENCH_DIR/support_write.sql" \
-        -D guests=1000 -D project="$W_PROJECT" -D ret="$W_RETURN" -D price="$W_PRICE" -D lot="$W_LOT" \
+        -D guests="$W_GUESTS" -D project="$W_PROJECT" -D ret="$W_RETURN" -D price="$W_PRICE" -D lot="$W_LOT" \
         -D amount="$W_AMOUNT" -D tax="$W_TAX" -D total="$W_TOTAL" -D tax_mode="$W_MODE" -D rate="$W_RATE_PCT" \
         -D fee="$W_FEE" "$DATABASE_URL" >"$OUT/pgbench-support-write.txt" 2>&1
     W_TPS="$(awk '/^tps/ { printf "%.0f", $3 }' "$OUT/pgbench-support-write.txt")"
     [ -n "$W_TPS" ] || { cat "$OUT/pgbench-support-write.txt" >&2; exit 1; }
+    # The service reaches the database through its pool only: the same statements from as many connections.
+    pgbench -n -c "$POOL_SIZE" -j 2 -T "$DURATION" -f "$BENCH_DIR/support_write.sql" \
+        -D guests="$W_GUESTS" -D project="$W_PROJECT" -D ret="$W_RETURN" -D price="$W_PRICE" -D lot="$W_LOT" \
+        -D amount="$W_AMOUNT" -D tax="$W_TAX" -D total="$W_TOTAL" -D tax_mode="$W_MODE" -D rate="$W_RATE_PCT" \
+        -D fee="$W_FEE" "$DATABASE_URL" >"$OUT/pgbench-support-write-pool.txt" 2>&1
+    W_TPS_POOL="$(awk '/^tps/ { printf "%.0f", $3 }' "$OUT/pgbench-support-write-pool.txt")"
     thousands() { echo "$1" | sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta'; }
     W_RATIO="$(awk -v a="$W_RATE" -v b="$W_TPS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
     echo
     echo "== Support write path: guest bank-transfer supports, provider stubbed, $CONNECTIONS tasks, pool $POOL_SIZE, ${DURATION}s"
     printf 'support write path: %s supports/s (p50 %s ms, p90 %s ms, p99 %s ms, %s errors); pgbench same statements: %s tx/s; ratio %sx\n' \
         "$(thousands "$W_RATE")" "$W_P50" "$W_P90" "$W_P99" "$W_ERRORS" "$(thousands "$W_TPS")" "$W_RATIO"
+    echo "   (pgbench with $POOL_SIZE clients, the pool's connections: $(thousands "$W_TPS_POOL") tx/s; every support also takes the return's row lock in the stock trigger, held to COMMIT)"
 fi
