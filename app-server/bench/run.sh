@@ -3,13 +3,20 @@
 # demo data and 1,000,000 paid sales. Prints, per endpoint, wrk's requests/s and latency percentiles (64
 # connections, ~10 s) beside the rate of the same SQL straight from pgbench (64 clients, 2 threads, 10 s),
 # then the home page's initial JS (gzip and Brotli) and Lighthouse scores. Stops everything it started.
+# Then the support write path: guest bank-transfer supports placed through SupportService and the real ledger
+# (provider stubbed, app-server/bench/support_write.rs) beside pgbench running the same statements
+# (support_write.sql), same client count, and the ratio.
 # Knobs: BENCH_SALES (1000000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_LIGHTHOUSE_RUNS (3),
-# BENCH_SKIP_LIGHTHOUSE=1.
+# BENCH_SKIP_LIGHTHOUSE=1, BENCH_POOL_SIZE (16, the server's and the write benchmark's pool),
+# BENCH_ONLY=read|write (one part only; `write` loads no bulk sales unless BENCH_SALES is set).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
 BENCH_DIR="$ROOT/app-server/bench"
-SALES="${BENCH_SALES:-1000000}"
+ONLY="${BENCH_ONLY:-}"
+case "$ONLY" in ""|read|write) ;; *) echo "BENCH_ONLY must be read or write" >&2; exit 2 ;; esac
+if [ "$ONLY" = write ]; then SALES="${BENCH_SALES:-0}"; else SALES="${BENCH_SALES:-1000000}"; fi
+POOL_SIZE="${BENCH_POOL_SIZE:-16}"
 DURATION="${BENCH_DURATION:-10}"
 PORT="${BENCH_PORT:-18090}"
 CONNECTIONS=64
@@ -41,7 +48,12 @@ bash app-server/dev/services.sh up --record "$STARTED"
 source .data/services.env
 
 log "building app-server (release)"
-cargo build --release -q -p app-server --bin app-server
+if [ "$ONLY" = read ]; then
+    cargo build --release -q -p app-server --bin app-server
+else
+    # One build for both: the feature only adds the benchmark's binary.
+    cargo build --release -q -p app-server --features write-bench --bin app-server --bin support-write-bench
+fi
 BIN="$TARGET_DIR/release/app-server"
 
 DB="bench_$(date +%s)"
@@ -50,15 +62,20 @@ export DATABASE_URL="${DATABASE_ADMIN_URL%/*}/$DB"
 export MEDIA_DIR="$OUT/media" RUST_LOG=warn
 log "seeding demo data into $DB"
 "$BIN" seed-demo >/dev/null
-log "loading $SALES paid sales"
-started=$SECONDS
-psql "$DATABASE_URL" -q -v ON_ERROR_STOP=1 -v sales="$SALES" -f "$BENCH_DIR/load_sales.sql"
-log "loaded in $((SECONDS - started)) s; VACUUM ANALYZE"
+if [ "$SALES" -gt 0 ]; then
+    log "loading $SALES paid sales"
+    started=$SECONDS
+    psql "$DATABASE_URL" -q -v ON_ERROR_STOP=1 -v sales="$SALES" -f "$BENCH_DIR/load_sales.sql"
+    log "loaded in $((SECONDS - started)) s; VACUUM ANALYZE"
+fi
 # VACUUM sets the visibility map so the partial covering indexes answer sums with index-only scans.
 psql "$DATABASE_URL" -qc "VACUUM ANALYZE"
 
+q() { psql "$DATABASE_URL" -Atqc "$1"; }
+
+if [ "$ONLY" != write ]; then
 log "starting the release server on port $PORT"
-APP_PORT="$PORT" PUBLIC_URL="http://127.0.0.1:$PORT" DATABASE_POOL_SIZE="${BENCH_POOL_SIZE:-16}" \
+APP_PORT="$PORT" PUBLIC_URL="http://127.0.0.1:$PORT" DATABASE_POOL_SIZE="$POOL_SIZE" \
     "$BIN" >"$OUT/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 1 100); do
@@ -67,7 +84,6 @@ for _ in $(seq 1 100); do
     sleep 0.2
 done
 
-q() { psql "$DATABASE_URL" -Atqc "$1"; }
 PROJECT_ID="$(q "SELECT project_id FROM sales WHERE status = 'succeeded' GROUP BY project_id ORDER BY count(*) DESC LIMIT 1")"
 SLUG="$(q "SELECT slug FROM projects WHERE id = $PROJECT_ID")"
 SALES_PAID="$(q "SELECT count(*) FROM sales WHERE status = 'succeeded'")"
@@ -171,4 +187,46 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
         done
         node "$BENCH_DIR/lighthouse-summary.js" "$page" "${reports[@]}"
     done
+fi
+fi
+
+# --- The support write path ------------------------------------------------------------------------
+if [ "$ONLY" != read ]; then
+    # An open project taking bank transfers, and a return anyone may buy with no stock limit, address or
+    # question: every support succeeds, as most do in production.
+    read -r W_PROJECT W_RETURN < <(q "SELECT r.project_id || ' ' || r.id FROM returns r JOIN projects p ON p.id = r.project_id
+        WHERE p.accepts_bank_transfer AND p.period_end >= current_date AND r.stock_limit IS NULL AND NOT r.disabled
+          AND r.flag < 900 AND NOT r.address_required AND coalesce(btrim(r.show_user_email), '') = ''
+          AND coalesce(btrim(p.additional_data_label), '') = '' AND r.return_type = 0
+        ORDER BY r.project_id, r.id LIMIT 1")
+    [ -n "${W_PROJECT:-}" ] || { echo "bench: no open project with an unlimited return in the demo data" >&2; exit 1; }
+    log "support write path: project $W_PROJECT, return $W_RETURN (${DURATION}s, $CONNECTIONS tasks, pool $POOL_SIZE)"
+    W_OUT="$(DATABASE_POOL_SIZE="$POOL_SIZE" BENCH_PROJECT_ID="$W_PROJECT" BENCH_RETURN_ID="$W_RETURN" \
+        BENCH_CLIENTS="$CONNECTIONS" BENCH_DURATION="$DURATION" "$TARGET_DIR/release/support-write-bench")"
+    read -r W_RATE W_P50 W_P90 W_P99 W_ERRORS <<<"$W_OUT"
+    # pgbench writes the very terms the service priced: read them back from one of its sales.
+    read -r W_PRICE W_LOT W_AMOUNT W_TAX W_TOTAL W_MODE W_RATE_PCT W_FEE < <(q "SELECT price, lot, amount, tax, total,
+        tax_mode, tax_rate_percent, application_fee FROM sales WHERE idempotency_key LIKE 'bench-%' LIMIT 1" | tr '|' ' ')
+    # The guests the service made (all 1,000 unless the run was too short to reach them all), customers included.
+    W_GUESTS="$(q "SELECT count(*) FROM users u JOIN payment_customers c ON c.user_id = u.id WHERE u.email LIKE 'bench-guest-%'")"
+    log "pgbench support_write.sql ($W_GUESTS guests)"
+    pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$BENCH_DIR/support_write.sql" \
+        -D guests="$W_GUESTS" -D project="$W_PROJECT" -D ret="$W_RETURN" -D price="$W_PRICE" -D lot="$W_LOT" \
+        -D amount="$W_AMOUNT" -D tax="$W_TAX" -D total="$W_TOTAL" -D tax_mode="$W_MODE" -D rate="$W_RATE_PCT" \
+        -D fee="$W_FEE" "$DATABASE_URL" >"$OUT/pgbench-support-write.txt" 2>&1
+    W_TPS="$(awk '/^tps/ { printf "%.0f", $3 }' "$OUT/pgbench-support-write.txt")"
+    [ -n "$W_TPS" ] || { cat "$OUT/pgbench-support-write.txt" >&2; exit 1; }
+    # The service reaches the database through its pool only: the same statements from as many connections.
+    pgbench -n -c "$POOL_SIZE" -j 2 -T "$DURATION" -f "$BENCH_DIR/support_write.sql" \
+        -D guests="$W_GUESTS" -D project="$W_PROJECT" -D ret="$W_RETURN" -D price="$W_PRICE" -D lot="$W_LOT" \
+        -D amount="$W_AMOUNT" -D tax="$W_TAX" -D total="$W_TOTAL" -D tax_mode="$W_MODE" -D rate="$W_RATE_PCT" \
+        -D fee="$W_FEE" "$DATABASE_URL" >"$OUT/pgbench-support-write-pool.txt" 2>&1
+    W_TPS_POOL="$(awk '/^tps/ { printf "%.0f", $3 }' "$OUT/pgbench-support-write-pool.txt")"
+    thousands() { echo "$1" | sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta'; }
+    W_RATIO="$(awk -v a="$W_RATE" -v b="$W_TPS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+    echo
+    echo "== Support write path: guest bank-transfer supports, provider stubbed, $CONNECTIONS tasks, pool $POOL_SIZE, ${DURATION}s"
+    printf 'support write path: %s supports/s (p50 %s ms, p90 %s ms, p99 %s ms, %s errors); pgbench same statements: %s tx/s; ratio %sx\n' \
+        "$(thousands "$W_RATE")" "$W_P50" "$W_P90" "$W_P99" "$W_ERRORS" "$(thousands "$W_TPS")" "$W_RATIO"
+    echo "   (pgbench with $POOL_SIZE clients, the pool's connections: $(thousands "$W_TPS_POOL") tx/s; every support also takes the return's row lock in the stock trigger, held to COMMIT)"
 fi
