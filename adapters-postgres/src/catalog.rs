@@ -17,8 +17,8 @@ use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
-    AdditionalData, BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord,
-    PublicSaleRecord, ReturnRecord, SliderImage,
+    AdditionalData, BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum,
+    ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
 };
 use ports::RepoError;
 

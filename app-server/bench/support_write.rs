@@ -187,7 +187,12 @@ async fn main() -> anyhow::Result<()> {
     ));
     // One support first: a wrong project or return fails here, loudly, not 64 times a millisecond.
     service
-        .place(order(project, ret, Email::parse("bench-guest-0@example.jp")?, format!("bench-{}-warmup", std::process::id())))
+        .place(order(
+            project,
+            ret,
+            Email::parse("bench-guest-0@example.jp")?,
+            format!("bench-{}-warmup", std::process::id()),
+        ))
         .await
         .map_err(|e| anyhow::anyhow!("the first support failed: {e:?}"))?;
 
