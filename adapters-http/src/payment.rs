@@ -308,6 +308,7 @@ impl From<SupportError> for ApiError {
             SupportError::Unavailable => {
                 refused(StatusCode::SERVICE_UNAVAILABLE, "payment_unavailable", error.to_string())
             }
+            SupportError::Refused(violation) => crate::constraint::constraint_error(&violation),
             SupportError::Unexpected(cause) => Self::internal(cause.as_ref()),
         }
     }

@@ -131,15 +131,20 @@ pub enum SupportError {
     /// the same key continues it.
     #[error("{}", MSG_PAYMENT_FAILED)]
     Unavailable,
+    /// A storage rule refused the write (the HTTP layer maps the constraint
+    /// to the field's message); nothing was written.
+    #[error("refused by the storage rule {}", .0.name)]
+    Refused(crate::ConstraintViolation),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
 
 impl From<RepoError> for SupportError {
     fn from(error: RepoError) -> Self {
-        match error {
-            RepoError::NotFound => Self::NotFound,
-            other => Self::Unexpected(other.into()),
+        match (error.violation(), error) {
+            (_, RepoError::NotFound) => Self::NotFound,
+            (Some(violation), _) => Self::Refused(violation),
+            (None, other) => Self::Unexpected(other.into()),
         }
     }
 }
@@ -302,6 +307,18 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
             additional_value: order.additional_value.as_deref(),
         });
         let step = step.map_err(|errors| problems.extend(errors.iter().map(info_problem))).ok();
+        // The same length and character rules the stored display name and answer have (the domain's
+        // step-1 check only asks for presence), so an over-long value is a 400, never a refused INSERT.
+        if !order.supporter_name.trim().is_empty() {
+            if let Err(error) = domain::profile::display_name(&order.supporter_name) {
+                problems.push(FieldProblem { field: "displayname", message: error.to_string() });
+            }
+        }
+        if let Some(answer) = order.additional_value.as_deref().filter(|a| !a.trim().is_empty()) {
+            if let Err(error) = domain::text::rules::ADDITIONAL_DATA.parse(answer) {
+                problems.push(FieldProblem { field: "additionalData", message: error.to_string() });
+            }
+        }
         let address = match &order.address {
             Some(AddressChoice::New(input)) => match input.validate() {
                 Ok(address) => Some(DeliveryAddress::New(address)),

@@ -413,6 +413,33 @@ async fn step_one_problems_are_all_reported_with_the_specs_messages() {
 }
 
 #[tokio::test]
+async fn an_over_long_name_or_answer_is_refused_before_anything_is_written() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_checkout().returning(|_, _| {
+        Ok(Some(Checkout {
+            additional: Some(AdditionalQuestion { label: "Tシャツのサイズ".into(), alert: None }),
+            ..checkout()
+        }))
+    });
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().never();
+    let (mailer, _) = recording_mailer();
+    let long = SupportOrder {
+        supporter_name: "名".repeat(51),
+        additional_value: Some("あ".repeat(1001)),
+        ..order(PayType::Card)
+    };
+
+    let Err(SupportError::Invalid(problems)) = service(ledger, MockPaymentGateway::new(), mailer).place(long).await
+    else {
+        panic!("expected a validation failure")
+    };
+
+    let fields: Vec<&str> = problems.iter().map(|p| p.field).collect();
+    assert_eq!(fields, ["displayname", "additionalData"]);
+}
+
+#[tokio::test]
 async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_guest() {
     let (mailer, _) = recording_mailer();
     let guest_with_saved_card = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::Card) };
