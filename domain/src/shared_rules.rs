@@ -126,11 +126,11 @@ mod tests {
     }
 
     /// The address form still has its own copy of these messages
-    /// (`addressRules.ts`, owned by the account feature); until it imports the
+    /// (`components/address/addressRules.ts`, shared by my page and the payment flow); until it imports the
     /// rules file, this keeps the copy equal to the domain's.
     #[test]
     fn the_address_form_shows_the_domains_phone_and_zip_messages() {
-        let form = concat!(env!("CARGO_MANIFEST_DIR"), "/../frontend/src/features/account/addressRules.ts");
+        let form = concat!(env!("CARGO_MANIFEST_DIR"), "/../frontend/src/components/address/addressRules.ts");
         let source = std::fs::read_to_string(form).unwrap();
         for error in
             [AddressError::TelRequired, AddressError::TelFormat, AddressError::ZipRequired, AddressError::ZipFormat]
