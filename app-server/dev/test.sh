@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: install what is missing, start the local services, then run
 # every test layer (Rust, frontend unit, browser end-to-end) and print a
-# summary. `test.sh e2e` runs only the browser tests.
+# summary. `test.sh e2e` runs only the browser tests (E2E_SPECS="e2e/a.spec.ts ..." narrows them).
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$ROOT"
@@ -83,7 +83,7 @@ e2e() {
   done
   register_payment_webhook "e2e-$port" "$port" || return 1
   (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" STRIPE_API_BASE="$STRIPE_API_BASE" \
-    E2E_DATABASE_URL="$url" npx playwright test)
+    E2E_DATABASE_URL="$url" npx playwright test ${E2E_SPECS:-})
 }
 
 if [ "$only" = all ]; then
