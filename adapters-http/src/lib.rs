@@ -1,6 +1,7 @@
 //! The HTTP API (`/v1/...`, the seeds' contract): routes, request and
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
+mod admin;
 pub mod auth;
 mod cards;
 mod comment;
@@ -52,6 +53,7 @@ pub struct Services {
     pub supports: web::Data<dyn ports::payments::support::Supports>,
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
     pub receipts: web::Data<receipt::Receipts>,
+    pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -71,6 +73,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.supports.clone())
             .app_data(services.cards.clone())
             .app_data(services.receipts.clone())
+            .app_data(services.audit.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -97,6 +100,7 @@ pub(crate) mod test_support {
         EmailChanges, MockEmailChanges, MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows,
         Profiles, Sessions, Signup,
     };
+    use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::support::{MockSupports, Supports};
@@ -114,6 +118,7 @@ pub(crate) mod test_support {
         pub catalog: MockCatalog,
         pub supports: MockSupports,
         pub cards: MockCards,
+        pub audit: MockAuditLog,
     }
 
     impl Default for Mocks {
@@ -127,6 +132,7 @@ pub(crate) mod test_support {
                 catalog: MockCatalog::new(),
                 supports: MockSupports::new(),
                 cards: MockCards::new(),
+                audit: MockAuditLog::new(),
             }
         }
     }
@@ -144,6 +150,7 @@ pub(crate) mod test_support {
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
+            let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -158,6 +165,7 @@ pub(crate) mod test_support {
                 supports: Data::from(supports),
                 cards: Data::from(cards),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
+                audit: Data::from(audit),
             }
         }
     }

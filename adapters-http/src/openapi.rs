@@ -34,6 +34,7 @@ use utoipa_actix_web::AppExt;
         (name = "public", description = "Projects, totals, sponsors, news and comments"),
         (name = "payment", description = "Backing a project: figures, the one support call, its status, the provider's webhook"),
         (name = "cards", description = "A member's saved cards"),
+        (name = "admin", description = "Administrators only; anyone else gets 404 as for an unknown path"),
         (name = "meta", description = "This description")
     )
 )]
@@ -65,6 +66,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::comment::config(cfg);
     crate::payment::config(cfg);
     crate::cards::config(cfg);
+    crate::admin::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -148,7 +150,11 @@ mod tests {
 
     use actix_web::test as web_test;
 
+    use domain::account::Email;
+    use domain::ids::UserId;
+    use ports::accounts::SessionUser;
     use ports::catalog::CatalogError;
+    use ports::RepoError;
 
     use super::*;
     use crate::test_support::Mocks;
@@ -194,20 +200,26 @@ mod tests {
         mocks.catalog.expect_master().returning(|| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
         mocks.catalog.expect_paid_sum().returning(|_| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
         mocks.catalog.expect_footer_sponsors().returning(|_| Err(CatalogError::Unexpected(anyhow::anyhow!("test"))));
+        // Admin operations answer anyone else like an unknown path, so they are called as an administrator.
+        mocks.sessions.expect_authenticate().returning(|_| {
+            Ok(SessionUser { id: UserId(1), email: Email::parse("admin@example.jp").unwrap(), is_admin: true })
+        });
+        mocks.audit.expect_recent().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
         for (path, item) in &document().paths.paths {
-            for (method, has) in [("GET", item.get.is_some()), ("POST", item.post.is_some())] {
-                if !has {
-                    continue;
-                }
+            for (method, op) in [("GET", &item.get), ("POST", &item.post)] {
+                let Some(op) = op else { continue };
                 count += 1;
-                let req = web_test::TestRequest::default()
+                let mut req = web_test::TestRequest::default()
                     .method(method.parse().unwrap())
                     .uri(path)
-                    .insert_header(("content-type", "text/plain"))
-                    .to_request();
+                    .insert_header(("content-type", "text/plain"));
+                if is_admin(op) {
+                    req = req.insert_header(("authorization", "Bearer admin"));
+                }
+                let req = req.to_request();
                 let resp = web_test::call_service(&app, req).await;
                 let bytes = web_test::read_body(resp).await;
                 let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
@@ -217,7 +229,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 37, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 38, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by
@@ -247,16 +259,23 @@ mod tests {
     }
 
     #[test]
-    fn every_operation_that_needs_a_session_says_so_and_answers_401() {
+    fn every_operation_that_needs_a_session_says_so_and_answers_401_or_404_for_admin() {
         for (path, item) in &document().paths.paths {
             for op in [&item.get, &item.post].into_iter().flatten() {
                 let needs_token =
                     op.security.as_ref().is_some_and(|list| !list.is_empty() && list.iter().all(|s| !is_anonymous(s)));
-                if needs_token {
+                if is_admin(op) {
+                    assert!(op.responses.responses.contains_key("404"), "{path} is for administrators but has no 404");
+                } else if needs_token {
                     assert!(op.responses.responses.contains_key("401"), "{path} needs a token but has no 401");
                 }
             }
         }
+    }
+
+    /// Operations of the `admin` tag: everyone but an administrator gets 404.
+    fn is_admin(op: &utoipa::openapi::path::Operation) -> bool {
+        op.tags.as_ref().is_some_and(|tags| tags.iter().any(|t| t == "admin"))
     }
 
     fn is_anonymous(requirement: &utoipa::openapi::security::SecurityRequirement) -> bool {

@@ -2,6 +2,7 @@
 //! repository implementations and the in-process cache in front of the
 //! public reads. Row types never leave this crate.
 
+mod audit;
 mod cache;
 mod cached_catalog;
 mod catalog;
@@ -20,6 +21,7 @@ mod users;
 #[cfg(feature = "testing")]
 pub mod testing;
 
+pub use audit::PgAuditLog;
 pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
 pub use jobs::PgJobQueue;

@@ -16,14 +16,15 @@ use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter, PgReadiness,
-    PgSupportLedger, PgUserRepository,
+    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
+    PgReadiness, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
     EmailChangeConfig, EmailChangeService, EmailChanges, PasswordConfig, PasswordFlows, PasswordService,
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
+use ports::admin::audit::AuditLog;
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -173,6 +174,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
     let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
+    let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -188,6 +190,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         supports: web::Data::from(supports),
         cards: web::Data::from(cards),
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
+        audit: web::Data::from(audit),
     })
 }
 

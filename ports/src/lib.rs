@@ -4,6 +4,7 @@
 //! adapters.
 
 pub mod accounts;
+pub mod admin;
 pub mod catalog;
 pub mod clock;
 pub mod health;

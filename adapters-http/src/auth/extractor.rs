@@ -63,3 +63,26 @@ impl FromRequest for MaybeAuthUser {
         })
     }
 }
+
+/// An administrator. Anyone else — no token, a forged one, a member's — gets
+/// the same 404 as an unknown path, so the admin endpoints do not even show
+/// that they exist (spec 001 §6: non-administrators see not-found).
+#[derive(Debug, Clone)]
+pub struct AdminUser(pub SessionUser);
+
+impl FromRequest for AdminUser {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let sessions = req.app_data::<web::Data<dyn Sessions>>().cloned();
+        let token = bearer(req);
+        Box::pin(async move {
+            match authenticate(sessions, token).await {
+                Ok(Some(user)) if user.is_admin => Ok(AdminUser(user)),
+                Ok(_) | Err(ApiError::Unauthorized) => Err(ApiError::NotFound),
+                Err(other) => Err(other),
+            }
+        })
+    }
+}

@@ -5,6 +5,6 @@ mod extractor;
 mod hashing;
 mod jwt;
 
-pub use extractor::{AuthUser, MaybeAuthUser};
+pub use extractor::{AdminUser, AuthUser, MaybeAuthUser};
 pub use hashing::BcryptHasher;
 pub use jwt::JwtTokens;

@@ -52,6 +52,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/get/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest admin actions (the audit log), newest first. */
+        get: operations["recent_actions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/comment/get/list": {
         parameters: {
             query?: never;
@@ -760,6 +777,29 @@ export interface components {
         };
         AddressResponse: {
             address: components["schemas"]["AddressDto"];
+        };
+        /** @description One admin action, as the dashboard lists it. */
+        AdminActionDto: {
+            /** @description `refund_requested`, `bulk_refund_started`, `mail_sent`, `register_mail_resent`, ... */
+            action: string;
+            /** @description The administrator's e-mail address. */
+            actorEmail: string;
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /** @description Amounts, counts or a reason, by action. */
+            detail: Record<string, never>;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            mailId: number | null;
+            /** Format: int64 */
+            projectId: number | null;
+            /** Format: int64 */
+            saleId: number | null;
+            targetEmail: string | null;
+        };
+        AdminActionsResponse: {
+            actions: components["schemas"]["AdminActionDto"][];
         };
         AuthUserResponse: {
             user: components["schemas"]["UserDto"];
@@ -1717,6 +1757,47 @@ export interface operations {
             };
             /** @description `conflict` */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    recent_actions: {
+        parameters: {
+            query?: {
+                /** @description 1 to 200 entries; 20 when absent. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminActionsResponse"];
+                };
+            };
+            /** @description `malformed_request`: `limit` is not 1-200 */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

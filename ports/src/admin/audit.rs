@@ -1,0 +1,116 @@
+//! Who did what, when, on which sale, mail, project or address: one row per
+//! admin action, only ever added. The dashboard shows the newest.
+
+use chrono::{DateTime, Utc};
+use domain::ids::{ProjectId, SaleId, UserId};
+use serde_json::Value;
+
+use crate::RepoError;
+
+/// What an administrator did. The code is what the log stores, so a code
+/// never changes once it has been written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdminActionKind {
+    /// A refund of one sale was asked of the provider.
+    RefundRequested,
+    /// A bulk refund of a project's sales was started.
+    BulkRefundStarted,
+    /// A mass mail was queued for sending.
+    MailSent,
+    /// A registration (activation) mail was sent again.
+    RegisterMailResent,
+}
+
+impl AdminActionKind {
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::RefundRequested => "refund_requested",
+            Self::BulkRefundStarted => "bulk_refund_started",
+            Self::MailSent => "mail_sent",
+            Self::RegisterMailResent => "register_mail_resent",
+        }
+    }
+
+    pub fn from_code(code: &str) -> Option<Self> {
+        [Self::RefundRequested, Self::BulkRefundStarted, Self::MailSent, Self::RegisterMailResent]
+            .into_iter()
+            .find(|kind| kind.code() == code)
+    }
+}
+
+/// One entry to add to the log. `detail` is a small JSON object (amounts,
+/// counts, a reason) the dashboard may show; the storage refuses more than
+/// 4,096 characters of JSON text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAdminAction {
+    pub actor: UserId,
+    pub kind: AdminActionKind,
+    pub sale_id: Option<SaleId>,
+    pub mail_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
+    pub target_email: Option<String>,
+    pub detail: Value,
+}
+
+impl NewAdminAction {
+    /// An entry with no target yet; add them with the struct fields.
+    pub fn new(actor: UserId, kind: AdminActionKind) -> Self {
+        Self {
+            actor,
+            kind,
+            sale_id: None,
+            mail_id: None,
+            project_id: None,
+            target_email: None,
+            detail: Value::Object(Default::default()),
+        }
+    }
+}
+
+/// An entry as the dashboard reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdminActionEntry {
+    pub id: i64,
+    pub actor: UserId,
+    /// The actor's e-mail address, as it is now.
+    pub actor_email: String,
+    /// The stored code; [`AdminActionKind::from_code`] reads the known ones.
+    pub action: String,
+    pub sale_id: Option<SaleId>,
+    pub mail_id: Option<i64>,
+    pub project_id: Option<ProjectId>,
+    pub target_email: Option<String>,
+    pub detail: Value,
+    pub created_at: DateTime<Utc>,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait AuditLog: Send + Sync {
+    /// Adds one entry and returns its id. MUST be durable when it returns.
+    /// Record the action before asking a provider to act, so that a crash
+    /// in between still leaves the attempt on record.
+    async fn record(&self, action: NewAdminAction) -> Result<i64, RepoError>;
+
+    /// The newest `limit` entries (at most 200), newest first.
+    async fn recent(&self, limit: u32) -> Result<Vec<AdminActionEntry>, RepoError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_from_its_stored_code() {
+        for kind in [
+            AdminActionKind::RefundRequested,
+            AdminActionKind::BulkRefundStarted,
+            AdminActionKind::MailSent,
+            AdminActionKind::RegisterMailResent,
+        ] {
+            assert_eq!(AdminActionKind::from_code(kind.code()), Some(kind));
+            assert!(kind.code().bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", kind.code());
+        }
+        assert_eq!(AdminActionKind::from_code("dropped_tables"), None);
+    }
+}
