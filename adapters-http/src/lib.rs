@@ -54,6 +54,7 @@ pub struct Services {
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
+    pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -74,6 +75,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.cards.clone())
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
+            .app_data(services.dashboard.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -101,6 +103,7 @@ pub(crate) mod test_support {
         Profiles, Sessions, Signup,
     };
     use ports::admin::audit::{AuditLog, MockAuditLog};
+    use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::support::{MockSupports, Supports};
@@ -119,6 +122,7 @@ pub(crate) mod test_support {
         pub supports: MockSupports,
         pub cards: MockCards,
         pub audit: MockAuditLog,
+        pub dashboard: MockAdminDashboard,
     }
 
     impl Default for Mocks {
@@ -133,6 +137,7 @@ pub(crate) mod test_support {
                 supports: MockSupports::new(),
                 cards: MockCards::new(),
                 audit: MockAuditLog::new(),
+                dashboard: MockAdminDashboard::new(),
             }
         }
     }
@@ -151,6 +156,7 @@ pub(crate) mod test_support {
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
+            let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -166,6 +172,7 @@ pub(crate) mod test_support {
                 cards: Data::from(cards),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
+                dashboard: Data::from(dashboard),
             }
         }
     }

@@ -205,6 +205,7 @@ mod tests {
             Ok(SessionUser { id: UserId(1), email: Email::parse("admin@example.jp").unwrap(), is_admin: true })
         });
         mocks.audit.expect_recent().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.dashboard.expect_dashboard().returning(|| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
@@ -229,7 +230,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 38, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 40, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

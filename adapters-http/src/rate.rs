@@ -16,6 +16,11 @@ pub(crate) const RESET_PER_IP: RateRule = RateRule::new("reset:ip", 30, 15);
 pub(crate) const REGIST_PASSWORD_PER_IP: RateRule = RateRule::new("regist_password:ip", 30, 15);
 pub(crate) const EMAIL_CHANGE_PER_USER: RateRule = RateRule::new("email_change:user", 5, 60);
 pub(crate) const EMAIL_CHANGE_PER_IP: RateRule = RateRule::new("email_change:ip", 20, 60);
+/// An administrator's resends of registration mail per hour (a slip of a script, not a person, reaches it).
+pub(crate) const RESEND_PER_ADMIN: RateRule = RateRule::new("resend_register:admin", 60, 60);
+/// Resends to one address per 10 minutes: a person waiting for the mail does not need more, and an inbox is
+/// not flooded by repeated clicks.
+pub(crate) const RESEND_PER_EMAIL: RateRule = RateRule::new("resend_register:email", 3, 10);
 /// Supports placed per client address per 10 minutes: a card-testing script meets this long before the
 /// provider's own limits.
 pub(crate) const SUPPORT_PER_IP: RateRule = RateRule::new("support:ip", 30, 10);

@@ -6,6 +6,7 @@ mod audit;
 mod cache;
 mod cached_catalog;
 mod catalog;
+mod dashboard;
 #[cfg(feature = "demo")]
 pub mod demo;
 mod error;
@@ -24,6 +25,7 @@ pub mod testing;
 pub use audit::PgAuditLog;
 pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
+pub use dashboard::PgDashboard;
 pub use jobs::PgJobQueue;
 pub use ledger::PgSupportLedger;
 pub use pool::{connect, migrate, ping, PgPool, PgReadiness, PoolError};

@@ -16,7 +16,7 @@ use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
+    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
     PgReadiness, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
@@ -25,6 +25,7 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
+use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -175,6 +176,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     );
     let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
+    let dashboard: Arc<dyn AdminDashboard> = Arc::new(DashboardService::new(PgDashboard::new(pool.clone()), SystemClock));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -191,6 +193,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         cards: web::Data::from(cards),
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
         audit: web::Data::from(audit),
+        dashboard: web::Data::from(dashboard),
     })
 }
 

@@ -178,6 +178,29 @@ pub enum ReRegisterError {
     NotAGuest,
 }
 
+/// What an administrator's resend of the registration mail
+/// (`POST /v1/user/resendRegisterMail`) does for an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResendOutcome {
+    /// A provisional account or a guest: a new activation mail goes out and
+    /// the earlier link stops working. Holds which of the two it was.
+    Sent(AccountStatus),
+    /// Already a member: nothing to activate, no mail.
+    AlreadyMember,
+    /// No account has the address: no mail, and no account is made (an
+    /// administrator's resend is not a signup on someone's behalf).
+    NotRegistered,
+}
+
+/// Decides the resend for the account holding an address, if any.
+pub fn resend_outcome(existing: Option<AccountStatus>) -> ResendOutcome {
+    match existing {
+        None => ResendOutcome::NotRegistered,
+        Some(status @ (AccountStatus::Provisional | AccountStatus::Guest)) => ResendOutcome::Sent(status),
+        Some(AccountStatus::Member) => ResendOutcome::AlreadyMember,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -189,6 +212,17 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_resend_mails_provisional_accounts_and_guests_only() {
+        assert_eq!(
+            resend_outcome(Some(AccountStatus::Provisional)),
+            ResendOutcome::Sent(AccountStatus::Provisional)
+        );
+        assert_eq!(resend_outcome(Some(AccountStatus::Guest)), ResendOutcome::Sent(AccountStatus::Guest));
+        assert_eq!(resend_outcome(Some(AccountStatus::Member)), ResendOutcome::AlreadyMember);
+        assert_eq!(resend_outcome(None), ResendOutcome::NotRegistered);
+    }
 
     #[test]
     fn email_is_trimmed() {

@@ -2,7 +2,9 @@
 //! guest's move to full registration (`POST /v1/user/reRegister`).
 
 use chrono::Duration;
-use domain::account::{reregister_outcome, signup_outcome, Email, ReRegisterError, SignupOutcome};
+use domain::account::{
+    reregister_outcome, resend_outcome, signup_outcome, Email, ReRegisterError, ResendOutcome, SignupOutcome,
+};
 
 use super::mails::SiteInfo;
 use super::repository::{KeyPurpose, NewKey, UserId, UserRepository};
@@ -46,6 +48,10 @@ pub trait Signup: Send + Sync {
     /// A guest's move to membership: the same activation mail; `NotAGuest`
     /// for any other address (unknown ones included).
     async fn reregister(&self, email: &Email) -> Result<SignupOutcome, SignupError>;
+    /// An administrator's resend: a provisional account or a guest gets a
+    /// new activation mail (the earlier link stops working); a member and an
+    /// unknown address get no mail, and no account is made.
+    async fn resend_activation(&self, email: &Email) -> Result<ResendOutcome, SignupError>;
 }
 
 #[async_trait::async_trait]
@@ -56,6 +62,10 @@ impl<R: UserRepository, M: Mailer, C: Clock, K: KeyGenerator> Signup for SignupS
 
     async fn reregister(&self, email: &Email) -> Result<SignupOutcome, SignupError> {
         SignupService::reregister(self, email).await
+    }
+
+    async fn resend_activation(&self, email: &Email) -> Result<ResendOutcome, SignupError> {
+        SignupService::resend_activation(self, email).await
     }
 }
 
@@ -89,6 +99,16 @@ impl<R: UserRepository, M: Mailer, C: Clock, K: KeyGenerator> SignupService<R, M
         let outcome = reregister_outcome(existing.map(|(_, status)| status))?;
         if outcome == SignupOutcome::ConfirmationSent {
             self.send_activation(email, existing.map(|(id, _)| id)).await?;
+        }
+        Ok(outcome)
+    }
+
+    /// An administrator's resend (see [`Signup::resend_activation`]).
+    pub async fn resend_activation(&self, email: &Email) -> Result<ResendOutcome, SignupError> {
+        let existing = self.users.find_by_email(email).await?;
+        let outcome = resend_outcome(existing.map(|(_, status)| status));
+        if let (ResendOutcome::Sent(_), Some((user, _))) = (outcome, existing) {
+            self.send_activation(email, Some(user)).await?;
         }
         Ok(outcome)
     }
@@ -296,6 +316,49 @@ mod tests {
 
         assert_eq!(outcome.flag(), 100);
         assert!(sent.lock().unwrap()[0].text_body.contains("/signup/password/?activate="));
+    }
+
+    #[tokio::test]
+    async fn a_resend_to_a_provisional_account_or_a_guest_replaces_its_key_and_mails_the_new_one() {
+        for status in [AccountStatus::Provisional, AccountStatus::Guest] {
+            let mut users = MockUserRepository::new();
+            users.expect_find_by_email().returning(move |_| Ok(Some((UserId(6), status))));
+            users.expect_create_provisional().never();
+            users
+                .expect_replace_key()
+                .withf(|user, key| *user == UserId(6) && key.purpose == KeyPurpose::Activate && key.key_hash == hash_key(KEY))
+                .times(1)
+                .returning(|_, _| Ok(()));
+            let (mailer, sent) = recording_mailer();
+
+            let outcome =
+                SignupService::new(users, mailer, clock(), keys(), config()).resend_activation(&email()).await.unwrap();
+
+            assert_eq!(outcome, ResendOutcome::Sent(status));
+            let sent = sent.lock().unwrap();
+            assert_eq!(sent.len(), 1);
+            assert_eq!(key_in(&sent[0]), KEY);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_resend_to_a_member_or_an_unknown_address_sends_nothing_and_makes_no_account() {
+        for (existing, expected) in [
+            (Some((UserId(2), AccountStatus::Member)), ResendOutcome::AlreadyMember),
+            (None, ResendOutcome::NotRegistered),
+        ] {
+            let mut users = MockUserRepository::new();
+            users.expect_find_by_email().returning(move |_| Ok(existing));
+            users.expect_create_provisional().never();
+            users.expect_replace_key().never();
+            let mut mailer = MockMailer::new();
+            mailer.expect_send().never();
+
+            let outcome =
+                SignupService::new(users, mailer, clock(), keys(), config()).resend_activation(&email()).await.unwrap();
+
+            assert_eq!(outcome, expected);
+        }
     }
 
     #[tokio::test]

@@ -1,4 +1,6 @@
 //! The administrators' side: the audit log every admin action writes to
-//! (refunds, mass mail, resent registration mails) and the dashboard reads.
+//! (refunds, mass mail, resent registration mails) and the dashboard reads,
+//! and the dashboard's figures.
 
 pub mod audit;
+pub mod dashboard;

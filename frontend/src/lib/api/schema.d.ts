@@ -69,6 +69,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/get/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard: per project raised, goal, backers, paid / awaiting
+         *     transfer / refunded totals, days left and a daily cumulative funding
+         *     series; pending bank transfers with their deadlines; failed mails.
+         * @description `raised` and `backers` are read from the running totals the public pages
+         *     read; `paid` counts what `app-server reconcile` counts as ours.
+         */
+        get: operations["dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/comment/get/list": {
         parameters: {
             query?: never;
@@ -590,6 +613,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/resendRegisterMail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resends the registration (activation) mail.
+         * @description A provisional account or a guest gets a new activation link (the earlier
+         *     one stops working) and the action is written to the audit log; a member's
+         *     address and an unknown one get no mail (`result` says which). Rate
+         *     limits: 60 per hour per administrator, 3 per 10 minutes per address.
+         */
+        post: operations["resend_register_mail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/resetPassword": {
         parameters: {
             query?: never;
@@ -916,6 +962,70 @@ export interface components {
             C: components["schemas"]["ManualLogoDto"][];
             supporters: string[];
         };
+        /** @description One project's figures. */
+        DashboardProjectDto: {
+            /** Format: int64 */
+            awaitingSales: number;
+            /**
+             * Format: int64
+             * @description Totals of bank transfers not yet received.
+             */
+            awaitingTransfer: number;
+            /**
+             * Format: int64
+             * @description Backers (paid supports): `/v1/sales/get/sum` `result.lot`.
+             */
+            backers: number;
+            /** Format: int32 */
+            daysLeft: number;
+            /**
+             * Format: int64
+             * @description Goal, yen.
+             */
+            goal: number;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description Totals (tax included) of paid sales, refunded ones included: `app-server reconcile`'s "paid (ours)".
+             */
+            paid: number;
+            /** Format: int64 */
+            paidSales: number;
+            /**
+             * Format: double
+             * @description Percent of the goal, one decimal.
+             */
+            progress: number;
+            /**
+             * Format: int64
+             * @description Raised (tax excluded, refunds left out): the same figure as `/v1/sales/get/sum` `result.amount`.
+             */
+            raised: number;
+            /**
+             * Format: int64
+             * @description Refunds the provider confirmed.
+             */
+            refunded: number;
+            /** Format: int64 */
+            refundedSales: number;
+            /** @description Days with funding, oldest first (at most 120; the first cumulative carries earlier days). */
+            series: components["schemas"]["FundingPointDto"][];
+            slug: string;
+            title: string;
+        };
+        DashboardResponse: {
+            /** @description Newest first, at most 50. */
+            failedMails: components["schemas"]["FailedMailDto"][];
+            /** @description Oldest deadline first, at most 50. */
+            pendingTransfers: components["schemas"]["PendingTransferDto"][];
+            projects: components["schemas"]["DashboardProjectDto"][];
+            /**
+             * @description Today in Asia/Tokyo, `YYYY-MM-DD`.
+             * @example 2026-11-26
+             */
+            today: string;
+        };
         DetailResponse: {
             project: components["schemas"]["ProjectDetailDto"];
         };
@@ -961,6 +1071,17 @@ export interface components {
             expired: boolean;
             message: string;
         };
+        /** @description A mail the queue gave up on. */
+        FailedMailDto: {
+            /** Format: int32 */
+            attempts: number;
+            /** @description ISO 8601, Tokyo time. */
+            failedAt: string;
+            /** Format: int64 */
+            jobId: number;
+            subject: string;
+            to: string;
+        };
         /** @description The lock state again, where the seed's client looks for it. */
         FailedStatus: {
             isBanned: boolean;
@@ -986,6 +1107,24 @@ export interface components {
         ForgotRequest: {
             /** @example taro@example.jp */
             mail: string;
+        };
+        /** @description One day of a project's funding chart. */
+        FundingPointDto: {
+            /**
+             * Format: int64
+             * @description Yen that day.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Yen raised up to and including that day.
+             */
+            cumulative: number;
+            /**
+             * @description The day in Asia/Tokyo, `YYYY-MM-DD`.
+             * @example 2026-11-26
+             */
+            day: string;
         };
         /** @description One sale of the caller's payment history. */
         HistoryEntryDto: {
@@ -1143,6 +1282,28 @@ export interface components {
             /** @example pk_test_local */
             publishableKey: string;
         };
+        /** @description A bank transfer still awaited. */
+        PendingTransferDto: {
+            /** @description Last day to pay, `YYYY-MM-DD` (Asia/Tokyo); null for older sales without one. */
+            deadline: string | null;
+            email: string;
+            /** @description ISO 8601, Tokyo time. */
+            orderedAt: string;
+            /** @description The deadline has passed (the sweep cancels it shortly). */
+            overdue: boolean;
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            /**
+             * Format: int64
+             * @description Yen still to arrive when the provider reported a partial transfer.
+             */
+            remaining: number | null;
+            /** Format: int64 */
+            saleId: number;
+            /** Format: int64 */
+            total: number;
+        };
         /** @description Profile fields; empty or invisible-only strings clear a field. */
         ProfileRequest: {
             ageGroup?: string | null;
@@ -1292,6 +1453,29 @@ export interface components {
             flag?: number | null;
             password: string;
         };
+        /** @description `{"email": "..."}`: the address whose registration mail is sent again. */
+        ResendRegisterMailRequest: {
+            /** @example taro@example.jp */
+            email: string;
+        };
+        ResendRegisterMailResponse: {
+            /**
+             * @description What the screen shows: '再送処理完了' when a mail was sent.
+             * @example 再送処理完了
+             */
+            message: string;
+            result: components["schemas"]["ResendResult"];
+            /**
+             * Format: int32
+             * @description The account's flag when there is one: 100 provisional, 200 guest, 1 member.
+             */
+            userFlag: number | null;
+        };
+        /**
+         * @description What the resend did.
+         * @enum {string}
+         */
+        ResendResult: "sent" | "member" | "not_registered";
         ResetRequest: {
             /** @description The key of the reset mail's link. */
             activatekey?: string | null;
@@ -1794,6 +1978,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardResponse"];
                 };
             };
             /** @description `not_found`: not an administrator (as for an unknown path) */
@@ -3049,6 +3262,66 @@ export interface operations {
             };
             /** @description `malformed_request`, `validation_failed` or `not_a_guest` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `mail_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resend_register_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendRegisterMailRequest"];
+            };
+        };
+        responses: {
+            /** @description What was done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendRegisterMailResponse"];
+                };
+            };
+            /** @description `malformed_request` or `validation_failed` (e-mail) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
