@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod access;
+mod admin;
 mod backing;
 mod catalog;
 mod comments;
