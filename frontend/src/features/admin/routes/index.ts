@@ -1,7 +1,8 @@
 import { ComingSoon } from '@/components/ComingSoon';
+import '../admin.css';
 
-export const Admin = ComingSoon;
-export const AdminResendRegisterMail = ComingSoon;
+export { Admin } from './Admin';
+export { AdminResendRegisterMail } from './AdminResendRegisterMail';
 export const AdminMail = ComingSoon;
 export const AdminMailRegister = ComingSoon;
 export const AdminMailDetail = ComingSoon;

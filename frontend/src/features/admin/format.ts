@@ -1,0 +1,37 @@
+const integer = new Intl.NumberFormat('ja-JP');
+
+/** `12,345円`. */
+export const formatYen = (amount: number): string => `${integer.format(amount)}円`;
+
+/** `1,234`. */
+export const formatCount = (count: number): string => integer.format(count);
+
+/** `2026-11-26` → `2026年11月26日`. */
+export const formatDay = (day: string): string => {
+  const [y, m, d] = day.split('-').map(Number);
+  return `${y}年${m}月${d}日`;
+};
+
+/** `2026-11-26` → `11/26` (chart axes). */
+export const formatShortDay = (day: string): string => {
+  const [, m, d] = day.split('-').map(Number);
+  return `${m}/${d}`;
+};
+
+/** An ISO 8601 instant with the Tokyo offset → `2026年11月26日 09:05`. */
+export const formatInstant = (iso: string): string => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(iso);
+  if (!match) return iso;
+  const [, y, m, d, hh, mm] = match;
+  return `${y}年${Number(m)}月${Number(d)}日 ${hh}:${mm}`;
+};
+
+/** What each audit-log code means, in the words of the admin screens. */
+export const ACTION_LABELS: Record<string, string> = {
+  register_mail_resent: '登録メールの再送',
+  refund_requested: '返金',
+  bulk_refund_started: '一括返金の開始',
+  mail_sent: 'メール送信',
+};
+
+export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;
