@@ -20,7 +20,8 @@ const isAdminPath = (pathname: string): boolean => pathname.split('/').includes(
  * - loginCheck answered 401: on a protected page the expiry notice and the return path saved, elsewhere
  *   the return path cleared; to `/login/?expired=1` either way;
  * - loginCheck failed otherwise (token removed): notice, to `/login/`;
- * - a logged-in user who is not an administrator sees Not Found on `/admin` pages.
+ * - anyone who is not an administrator sees Not Found on `/admin` pages (spec 001 §2), a visitor without
+ *   a token included: the admin area is not announced by a login prompt (docs/decisions.md, "Admin area").
  * Every other page (public, payment) renders for anyone; the session is checked all the same.
  */
 export const useRouteGuard = (): RouteGate => {
@@ -33,7 +34,9 @@ export const useRouteGuard = (): RouteGate => {
   const handled = useRef<string | null>(null);
 
   const isProtected = isProtectedPath(pathname);
-  const mustLeave = isProtected && session.status === 'guest';
+  // A visitor on an admin page stays and sees Not Found; only a logout from there still goes to login.
+  const hidesAdmin = isAdminPath(pathname) && endReason !== 'logout';
+  const mustLeave = isProtected && session.status === 'guest' && !hidesAdmin;
 
   useEffect(() => {
     if (handled.current === key) return;
@@ -66,6 +69,7 @@ export const useRouteGuard = (): RouteGate => {
 
   if (!isProtected) return 'allow';
   if (mustLeave) return 'leave';
+  if (hidesAdmin && session.status === 'guest') return 'notFound';
   if (session.status === 'unavailable') return 'unavailable';
   if (session.status !== 'loggedIn') return 'wait';
   if (isAdminPath(pathname) && !session.isAdmin) return 'notFound';

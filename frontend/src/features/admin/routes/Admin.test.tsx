@@ -90,6 +90,14 @@ const serve = (board: Dashboard | { status: number }, actions: AdminAction[] = [
 };
 
 describe('Admin dashboard', () => {
+  it('is Not Found to a visitor, who is not sent to the login page', async () => {
+    const { router } = renderApp('/admin/');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/admin/');
+    expect(screen.queryByRole('navigation', { name: '管理メニュー' })).not.toBeInTheDocument();
+  });
+
   it('links to the three admin screens', async () => {
     loginAs({ isAdmin: true });
     serve(dashboard);
