@@ -200,7 +200,10 @@ async fn resend_register_mail(
     let email = Email::parse(&body.email).map_err(|e| ApiError::validation(e.to_string()))?;
     rate::enforce(
         &req,
-        &[(rate::RESEND_PER_ADMIN, Subject::User(admin.0.id.0)), (rate::RESEND_PER_EMAIL, Subject::Email(email.as_str()))],
+        &[
+            (rate::RESEND_PER_ADMIN, Subject::User(admin.0.id.0)),
+            (rate::RESEND_PER_EMAIL, Subject::Email(email.as_str())),
+        ],
     )
     .await?;
     let outcome = signup.resend_activation(&email).await.map_err(ApiError::from)?;
@@ -278,7 +281,11 @@ impl From<ProjectFigures> for DashboardProjectDto {
             series: p
                 .series
                 .into_iter()
-                .map(|point| FundingPointDto { day: point.day.to_string(), amount: point.amount.0, cumulative: point.cumulative.0 })
+                .map(|point| FundingPointDto {
+                    day: point.day.to_string(),
+                    amount: point.amount.0,
+                    cumulative: point.cumulative.0,
+                })
                 .collect(),
         }
     }

@@ -85,7 +85,8 @@ static PENDING: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Only the address and subject: a queued mail's body may hold a one-time key.
-const FAILED_MAILS: &str = "SELECT id, coalesce(payload->>'to', '') AS recipient, coalesce(payload->>'subject', '') AS subject, \
+const FAILED_MAILS: &str =
+    "SELECT id, coalesce(payload->>'to', '') AS recipient, coalesce(payload->>'subject', '') AS subject, \
             attempts, coalesce(finished_at, updated_at) AS failed_at \
        FROM background_jobs WHERE kind = $1 AND status = 'failed' \
       ORDER BY coalesce(finished_at, updated_at) DESC, id DESC LIMIT $2";
@@ -170,15 +171,18 @@ impl DashboardRepository for PgDashboard {
         let limit = i64::from(limit);
         let (projects, daily, pending, failed) = with_conn(&self.pool, move |conn| {
             // One snapshot, so the figures of one answer agree with each other.
-            conn.build_transaction().read_only().repeatable_read().run(|conn| {
-                let projects: Vec<ProjectRow> = sql_query(PROJECTS.as_str()).load(conn)?;
-                let daily: Vec<DailyRow> = sql_query(DAILY.as_str()).load(conn)?;
-                let pending: Vec<PendingRow> = sql_query(PENDING.as_str()).bind::<BigInt, _>(limit).load(conn)?;
-                let failed: Vec<FailedRow> =
-                    sql_query(FAILED_MAILS).bind::<Text, _>(SEND_MAIL).bind::<BigInt, _>(limit).load(conn)?;
-                Ok::<_, diesel::result::Error>((projects, daily, pending, failed))
-            })
-            .map_err(map_diesel)
+            conn.build_transaction()
+                .read_only()
+                .repeatable_read()
+                .run(|conn| {
+                    let projects: Vec<ProjectRow> = sql_query(PROJECTS.as_str()).load(conn)?;
+                    let daily: Vec<DailyRow> = sql_query(DAILY.as_str()).load(conn)?;
+                    let pending: Vec<PendingRow> = sql_query(PENDING.as_str()).bind::<BigInt, _>(limit).load(conn)?;
+                    let failed: Vec<FailedRow> =
+                        sql_query(FAILED_MAILS).bind::<Text, _>(SEND_MAIL).bind::<BigInt, _>(limit).load(conn)?;
+                    Ok::<_, diesel::result::Error>((projects, daily, pending, failed))
+                })
+                .map_err(map_diesel)
         })
         .await?;
         Ok(DashboardRecords {

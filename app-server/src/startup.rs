@@ -16,8 +16,8 @@ use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
-    PgReadiness, PgSupportLedger, PgUserRepository,
+    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgPool, PgProfileRepository,
+    PgRateLimiter, PgReadiness, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -176,7 +176,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     );
     let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
-    let dashboard: Arc<dyn AdminDashboard> = Arc::new(DashboardService::new(PgDashboard::new(pool.clone()), SystemClock));
+    let dashboard: Arc<dyn AdminDashboard> =
+        Arc::new(DashboardService::new(PgDashboard::new(pool.clone()), SystemClock));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),

@@ -215,10 +215,7 @@ mod tests {
 
     #[test]
     fn a_resend_mails_provisional_accounts_and_guests_only() {
-        assert_eq!(
-            resend_outcome(Some(AccountStatus::Provisional)),
-            ResendOutcome::Sent(AccountStatus::Provisional)
-        );
+        assert_eq!(resend_outcome(Some(AccountStatus::Provisional)), ResendOutcome::Sent(AccountStatus::Provisional));
         assert_eq!(resend_outcome(Some(AccountStatus::Guest)), ResendOutcome::Sent(AccountStatus::Guest));
         assert_eq!(resend_outcome(Some(AccountStatus::Member)), ResendOutcome::AlreadyMember);
         assert_eq!(resend_outcome(None), ResendOutcome::NotRegistered);

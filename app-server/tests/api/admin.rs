@@ -206,9 +206,8 @@ async fn card_token() -> String {
 }
 
 async fn support_body(app: &TestApp, project: i64, payment_type: i64) -> Value {
-    let ret = app.query_i64(&format!(
-        "SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"
-    ));
+    let ret = app
+        .query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"));
     json!({
         "projectId": project, "returnId": ret, "lot": 2, "paymentType": payment_type,
         "idempotencyKey": uuid::Uuid::new_v4().to_string(),
@@ -247,7 +246,8 @@ async fn the_dashboard_shows_the_public_totals_and_what_reconcile_counts() {
     let member = app.login(MEMBER, PASSWORD).await;
     let project = app.project_id(PROJECT).await;
     let figures_of = |board: &Value| board["projects"].as_array().unwrap().iter().find(|p| p["id"] == project).cloned();
-    let before = figures_of(&app.get_with_token("/v1/admin/get/dashboard", &admin).await.json().await.unwrap()).unwrap();
+    let before =
+        figures_of(&app.get_with_token("/v1/admin/get/dashboard", &admin).await.json().await.unwrap()).unwrap();
     // A card payment (paid) and a guest's bank transfer (awaited), through the real provider.
     let mut card = support_body(&app, project, 1).await;
     card["card"] = json!({"token": card_token().await});

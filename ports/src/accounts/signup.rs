@@ -326,7 +326,9 @@ mod tests {
             users.expect_create_provisional().never();
             users
                 .expect_replace_key()
-                .withf(|user, key| *user == UserId(6) && key.purpose == KeyPurpose::Activate && key.key_hash == hash_key(KEY))
+                .withf(|user, key| {
+                    *user == UserId(6) && key.purpose == KeyPurpose::Activate && key.key_hash == hash_key(KEY)
+                })
                 .times(1)
                 .returning(|_, _| Ok(()));
             let (mailer, sent) = recording_mailer();

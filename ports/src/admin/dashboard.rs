@@ -152,12 +152,8 @@ impl<R: DashboardRepository, C: Clock> AdminDashboard for DashboardService<R, C>
             .projects
             .into_iter()
             .map(|record| {
-                let days: Vec<(NaiveDate, Yen)> = records
-                    .daily
-                    .iter()
-                    .filter(|d| d.project == record.id)
-                    .map(|d| (d.day, d.amount))
-                    .collect();
+                let days: Vec<(NaiveDate, Yen)> =
+                    records.daily.iter().filter(|d| d.project == record.id).map(|d| (d.day, d.amount)).collect();
                 ProjectFigures {
                     days_left: days_left(record.period_end, today),
                     progress: Progress::new(record.raised.amount, record.goal),
