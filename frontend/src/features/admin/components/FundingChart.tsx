@@ -71,7 +71,8 @@ export function FundingChart({ title, series }: { title: string; series: Funding
       <figcaption className="admin-chart__caption">{summary}</figcaption>
       <details className="admin-chart__details">
         <summary>日ごとの金額を表で見る</summary>
-        <div className="admin-table-wrap">
+        {/* Focusable so a keyboard can scroll it sideways on a narrow screen. */}
+        <div className="admin-table-wrap" tabIndex={0} role="group" aria-label={`${title}の日ごとの支援額`}>
           <table className="admin-table">
             <caption className="visually-hidden">{`${title}の日ごとの支援額と累計`}</caption>
             <thead>

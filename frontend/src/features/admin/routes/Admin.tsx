@@ -84,39 +84,24 @@ function ProjectCard({ project }: { project: DashboardProject }) {
 
 function PendingTransfers({ dashboard }: { dashboard: Dashboard }) {
   if (dashboard.pendingTransfers.length === 0) return <p className="admin-empty">{DASHBOARD_EMPTY.transfers}</p>;
+  // A list rather than a table: five columns do not fit a phone, and each transfer reads as one line.
   return (
-    <div className="admin-table-wrap">
-      <table className="admin-table">
-        <thead>
-          <tr>
-            <th scope="col">振込期限</th>
-            <th scope="col">プロジェクト</th>
-            <th scope="col">支援者</th>
-            <th scope="col">金額</th>
-            <th scope="col">申込日時</th>
-          </tr>
-        </thead>
-        <tbody>
-          {dashboard.pendingTransfers.map((t) => (
-            <tr key={t.saleId}>
-              <td>
-                {t.deadline ? formatDay(t.deadline) : '期限なし'}
-                {t.overdue && <span className="admin-badge admin-badge--alert">期限切れ</span>}
-              </td>
-              <td>{t.projectTitle}</td>
-              <td className="admin-table__email">{t.email}</td>
-              <td>
-                {formatYen(t.total)}
-                {t.remaining !== null && t.remaining !== t.total && (
-                  <span className="admin-figures__sub">（残り {formatYen(t.remaining)}）</span>
-                )}
-              </td>
-              <td>{formatInstant(t.orderedAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ul className="admin-list">
+      {dashboard.pendingTransfers.map((t) => (
+        <li key={t.saleId} className="admin-list__item">
+          <span className="admin-list__main">
+            振込期限 <strong>{t.deadline ? formatDay(t.deadline) : '期限なし'}</strong>
+            {t.overdue && <span className="admin-badge admin-badge--alert">期限切れ</span>}・{formatYen(t.total)}
+            {t.remaining !== null && t.remaining !== t.total && (
+              <span className="admin-list__note">（残り {formatYen(t.remaining)}）</span>
+            )}
+          </span>
+          <span className="admin-list__meta">
+            {t.projectTitle}・{t.email}・申込 {formatInstant(t.orderedAt)}
+          </span>
+        </li>
+      ))}
+    </ul>
   );
 }
 
