@@ -51,6 +51,7 @@ fn checkout() -> Checkout {
         return_disabled: false,
         remaining: Remaining::Limited(5),
         only_for: None,
+        monthly: false,
     }
 }
 
@@ -488,6 +489,8 @@ fn event(id: &str, status: IntentStatus) -> PaymentEvent {
         kind: PaymentEventKind::Succeeded,
         created_at: Utc::now(),
         payment: Some(payment(status)),
+        invoice: None,
+        subscription: None,
     }
 }
 
