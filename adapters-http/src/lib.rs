@@ -24,6 +24,7 @@ pub mod receipt;
 mod sales;
 mod session;
 mod sponsors;
+mod subscription;
 mod user;
 
 use actix_web::web;
@@ -52,6 +53,7 @@ pub struct Services {
     pub site_env: web::Data<SiteEnv>,
     pub supports: web::Data<dyn ports::payments::support::Supports>,
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
+    pub subscriptions: web::Data<dyn ports::payments::subscriptions::Subscriptions>,
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
 }
@@ -72,6 +74,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.site_env.clone())
             .app_data(services.supports.clone())
             .app_data(services.cards.clone())
+            .app_data(services.subscriptions.clone())
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
             .service(
@@ -103,6 +106,7 @@ pub(crate) mod test_support {
     use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
+    use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
     use ports::payments::support::{MockSupports, Supports};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
@@ -118,6 +122,7 @@ pub(crate) mod test_support {
         pub catalog: MockCatalog,
         pub supports: MockSupports,
         pub cards: MockCards,
+        pub subscriptions: MockSubscriptions,
         pub audit: MockAuditLog,
     }
 
@@ -132,6 +137,7 @@ pub(crate) mod test_support {
                 catalog: MockCatalog::new(),
                 supports: MockSupports::new(),
                 cards: MockCards::new(),
+                subscriptions: MockSubscriptions::new(),
                 audit: MockAuditLog::new(),
             }
         }
@@ -150,6 +156,7 @@ pub(crate) mod test_support {
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
+            let subscriptions: Arc<dyn Subscriptions> = Arc::new(self.subscriptions);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             Services {
                 signup: Data::from(signup),
@@ -164,6 +171,7 @@ pub(crate) mod test_support {
                 site_env: Data::new(SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() }),
                 supports: Data::from(supports),
                 cards: Data::from(cards),
+                subscriptions: Data::from(subscriptions),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
             }

@@ -973,10 +973,8 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         amount: Yen,
     ) -> Result<SubscriptionRecord, RepoError> {
         let (customer, card, plan_id) = (customer.clone(), card.clone(), plan_id.to_string());
-        with_conn(&self.pool, move |conn| {
-            crate::subscriptions::open(conn, sale, &customer, &card, &plan_id, amount)
-        })
-        .await
+        with_conn(&self.pool, move |conn| crate::subscriptions::open(conn, sale, &customer, &card, &plan_id, amount))
+            .await
     }
 
     async fn subscription(&self, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {

@@ -79,7 +79,8 @@ impl TryFrom<SubscriptionRow> for SubscriptionRecord {
             amount: Yen(row.amount),
             customer: CustomerId::new(row.customer_id),
             provider: row.subscription_id.filter(|s| !s.is_empty()).map(SubscriptionId::new),
-            status: SubscriptionState::parse(&row.status).ok_or_else(|| corrupt("subscriptions.status", &row.status))?,
+            status: SubscriptionState::parse(&row.status)
+                .ok_or_else(|| corrupt("subscriptions.status", &row.status))?,
             current_period_end: row.current_period_end,
             cancel_at_period_end: row.cancel_at_period_end,
             card: row.card_id.filter(|c| !c.is_empty()).map(PaymentMethodId::new),
@@ -91,7 +92,8 @@ impl TryFrom<SubscriptionRow> for SubscriptionRecord {
 }
 
 /// Subscriptions of monthly supports (rows written by the support call).
-const SELECT: &str = "SELECT b.id, b.user_id, u.email, b.project_id, p.slug AS project_slug, p.title AS project_title, \
+const SELECT: &str =
+    "SELECT b.id, b.user_id, u.email, b.project_id, p.slug AS project_slug, p.title AS project_title, \
        r.title AS return_title, b.sale_id, coalesce(d.displayname, '') AS displayname, b.amount, b.customer_id, \
        b.subscription_id, b.status, b.current_period_end, b.cancel_at_period_end, b.card_id, \
        b.failure_mailed_invoice, b.end_mailed, b.created_at \

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use domain::money::Yen;
 use ports::payments::gateway::{
-    GatewayError, IdempotencyKey, InvoiceId, MonthlyPlan, NewSubscription, PaymentId, PaymentMethodId,
-    ProviderInvoice, ProviderSubscription, SubscriptionId, SubscriptionState,
+    GatewayError, IdempotencyKey, InvoiceId, MonthlyPlan, NewSubscription, PaymentId, PaymentMethodId, ProviderInvoice,
+    ProviderSubscription, SubscriptionId, SubscriptionState,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -83,8 +83,8 @@ pub(crate) async fn ensure_plan(client: &Client, plan: &MonthlyPlan, key: &Idemp
     let product_path = format!("/products/{}", path_segment(&plan.product_id)?);
     if send(client, RequestBuilder::new(StripeMethod::Get, product_path), None).await.is_err() {
         let form = ProductForm { id: &plan.product_id, name: &plan.name };
-        let product_key = IdempotencyKey::parse(&format!("{key}-product"))
-            .map_err(|e| GatewayError::Rejected(e.to_string()))?;
+        let product_key =
+            IdempotencyKey::parse(&format!("{key}-product")).map_err(|e| GatewayError::Rejected(e.to_string()))?;
         let created =
             send(client, RequestBuilder::new(StripeMethod::Post, "/products").form(&form), Some(&product_key)).await;
         if let Err(error) = created {
@@ -193,9 +193,8 @@ pub(crate) fn subscription(value: &Value) -> Result<ProviderSubscription, String
     let status =
         SubscriptionState::parse(raw_status).ok_or_else(|| format!("subscription {id} has status {raw_status:?}"))?;
     // Newer API versions keep the period on the items.
-    let period_end = time(value.get("current_period_end")).or_else(|| {
-        time(value.pointer("/items/data/0/current_period_end"))
-    });
+    let period_end =
+        time(value.get("current_period_end")).or_else(|| time(value.pointer("/items/data/0/current_period_end")));
     let row = value
         .pointer(&format!("/metadata/{SUBSCRIPTION_ROW_METADATA}"))
         .and_then(Value::as_str)

@@ -278,7 +278,8 @@ impl PaymentGateway for StripeGateway {
         if is_invoice || event.event_type.starts_with("customer.subscription.") {
             let body: serde_json::Value =
                 serde_json::from_str(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;
-            let object = body.pointer("/data/object").ok_or_else(|| WebhookError::BadPayload("no data.object".into()))?;
+            let object =
+                body.pointer("/data/object").ok_or_else(|| WebhookError::BadPayload("no data.object".into()))?;
             if is_invoice {
                 event.invoice = Some(billing::invoice(object).map_err(WebhookError::BadPayload)?);
             } else {

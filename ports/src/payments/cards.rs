@@ -76,7 +76,10 @@ impl<L, G> CardService<L, G> {
     /// card's subscriptions move to the default left (or stop at the
     /// period's end), and a new default takes over the failing ones.
     #[must_use]
-    pub fn with_subscriptions(mut self, subscriptions: std::sync::Arc<dyn super::subscriptions::Subscriptions>) -> Self {
+    pub fn with_subscriptions(
+        mut self,
+        subscriptions: std::sync::Arc<dyn super::subscriptions::Subscriptions>,
+    ) -> Self {
         self.subscriptions = Some(subscriptions);
         self
     }

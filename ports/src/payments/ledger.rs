@@ -216,10 +216,7 @@ pub struct SubscriptionRecord {
 impl SubscriptionRecord {
     /// Still charging (or still to be charged until the period's end).
     pub const fn is_running(&self) -> bool {
-        matches!(
-            self.status,
-            SubscriptionState::Active | SubscriptionState::PastDue | SubscriptionState::Trialing
-        )
+        matches!(self.status, SubscriptionState::Active | SubscriptionState::PastDue | SubscriptionState::Trialing)
     }
 }
 

@@ -11,7 +11,7 @@ use domain::time::tokyo_date;
 
 use super::gateway::{
     CustomerCards, GatewayError, IdempotencyKey, KeyPurpose, MonthlyPlan, NewSubscription, PaymentEventKind,
-    PaymentGateway, PaymentMethodId, ProviderInvoice, ProviderSubscription, SubscriptionState,
+    PaymentGateway, PaymentMethodId, ProviderInvoice, ProviderSubscription, SavedCard, SubscriptionState,
 };
 use super::ledger::{MonthRecorded, PaymentReport, SaleRecord, SubscriptionRecord, SupportLedger};
 use super::mails::{japanese_date, PaymentMails};
@@ -68,7 +68,12 @@ pub fn display_status(record: &SubscriptionRecord) -> &'static str {
 /// The provider's plan of a return at a monthly amount: ids derived from
 /// ours (and the namespace), so that every environment sharing a provider
 /// account keeps its own.
-pub fn monthly_plan(namespace: Option<&str>, checkout_return: i64, title: &str, amount: domain::money::Yen) -> MonthlyPlan {
+pub fn monthly_plan(
+    namespace: Option<&str>,
+    checkout_return: i64,
+    title: &str,
+    amount: domain::money::Yen,
+) -> MonthlyPlan {
     let prefix = namespace.map(|ns| format!("{ns}_")).unwrap_or_default();
     MonthlyPlan {
         product_id: format!("prod_{prefix}return_{checkout_return}"),
@@ -106,15 +111,23 @@ impl From<SupportError> for SubscriptionError {
     }
 }
 
+/// A monthly support with the card that pays it, as my page shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionView {
+    pub record: SubscriptionRecord,
+    /// `None` when the provider did not answer or the card is gone.
+    pub card: Option<SavedCard>,
+}
+
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Subscriptions: Send + Sync {
     /// The member's monthly supports, newest first.
-    async fn list(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, SubscriptionError>;
+    async fn list(&self, user: UserId) -> Result<Vec<SubscriptionView>, SubscriptionError>;
 
     /// Stops the member's subscription at the end of the paid period (a
     /// repeat changes nothing); another member's id is `NotFound`.
-    async fn cancel(&self, user: UserId, id: i64) -> Result<SubscriptionRecord, SubscriptionError>;
+    async fn cancel(&self, user: UserId, id: i64) -> Result<SubscriptionView, SubscriptionError>;
 
     /// After a card was removed: subscriptions it paid move to the
     /// default card left, or stop at the period's end when none is left.
@@ -200,7 +213,9 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                 if let Some(invoice_id) = &started.latest_invoice {
                     match self.gateway.invoice(invoice_id).await {
                         Ok(invoice) => self.apply_invoice(&invoice, PaymentEventKind::InvoicePaid).await?,
-                        Err(error) => tracing::warn!(%error, "first invoice not read; the webhook or reconciler records it"),
+                        Err(error) => {
+                            tracing::warn!(%error, "first invoice not read; the webhook or reconciler records it")
+                        }
                     }
                 }
                 let sale = self.ledger.sale(sale.id).await?.ok_or(SupportError::NotFound)?;
@@ -298,7 +313,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
     }
 
     /// Stops `row` at the end of its paid period and mails the supporter why.
-    async fn stop_at_period_end(&self, row: &SubscriptionRecord, why: StopReason) -> Result<SubscriptionRecord, SupportError> {
+    async fn stop_at_period_end(
+        &self,
+        row: &SubscriptionRecord,
+        why: StopReason,
+    ) -> Result<SubscriptionRecord, SupportError> {
         let Some(provider) = &row.provider else { return Ok(row.clone()) };
         if !row.is_running() || row.cancel_at_period_end {
             return Ok(row.clone());
@@ -332,7 +351,9 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                 match result {
                     Ok(()) => {
                         let now = self.ledger.subscription(row.id).await?;
-                        if now.as_ref().is_some_and(|n| n.status != row.status || n.cancel_at_period_end != row.cancel_at_period_end) {
+                        if now.as_ref().is_some_and(|n| {
+                            n.status != row.status || n.cancel_at_period_end != row.cancel_at_period_end
+                        }) {
                             report.changed += 1;
                         }
                     }
@@ -363,6 +384,26 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         Ok(report)
     }
 
+    /// The rows with their cards' brand and last digits (one provider read).
+    async fn with_cards(&self, rows: Vec<SubscriptionRecord>) -> Vec<SubscriptionView> {
+        let cards = match rows.first() {
+            Some(row) => match self.gateway.cards(&row.customer).await {
+                Ok(cards) => cards.cards,
+                Err(error) => {
+                    tracing::warn!(%error, "cards of a member not read; subscriptions listed without them");
+                    Vec::new()
+                }
+            },
+            None => Vec::new(),
+        };
+        rows.into_iter()
+            .map(|record| {
+                let card = cards.iter().find(|c| Some(&c.id) == record.card.as_ref()).cloned();
+                SubscriptionView { record, card }
+            })
+            .collect()
+    }
+
     async fn own(&self, user: UserId, id: i64) -> Result<SubscriptionRecord, SubscriptionError> {
         match self.ledger.subscription(id).await? {
             Some(row) if row.user == user && row.provider.is_some() => Ok(row),
@@ -389,13 +430,15 @@ pub enum StopReason {
 
 #[async_trait::async_trait]
 impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Subscriptions for SupportService<L, G, M, C> {
-    async fn list(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, SubscriptionError> {
-        Ok(self.ledger.subscriptions_of(user).await?)
+    async fn list(&self, user: UserId) -> Result<Vec<SubscriptionView>, SubscriptionError> {
+        let rows = self.ledger.subscriptions_of(user).await?;
+        Ok(self.with_cards(rows).await)
     }
 
-    async fn cancel(&self, user: UserId, id: i64) -> Result<SubscriptionRecord, SubscriptionError> {
+    async fn cancel(&self, user: UserId, id: i64) -> Result<SubscriptionView, SubscriptionError> {
         let row = self.own(user, id).await?;
-        Ok(self.stop_at_period_end(&row, StopReason::Member).await?)
+        let after = self.stop_at_period_end(&row, StopReason::Member).await?;
+        Ok(self.with_cards(vec![after]).await.remove(0))
     }
 
     async fn card_removed(
@@ -523,7 +566,12 @@ impl PaymentMails {
         };
         let until = row
             .current_period_end
-            .map(|d| format!("{}までのご支援期間はそのまま続き、以降のお支払いはありません。\n", japanese_date(tokyo_date(d))))
+            .map(|d| {
+                format!(
+                    "{}までのご支援期間はそのまま続き、以降のお支払いはありません。\n",
+                    japanese_date(tokyo_date(d))
+                )
+            })
             .unwrap_or_default();
         OutgoingMail {
             to: row.email.clone(),

@@ -404,7 +404,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         match answer {
             Ok(payment) => {
                 let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
-                Ok(SupportOutcome { authenticate: authenticate_secret(&payment), sale: recorded.sale, subscription: None })
+                Ok(SupportOutcome {
+                    authenticate: authenticate_secret(&payment),
+                    sale: recorded.sale,
+                    subscription: None,
+                })
             }
             Err(GatewayError::Declined { message, code, payment, .. }) => {
                 tracing::info!(sale = %sale.id, %message, ?code, "card declined");
@@ -478,7 +482,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         match self.gateway.payment(&payment_id).await {
             Ok(payment) => {
                 let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
-                Ok(SupportOutcome { authenticate: authenticate_secret(&payment), sale: recorded.sale, subscription: None })
+                Ok(SupportOutcome {
+                    authenticate: authenticate_secret(&payment),
+                    sale: recorded.sale,
+                    subscription: None,
+                })
             }
             Err(error) => {
                 tracing::warn!(sale = %sale.id, %error, "payment status not read; showing the stored one");
