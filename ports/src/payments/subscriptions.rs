@@ -479,7 +479,7 @@ impl PaymentMails {
 
     fn monthly_footer(&self) -> String {
         format!(
-            "\n毎月のご支援の確認・停止はマイページから行えます：{url}/mypage/\n\n――――――――――――――――――――\n{site}\n{url}/\n",
+            "\n毎月のご支援の確認・停止はマイページから行えます：{url}/account/\n\n――――――――――――――――――――\n{site}\n{url}/\n",
             url = self.site.public_url,
             site = self.site.site_name,
         )
