@@ -114,7 +114,7 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/customer/set/changeDefaultCard", "", Some("{}"), Who::Member),
     row("POST", "/v1/stripe/customer/set/deleteCard", "", Some("{}"), Who::Member),
     row("GET", "/v1/stripe/subscription/get/list", "", None, Who::Member),
-    row("POST", "/v1/stripe/subscription/set/cancel", "", Some(r#"{"id": 1}"#), Who::Member),
+    row("POST", "/v1/stripe/subscription/set/cancel", "", Some("{}"), Who::Member),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
 ];

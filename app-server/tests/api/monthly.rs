@@ -262,7 +262,8 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
         1,
     )
     .await;
-    let mails = app.mails_to(&email, 2).await;
+    // Registration, thanks for month 1, and the failure.
+    let mails = app.mails_to(&email, 3).await;
     let failure = mails
         .iter()
         .find(|m| m["subject"].as_str().unwrap_or_default().contains("お支払いができませんでした"))
@@ -383,7 +384,8 @@ async fn a_renewal_that_fails_every_retry_ends_the_subscription_and_tells_the_su
     )
     .await;
     assert_eq!(app.query_i64(&months_sql(id)), 1);
-    let mails = app.mails_to(&email, 3).await;
+    // Registration, thanks, one failure mail for the month (three attempts), the end.
+    let mails = app.mails_to(&email, 4).await;
     let subjects = subjects(&mails);
     assert_eq!(subjects.iter().filter(|s| s.contains("お支払いができませんでした")).count(), 1, "{subjects:?}");
     let ended =
