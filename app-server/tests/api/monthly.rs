@@ -298,7 +298,7 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| s["returnTitle"].as_str().unwrap_or_default().contains("サポーターズクラブ"))
+        .filter(|s| s["return"]["title"].as_str().unwrap_or_default().contains("サポーターズクラブ"))
         .count();
     assert_eq!(months, 3);
     let mails = app.mails_to(&email, 5).await;
@@ -358,6 +358,16 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     assert_eq!(subjects.iter().filter(|s| s.contains("終了しました")).count(), 1, "{subjects:?}");
     assert_eq!(app.query_i64(&months_sql(id)), 3);
     hook.remove().await;
+
+    // `app-server reconcile`: every month's payment agrees with the provider.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
+        .arg("reconcile")
+        .env("DATABASE_URL", &app.db.url)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
 }
 
 #[tokio::test]
