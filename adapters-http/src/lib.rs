@@ -24,6 +24,7 @@ pub mod receipt;
 mod sales;
 mod session;
 mod sponsors;
+mod subscription;
 mod user;
 
 use actix_web::web;
@@ -52,6 +53,7 @@ pub struct Services {
     pub site_env: web::Data<SiteEnv>,
     pub supports: web::Data<dyn ports::payments::support::Supports>,
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
+    pub subscriptions: web::Data<dyn ports::payments::subscriptions::Subscriptions>,
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
     pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
@@ -73,6 +75,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.site_env.clone())
             .app_data(services.supports.clone())
             .app_data(services.cards.clone())
+            .app_data(services.subscriptions.clone())
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
@@ -106,6 +109,7 @@ pub(crate) mod test_support {
     use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
+    use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
     use ports::payments::support::{MockSupports, Supports};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
@@ -121,6 +125,7 @@ pub(crate) mod test_support {
         pub catalog: MockCatalog,
         pub supports: MockSupports,
         pub cards: MockCards,
+        pub subscriptions: MockSubscriptions,
         pub audit: MockAuditLog,
         pub dashboard: MockAdminDashboard,
     }
@@ -136,6 +141,7 @@ pub(crate) mod test_support {
                 catalog: MockCatalog::new(),
                 supports: MockSupports::new(),
                 cards: MockCards::new(),
+                subscriptions: MockSubscriptions::new(),
                 audit: MockAuditLog::new(),
                 dashboard: MockAdminDashboard::new(),
             }
@@ -155,6 +161,7 @@ pub(crate) mod test_support {
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
+            let subscriptions: Arc<dyn Subscriptions> = Arc::new(self.subscriptions);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
             Services {
@@ -170,6 +177,7 @@ pub(crate) mod test_support {
                 site_env: Data::new(SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() }),
                 supports: Data::from(supports),
                 cards: Data::from(cards),
+                subscriptions: Data::from(subscriptions),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
                 dashboard: Data::from(dashboard),

@@ -34,6 +34,7 @@ use utoipa_actix_web::AppExt;
         (name = "public", description = "Projects, totals, sponsors, news and comments"),
         (name = "payment", description = "Backing a project: figures, the one support call, its status, the provider's webhook"),
         (name = "cards", description = "A member's saved cards"),
+        (name = "subscriptions", description = "A member's monthly supports"),
         (name = "admin", description = "Administrators only; anyone else gets 404 as for an unknown path"),
         (name = "meta", description = "This description")
     )
@@ -66,6 +67,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::comment::config(cfg);
     crate::payment::config(cfg);
     crate::cards::config(cfg);
+    crate::subscription::config(cfg);
     crate::admin::config(cfg);
     cfg.service(openapi_document);
 }

@@ -147,6 +147,9 @@ pub(crate) struct SupportResult {
     next_action: Option<NextActionDto>,
     #[schema(required = true)]
     bank_transfer: Option<BankTransferDto>,
+    /// The monthly support this support started (our subscription id); absent for a one-off support.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    subscription_id: Option<i64>,
 }
 
 fn bank_transfer_dto(sale: &SaleRecord) -> Option<BankTransferDto> {
@@ -207,6 +210,7 @@ fn result(outcome: SupportOutcome, receipts: &Receipts) -> Result<SupportResult,
         receipt,
         next_action: outcome.authenticate.map(|client_secret| NextActionDto { kind: "authenticate", client_secret }),
         bank_transfer: bank_transfer_dto(&outcome.sale),
+        subscription_id: outcome.subscription,
     })
 }
 
@@ -303,6 +307,7 @@ impl From<SupportError> for ApiError {
                 refused(StatusCode::CONFLICT, code, block.to_string())
             }
             SupportError::MemberExists => refused(StatusCode::CONFLICT, "member_exists", error.to_string()),
+            SupportError::MonthlyRefused(message) => refused(StatusCode::CONFLICT, "monthly_refused", message.into()),
             SupportError::LoginRequired => Self::Unauthorized,
             SupportError::Declined => refused(StatusCode::PAYMENT_REQUIRED, "card_declined", error.to_string()),
             SupportError::Unavailable => {
@@ -330,7 +335,7 @@ impl From<SupportError> for ApiError {
         (status = 401, description = "A token that is not valid, or a saved card or address without one", body = ErrorBody),
         (status = 402, description = "`card_declined`: the sale failed and released its lots; try another card with a new key", body = ErrorBody),
         (status = 404, description = "`not_found`: project, return, card or address", body = ErrorBody),
-        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`", body = ErrorBody),
+        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`: the sale waits; retry with the same key", body = ErrorBody),
     ),

@@ -233,6 +233,9 @@ struct ReturnDto {
     #[schema(required = true)]
     description_comment: Option<String>,
     lot_disable: bool,
+    /// `month`: a monthly return (shown as 1,100円/月, backed by a subscription); null: one-off.
+    #[schema(required = true, example = "month")]
+    interval: Option<&'static str>,
     address_required: bool,
     /// Name of the delivery address field, used in '{label}を入力してください'.
     #[schema(required = true)]
@@ -304,6 +307,7 @@ impl From<ReturnView> for ReturnDto {
             description_image: r.description_image,
             description_comment: r.description_comment,
             lot_disable: r.lot_disable,
+            interval: r.monthly.then_some("month"),
             address_required: r.address_required,
             address_label: r.address_label,
         }

@@ -173,6 +173,8 @@ struct ReturnRow {
     description_comment: Option<String>,
     #[diesel(sql_type = Bool)]
     lot_disable: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    interval: Option<String>,
     #[diesel(sql_type = Bool)]
     address_required: bool,
     #[diesel(sql_type = Nullable<Text>)]
@@ -207,6 +209,7 @@ impl TryFrom<ReturnRow> for ReturnRecord {
             description_image: row.description_image,
             description_comment: row.description_comment,
             lot_disable: row.lot_disable,
+            monthly: row.interval.as_deref() == Some("month"),
             address_required: row.address_required,
             address_label: row.address_label,
             show_user_email: row.show_user_email,
@@ -295,7 +298,7 @@ const SUM_RETURN: &str = "SELECT coalesce(t.paid_amount, 0) AS amount, coalesce(
 
 const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
      lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
-     lot_disable, address_required, address_label, show_user_email \
+     lot_disable, interval, address_required, address_label, show_user_email \
      FROM returns WHERE project_id = $1 AND flag < 900 \
        AND (show_user_email IS NULL OR btrim(show_user_email) = '' \
             OR lower(btrim(show_user_email)) = lower(btrim($2))) \

@@ -21,10 +21,13 @@ use domain::project::is_open;
 use domain::returns::{is_hidden, PurchaseBlock, Remaining, ReturnType};
 use domain::time::tokyo_date;
 use ports::clock::{Clock, SystemClock};
-use ports::payments::gateway::{ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId};
+use ports::payments::gateway::{
+    ConnectedAccountId, CustomerId, InvoiceId, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription,
+    SubscriptionId,
+};
 use ports::payments::ledger::{
-    AdditionalQuestion, Checkout, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, Recorded,
-    SaleRecord, SupportLedger,
+    AdditionalQuestion, Checkout, DeliveryAddress, GuestLookup, MonthRecorded, NewSale, PaymentReport, PlaceError,
+    Placed, Recorded, SaleRecord, SubscriptionRecord, SupportLedger,
 };
 use ports::RepoError;
 
@@ -269,7 +272,7 @@ static OVERDUE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-fn sale_by_id(conn: &mut PgConnection, id: SaleId) -> Result<Option<SaleRecord>, RepoError> {
+pub(crate) fn sale_by_id(conn: &mut PgConnection, id: SaleId) -> Result<Option<SaleRecord>, RepoError> {
     let row: Option<SaleRow> =
         sql_query(SALE_BY_ID.as_str()).bind::<BigInt, _>(id.get()).get_result(conn).optional().map_err(map_diesel)?;
     row.map(SaleRecord::try_from).transpose()
@@ -341,13 +344,15 @@ struct CheckoutRow {
     lots_taken: i32,
     #[diesel(sql_type = Nullable<Text>)]
     show_user_email: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    interval: Option<String>,
 }
 
 const CHECKOUT: &str = "SELECT p.id AS project_id, p.slug AS project_slug, p.title AS project_title, p.period_end, \
        p.is_donation, p.tax_includes, p.additional_data_label, p.additional_data_alert, p.accepts_card, \
        p.accepts_bank_transfer, p.connected_account_id, p.fee_schedule, \
        r.id AS return_id, r.title AS return_title, r.return_type, r.price, r.lot_disable, r.address_required, \
-       r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken, r.show_user_email \
+       r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken, r.show_user_email, r.interval \
      FROM returns r JOIN projects p ON p.id = r.project_id \
      WHERE r.project_id = $1 AND r.id = $2";
 
@@ -392,6 +397,7 @@ impl CheckoutRow {
             return_disabled: self.disabled,
             remaining: remaining(self.stock_limit, self.lots_taken)?,
             only_for: self.show_user_email.filter(|e| !e.trim().is_empty()),
+            monthly: self.interval.as_deref() == Some("month"),
         }))
     }
 }
@@ -956,6 +962,77 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
             Ok(rows.into_iter().map(|r| (r.event_id, PaymentId::new(r.object_id))).collect())
         })
         .await
+    }
+
+    async fn open_subscription(
+        &self,
+        sale: SaleId,
+        customer: &CustomerId,
+        card: &PaymentMethodId,
+        plan_id: &str,
+        amount: Yen,
+    ) -> Result<SubscriptionRecord, RepoError> {
+        let (customer, card, plan_id) = (customer.clone(), card.clone(), plan_id.to_string());
+        with_conn(&self.pool, move |conn| crate::subscriptions::open(conn, sale, &customer, &card, &plan_id, amount))
+            .await
+    }
+
+    async fn subscription(&self, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::by_id(conn, id)).await
+    }
+
+    async fn subscription_by_sale(&self, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::by_sale(conn, sale)).await
+    }
+
+    async fn subscription_by_provider(&self, id: &SubscriptionId) -> Result<Option<SubscriptionRecord>, RepoError> {
+        let id = id.as_str().to_string();
+        with_conn(&self.pool, move |conn| crate::subscriptions::by_provider(conn, &id)).await
+    }
+
+    async fn record_subscription(
+        &self,
+        id: i64,
+        state: &ProviderSubscription,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionRecord, RepoError> {
+        let state = state.clone();
+        with_conn(&self.pool, move |conn| crate::subscriptions::record(conn, id, &state, now)).await
+    }
+
+    async fn record_month(
+        &self,
+        id: i64,
+        invoice: &ProviderInvoice,
+        now: DateTime<Utc>,
+    ) -> Result<MonthRecorded, RepoError> {
+        let invoice = invoice.clone();
+        with_conn(&self.pool, move |conn| crate::subscriptions::record_month(conn, id, &invoice, now)).await
+    }
+
+    async fn mark_failure_mailed(&self, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError> {
+        let invoice = invoice.clone();
+        with_conn(&self.pool, move |conn| crate::subscriptions::mark_failure(conn, id, &invoice)).await
+    }
+
+    async fn mark_end_mailed(&self, id: i64) -> Result<bool, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::mark_end(conn, id)).await
+    }
+
+    async fn subscriptions_of(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::of_user(conn, user)).await
+    }
+
+    async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::running(conn, after, limit)).await
+    }
+
+    async fn subscriptions_of_ended_projects(
+        &self,
+        today: NaiveDate,
+        limit: i64,
+    ) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::of_ended_projects(conn, today, limit)).await
     }
 }
 

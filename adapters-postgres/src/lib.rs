@@ -17,6 +17,7 @@ mod profiles;
 mod rate_limit;
 mod schema;
 mod sql_rules;
+mod subscriptions;
 mod users;
 
 #[cfg(feature = "testing")]

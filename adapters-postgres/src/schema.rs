@@ -128,6 +128,7 @@ diesel::table! {
         position -> Int4,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        interval -> Nullable<Text>,
     }
 }
 
@@ -196,6 +197,8 @@ diesel::table! {
         refund_required -> Bool,
         card_id -> Nullable<Text>,
         one_time_card_id -> Nullable<Text>,
+        subscription_id -> Nullable<Int8>,
+        invoice_id -> Nullable<Text>,
     }
 }
 

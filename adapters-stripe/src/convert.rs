@@ -159,6 +159,10 @@ pub(crate) fn event(event: &Event) -> Result<PaymentEvent, String> {
         "payment_intent.requires_action" => PaymentEventKind::RequiresAction,
         "payment_intent.processing" => PaymentEventKind::Processing,
         "payment_intent.canceled" => PaymentEventKind::Canceled,
+        "invoice.paid" | "invoice.payment_succeeded" => PaymentEventKind::InvoicePaid,
+        "invoice.payment_failed" => PaymentEventKind::InvoicePaymentFailed,
+        "customer.subscription.created" | "customer.subscription.updated" => PaymentEventKind::SubscriptionUpdated,
+        "customer.subscription.deleted" => PaymentEventKind::SubscriptionDeleted,
         _ => PaymentEventKind::Other,
     };
     let payment = match &event.data.object {
@@ -174,5 +178,13 @@ pub(crate) fn event(event: &Event) -> Result<PaymentEvent, String> {
     };
     let created_at = DateTime::from_timestamp(event.created, 0)
         .ok_or_else(|| format!("event {} has an impossible time {}", event.id.as_str(), event.created))?;
-    Ok(PaymentEvent { id: EventId::new(event.id.as_str()), event_type, kind, created_at, payment })
+    Ok(PaymentEvent {
+        id: EventId::new(event.id.as_str()),
+        event_type,
+        kind,
+        created_at,
+        payment,
+        invoice: None,
+        subscription: None,
+    })
 }

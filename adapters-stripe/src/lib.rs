@@ -7,6 +7,7 @@
 //! Each call is one attempt; the caller repeats a `GatewayError::Unavailable` with the
 //! same idempotency key.
 
+mod billing;
 mod convert;
 
 use std::collections::HashMap;
@@ -16,7 +17,8 @@ use domain::ids::SaleId;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
-    NewCustomer, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundRequest, SavedCard,
+    InvoiceId, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway, PaymentId,
+    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundRequest, SavedCard, SubscriptionId,
     WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
@@ -271,7 +273,53 @@ impl PaymentGateway for StripeGateway {
             stripe_webhook::WebhookError::BadParse(msg) => WebhookError::BadPayload(msg),
             other => WebhookError::BadSignature(other.to_string()),
         })?;
-        convert::event(&event).map_err(WebhookError::BadPayload)
+        let mut event = convert::event(&event).map_err(WebhookError::BadPayload)?;
+        let is_invoice = event.event_type.starts_with("invoice.");
+        if is_invoice || event.event_type.starts_with("customer.subscription.") {
+            let body: serde_json::Value =
+                serde_json::from_str(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;
+            let object =
+                body.pointer("/data/object").ok_or_else(|| WebhookError::BadPayload("no data.object".into()))?;
+            if is_invoice {
+                event.invoice = Some(billing::invoice(object).map_err(WebhookError::BadPayload)?);
+            } else {
+                event.subscription = Some(billing::subscription(object).map_err(WebhookError::BadPayload)?);
+            }
+        }
+        Ok(event)
+    }
+
+    async fn ensure_plan(&self, plan: &MonthlyPlan, key: IdempotencyKey) -> Result<(), GatewayError> {
+        billing::ensure_plan(&self.client, plan, &key).await
+    }
+
+    async fn create_subscription(
+        &self,
+        subscription: NewSubscription,
+        key: IdempotencyKey,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        billing::create_subscription(&self.client, &subscription, &key).await
+    }
+
+    async fn subscription(&self, id: &SubscriptionId) -> Result<ProviderSubscription, GatewayError> {
+        billing::retrieve_subscription(&self.client, id).await
+    }
+
+    async fn update_subscription(
+        &self,
+        id: &SubscriptionId,
+        card: Option<PaymentMethodId>,
+        cancel_at_period_end: Option<bool>,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        billing::update_subscription(&self.client, id, card.as_ref(), cancel_at_period_end).await
+    }
+
+    async fn invoice(&self, id: &InvoiceId) -> Result<ProviderInvoice, GatewayError> {
+        billing::retrieve_invoice(&self.client, id).await
+    }
+
+    async fn invoices(&self, subscription: &SubscriptionId) -> Result<Vec<ProviderInvoice>, GatewayError> {
+        billing::list_invoices(&self.client, subscription).await
     }
 }
 

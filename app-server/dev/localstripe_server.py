@@ -81,6 +81,8 @@ server and is never shipped with the application.
 
 import argparse
 import asyncio
+import calendar
+import datetime
 import contextvars
 import hashlib
 import json
@@ -641,6 +643,266 @@ async def override_middleware(request, handler):
     return await handler(request)
 
 
+# --- subscriptions: a card per subscription, renewals, retries --------------
+#
+# localstripe creates a subscription on a plan (`items[0][plan]`) and charges
+# its first invoice to the customer's default card, but never renews it. What
+# is added here, in Stripe's shapes:
+#
+# * `default_payment_method` (a `card_...` or `pm_...` of the customer) on
+#   create and update: that card pays the subscription's invoices.
+# * `payment_behavior=error_if_incomplete`: a first payment that fails is a
+#   402 `card_declined` and no subscription is left behind.
+# * Every paid invoice sends `invoice.paid` and `invoice.payment_succeeded`;
+#   a failed one `invoice.payment_failed` (with `attempt_count` and
+#   `next_payment_attempt`); a change of status, card or
+#   `cancel_at_period_end` sends `customer.subscription.updated`; the end
+#   `customer.subscription.deleted`.
+# * `POST /_test/subscriptions/{id}/advance` (secret key) plays the passing
+#   of time, one step per call:
+#     - an unpaid renewal is open: it is retried (a retry of Stripe's
+#       schedule, which real Stripe spreads over days);
+#     - else, when `cancel_at_period_end` is set: the period ends, the
+#       subscription is `canceled` (`customer.subscription.deleted`);
+#     - else the next period starts: a new invoice
+#       (`billing_reason=subscription_cycle`) is charged to the card.
+#   A failed renewal is tried RENEWAL_ATTEMPTS = 3 times in all (the renewal
+#   and two retries, at the next two `advance` calls); while retries remain
+#   the subscription is `past_due` and the failure carries
+#   `next_payment_attempt` (3 and 5 days after the period start, Stripe's
+#   default smart-retry spacing, for display only); the third failure has
+#   `next_payment_attempt: null` and cancels the subscription (Stripe's
+#   "cancel the subscription if all retries fail" setting).
+#   The answer is the subscription after the step.
+# * Card 4000000000000341 attaches fine and fails every charge: start a
+#   subscription with another card, switch it to that one, advance.
+
+RENEWAL_ATTEMPTS = 3
+RETRY_DAYS = (3, 5)
+
+
+def _customer_card(customer_id, card_id, param):
+    """The customer's own card `card_id` (source or payment method)."""
+    if not (isinstance(card_id, str) and
+            card_id.startswith(('card_', 'pm_', 'src_'))):
+        raise _no_such_source(card_id, param)
+    customer = resources.Customer._api_retrieve(customer_id)
+    for source in customer.sources._list:
+        if source.id == card_id:
+            return card_id
+    pm = resources.PaymentMethod._api_retrieve(card_id)
+    if getattr(pm, 'customer', None) != customer_id:
+        raise _no_such_source(card_id, param)
+    return card_id
+
+
+_init_subscription = resources.Subscription.__init__
+
+
+def _init_subscription_compat(self, default_payment_method=None,
+                              payment_behavior='allow_incomplete', **kwargs):
+    if default_payment_method is not None:
+        _customer_card(kwargs.get('customer'), default_payment_method,
+                       'default_payment_method')
+    # Read by _pay_invoice while the original constructor charges the
+    # first invoice.
+    self.default_payment_method = default_payment_method
+    self._period_start = None
+    _init_subscription(self, payment_behavior=payment_behavior, **kwargs)
+    if self.status == 'incomplete' and \
+            payment_behavior == 'error_if_incomplete':
+        invoice = resources.Invoice._api_retrieve(self.latest_invoice)
+        charge = invoice.charge
+        del resources.store[self.object + ':' + self.id]
+        raise UserError(402, getattr(charge, 'failure_message', None) or
+                        'Your card was declined.',
+                        {'code': getattr(charge, 'failure_code', None) or
+                         'card_declined', 'decline_code': 'generic_decline'})
+
+
+resources.Subscription.__init__ = _init_subscription_compat
+
+
+def _sub_period_start(self):
+    start = getattr(self, '_period_start', None)
+    return start if start is not None else self.start_date
+
+
+def _sub_period_end(self):
+    start = datetime.datetime.fromtimestamp(_sub_period_start(self),
+                                            datetime.timezone.utc)
+    interval = self.items._list[0].plan.interval
+    if interval == 'day':
+        end = start + datetime.timedelta(days=1)
+    elif interval == 'week':
+        end = start + datetime.timedelta(days=7)
+    elif interval == 'year':
+        end = start.replace(year=start.year + 1)
+    else:
+        month = start.month % 12 + 1
+        year = start.year + (1 if start.month == 12 else 0)
+        day = min(start.day, calendar.monthrange(year, month)[1])
+        end = start.replace(year=year, month=month, day=day)
+    return int(end.timestamp())
+
+
+resources.Subscription.current_period_start = property(_sub_period_start)
+resources.Subscription.current_period_end = property(_sub_period_end)
+
+_update_subscription = resources.Subscription._update
+
+
+def _update_subscription_compat(self, default_payment_method=None,
+                                payment_behavior=None, **kwargs):
+    if self.status in ('canceled', 'incomplete_expired'):
+        raise UserError(400, 'A canceled subscription can only update its '
+                             'cancellation_details and metadata.')
+    if default_payment_method is not None:
+        _customer_card(self.customer, default_payment_method,
+                       'default_payment_method')
+    _update_subscription(self, **kwargs)
+    if default_payment_method is not None:
+        self.default_payment_method = default_payment_method
+    resources.schedule_webhook(
+        resources.Event('customer.subscription.updated', self))
+
+
+resources.Subscription._update = _update_subscription_compat
+
+_next_payment_attempt = resources.Invoice.next_payment_attempt
+
+
+def _next_payment_attempt_compat(self):
+    if hasattr(self, '_next_attempt'):
+        return self._next_attempt if self.status == 'open' else None
+    return _next_payment_attempt.fget(self)
+
+
+resources.Invoice.next_payment_attempt = property(_next_payment_attempt_compat)
+
+_pay_invoice_original = resources.Invoice._api_pay_invoice.__func__
+
+
+def _charge_invoice(invoice, sub):
+    """One attempt at an invoice of a subscription, with its card."""
+    card = sub.default_payment_method
+    if card is None:
+        cus = resources.Customer._api_retrieve(invoice.customer)
+        pm = cus._get_default_payment_method_or_source()
+        if pm is None:
+            raise UserError(404, 'This customer has no payment method')
+        card = pm.id
+    pi = resources.PaymentIntent(amount=invoice.total,
+                                 currency=invoice.currency,
+                                 customer=invoice.customer,
+                                 payment_method=card)
+    invoice.payment_intent = pi.id
+    pi.invoice = invoice.id
+    pi._confirm(on_failure_now=lambda: None)
+    return pi.status == 'succeeded'
+
+
+@classmethod
+def _pay_invoice(cls, id):
+    invoice = resources.Invoice._api_retrieve(id)
+    if not invoice.subscription or invoice.total <= 0:
+        return _pay_invoice_original(cls, id)
+    if invoice.status not in ('draft', 'open'):
+        raise UserError(400, 'Invoice is already paid')
+    invoice._draft = False
+    sub = resources.Subscription._api_retrieve(invoice.subscription)
+    invoice.attempt_count = 1
+    invoice.billing_reason = invoice.billing_reason or 'subscription_create'
+    _charge_invoice(invoice, sub)
+    return invoice
+
+
+resources.Invoice._api_pay_invoice = _pay_invoice
+
+_invoice_paid = resources.Invoice._on_payment_success
+
+
+def _invoice_paid_compat(self):
+    # Stripe sends invoice.paid beside invoice.payment_succeeded.
+    resources.schedule_webhook(resources.Event('invoice.paid', self))
+    _invoice_paid(self)
+
+
+resources.Invoice._on_payment_success = _invoice_paid_compat
+
+
+def _set_status(sub, status):
+    if sub.status != status:
+        sub.status = status
+        resources.schedule_webhook(
+            resources.Event('customer.subscription.updated', sub))
+
+
+def _end_subscription(sub):
+    sub.status = 'canceled'
+    sub.ended_at = int(time.time())
+    sub.canceled_at = sub.canceled_at or sub.ended_at
+    resources.schedule_webhook(
+        resources.Event('customer.subscription.deleted', sub))
+
+
+def _attempt_renewal(invoice, sub):
+    paid = _charge_invoice(invoice, sub)
+    if paid:
+        invoice._next_attempt = None
+        _set_status(sub, 'active')
+        return
+    if invoice.attempt_count < RENEWAL_ATTEMPTS:
+        days = RETRY_DAYS[min(invoice.attempt_count, len(RETRY_DAYS)) - 1]
+        invoice._next_attempt = invoice.period_start + days * 86400
+    else:
+        invoice._next_attempt = None
+    resources.schedule_webhook(
+        resources.Event('invoice.payment_failed', invoice))
+    if invoice.attempt_count >= RENEWAL_ATTEMPTS:
+        invoice._voided = True  # Stripe leaves it open; nothing retries it
+        _end_subscription(sub)
+    else:
+        _set_status(sub, 'past_due')
+
+
+def _open_renewal(sub):
+    for key, obj in resources.store.items():
+        if key.startswith('invoice:') and obj.subscription == sub.id and \
+                obj.status == 'open' and \
+                getattr(obj, 'billing_reason', None) == 'subscription_cycle':
+            return obj
+    return None
+
+
+def _advance_subscription(id, **kwargs):
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    sub = resources.Subscription._api_retrieve(id)  # 404
+    if sub.status in ('canceled', 'incomplete', 'incomplete_expired'):
+        raise UserError(400, 'The subscription is %s' % sub.status)
+    retry = _open_renewal(sub)
+    if retry is not None:
+        retry.attempt_count += 1
+        _attempt_renewal(retry, sub)
+        return sub
+    if sub.cancel_at_period_end:
+        sub._period_start = sub.current_period_end
+        _end_subscription(sub)
+        return sub
+    sub._period_start = sub.current_period_end
+    invoice = resources.Invoice(customer=sub.customer, subscription=sub.id,
+                                items=list(sub.items._list),
+                                date=sub.current_period_start)
+    invoice.billing_reason = 'subscription_cycle'
+    invoice._finalize()
+    invoice.attempt_count = 1
+    resources.schedule_webhook(
+        resources.Event('customer.subscription.updated', sub))
+    _attempt_renewal(invoice, sub)
+    return sub
+
+
 # --- compatibility layer: add the fields Stripe always sends ----------------
 
 def _put(obj, key, value):
@@ -963,6 +1225,9 @@ def build_app():
     url = '/v1/test_helpers/customers/{id}/fund_cash_balance'
     server.app.router.add_post(url, server.api_extra(_fund_cash_balance, url))
     server.app.router.add_post('/_test/delay_next', _delay_next)
+    url = '/_test/subscriptions/{id}/advance'
+    server.app.router.add_post(url, server.api_extra(_advance_subscription,
+                                                     url))
     return server.app
 
 

@@ -32,6 +32,7 @@ use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
 use ports::payments::cards::{CardService, Cards};
 use ports::payments::mails::PaymentMails;
+use ports::payments::subscriptions::Subscriptions;
 use ports::payments::support::{SupportConfig, SupportService, Supports};
 use ports::rate_limit::RateLimiter;
 use ports::secrets::RandomKeys;
@@ -158,7 +159,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     let gateway = Arc::new(StripeGateway::new(&settings.stripe())?);
     let ledger = PgSupportLedger::new(pool.clone());
     let namespace = settings.payment_key_namespace();
-    let supports: Arc<dyn Supports> = Arc::new(SupportService::new(
+    let support_service = Arc::new(SupportService::new(
         ledger.clone(),
         Arc::clone(&gateway),
         mailer.clone(),
@@ -170,11 +171,14 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
             ..SupportConfig::default()
         },
     ));
+    let supports: Arc<dyn Supports> = support_service.clone();
+    let subscriptions: Arc<dyn Subscriptions> = support_service;
     crate::workers::spawn_payment_sweeps(
         Arc::clone(&supports),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
-    let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
+    let cards: Arc<dyn Cards> =
+        Arc::new(CardService::new(ledger, gateway, namespace).with_subscriptions(Arc::clone(&subscriptions)));
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
     let dashboard: Arc<dyn AdminDashboard> =
         Arc::new(DashboardService::new(PgDashboard::new(pool.clone()), SystemClock));
@@ -192,6 +196,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         site_env: web::Data::new(SiteEnv { name: settings.site_env.clone(), payment: settings.payment_client() }),
         supports: web::Data::from(supports),
         cards: web::Data::from(cards),
+        subscriptions: web::Data::from(subscriptions),
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
         audit: web::Data::from(audit),
         dashboard: web::Data::from(dashboard),

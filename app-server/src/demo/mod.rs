@@ -392,6 +392,12 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             },
             DemoReturn { course: Some("B".into()), ..ret("organisation", 2, "団体協賛（ロゴ掲載）", 30_000) },
             DemoReturn { ..ret("company", 1, "企業協賛（ロゴ掲載）", 100_000) },
+            // Monthly: 1,000円 + tax = 1,100円 every month, by the same tax rule as the one-off returns.
+            DemoReturn {
+                monthly: true,
+                lot_disable: true,
+                ..ret("supporters-club", 0, "サポーターズクラブ（毎月のご支援）", 1_000)
+            },
         ],
         news: vec![news("工房見学会を開催しました", "<p>20名の方にご参加いただきました。</p>", 2)],
         sales: vec![

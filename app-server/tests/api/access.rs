@@ -113,6 +113,8 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/customer/set/updater", "", Some("{}"), Who::Member),
     row("POST", "/v1/stripe/customer/set/changeDefaultCard", "", Some("{}"), Who::Member),
     row("POST", "/v1/stripe/customer/set/deleteCard", "", Some("{}"), Who::Member),
+    row("GET", "/v1/stripe/subscription/get/list", "", None, Who::Member),
+    row("POST", "/v1/stripe/subscription/set/cancel", "", Some("{}"), Who::Member),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
     row("GET", "/v1/admin/get/dashboard", "", None, Who::Admin),
@@ -138,7 +140,6 @@ const NOT_YET_MOUNTED: &[&str] = &[
     "/v1/stripe/intent/set/refund",
     "/v1/stripe/intent/set/register",
     "/v1/stripe/subscription/get/detailLists",
-    "/v1/stripe/subscription/get/list",
     "/v1/stripe/subscription/set/register",
     "/v1/user/get/byId",
     "/v1/user/get/list",

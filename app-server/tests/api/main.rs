@@ -16,6 +16,7 @@ mod helpers;
 mod inputs;
 mod login;
 mod mail_queue;
+mod monthly;
 mod pages;
 mod password;
 mod profile;

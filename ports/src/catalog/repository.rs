@@ -98,6 +98,8 @@ pub struct ReturnRecord {
     pub description_image: Option<String>,
     pub description_comment: Option<String>,
     pub lot_disable: bool,
+    /// Charged every month (`returns.interval = 'month'`).
+    pub monthly: bool,
     pub address_required: bool,
     /// Name of the delivery address field ('お届け先').
     pub address_label: Option<String>,

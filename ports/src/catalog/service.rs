@@ -178,6 +178,7 @@ fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Re
         description_image: record.description_image.clone(),
         description_comment: record.description_comment.clone(),
         lot_disable: record.lot_disable,
+        monthly: record.monthly,
         address_required: record.address_required,
         address_label: record.address_label.clone(),
     })

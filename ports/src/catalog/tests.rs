@@ -79,6 +79,7 @@ fn ret(id: i64, price: i64) -> ReturnRecord {
         description_image: None,
         description_comment: None,
         lot_disable: false,
+        monthly: false,
         address_required: false,
         address_label: None,
         show_user_email: None,

@@ -51,6 +51,8 @@ pub struct ReturnView {
     pub description_image: Option<String>,
     pub description_comment: Option<String>,
     pub lot_disable: bool,
+    /// A monthly return: backing it starts a subscription.
+    pub monthly: bool,
     pub address_required: bool,
     pub address_label: Option<String>,
 }

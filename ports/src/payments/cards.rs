@@ -64,11 +64,24 @@ pub struct CardService<L, G> {
     ledger: L,
     gateway: G,
     namespace: KeyNamespace,
+    subscriptions: Option<std::sync::Arc<dyn super::subscriptions::Subscriptions>>,
 }
 
 impl<L, G> CardService<L, G> {
     pub fn new(ledger: L, gateway: G, namespace: KeyNamespace) -> Self {
-        Self { ledger, gateway, namespace }
+        Self { ledger, gateway, namespace, subscriptions: None }
+    }
+
+    /// Applies the contract's card rules to monthly supports: a deleted
+    /// card's subscriptions move to the default left (or stop at the
+    /// period's end), and a new default takes over the failing ones.
+    #[must_use]
+    pub fn with_subscriptions(
+        mut self,
+        subscriptions: std::sync::Arc<dyn super::subscriptions::Subscriptions>,
+    ) -> Self {
+        self.subscriptions = Some(subscriptions);
+        self
     }
 }
 
@@ -107,6 +120,11 @@ impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
     async fn set_default(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError> {
         let customer = self.owned(user, &card).await?;
         self.gateway.set_default_card(&customer, &card).await?;
+        if let Some(subscriptions) = &self.subscriptions {
+            if let Err(error) = subscriptions.default_changed(user, &card).await {
+                tracing::warn!(%error, "failing subscriptions not moved to the new default card");
+            }
+        }
         Ok(self.gateway.cards(&customer).await?)
     }
 
@@ -116,7 +134,14 @@ impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
             Ok(()) | Err(GatewayError::NotFound(_)) => {}
             Err(other) => return Err(other.into()),
         }
-        Ok(self.gateway.cards(&customer).await?)
+        let left = self.gateway.cards(&customer).await?;
+        if let Some(subscriptions) = &self.subscriptions {
+            subscriptions
+                .card_removed(user, &card, &left)
+                .await
+                .map_err(|e| CardError::Unexpected(anyhow::anyhow!(e.to_string())))?;
+        }
+        Ok(left)
     }
 }
 

@@ -26,6 +26,8 @@ pub enum KeyPurpose {
     Refund { refund_id: i64 },
     /// Attaching the card the supporter typed for this one sale (not saved).
     AttachCard,
+    /// Starting the monthly subscription whose first month is this sale.
+    Subscribe,
 }
 
 /// Keeps the keys of different databases apart when they share one provider
@@ -38,6 +40,11 @@ pub struct KeyNamespace(Option<String>);
 impl KeyNamespace {
     pub const fn none() -> Self {
         Self(None)
+    }
+
+    /// The namespace itself (`None` in production), for ids we derive.
+    pub fn name(&self) -> Option<&str> {
+        self.0.as_deref()
     }
 
     /// 1 to 40 characters of `a-z`, `0-9` and `_`.
@@ -81,6 +88,7 @@ impl IdempotencyKey {
             KeyPurpose::Confirm => format!("sale-{sale_id}-confirm"),
             KeyPurpose::Refund { refund_id } => format!("sale-{sale_id}-refund-{refund_id}"),
             KeyPurpose::AttachCard => format!("sale-{sale_id}-card"),
+            KeyPurpose::Subscribe => format!("sale-{sale_id}-subscribe"),
         };
         Self(namespace.prefix(key))
     }
@@ -95,6 +103,16 @@ impl IdempotencyKey {
     /// a repeated registration of the same tokenised card adds it once.
     pub fn for_card(namespace: &KeyNamespace, user_id: UserId, token: &CardToken) -> Self {
         Self(namespace.prefix(format!("user-{user_id}-card-{token}")))
+    }
+
+    /// The key of creating the product and plan `plan_id`.
+    pub fn for_plan(namespace: &KeyNamespace, plan_id: &str) -> Self {
+        Self(namespace.prefix(format!("plan-{plan_id}")))
+    }
+
+    /// The key of changing subscription row `row` (`what`: its card or its stop).
+    pub fn for_subscription(namespace: &KeyNamespace, row: i64, what: &str) -> Self {
+        Self(namespace.prefix(format!("subscription-{row}-{what}")))
     }
 
     /// A key read back from storage: printable ASCII, 1 to 255 characters.
@@ -170,6 +188,115 @@ provider_id!(
     /// A provider event (`evt_...`), the key of `provider_events`.
     EventId
 );
+provider_id!(
+    /// A provider subscription (`sub_...`), kept in `subscriptions.subscription_id`.
+    SubscriptionId
+);
+provider_id!(
+    /// A provider invoice (`in_...`): one month of a subscription, kept in `sales.invoice_id`.
+    InvoiceId
+);
+
+/// The provider's product and monthly plan of one return at one price. The
+/// ids are ours (derived from the return and the amount), so creating them
+/// again is harmless and a new price makes a new plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MonthlyPlan {
+    pub product_id: String,
+    pub plan_id: String,
+    /// The product's name at the provider (project and return titles).
+    pub name: String,
+    /// Charged every month, tax included.
+    pub amount: Yen,
+}
+
+/// A subscription to start for the first sale of a monthly support.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSubscription {
+    pub customer: CustomerId,
+    /// The member's saved card that pays every month.
+    pub card: PaymentMethodId,
+    pub plan_id: String,
+    /// Stored in the subscription's metadata, so webhooks find our rows.
+    pub sale_id: SaleId,
+    pub subscription_row: i64,
+}
+
+/// A subscription's status as the provider names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubscriptionState {
+    Incomplete,
+    IncompleteExpired,
+    Trialing,
+    Active,
+    PastDue,
+    Canceled,
+    Unpaid,
+    Paused,
+}
+
+impl SubscriptionState {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Incomplete => "incomplete",
+            Self::IncompleteExpired => "incomplete_expired",
+            Self::Trialing => "trialing",
+            Self::Active => "active",
+            Self::PastDue => "past_due",
+            Self::Canceled => "canceled",
+            Self::Unpaid => "unpaid",
+            Self::Paused => "paused",
+        }
+    }
+
+    pub fn parse(raw: &str) -> Option<Self> {
+        Some(match raw {
+            "incomplete" => Self::Incomplete,
+            "incomplete_expired" => Self::IncompleteExpired,
+            "trialing" => Self::Trialing,
+            "active" => Self::Active,
+            "past_due" => Self::PastDue,
+            "canceled" => Self::Canceled,
+            "unpaid" => Self::Unpaid,
+            "paused" => Self::Paused,
+            _ => return None,
+        })
+    }
+
+    /// Over for good: nothing will be charged again.
+    pub const fn is_ended(self) -> bool {
+        matches!(self, Self::Canceled | Self::IncompleteExpired | Self::Unpaid)
+    }
+}
+
+/// A subscription as the provider reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderSubscription {
+    pub id: SubscriptionId,
+    pub status: SubscriptionState,
+    /// The end of the paid period: the next charge, or the end when stopping.
+    pub current_period_end: Option<DateTime<Utc>>,
+    pub cancel_at_period_end: bool,
+    pub card: Option<PaymentMethodId>,
+    pub latest_invoice: Option<InvoiceId>,
+    /// Our subscription row, from the metadata.
+    pub row: Option<i64>,
+}
+
+/// One invoice (one month) of a subscription.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderInvoice {
+    pub id: InvoiceId,
+    pub subscription: Option<SubscriptionId>,
+    pub paid: bool,
+    pub amount_paid: Yen,
+    pub amount_due: Yen,
+    /// The payment that paid (or last tried to pay) it.
+    pub payment: Option<PaymentId>,
+    pub attempt_count: u32,
+    /// When the provider tries again; `None` after the last failed attempt.
+    pub next_payment_attempt: Option<DateTime<Utc>>,
+}
 
 /// A provider customer to create for one of our users.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -321,6 +448,14 @@ pub enum PaymentEventKind {
     Processing,
     /// `payment_intent.canceled`.
     Canceled,
+    /// `invoice.paid` / `invoice.payment_succeeded`: a month was paid.
+    InvoicePaid,
+    /// `invoice.payment_failed`: a month's charge failed.
+    InvoicePaymentFailed,
+    /// `customer.subscription.created` / `.updated`.
+    SubscriptionUpdated,
+    /// `customer.subscription.deleted`: the subscription ended.
+    SubscriptionDeleted,
     /// Anything else: acknowledge and ignore.
     Other,
 }
@@ -338,6 +473,10 @@ pub struct PaymentEvent {
     /// Its status may already be out of date: apply it with
     /// `SaleStatus::after_provider_report`, or read the payment again.
     pub payment: Option<Payment>,
+    /// The invoice, for invoice events.
+    pub invoice: Option<ProviderInvoice>,
+    /// The subscription, for subscription events.
+    pub subscription: Option<ProviderSubscription>,
 }
 
 /// Why a provider request failed.
@@ -484,6 +623,36 @@ pub trait PaymentGateway: Send + Sync {
     /// whose signature does not verify. No side effect: a redelivered event
     /// verifies again, and deduplicating it is the caller's job.
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError>;
+
+    /// Makes sure the product and monthly plan exist (creating an existing
+    /// one is not an error).
+    async fn ensure_plan(&self, plan: &MonthlyPlan, key: IdempotencyKey) -> Result<(), GatewayError>;
+
+    /// Starts a subscription on the plan, paid by `card`, charging the first
+    /// month at once. A first charge the card refuses is
+    /// [`GatewayError::Declined`] and leaves no subscription. A repeat with
+    /// the same key MUST NOT start a second one.
+    async fn create_subscription(
+        &self,
+        subscription: NewSubscription,
+        key: IdempotencyKey,
+    ) -> Result<ProviderSubscription, GatewayError>;
+
+    async fn subscription(&self, id: &SubscriptionId) -> Result<ProviderSubscription, GatewayError>;
+
+    /// Moves the subscription to another card of the customer and/or asks
+    /// it to stop at the end of the paid period.
+    async fn update_subscription(
+        &self,
+        id: &SubscriptionId,
+        card: Option<PaymentMethodId>,
+        cancel_at_period_end: Option<bool>,
+    ) -> Result<ProviderSubscription, GatewayError>;
+
+    async fn invoice(&self, id: &InvoiceId) -> Result<ProviderInvoice, GatewayError>;
+
+    /// The subscription's invoices, newest first (the reconciler's view of its months).
+    async fn invoices(&self, subscription: &SubscriptionId) -> Result<Vec<ProviderInvoice>, GatewayError>;
 }
 
 /// One gateway shared by several use cases.
@@ -540,6 +709,39 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
 
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {
         (**self).verify_webhook(payload, signature_header)
+    }
+
+    async fn ensure_plan(&self, plan: &MonthlyPlan, key: IdempotencyKey) -> Result<(), GatewayError> {
+        (**self).ensure_plan(plan, key).await
+    }
+
+    async fn create_subscription(
+        &self,
+        subscription: NewSubscription,
+        key: IdempotencyKey,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        (**self).create_subscription(subscription, key).await
+    }
+
+    async fn subscription(&self, id: &SubscriptionId) -> Result<ProviderSubscription, GatewayError> {
+        (**self).subscription(id).await
+    }
+
+    async fn update_subscription(
+        &self,
+        id: &SubscriptionId,
+        card: Option<PaymentMethodId>,
+        cancel_at_period_end: Option<bool>,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        (**self).update_subscription(id, card, cancel_at_period_end).await
+    }
+
+    async fn invoice(&self, id: &InvoiceId) -> Result<ProviderInvoice, GatewayError> {
+        (**self).invoice(id).await
+    }
+
+    async fn invoices(&self, subscription: &SubscriptionId) -> Result<Vec<ProviderInvoice>, GatewayError> {
+        (**self).invoices(subscription).await
     }
 }
 

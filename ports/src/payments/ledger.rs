@@ -10,7 +10,10 @@ use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
 use domain::profile::Address;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 
-use super::gateway::{ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId};
+use super::gateway::{
+    ConnectedAccountId, CustomerId, InvoiceId, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription,
+    SubscriptionId, SubscriptionState,
+};
 use crate::RepoError;
 
 /// What the server needs to know to price and accept a support of one
@@ -44,6 +47,8 @@ pub struct Checkout {
     pub remaining: Remaining,
     /// A return offered to one supporter only (`show_user_email`): their e-mail.
     pub only_for: Option<String>,
+    /// A monthly return (`returns.interval = 'month'`): backing it starts a subscription.
+    pub monthly: bool,
 }
 
 impl Checkout {
@@ -182,6 +187,51 @@ pub struct Recorded {
     pub refund_required: bool,
 }
 
+/// A monthly support as we keep it (mirrored from the provider).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionRecord {
+    pub id: i64,
+    pub user: UserId,
+    pub email: Email,
+    pub project_id: ProjectId,
+    pub project_slug: String,
+    pub project_title: String,
+    pub return_title: String,
+    /// The first month's sale.
+    pub sale: SaleId,
+    pub display_name: String,
+    /// Charged each month, tax included.
+    pub amount: Yen,
+    pub customer: CustomerId,
+    pub provider: Option<SubscriptionId>,
+    pub status: SubscriptionState,
+    pub current_period_end: Option<DateTime<Utc>>,
+    pub cancel_at_period_end: bool,
+    pub card: Option<PaymentMethodId>,
+    pub failure_mailed_invoice: Option<InvoiceId>,
+    pub end_mailed: bool,
+    pub created_at: DateTime<Utc>,
+}
+
+impl SubscriptionRecord {
+    /// Still charging (or still to be charged until the period's end).
+    pub const fn is_running(&self) -> bool {
+        matches!(self.status, SubscriptionState::Active | SubscriptionState::PastDue | SubscriptionState::Trialing)
+    }
+}
+
+/// What recording a paid invoice did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MonthRecorded {
+    /// The first month: the invoice was tied to the support's own sale, which
+    /// the caller records as paid through `record_payment`.
+    First(SaleId),
+    /// A later month: a new sale, written paid.
+    Renewal(SaleRecord),
+    /// This invoice was recorded before (a redelivered webhook).
+    Already,
+}
+
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait SupportLedger: Send + Sync {
@@ -258,4 +308,57 @@ pub trait SupportLedger: Send + Sync {
 
     /// Payments named by events received but not yet applied, oldest first.
     async fn unapplied_event_payments(&self, limit: i64) -> Result<Vec<(String, PaymentId)>, RepoError>;
+
+    /// Writes (once per first sale) the subscription row of a monthly
+    /// support, status `incomplete`, before the provider is asked.
+    async fn open_subscription(
+        &self,
+        sale: SaleId,
+        customer: &CustomerId,
+        card: &PaymentMethodId,
+        plan_id: &str,
+        amount: Yen,
+    ) -> Result<SubscriptionRecord, RepoError>;
+
+    async fn subscription(&self, id: i64) -> Result<Option<SubscriptionRecord>, RepoError>;
+
+    async fn subscription_by_sale(&self, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError>;
+
+    async fn subscription_by_provider(&self, id: &SubscriptionId) -> Result<Option<SubscriptionRecord>, RepoError>;
+
+    /// Applies the provider's view: its id (once), status, period end, stop
+    /// flag and card.
+    async fn record_subscription(
+        &self,
+        id: i64,
+        state: &ProviderSubscription,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionRecord, RepoError>;
+
+    /// Records a paid invoice of subscription `id` as a month, once per invoice.
+    async fn record_month(
+        &self,
+        id: i64,
+        invoice: &ProviderInvoice,
+        now: DateTime<Utc>,
+    ) -> Result<MonthRecorded, RepoError>;
+
+    /// `true` the first time for this invoice: the failure mail is due.
+    async fn mark_failure_mailed(&self, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError>;
+
+    /// `true` the first time: the end mail is due.
+    async fn mark_end_mailed(&self, id: i64) -> Result<bool, RepoError>;
+
+    /// The member's subscriptions (not the ones never started), newest first.
+    async fn subscriptions_of(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError>;
+
+    /// Running subscriptions, by id after `after`: the reconciler's pages.
+    async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError>;
+
+    /// Running subscriptions not yet stopping whose project ended before `today`.
+    async fn subscriptions_of_ended_projects(
+        &self,
+        today: NaiveDate,
+        limit: i64,
+    ) -> Result<Vec<SubscriptionRecord>, RepoError>;
 }

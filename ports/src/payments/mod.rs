@@ -6,4 +6,5 @@ pub mod gateway;
 pub mod ledger;
 pub mod mails;
 pub mod report;
+pub mod subscriptions;
 pub mod support;

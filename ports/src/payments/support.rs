@@ -85,6 +85,8 @@ pub struct SupportOutcome {
     pub sale: SaleRecord,
     /// 3-D Secure to finish in the browser (the client secret).
     pub authenticate: Option<String>,
+    /// The monthly support this sale started (our subscription id).
+    pub subscription: Option<i64>,
 }
 
 /// One refused field of the support form.
@@ -124,6 +126,9 @@ pub enum SupportError {
     /// A saved card or address without a member session.
     #[error("{}", MSG_LOGIN_REQUIRED)]
     LoginRequired,
+    /// A monthly return backed by a guest or by bank transfer (409).
+    #[error("{0}")]
+    MonthlyRefused(&'static str),
     /// The card was refused; the sale failed and released its lots.
     #[error("{}", MSG_CARD_DECLINED)]
     Declined,
@@ -199,7 +204,8 @@ pub trait Supports: Send + Sync {
     /// applies events received but not applied.
     async fn reconcile(&self) -> Result<SweepReport, SupportError>;
 
-    /// Cancels bank transfers past their deadline; their lots return.
+    /// Cancels bank transfers past their deadline; their lots return. Also
+    /// stops the monthly supports of projects that ended.
     async fn expire_transfers(&self) -> Result<SweepReport, SupportError>;
 }
 
@@ -220,12 +226,12 @@ impl Default for SupportConfig {
 }
 
 pub struct SupportService<L, G, M, C> {
-    ledger: L,
-    gateway: G,
-    mailer: M,
-    clock: C,
-    mails: PaymentMails,
-    config: SupportConfig,
+    pub(crate) ledger: L,
+    pub(crate) gateway: G,
+    pub(crate) mailer: M,
+    pub(crate) clock: C,
+    pub(crate) mails: PaymentMails,
+    pub(crate) config: SupportConfig,
 }
 
 impl<L, G, M, C> SupportService<L, G, M, C> {
@@ -258,7 +264,7 @@ const fn is_final(status: SaleStatus) -> bool {
 }
 
 impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L, G, M, C> {
-    async fn checkout(&self, project: ProjectId, ret: ReturnId) -> Result<Checkout, SupportError> {
+    pub(crate) async fn checkout(&self, project: ProjectId, ret: ReturnId) -> Result<Checkout, SupportError> {
         self.ledger.checkout(project, ret).await?.ok_or(SupportError::NotFound)
     }
 
@@ -284,7 +290,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
 
     /// The user's provider customer, made on first need. The key makes two
     /// first payments at once create one customer.
-    async fn customer_for(&self, user: UserId, email: &Email) -> Result<CustomerId, SupportError> {
+    pub(crate) async fn customer_for(&self, user: UserId, email: &Email) -> Result<CustomerId, SupportError> {
         ensure_customer(&self.ledger, &self.gateway, &self.config.namespace, user, email).await
     }
 
@@ -398,7 +404,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         match answer {
             Ok(payment) => {
                 let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
-                Ok(SupportOutcome { authenticate: authenticate_secret(&payment), sale: recorded.sale })
+                Ok(SupportOutcome {
+                    authenticate: authenticate_secret(&payment),
+                    sale: recorded.sale,
+                    subscription: None,
+                })
             }
             Err(GatewayError::Declined { message, code, payment, .. }) => {
                 tracing::info!(sale = %sale.id, %message, ?code, "card declined");
@@ -421,7 +431,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
 
     /// Records a report, then does what the move calls for: mails, and
     /// removing a card that was only for this payment.
-    async fn record(&self, sale: SaleId, report: PaymentReport) -> Result<Recorded, SupportError> {
+    pub(crate) async fn record(&self, sale: SaleId, report: PaymentReport) -> Result<Recorded, SupportError> {
         let recorded = self.ledger.record_payment(sale, report, self.clock.now()).await?;
         self.after_move(&recorded).await;
         Ok(recorded)
@@ -467,16 +477,20 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
     /// The provider's view of a sale with a payment, recorded.
     async fn refresh(&self, sale: SaleRecord) -> Result<SupportOutcome, SupportError> {
         let Some(payment_id) = sale.payment.clone() else {
-            return Ok(SupportOutcome { sale, authenticate: None });
+            return Ok(SupportOutcome { sale, authenticate: None, subscription: None });
         };
         match self.gateway.payment(&payment_id).await {
             Ok(payment) => {
                 let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
-                Ok(SupportOutcome { authenticate: authenticate_secret(&payment), sale: recorded.sale })
+                Ok(SupportOutcome {
+                    authenticate: authenticate_secret(&payment),
+                    sale: recorded.sale,
+                    subscription: None,
+                })
             }
             Err(error) => {
                 tracing::warn!(sale = %sale.id, %error, "payment status not read; showing the stored one");
-                Ok(SupportOutcome { sale, authenticate: None })
+                Ok(SupportOutcome { sale, authenticate: None, subscription: None })
             }
         }
     }
@@ -491,6 +505,9 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         card: Option<&CardChoice>,
         may_save_card: bool,
     ) -> Result<SupportOutcome, SupportError> {
+        if sale.status == SaleStatus::Pending && self.ledger.subscription_by_sale(sale.id).await?.is_some() {
+            return self.start_monthly(sale, None).await;
+        }
         match sale.status {
             SaleStatus::Failed => Err(SupportError::Declined),
             SaleStatus::Pending if sale.payment.is_none() => {
@@ -505,11 +522,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                 if sale.pay_type == PayType::Card && card.is_none() {
                     let report = PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() };
                     let recorded = self.record(sale.id, report).await?;
-                    return Ok(SupportOutcome { sale: recorded.sale, authenticate: None });
+                    return Ok(SupportOutcome { sale: recorded.sale, authenticate: None, subscription: None });
                 }
                 self.ask_provider(&sale, &customer, card.as_ref()).await
             }
-            _ if is_final(sale.status) => Ok(SupportOutcome { sale, authenticate: None }),
+            _ if is_final(sale.status) => Ok(SupportOutcome { sale, authenticate: None, subscription: None }),
             _ => self.refresh(sale).await,
         }
     }
@@ -581,7 +598,7 @@ fn address_problem(error: &AddressError) -> FieldProblem {
     FieldProblem { field: error.field(), message: error.to_string() }
 }
 
-fn provider_error(error: GatewayError) -> SupportError {
+pub(crate) fn provider_error(error: GatewayError) -> SupportError {
     match error {
         GatewayError::Unavailable(_) | GatewayError::Unexpected(_) => SupportError::Unavailable,
         GatewayError::NotFound(_) => SupportError::NotFound,
@@ -645,6 +662,10 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             return Err(SupportError::LoginRequired);
         }
         let checkout = self.checkout(order.project, order.ret).await?;
+        let monthly = checkout.monthly;
+        if monthly {
+            super::subscriptions::check_monthly_order(&order)?;
+        }
         if !checkout.accepts(order.pay_type) {
             return Err(SupportError::PaymentTypeNotAccepted);
         }
@@ -684,13 +705,16 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             Err(PlaceError::Blocked(block)) => return Err(SupportError::Blocked(block)),
             Err(PlaceError::Repo(error)) => return Err(error.into()),
         };
+        if monthly {
+            return self.start_monthly(sale, order.card.as_ref()).await;
+        }
         self.resume(sale, order.card.as_ref(), !is_guest).await
     }
 
     async fn status(&self, sale: SaleId) -> Result<SupportOutcome, SupportError> {
         let sale = self.ledger.sale(sale).await?.ok_or(SupportError::NotFound)?;
         if is_final(sale.status) {
-            return Ok(SupportOutcome { sale, authenticate: None });
+            return Ok(SupportOutcome { sale, authenticate: None, subscription: None });
         }
         self.refresh(sale).await
     }
@@ -699,7 +723,12 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         let event = self.gateway.verify_webhook(payload, signature)?;
         let body: serde_json::Value =
             serde_json::from_str(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;
-        let object_id = event.payment.as_ref().map(|p| p.id.as_str().to_string());
+        let object_id = event
+            .payment
+            .as_ref()
+            .map(|p| p.id.as_str().to_string())
+            .or_else(|| event.invoice.as_ref().map(|i| i.id.as_str().to_string()))
+            .or_else(|| event.subscription.as_ref().map(|s| s.id.as_str().to_string()));
         let now = self.clock.now();
         let fresh = self
             .ledger
@@ -709,9 +738,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         if !fresh {
             return Ok(());
         }
-        let result = match &event.payment {
-            Some(payment) => self.apply_payment(payment).await,
-            None => Ok(()),
+        let result = match (&event.payment, &event.invoice, &event.subscription) {
+            (Some(payment), _, _) => self.apply_payment(payment).await,
+            (None, Some(invoice), _) => self.apply_invoice(invoice, event.kind).await,
+            (None, None, Some(subscription)) => self.apply_subscription(subscription).await,
+            (None, None, None) => Ok(()),
         };
         let error = result.as_ref().err().map(ToString::to_string);
         self.ledger.finish_event(event.id.as_str(), error, now).await.map_err(anyhow::Error::from)?;
@@ -748,12 +779,16 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             }
             self.ledger.finish_event(&event_id, error, now).await?;
         }
+        let monthly = self.reconcile_subscriptions().await?;
+        report.checked += monthly.checked;
+        report.changed += monthly.changed;
+        report.failed += monthly.failed;
         Ok(report)
     }
 
     async fn expire_transfers(&self) -> Result<SweepReport, SupportError> {
         let today = tokyo_date(self.clock.now());
-        let mut report = SweepReport::default();
+        let mut report = self.stop_ended_projects().await?;
         for sale in self.ledger.overdue_transfers(today, self.config.sweep_batch).await? {
             report.checked += 1;
             let result = match &sale.payment {

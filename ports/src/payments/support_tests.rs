@@ -51,6 +51,7 @@ fn checkout() -> Checkout {
         return_disabled: false,
         remaining: Remaining::Limited(5),
         only_for: None,
+        monthly: false,
     }
 }
 
@@ -117,6 +118,13 @@ fn payment(status: IntentStatus) -> Payment {
     }
 }
 
+/// No monthly supports anywhere: the one-off flow's tests.
+fn no_subscriptions(ledger: &mut MockSupportLedger) {
+    ledger.expect_subscription_by_sale().returning(|_| Ok(None));
+    ledger.expect_subscriptions_of_ended_projects().returning(|_, _| Ok(vec![]));
+    ledger.expect_running_subscriptions().returning(|_, _| Ok(vec![]));
+}
+
 /// A ledger whose sale follows the reports it is given, as the real one does.
 struct Book {
     ledger: MockSupportLedger,
@@ -125,6 +133,7 @@ struct Book {
 
 fn book(pay_type: PayType, placed: fn(SaleRecord) -> Placed) -> Book {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
@@ -360,6 +369,7 @@ async fn a_bank_transfer_mails_the_account_to_pay_into_with_its_deadline() {
 #[tokio::test]
 async fn a_sold_out_return_is_refused_before_anything_is_written_or_charged() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { remaining: Remaining::Limited(0), ..checkout() })));
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_place().never();
@@ -373,6 +383,7 @@ async fn a_sold_out_return_is_refused_before_anything_is_written_or_charged() {
 #[tokio::test]
 async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_provider_call() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_place().returning(|_| Err(PlaceError::Blocked(PurchaseBlock::SoldOut)));
@@ -388,6 +399,7 @@ async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_pro
 #[tokio::test]
 async fn step_one_problems_are_all_reported_with_the_specs_messages() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| {
         Ok(Some(Checkout {
             address_label: Some("お届け先".into()),
@@ -415,6 +427,7 @@ async fn step_one_problems_are_all_reported_with_the_specs_messages() {
 #[tokio::test]
 async fn an_over_long_name_or_answer_is_refused_before_anything_is_written() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| {
         Ok(Some(Checkout {
             additional: Some(AdditionalQuestion { label: "Tシャツのサイズ".into(), alert: None }),
@@ -450,6 +463,7 @@ async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_gu
     assert!(matches!(error, SupportError::LoginRequired));
 
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_lookup_guest().returning(|_| Ok(GuestLookup::Member));
     let (mailer, _) = recording_mailer();
@@ -461,6 +475,7 @@ async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_gu
 #[tokio::test]
 async fn a_return_offered_to_one_supporter_cannot_be_bought_by_another() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger
         .expect_checkout()
         .returning(|_, _| Ok(Some(Checkout { only_for: Some("vip@example.jp".into()), ..checkout() })));
@@ -474,6 +489,7 @@ async fn a_return_offered_to_one_supporter_cannot_be_bought_by_another() {
 #[tokio::test]
 async fn a_method_the_project_does_not_take_is_refused() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { accepts_bank_transfer: false, ..checkout() })));
     let (mailer, _) = recording_mailer();
     let error =
@@ -488,6 +504,8 @@ fn event(id: &str, status: IntentStatus) -> PaymentEvent {
         kind: PaymentEventKind::Succeeded,
         created_at: Utc::now(),
         payment: Some(payment(status)),
+        invoice: None,
+        subscription: None,
     }
 }
 
@@ -516,6 +534,7 @@ async fn a_redelivered_webhook_is_recorded_once_and_applied_once() {
 #[tokio::test]
 async fn an_unsigned_webhook_is_refused_and_records_nothing() {
     let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
     ledger.expect_record_event().never();
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_verify_webhook().returning(|_, _| Err(WebhookError::BadSignature("no match".into())));

@@ -22,7 +22,16 @@ export const PAYMENT_MESSAGES = {
   libraryUnavailable: 'カード決済の準備ができませんでした。時間をおいて再度お試しください。',
   authenticationFailed: 'カードの本人認証が完了しませんでした。別のカードをお試しいただくか、再度お試しください。',
   noPaymentType: 'このプロジェクトは現在お支払いを受け付けていません。',
+  /** Spec 001 (subscription): the confirmation before a monthly support is placed, and its outcomes. */
+  subscriptionConfirm: 'お支払いを確定します。よろしいですか？',
+  subscriptionRegistered: 'お支払い情報の登録が完了しました。',
+  subscriptionFailed: 'お支払い情報の登録に失敗しました。お手数ですが管理者までお問い合わせください',
+  monthlyCardOnly: '毎月のご支援はクレジットカードでのお支払いのみご利用いただけます。',
+  monthlyMembersOnly: '毎月のご支援は会員の方のみお申し込みいただけます。ログインしてからお申し込みください。',
 } as const;
+
+/** A return charged every month (`interval: 'month'`). */
+export const isMonthlyReturn = (ret: { interval?: string | null }): boolean => ret.interval === 'month';
 
 /** `{label}を入力してください` (spec 001 §5, address and additional data). */
 export const requiredMessage = (label: string): string => `${label}を入力してください`;

@@ -13,14 +13,17 @@ export const formatPercent = (percent: number, decimals: 1 | 2): string => `${pe
 export const formatDaysLeft = (daysLeft: number, isOpen: boolean): string =>
   isOpen && daysLeft > 0 ? `残り${integer.format(daysLeft)}日` : '終了';
 
-type PricedReturn = { price: number; total: number; taxLabel: string };
+type PricedReturn = { price: number; total: number; taxLabel: string; interval?: string | null };
 
 /**
  * The price a supporter pays for one lot, always tax included (総額表示): '3,300円（税込）', also for a return
  * the project lists before tax; a donation carries no tax: '5,000円（非課税）'. See docs/decisions.md.
  */
 export const formatReturnPrice = (ret: PricedReturn): string =>
-  `${formatYen(ret.total)}（${ret.taxLabel === '非課税' ? '非課税' : '税込'}）`;
+  `${formatYen(ret.total)}${isMonthly(ret) ? '/月' : ''}（${ret.taxLabel === '非課税' ? '非課税' : '税込'}）`;
+
+/** A return charged every month (`interval: 'month'`, issue #10): '1,100円/月（税込）', 毎月のご支援. */
+export const isMonthly = (ret: { interval?: string | null }): boolean => ret.interval === 'month';
 
 /** The secondary figure of a return listed before tax (税別): '税抜 3,000円'; null for the others. */
 export const formatTaxExcludedPrice = (ret: PricedReturn): string | null =>

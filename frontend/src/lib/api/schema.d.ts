@@ -450,6 +450,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stripe/subscription/get/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's monthly supports, newest first. */
+        get: operations["list_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/subscription/set/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a monthly support at the end of the paid period (the supporter is
+         *     mailed). Repeating it changes nothing.
+         */
+        post: operations["cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stripe/webhook": {
         parameters: {
             query?: never;
@@ -877,6 +914,13 @@ export interface components {
         };
         /** @enum {string} */
         BlockReason: "ended" | "disabled" | "sold_out";
+        CancelRequest: {
+            /**
+             * Format: int64
+             * @description Our subscription id (from the list).
+             */
+            id: number;
+        };
         /**
          * @description The card to pay with: a saved card (`cardId`) or one just tokenised by
          *     Stripe.js (`token`, optionally saved for members).
@@ -1496,6 +1540,11 @@ export interface components {
             /** Format: int64 */
             id: number;
             imageSrc: string | null;
+            /**
+             * @description `month`: a monthly return (shown as 1,100円/月, backed by a subscription); null: one-off.
+             * @example month
+             */
+            interval: string | null;
             /** Format: int32 */
             limit: number | null;
             lotDisable: boolean;
@@ -1586,6 +1635,40 @@ export interface components {
          * @enum {string}
          */
         SponsorTier: "largest" | "large" | "medium" | "small";
+        SubscriptionDto: {
+            /**
+             * Format: int64
+             * @description Yen charged each month, tax included.
+             */
+            amount: number;
+            cardBrand: string | null;
+            /** @description The saved card that pays it. */
+            cardId: string | null;
+            cardLast4: string | null;
+            /** @description Last day of the paid period when stopping, or the end. */
+            endsOn: string | null;
+            /**
+             * Format: int64
+             * @description Our subscription id.
+             */
+            id: number;
+            /** @description Next charge, `YYYY-MM-DD` (Asia/Tokyo); null when stopping or ended. */
+            nextChargeDate: string | null;
+            projectSlug: string;
+            projectTitle: string;
+            returnTitle: string;
+            /**
+             * @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
+             * @example active
+             */
+            status: string;
+        };
+        SubscriptionResponse: {
+            subscription: components["schemas"]["SubscriptionDto"];
+        };
+        SubscriptionsResponse: {
+            subscriptions: components["schemas"]["SubscriptionDto"][];
+        };
         /** @description Paid total (status succeeded only) and number of paid supports. */
         SumDto: {
             /** Format: int64 */
@@ -1648,6 +1731,11 @@ export interface components {
             /** @description Opaque proof of this sale for `GET /v1/payment/get/status` (guests have no session). */
             receipt: string;
             sale: components["schemas"]["SaleDto"];
+            /**
+             * Format: int64
+             * @description The monthly support this support started (our subscription id); absent for a one-off support.
+             */
+            subscriptionId?: number | null;
         };
         /**
          * @description How the price is taxed, as the return card and the payment history label it.
@@ -2422,7 +2510,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists` */
+            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2912,6 +3000,95 @@ export interface operations {
                 };
             };
             /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monthly supports (none before the first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionsResponse"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, now `canceling` (or as it was when already stopping or ended) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's subscriptions */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable`: nothing changed; try again */
             503: {
                 headers: {
                     [name: string]: unknown;

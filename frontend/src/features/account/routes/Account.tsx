@@ -3,6 +3,7 @@ import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
 import type { AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { MonthlySupports } from '../components/MonthlySupports';
 import { currentImageUrl } from '../images';
 
 /** The edit pages, as linked from my page (spec 000 §2). */
@@ -104,6 +105,7 @@ export function Account() {
         </Notice>
       )}
       <WithAuthUser>{(user) => <Summary user={user} />}</WithAuthUser>
+      <MonthlySupports />
       <nav aria-label="アカウント設定">
         <h2 className="account-page__subtitle">アカウント設定</h2>
         <ul className="account-menu">

@@ -167,4 +167,6 @@ export interface SupportResult {
   receipt: string;
   nextAction: NextAction | null;
   bankTransfer: BankTransfer | null;
+  /** Present when the support started a monthly support (our subscription id). */
+  subscriptionId?: number | null;
 }

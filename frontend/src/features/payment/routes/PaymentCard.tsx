@@ -11,7 +11,7 @@ import { useSavedCardsQuery } from '../api/paymentApi';
 import { CardEntry, CardRegisterModal, CardSelectModal, cardLabel } from '../components/CardForms';
 import { PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { ReturnSummary } from '../components/ReturnSummary';
-import { PAYMENT_MESSAGES } from '../messages';
+import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { cardChosen, guestCardTokenised, selectChosenCardId } from '../paymentSlice';
 import { useStripeLibrary } from '../useStripeLibrary';
 
@@ -40,6 +40,9 @@ function MemberCards({ flow }: { flow: FlowContext }) {
         <h2 id="payment-card-title" className="payment-section__title">
           お支払いに使うカード
         </h2>
+        {isMonthlyReturn(flow.ret) && (
+          <p className="field__hint">毎月のご支援は、登録済みのカードから毎月お支払いいただきます。</p>
+        )}
         {payingWith ? (
           <p>
             {cardLabel(payingWith)}
@@ -128,7 +131,15 @@ function CardStep({ flow }: { flow: FlowContext }) {
   if (!stripePromise) return <PageLoading />;
   return (
     <Elements stripe={stripePromise}>
-      {flow.isMember ? <MemberCards flow={flow} /> : <GuestCard flow={flow} />}
+      {flow.isMember ? (
+        <MemberCards flow={flow} />
+      ) : isMonthlyReturn(flow.ret) ? (
+        <Notice tone="error">
+          <p>{PAYMENT_MESSAGES.monthlyMembersOnly}</p>
+        </Notice>
+      ) : (
+        <GuestCard flow={flow} />
+      )}
     </Elements>
   );
 }

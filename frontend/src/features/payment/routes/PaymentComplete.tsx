@@ -95,6 +95,21 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
     </Link>
   );
 
+  if (sale.status === 'succeeded' && result.subscriptionId != null) {
+    return (
+      <>
+        <Notice tone="success">
+          <p>お支払い情報の登録が完了しました。</p>
+        </Notice>
+        <p>毎月のご支援ありがとうございます。初回分のお支払いが完了しました。次回からは毎月同じカードでお支払いいただきます。停止はマイページの「毎月のご支援」から行えます。</p>
+        <Backed result={result} />
+        <div className="form__actions">
+          {projectLink}
+          {accountLink}
+        </div>
+      </>
+    );
+  }
   if (sale.status === 'succeeded') {
     return (
       <>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { Modal } from '@/components/Modal';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
 import { LoadError } from '@/components/form/LoadError';
@@ -22,6 +23,7 @@ import { formatYen } from '../format';
 import {
   BANK_TRANSFER_DEADLINE_TEXT,
   BANK_TRANSFER_FEE_NOTE,
+  isMonthlyReturn,
   PAYMENT_MESSAGES,
   PAYMENT_NOTICES,
 } from '../messages';
@@ -99,6 +101,8 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const busyRef = useRef(false);
   const placed = useRef(false);
   const [failure, setFailure] = useState<{ message: string; anotherCard: boolean } | null>(null);
+  const monthly = isMonthlyReturn(ret);
+  const [asking, setAsking] = useState(false);
 
   // The key of this attempt exists from the moment the page is entered (and survives a reload).
   useEffect(() => {
@@ -177,7 +181,10 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
         setFailure({ message: body.message ?? PAYMENT_MESSAGES.cardDeclined, anotherCard: true });
       } else if (mayHaveReachedServer(error)) {
         // 503 and no answer: the sale may exist; retrying with the same key continues it.
-        setFailure({ message: PAYMENT_MESSAGES.paymentFailed, anotherCard: false });
+        setFailure({
+          message: monthly ? PAYMENT_MESSAGES.subscriptionFailed : PAYMENT_MESSAGES.paymentFailed,
+          anotherCard: false,
+        });
       } else {
         endAttempt();
         const fields = body?.errors?.map((field) => field.message) ?? [];
@@ -268,10 +275,15 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
             </div>
           )}
           <div className="payment-figures__total">
-            <dt>合計（{figures.taxLabel === '非課税' ? '非課税' : '税込'}）</dt>
-            <dd>{formatYen(figures.total)}</dd>
+            <dt>{monthly ? '毎月のお支払い' : '合計'}（{figures.taxLabel === '非課税' ? '非課税' : '税込'}）</dt>
+            <dd>{monthly ? `${formatYen(figures.total)}/月` : formatYen(figures.total)}</dd>
           </div>
         </dl>
+        {monthly && (
+          <p className="payment-monthly-note">
+            毎月のご支援です。本日初回分をお支払いいただき、以降は毎月同じ日に同じカードから{formatYen(figures.total)}をお支払いいただきます。マイページからいつでも停止でき、停止後もお支払い済みの期間の終わりまでご支援が続きます。
+          </p>
+        )}
       </section>
 
       <section className="payment-section" aria-labelledby="payment-confirm-method">
@@ -330,11 +342,32 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
           busy={busy}
           busyLabel="決済処理中…"
           disabled={paymentType === 1 && !paying.card}
-          onClick={() => void confirm()}
+          onClick={() => (monthly ? setAsking(true) : void confirm())}
         >
-          {`${formatYen(figures.total)}を支払う`}
+          {monthly ? `毎月${formatYen(figures.total)}の支援を申し込む` : `${formatYen(figures.total)}を支払う`}
         </SubmitButton>
       </div>
+      {asking && (
+        <Modal title="お支払いの確定" onClose={() => setAsking(false)}>
+          <p className="modal__message">{PAYMENT_MESSAGES.subscriptionConfirm}</p>
+          <p>毎月{formatYen(figures.total)}（税込）をお支払いいただきます。</p>
+          <div className="modal__actions">
+            <button
+              type="button"
+              className="button button--primary button--block"
+              onClick={() => {
+                setAsking(false);
+                void confirm();
+              }}
+            >
+              確定する
+            </button>
+            <button type="button" className="button button--block" onClick={() => setAsking(false)}>
+              キャンセル
+            </button>
+          </div>
+        </Modal>
+      )}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { paths } from '@/config/paths';
 import type { PaymentTypeCode } from '../api/types';
 import { PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { ReturnSummary } from '../components/ReturnSummary';
-import { PAYMENT_MESSAGES } from '../messages';
+import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 
 const METHOD_LABELS: Record<PaymentTypeCode, { label: string; hint: string }> = {
   1: { label: 'クレジットカード', hint: 'Visa / MasterCard / American Express / JCB / Diners Club / Discover' },
@@ -15,7 +15,11 @@ const METHOD_LABELS: Record<PaymentTypeCode, { label: string; hint: string }> = 
 
 function MethodForm({ flow }: { flow: FlowContext }) {
   const navigate = useNavigate();
-  const accepted = flow.project.paymentTypes.filter((type): type is PaymentTypeCode => type === 1 || type === 2);
+  const monthly = isMonthlyReturn(flow.ret);
+  // A monthly support is charged to a saved card every month: no bank transfer.
+  const accepted = flow.project.paymentTypes.filter(
+    (type): type is PaymentTypeCode => type === 1 || (type === 2 && !monthly),
+  );
   const [choice, setChoice] = useState<PaymentTypeCode | null>(accepted.length === 1 ? accepted[0]! : null);
 
   if (accepted.length === 0) {
@@ -34,6 +38,7 @@ function MethodForm({ flow }: { flow: FlowContext }) {
 
   return (
     <form className="form" noValidate onSubmit={onSubmit}>
+      {monthly && <p className="field__hint">{PAYMENT_MESSAGES.monthlyCardOnly}</p>}
       <fieldset className="payment-choice">
         <legend>お支払い方法を選択してください</legend>
         {accepted.map((type) => (

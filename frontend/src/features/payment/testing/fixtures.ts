@@ -26,6 +26,7 @@ export const paymentReturn = (overrides: Partial<PaymentReturn> = {}): PaymentRe
   blockReason: null,
   blockMessage: null,
   course: null,
+  interval: null,
   imageSrc: null,
   descriptionImage: null,
   descriptionComment: null,

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
-import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice } from '../format';
+import { LoginRequiredModal } from '@/components/modals/LoginRequiredModal';
+import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice, isMonthly } from '../format';
 import { paymentInfoHref, storeSupportStart } from '../support';
 import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
@@ -35,12 +36,17 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
         )}
         <div className="return-card__body">
           {ret.course && <p className="return-card__course">コース{ret.course}</p>}
+          {isMonthly(ret) && <p className="return-card__monthly">毎月のご支援</p>}
           <h3 id={titleId} className="return-card__title">{ret.title}</h3>
           <p className="return-card__price">
             <span>{formatReturnPrice(ret)}</span>
             {taxExcluded && <span className="return-card__price-sub">{taxExcluded}</span>}
           </p>
-          <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
+          {isMonthly(ret) ? (
+            <p className="return-card__remaining">毎月同じ日にクレジットカードでお支払いいただきます。マイページからいつでも停止できます。</p>
+          ) : (
+            <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
+          )}
           <ServerHtml className="return-card__description" html={ret.description} />
           {ret.descriptionImage && (
             <img
@@ -104,7 +110,17 @@ export function ReturnList({ project, isLoggedIn }: ReturnListProps) {
           ))}
         </ul>
       )}
-      {chosen && (
+      {chosen && isMonthly(chosen) && (
+        <LoginRequiredModal
+          title="毎月のご支援"
+          onClose={() => setChosen(null)}
+          onBeforeNavigate={() => {
+            const href = paymentInfoHref(project.slug, chosen.slug);
+            storeSupportStart({ loginRef: href, supportType: 'login' });
+          }}
+        />
+      )}
+      {chosen && !isMonthly(chosen) && (
         <SupportTypeModal
           projectSlug={project.slug}
           returnSlug={chosen.slug}

@@ -38,6 +38,7 @@ export const ret = (overrides: Partial<ProjectReturn> = {}): ProjectReturn => ({
   blockReason: null,
   blockMessage: null,
   course: null,
+  interval: null,
   imageSrc: '/media/demo/r3.svg',
   descriptionImage: null,
   descriptionComment: null,

@@ -1,0 +1,148 @@
+//! A member's monthly supports (`/v1/stripe/subscription/...`): always the
+//! caller's own; another member's id is as unknown as a missing one.
+
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Json};
+use actix_web::{get, post};
+use ports::payments::subscriptions::{display_status, SubscriptionError, SubscriptionView, Subscriptions};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+use crate::auth::AuthUser;
+use crate::error::ErrorBody;
+use crate::ApiError;
+
+pub(crate) fn config(cfg: &mut ServiceConfig) {
+    cfg.service(list_subscriptions).service(cancel_subscription);
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct SubscriptionDto {
+    /// Our subscription id.
+    id: i64,
+    project_title: String,
+    project_slug: String,
+    return_title: String,
+    /// Yen charged each month, tax included.
+    amount: i64,
+    /// `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
+    #[schema(example = "active")]
+    status: &'static str,
+    /// Next charge, `YYYY-MM-DD` (Asia/Tokyo); null when stopping or ended.
+    #[schema(required = true)]
+    next_charge_date: Option<String>,
+    /// Last day of the paid period when stopping, or the end.
+    #[schema(required = true)]
+    ends_on: Option<String>,
+    /// The saved card that pays it.
+    #[schema(required = true)]
+    card_id: Option<String>,
+    #[schema(required = true)]
+    card_brand: Option<String>,
+    #[schema(required = true)]
+    card_last4: Option<String>,
+}
+
+impl From<SubscriptionView> for SubscriptionDto {
+    fn from(view: SubscriptionView) -> Self {
+        let record = view.record;
+        let status = display_status(&record);
+        let period_end =
+            record.current_period_end.map(|end| domain::time::tokyo_date(end).format("%Y-%m-%d").to_string());
+        let (next_charge_date, ends_on) = match status {
+            "active" | "past_due" => (period_end, None),
+            _ => (None, period_end),
+        };
+        Self {
+            id: record.id,
+            project_title: record.project_title,
+            project_slug: record.project_slug,
+            return_title: record.return_title,
+            amount: record.amount.value(),
+            status,
+            next_charge_date,
+            ends_on,
+            card_id: record.card.map(|c| c.as_str().to_string()),
+            card_brand: view.card.as_ref().map(|c| c.brand.clone()),
+            card_last4: view.card.map(|c| c.last4),
+        }
+    }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SubscriptionsResponse {
+    subscriptions: Vec<SubscriptionDto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SubscriptionResponse {
+    subscription: SubscriptionDto,
+}
+
+#[derive(Debug, Deserialize, ToSchema)]
+pub(crate) struct CancelRequest {
+    /// Our subscription id (from the list).
+    id: i64,
+}
+
+impl From<SubscriptionError> for ApiError {
+    fn from(error: SubscriptionError) -> Self {
+        match error {
+            SubscriptionError::NotFound => Self::NotFound,
+            SubscriptionError::Unavailable => Self::Field {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                body: ErrorBody {
+                    error: "payment_unavailable".into(),
+                    message: "お支払い情報の更新に失敗しました。お手数ですが、再度やり直してください。".into(),
+                    field: None,
+                    errors: None,
+                },
+            },
+            SubscriptionError::Unexpected(cause) => Self::internal(cause.as_ref()),
+        }
+    }
+}
+
+/// The member's monthly supports, newest first.
+#[utoipa::path(
+    tag = "subscriptions",
+    responses(
+        (status = 200, description = "The monthly supports (none before the first)", body = SubscriptionsResponse),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/stripe/subscription/get/list")]
+async fn list_subscriptions(
+    user: AuthUser,
+    subscriptions: web::Data<dyn Subscriptions>,
+) -> Result<Json<SubscriptionsResponse>, ApiError> {
+    let list = subscriptions.list(user.0.id).await?;
+    Ok(Json(SubscriptionsResponse { subscriptions: list.into_iter().map(SubscriptionDto::from).collect() }))
+}
+
+/// Stop a monthly support at the end of the paid period (the supporter is
+/// mailed). Repeating it changes nothing.
+#[utoipa::path(
+    tag = "subscriptions",
+    request_body = CancelRequest,
+    responses(
+        (status = 200, description = "The subscription, now `canceling` (or as it was when already stopping or ended)", body = SubscriptionResponse),
+        (status = 400, description = "`malformed_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not one of the member's subscriptions", body = ErrorBody),
+        (status = 503, description = "`payment_unavailable`: nothing changed; try again", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/stripe/subscription/set/cancel")]
+async fn cancel_subscription(
+    user: AuthUser,
+    subscriptions: web::Data<dyn Subscriptions>,
+    body: Json<CancelRequest>,
+) -> Result<Json<SubscriptionResponse>, ApiError> {
+    let view = subscriptions.cancel(user.0.id, body.id).await?;
+    Ok(Json(SubscriptionResponse { subscription: view.into() }))
+}

@@ -1,0 +1,405 @@
+//! Monthly support against the local payment server: a member backs the demo's サポーターズクラブ
+//! (1,000円 + tax a month) with a saved card; the provider's renewals, failures and retries reach
+//! our sales, totals, history and mails through its webhooks, each applied once.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+
+const PROJECT: &str = "takasaki-daruma";
+const CLUB: &str = "supporters-club";
+const PASSWORD: &str = "monthly-password-1";
+
+fn provider() -> (String, String) {
+    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
+    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
+    (base.trim_end_matches('/').to_string(), key)
+}
+
+fn webhook_secret() -> String {
+    std::env::var("STRIPE_WEBHOOK_SECRET").unwrap_or_else(|_| "whsec_local".into())
+}
+
+async fn provider_post(path: &str) -> (u16, Value) {
+    let (base, key) = provider();
+    let resp = reqwest::Client::new().post(format!("{base}{path}")).basic_auth(key, Some("")).send().await.unwrap();
+    (resp.status().as_u16(), resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn card_token(number: &str) -> String {
+    let (base, key) = provider();
+    let body: Value = reqwest::Client::new()
+        .post(format!("{base}/v1/tokens"))
+        .basic_auth(key, Some(""))
+        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2031"), ("card[cvc]", "123")])
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    body["id"].as_str().expect("token").to_string()
+}
+
+/// The provider's webhooks to this test's server, removed when the guard is dropped.
+struct Hook {
+    id: String,
+}
+
+impl Hook {
+    async fn register(app: &TestApp) -> Self {
+        let (base, key) = provider();
+        let id = format!("monthly-{}", app.address.rsplit(':').next().unwrap());
+        reqwest::Client::new()
+            .post(format!("{base}/_config/webhooks/{id}"))
+            .basic_auth(&key, Some(""))
+            .form(&[("url", format!("{}/v1/stripe/webhook", app.address)), ("secret", webhook_secret())])
+            .send()
+            .await
+            .unwrap();
+        Self { id }
+    }
+
+    async fn remove(self) {
+        let (base, key) = provider();
+        reqwest::Client::new()
+            .delete(format!("{base}/_config/webhooks/{}", self.id))
+            .basic_auth(&key, Some(""))
+            .send()
+            .await
+            .ok();
+    }
+}
+
+async fn member(app: &TestApp, prefix: &str) -> (String, String) {
+    let email = unique_email(prefix);
+    app.register_member(&email, PASSWORD).await;
+    let token = app.login(&email, PASSWORD).await;
+    (email, token)
+}
+
+/// Registers a card on the member's account and returns its id.
+async fn add_card(app: &TestApp, token: &str, number: &str) -> String {
+    let resp = app
+        .post_json_with_token(
+            "/v1/stripe/customer/set/updater",
+            token,
+            &json!({"source": card_token(number).await, "isCardRegist": true}),
+        )
+        .await;
+    assert_eq!(resp.status(), 200);
+    let body: Value = resp.json().await.unwrap();
+    body["card"]["id"].as_str().unwrap().to_string()
+}
+
+async fn club(app: &TestApp) -> (i64, i64) {
+    let project = app.project_id(PROJECT).await;
+    let ret =
+        app.query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = '{CLUB}'"));
+    (project, ret)
+}
+
+async fn back(app: &TestApp, token: Option<&str>, body: &Value) -> (u16, Value) {
+    let resp = match token {
+        Some(token) => app.post_json_with_token("/v1/payment/set/support", token, body).await,
+        None => app.post_json("/v1/payment/set/support", body).await,
+    };
+    (resp.status().as_u16(), resp.json().await.unwrap_or(Value::Null))
+}
+
+async fn club_body(app: &TestApp, payment_type: i64, card: Option<&str>) -> Value {
+    let (project, ret) = club(app).await;
+    let mut body = json!({
+        "projectId": project, "returnId": ret, "lot": 1, "paymentType": payment_type,
+        "idempotencyKey": uuid::Uuid::new_v4().to_string(), "displayname": "高崎 一郎",
+        "additionalData": "応援しています", "agreeTerms": true, "notAntisocial": true
+    });
+    if let Some(card) = card {
+        body["card"] = json!({"cardId": card});
+    }
+    body
+}
+
+async fn subscriptions(app: &TestApp, token: &str) -> Vec<Value> {
+    let body: Value = app.get_with_token("/v1/stripe/subscription/get/list", token).await.json().await.unwrap();
+    body["subscriptions"].as_array().unwrap().clone()
+}
+
+fn provider_id(app: &TestApp, id: i64) -> String {
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Row {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        subscription_id: String,
+    }
+    let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
+    diesel::sql_query(format!("SELECT subscription_id FROM subscriptions WHERE id = {id}"))
+        .get_result::<Row>(&mut conn)
+        .unwrap()
+        .subscription_id
+}
+
+/// Waits (up to 10 s) until `sql` counts `expected`.
+async fn eventually(app: &TestApp, sql: &str, expected: i64) {
+    let mut last = -1;
+    for _ in 0..100 {
+        last = app.query_i64(sql);
+        if last == expected {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{sql}: {last}, expected {expected}");
+}
+
+fn months_sql(id: i64) -> String {
+    format!("SELECT count(*) AS value FROM sales WHERE subscription_id = {id} AND status = 'succeeded'")
+}
+
+fn subjects(mails: &[Value]) -> Vec<String> {
+    mails.iter().map(|m| m["subject"].as_str().unwrap_or_default().to_string()).collect()
+}
+
+fn hmac_sha256(key: &[u8], message: &[u8]) -> String {
+    let mut block = [0_u8; 64];
+    block[..key.len()].copy_from_slice(key);
+    let inner: Vec<u8> = block.iter().map(|b| b ^ 0x36).chain(message.iter().copied()).collect();
+    let inner = Sha256::digest(&inner);
+    let outer: Vec<u8> = block.iter().map(|b| b ^ 0x5c).chain(inner.iter().copied()).collect();
+    Sha256::digest(&outer).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Sends `payload` to our webhook signed as the provider signs it.
+async fn deliver(app: &TestApp, payload: &str) -> u16 {
+    let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let signature = hmac_sha256(webhook_secret().as_bytes(), format!("{t}.{payload}").as_bytes());
+    app.client
+        .post(format!("{}/v1/stripe/webhook", app.address))
+        .header("Stripe-Signature", format!("t={t},v1={signature}"))
+        .header("Content-Type", "application/json")
+        .body(payload.to_string())
+        .send()
+        .await
+        .unwrap()
+        .status()
+        .as_u16()
+}
+
+#[tokio::test]
+async fn a_monthly_return_is_for_members_by_card_and_another_members_subscription_is_unknown() {
+    let app = spawn_demo_app().await;
+    let (_, ret) = club(&app).await;
+    assert_eq!(
+        app.query_i64(&format!("SELECT count(*) AS value FROM returns WHERE id = {ret} AND interval = 'month'")),
+        1
+    );
+
+    let mut guest = club_body(&app, 1, None).await;
+    guest["guestEmail"] = json!(unique_email("guest"));
+    guest["card"] = json!({"token": card_token("4242424242424242").await});
+    let (status, answer) = back(&app, None, &guest).await;
+    assert_eq!((status, answer["error"].as_str()), (409, Some("monthly_refused")), "{answer}");
+    assert!(answer["message"].as_str().unwrap().contains("会員の方のみ"));
+
+    let (_, token) = member(&app, "monthly-bank").await;
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 2, None).await).await;
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(answer["message"], "毎月のご支援はクレジットカードでのお支払いのみご利用いただけます。");
+
+    let card = add_card(&app, &token, "4242424242424242").await;
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["sale"]["status"], "succeeded");
+    assert_eq!(answer["sale"]["total"], 1100);
+    let id = answer["subscriptionId"].as_i64().unwrap();
+
+    let (_, other) = member(&app, "monthly-other").await;
+    assert!(subscriptions(&app, &other).await.is_empty());
+    let resp = app.post_json_with_token("/v1/stripe/subscription/set/cancel", &other, &json!({"id": id})).await;
+    assert_eq!(resp.status(), 404);
+    let listed = subscriptions(&app, &token).await;
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0]["status"], "active", "another member's attempt changed nothing");
+}
+
+#[tokio::test]
+async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_and_counted_once() {
+    let app = spawn_demo_app().await;
+    let hook = Hook::register(&app).await;
+    let (email, token) = member(&app, "monthly").await;
+    let first_card = add_card(&app, &token, "4242424242424242").await;
+    let failing = add_card(&app, &token, "4000000000000341").await;
+    let (project, _) = club(&app).await;
+    let raised_before =
+        app.query_i64(&format!("SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
+
+    // Month 1: paid at once with the chosen saved card.
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&first_card)).await).await;
+    assert_eq!(status, 200, "{answer}");
+    let id = answer["subscriptionId"].as_i64().unwrap();
+    let listed = subscriptions(&app, &token).await;
+    assert_eq!(listed[0]["amount"], 1100);
+    assert_eq!(listed[0]["cardLast4"], "4242");
+    assert_eq!(listed[0]["projectSlug"], PROJECT);
+    assert!(listed[0]["nextChargeDate"].as_str().is_some());
+    let sub = provider_id(&app, id);
+
+    // The paying card is deleted: the subscription moves to the one left (which fails every charge).
+    let resp =
+        app.post_json_with_token("/v1/stripe/customer/set/deleteCard", &token, &json!({"card_id": first_card})).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(subscriptions(&app, &token).await[0]["cardId"], failing.as_str());
+
+    // Month 2 fails: past due, the supporter is asked to change the card, no sale.
+    let (status, _) = provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+    assert_eq!(status, 200);
+    eventually(
+        &app,
+        &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'past_due'"),
+        1,
+    )
+    .await;
+    // Registration, thanks for month 1, and the failure.
+    let mails = app.mails_to(&email, 3).await;
+    let failure = mails
+        .iter()
+        .find(|m| m["subject"].as_str().unwrap_or_default().contains("お支払いができませんでした"))
+        .unwrap_or_else(|| panic!("failure mail in {:?}", subjects(&mails)));
+    assert!(failure["text"].as_str().unwrap_or_default().contains("/edit/payment"));
+    assert_eq!(app.query_i64(&months_sql(id)), 1);
+    assert_eq!(subscriptions(&app, &token).await[0]["status"], "past_due");
+
+    // A new default card takes over; the provider's retry pays month 2.
+    let good = add_card(&app, &token, "4242424242424242").await;
+    let resp =
+        app.post_json_with_token("/v1/stripe/customer/set/changeDefaultCard", &token, &json!({"card_id": good})).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(subscriptions(&app, &token).await[0]["cardId"], good.as_str());
+    provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+    eventually(&app, &months_sql(id), 2).await;
+
+    // Month 3 is paid on time.
+    provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+    eventually(&app, &months_sql(id), 3).await;
+    eventually(&app, &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'active'"), 1)
+        .await;
+
+    // Each month counted once in the totals, listed in the history, mailed.
+    let raised_after =
+        app.query_i64(&format!("SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
+    assert_eq!(raised_after - raised_before, 3000);
+    let sum: Value = app.get(&format!("/v1/sales/get/sum?type=project&id={project}")).await.json().await.unwrap();
+    assert_eq!(sum["result"]["amount"], raised_after);
+    let history: Value = app.get_with_token("/v1/sales/get/list?user_id=me", &token).await.json().await.unwrap();
+    let months = history["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["return"]["title"].as_str().unwrap_or_default().contains("サポーターズクラブ"))
+        .count();
+    assert_eq!(months, 3);
+    let mails = app.mails_to(&email, 5).await;
+    let subjects = subjects(&mails);
+    assert_eq!(subjects.iter().filter(|s| s.contains("ご支援ありがとうございます")).count(), 1, "{subjects:?}");
+    assert_eq!(subjects.iter().filter(|s| s.contains("お支払いができませんでした")).count(), 1, "{subjects:?}");
+    assert_eq!(subjects.iter().filter(|s| s.contains("お支払いが完了しました")).count(), 2, "{subjects:?}");
+
+    // The provider sends invoice.paid and invoice.payment_succeeded for every month, and may repeat
+    // either: a renewal's event delivered again (with a new id) writes nothing.
+    let payload = {
+        use diesel::{Connection, RunQueryDsl};
+        #[derive(diesel::QueryableByName)]
+        struct Row {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            payload: String,
+        }
+        let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
+        diesel::sql_query(
+            "SELECT payload::text AS payload FROM provider_events WHERE event_type = 'invoice.paid' \
+             ORDER BY received_at DESC LIMIT 1",
+        )
+        .get_result::<Row>(&mut conn)
+        .unwrap()
+        .payload
+    };
+    let mut again: Value = serde_json::from_str(&payload).unwrap();
+    again["id"] = json!("evt_redelivered_month");
+    let again = again.to_string();
+    assert_eq!(deliver(&app, &again).await, 200);
+    assert_eq!(deliver(&app, &again).await, 200);
+    assert_eq!(app.query_i64(&months_sql(id)), 3);
+    assert_eq!(
+        app.query_i64(&format!("SELECT count(DISTINCT invoice_id) AS value FROM sales WHERE subscription_id = {id}")),
+        3
+    );
+
+    // Stopped by the member: runs to the period's end, mailed once, then ends at the provider.
+    let resp = app.post_json_with_token("/v1/stripe/subscription/set/cancel", &token, &json!({"id": id})).await;
+    assert_eq!(resp.status(), 200);
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["subscription"]["status"], "canceling");
+    assert!(body["subscription"]["endsOn"].as_str().is_some());
+    let repeat = app.post_json_with_token("/v1/stripe/subscription/set/cancel", &token, &json!({"id": id})).await;
+    assert_eq!(repeat.status(), 200);
+    provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+    eventually(
+        &app,
+        &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'canceled'"),
+        1,
+    )
+    .await;
+    assert_eq!(subscriptions(&app, &token).await[0]["status"], "ended");
+    let mails = app.mails_to(&email, 7).await;
+    let subjects = self::subjects(&mails);
+    assert_eq!(subjects.iter().filter(|s| s.contains("停止について")).count(), 1, "{subjects:?}");
+    assert_eq!(subjects.iter().filter(|s| s.contains("終了しました")).count(), 1, "{subjects:?}");
+    assert_eq!(app.query_i64(&months_sql(id)), 3);
+    hook.remove().await;
+
+    // `app-server reconcile`: every month's payment agrees with the provider.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
+        .arg("reconcile")
+        .env("DATABASE_URL", &app.db.url)
+        .env("RUST_LOG", "error")
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
+}
+
+#[tokio::test]
+async fn a_renewal_that_fails_every_retry_ends_the_subscription_and_tells_the_supporter() {
+    let app = spawn_demo_app().await;
+    let hook = Hook::register(&app).await;
+    let (email, token) = member(&app, "monthly-fail").await;
+    let card = add_card(&app, &token, "4242424242424242").await;
+    let failing = add_card(&app, &token, "4000000000000341").await;
+    let (_, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
+    let id = answer["subscriptionId"].as_i64().unwrap();
+    let sub = provider_id(&app, id);
+    app.post_json_with_token("/v1/stripe/customer/set/deleteCard", &token, &json!({"card_id": card})).await;
+    assert_eq!(subscriptions(&app, &token).await[0]["cardId"], failing.as_str());
+
+    for _ in 0..3 {
+        provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    eventually(
+        &app,
+        &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'canceled'"),
+        1,
+    )
+    .await;
+    assert_eq!(app.query_i64(&months_sql(id)), 1);
+    // Registration, thanks, one failure mail for the month (three attempts), the end.
+    let mails = app.mails_to(&email, 4).await;
+    let subjects = subjects(&mails);
+    assert_eq!(subjects.iter().filter(|s| s.contains("お支払いができませんでした")).count(), 1, "{subjects:?}");
+    let ended =
+        mails.iter().find(|m| m["subject"].as_str().unwrap_or_default().contains("終了しました")).expect("end mail");
+    assert!(ended["text"].as_str().unwrap_or_default().contains("完了できなかった"));
+    hook.remove().await;
+}
