@@ -5,6 +5,7 @@
 
 mod access;
 mod backing;
+mod cards;
 mod catalog;
 mod comments;
 mod demo;

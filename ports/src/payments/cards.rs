@@ -58,6 +58,9 @@ pub trait Cards: Send + Sync {
     async fn register(&self, user: UserId, token: CardToken) -> Result<(SavedCard, CustomerCards), CardError>;
     async fn set_default(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
     async fn delete(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
+    /// The member's provider customer, if one was made (no provider call):
+    /// the session loads cards and monthly supports only when there is one.
+    async fn customer(&self, user: UserId) -> Result<Option<super::gateway::CustomerId>, CardError>;
 }
 
 pub struct CardService<L, G> {
@@ -117,6 +120,10 @@ impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
             Err(other) => return Err(other.into()),
         }
         Ok(self.gateway.cards(&customer).await?)
+    }
+
+    async fn customer(&self, user: UserId) -> Result<Option<super::gateway::CustomerId>, CardError> {
+        Ok(self.ledger.customer(user).await?)
     }
 }
 
