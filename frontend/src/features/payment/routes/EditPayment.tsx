@@ -80,9 +80,14 @@ function CardList({
             onChange={() => onSelect(card.id)}
           />
           <span>
-            <span className="saved-cards__name">{cardName(card)}</span>
+            <span className="saved-cards__name">{cardName(card)}</span>{' '}
             <span className="saved-cards__expiry">有効期限 {cardExpiry(card)}</span>
-            {card.id === defaultId && <span className="payment-cards__default">デフォルト</span>}
+            {card.id === defaultId && (
+              <>
+                {' '}
+                <span className="payment-cards__default">デフォルト</span>
+              </>
+            )}
           </span>
         </label>
       ))}
