@@ -127,5 +127,7 @@ async fn login_check(user: AuthUser, cards: web::Data<dyn Cards>) -> Result<Json
     let user = user.0;
     let customer =
         cards.customer(user.id).await?.map(|customer| SessionCustomer { customer_id: customer.as_str().to_string() });
-    Ok(Json(LoginCheckResponse { data: LoginCheckData { flag: 1, user_id: user.id.0, customer, is_admin: user.is_admin } }))
+    Ok(Json(LoginCheckResponse {
+        data: LoginCheckData { flag: 1, user_id: user.id.0, customer, is_admin: user.is_admin },
+    }))
 }

@@ -36,8 +36,13 @@ async fn cards_of(app: &TestApp, token: &str) -> Value {
 /// Registers a card through the API as the register modal does; answers the new card's id.
 async fn register(app: &TestApp, token: &str, number: &str) -> String {
     let source = card_token(number).await;
-    let resp =
-        app.post_json_with_token("/v1/stripe/customer/set/updater", token, &json!({"source": source, "isCardRegist": true})).await;
+    let resp = app
+        .post_json_with_token(
+            "/v1/stripe/customer/set/updater",
+            token,
+            &json!({"source": source, "isCardRegist": true}),
+        )
+        .await;
     let status = resp.status().as_u16();
     let body: Value = resp.json().await.unwrap();
     assert_eq!(status, 200, "{body}");
@@ -61,8 +66,9 @@ async fn two_members_with_cards(app: &TestApp) -> ((String, String), (String, St
 async fn a_member_lists_only_their_own_cards_whatever_customer_id_is_sent() {
     let app = spawn_demo_app().await;
     let ((taro, taro_card), (hanako, hanako_card)) = two_members_with_cards(&app).await;
-    let taro_customer: Value =
-        app.get_with_token("/v1/user/loginCheck", &taro).await.json::<Value>().await.unwrap()["data"]["customer"].clone();
+    let taro_customer: Value = app.get_with_token("/v1/user/loginCheck", &taro).await.json::<Value>().await.unwrap()
+        ["data"]["customer"]
+        .clone();
     let taro_customer = taro_customer["customer_id"].as_str().unwrap().to_string();
 
     // The seed's client sent `customerId`: Taro's customer id in Hanako's request changes nothing.
@@ -82,9 +88,8 @@ async fn another_members_card_can_be_neither_made_default_nor_deleted() {
     let before = cards_of(&app, &taro).await;
 
     for path in ["/v1/stripe/customer/set/changeDefaultCard", "/v1/stripe/customer/set/deleteCard"] {
-        let resp = app
-            .post_json_with_token(path, &hanako, &json!({"card_id": taro_card, "customer_id": "ignored"}))
-            .await;
+        let resp =
+            app.post_json_with_token(path, &hanako, &json!({"card_id": taro_card, "customer_id": "ignored"})).await;
         assert_eq!(resp.status(), 404, "{path}");
     }
 
@@ -114,9 +119,8 @@ async fn a_support_cannot_be_paid_with_another_members_saved_card() {
     let app = spawn_demo_app().await;
     let ((taro, taro_card), (hanako, _)) = two_members_with_cards(&app).await;
     let project = app.project_id(PROJECT).await;
-    let ret = app.query_i64(&format!(
-        "SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"
-    ));
+    let ret = app
+        .query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"));
     let body = json!({
         "projectId": project, "returnId": ret, "lot": 1, "paymentType": 1,
         "idempotencyKey": uuid::Uuid::new_v4().to_string(), "card": {"cardId": taro_card},
@@ -145,7 +149,8 @@ async fn the_owner_sets_the_default_and_deletes_and_login_check_names_the_custom
     let second = register(&app, &taro, "4000002500003155").await;
     assert_eq!(cards_of(&app, &taro).await["default"], json!(first), "the first card stays the default");
 
-    let resp = app.post_json_with_token("/v1/stripe/customer/set/changeDefaultCard", &taro, &json!({"card_id": second})).await;
+    let resp =
+        app.post_json_with_token("/v1/stripe/customer/set/changeDefaultCard", &taro, &json!({"card_id": second})).await;
     assert_eq!(resp.status(), 200);
     assert_eq!(resp.json::<Value>().await.unwrap()["data"]["default"], json!(second));
 
