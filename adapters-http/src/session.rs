@@ -6,6 +6,7 @@ use chrono::SecondsFormat;
 use domain::account::Email;
 use domain::time::tokyo;
 use ports::accounts::{IssuedToken, Sessions};
+use ports::payments::cards::Cards;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -96,11 +97,20 @@ pub(crate) struct LoginCheckData {
     #[schema(example = 1)]
     flag: i32,
     user_id: i64,
-    /// The payment customer; `null` until payments exist.
-    #[schema(value_type = Option<Object>, required = true)]
-    customer: Option<serde_json::Value>,
+    /// The member's payment-provider customer, `null` until the first card or
+    /// bank transfer made one: the session loads cards and monthly supports
+    /// only when it is there.
+    #[schema(required = true)]
+    customer: Option<SessionCustomer>,
     /// Decided on the server (configured list or `administrators` table).
     is_admin: bool,
+}
+
+/// The seed's `customer` of a session (`customer_id` as the seed names it).
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct SessionCustomer {
+    #[schema(example = "cus_1Abc")]
+    customer_id: String,
 }
 
 /// Check the session token.
@@ -113,9 +123,11 @@ pub(crate) struct LoginCheckData {
     )
 )]
 #[get("/user/loginCheck")]
-async fn login_check(user: AuthUser) -> Json<LoginCheckResponse> {
+async fn login_check(user: AuthUser, cards: web::Data<dyn Cards>) -> Result<Json<LoginCheckResponse>, ApiError> {
     let user = user.0;
-    Json(LoginCheckResponse {
-        data: LoginCheckData { flag: 1, user_id: user.id.0, customer: None, is_admin: user.is_admin },
-    })
+    let customer =
+        cards.customer(user.id).await?.map(|customer| SessionCustomer { customer_id: customer.as_str().to_string() });
+    Ok(Json(LoginCheckResponse {
+        data: LoginCheckData { flag: 1, user_id: user.id.0, customer, is_admin: user.is_admin },
+    }))
 }

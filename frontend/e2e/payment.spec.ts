@@ -75,7 +75,7 @@ test.describe.serial('a member backs with a card', () => {
     await expect(sale).toHaveCount(1);
     await expect(sale).toContainText('支払い済み');
     await expect(definition(sale, 'お支払い方法')).toHaveText('カード');
-    await expect(definition(sale, 'お支払い金額')).toContainText('6,000（税込）');
+    await expect(definition(sale, 'お支払い金額')).toHaveText(`${yen(6_000)}（税込）`);
 
     // Public totals may be served from memory for CATALOG_CACHE_TTL_MS (3 s, docs/decisions.md).
     await expect.poll(() => raisedTotal(page, ROSE), { timeout: 10_000 }).toBe(raisedBefore + 6_000);

@@ -6,6 +6,7 @@
 mod access;
 mod admin;
 mod backing;
+mod cards;
 mod catalog;
 mod comments;
 mod demo;

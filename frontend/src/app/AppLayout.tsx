@@ -9,6 +9,7 @@ import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
 import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
 import { NotFound } from '@/components/NotFound';
 import { SessionNoticeDialog } from '@/app/session/SessionNoticeDialog';
+import { SessionPaymentData } from '@/app/session/SessionPaymentData';
 import { useRouteGuard, type RouteGate } from '@/app/session/useRouteGuard';
 import { useLogout, useSession } from '@/app/session/useSession';
 import { SESSION_MESSAGES } from '@/app/session/messages';
@@ -50,6 +51,7 @@ export function AppLayout() {
       <Footer />
       <ScrollManager hashDelayMs={name === 'Project' ? PROJECT_HASH_DELAY_MS : 0} />
       <SessionNoticeDialog />
+      <SessionPaymentData />
     </div>
   );
 }

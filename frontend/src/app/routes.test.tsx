@@ -46,7 +46,6 @@ describe('router', () => {
     ['/admin/mail/12/', '送信メール詳細'],
     ['/admin/refund/', '返金'],
     ['/admin/refund/fes', '返金詳細'],
-    ['/edit/payment', 'お支払い方法の管理'],
   ])('renders the placeholder of %s titled %s to an administrator', async (path, title) => {
     loginAs({ isAdmin: true });
     renderApp(path);
@@ -77,12 +76,14 @@ describe('router', () => {
     ['/edit/password/', 'パスワード変更'],
     ['/edit/corporate/', '企業情報の編集'],
     ['/edit/addresses/', 'お届け先住所の登録'],
+    ['/edit/payment', 'お支払い方法の管理'],
     ['/edit/payment-list/', 'お支払い履歴'],
   ])('titles the member page %s as %s', async (path, title) => {
     loginAs();
     server.use(
       http.get(apiUrl('/user/get/authUser'), () => HttpResponse.json({ user: makeUser() })),
       http.get(apiUrl('/sales/get/list'), () => HttpResponse.json({ data: [] })),
+      http.get(apiUrl('/stripe/customer/get/cards'), () => HttpResponse.json({ data: { cards: [], default: null } })),
     );
     renderApp(path);
 

@@ -57,7 +57,7 @@ export const routes: RouteObject[] = [
       page(paths.editPassword.path, 'EditPassword', 'パスワード変更', lazyNamed(accountPages, 'EditPassword')),
       page(paths.editCorporate.path, 'EditCorporate', '企業情報の編集', lazyNamed(accountPages, 'EditCorporate')),
       page(paths.editAddresses.path, 'EditAddresses', 'お届け先住所の登録', lazyNamed(accountPages, 'EditAddresses')),
-      page(paths.editPayment.path, 'EditPayment', 'お支払い方法の管理', lazyNamed(accountPages, 'EditPayment')),
+      page(paths.editPayment.path, 'EditPayment', 'お支払い方法の管理', lazyNamed(paymentPages, 'EditPayment')),
       page(paths.editPaymentList.path, 'EditPaymentList', 'お支払い履歴', lazyNamed(accountPages, 'EditPaymentList')),
 
       page(paths.paymentInfo.path, 'PaymentInfo', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentInfo')),

@@ -5,13 +5,17 @@ import { apiUrl, server } from './server';
 
 export const TEST_TOKEN = 'test.jwt.token';
 
-/** Stores a token and makes `loginCheck` accept it, as for a logged-in member. */
-export const loginAs = ({ userId = 7, isAdmin = false, token = TEST_TOKEN } = {}): void => {
+/** Stores a token and makes `loginCheck` accept it, as for a logged-in member (with a provider customer if given). */
+export const loginAs = ({
+  userId = 7,
+  isAdmin = false,
+  token = TEST_TOKEN,
+  customerId = null as string | null,
+} = {}): void => {
   window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token }));
+  const customer = customerId === null ? null : { customer_id: customerId };
   server.use(
-    http.get(apiUrl('/user/loginCheck'), () =>
-      HttpResponse.json({ data: { flag: 1, userId, customer: null, isAdmin } }),
-    ),
+    http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 1, userId, customer, isAdmin } })),
   );
 };
 

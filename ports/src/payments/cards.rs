@@ -58,6 +58,9 @@ pub trait Cards: Send + Sync {
     async fn register(&self, user: UserId, token: CardToken) -> Result<(SavedCard, CustomerCards), CardError>;
     async fn set_default(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
     async fn delete(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
+    /// The member's provider customer, if one was made (no provider call):
+    /// the session loads cards and monthly supports only when there is one.
+    async fn customer(&self, user: UserId) -> Result<Option<super::gateway::CustomerId>, CardError>;
 }
 
 pub struct CardService<L, G> {
@@ -142,6 +145,10 @@ impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
                 .map_err(|e| CardError::Unexpected(anyhow::anyhow!(e.to_string())))?;
         }
         Ok(left)
+    }
+
+    async fn customer(&self, user: UserId) -> Result<Option<super::gateway::CustomerId>, CardError> {
+        Ok(self.ledger.customer(user).await?)
     }
 }
 

@@ -288,4 +288,65 @@ describe('session', () => {
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
     expect(vi.mocked(window.alert)).not.toHaveBeenCalled();
   });
+
+  describe('cards and monthly supports', () => {
+    /** Counts the session's payment requests. */
+    const countPaymentLoads = () => {
+      const counts = { cards: 0, subscriptions: 0 };
+      server.use(
+        http.get(apiUrl('/stripe/customer/get/cards'), () => {
+          counts.cards += 1;
+          return HttpResponse.json({ data: { cards: [], default: null } });
+        }),
+        http.get(apiUrl('/stripe/subscription/get/list'), () => {
+          counts.subscriptions += 1;
+          return HttpResponse.json({ subscriptions: [] });
+        }),
+      );
+      return counts;
+    };
+
+    it('are loaded once after the check for a member with a provider customer', async () => {
+      loginAs({ customerId: 'cus_1' });
+      serveUser(makeUser());
+      const counts = countPaymentLoads();
+      const user = userEvent.setup();
+      renderApp('/account/');
+
+      await screen.findByRole('heading', { level: 1, name: 'マイページ' });
+      await waitFor(() => expect(counts).toEqual({ cards: 1, subscriptions: 1 }));
+      // Other pages of the session use what is loaded.
+      await user.click(screen.getByRole('link', { name: 'お支払い方法の管理' }));
+      expect(await screen.findByRole('heading', { level: 1, name: 'お支払い方法の管理' })).toBeInTheDocument();
+      expect(counts).toEqual({ cards: 1, subscriptions: 1 });
+    });
+
+    it('are not asked for a member without a customer', async () => {
+      loginAs();
+      serveUser(makeUser());
+      const counts = countPaymentLoads();
+      renderApp('/account/');
+
+      await screen.findByRole('heading', { level: 1, name: 'マイページ' });
+      // Long enough for any request the session would make.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(counts).toEqual({ cards: 0, subscriptions: 0 });
+    });
+
+    it('are forgotten on logout', async () => {
+      loginAs({ customerId: 'cus_1' });
+      serveUser(makeUser());
+      const counts = countPaymentLoads();
+      const user = userEvent.setup();
+      const { store } = renderApp('/account/');
+      const cached = () => Object.keys(store.getState().api.queries).filter((key) => /savedCards|subscriptions/.test(key));
+      await waitFor(() => expect(cached()).toHaveLength(2));
+
+      await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
+      await user.click(screen.getByRole('button', { name: 'ログアウト' }));
+      await screen.findByRole('heading', { level: 1, name: 'ログイン' });
+      expect(cached()).toEqual([]);
+      expect(counts).toEqual({ cards: 1, subscriptions: 1 });
+    });
+  });
 });

@@ -11,7 +11,8 @@ export interface LoginCheckResponse {
   data?: {
     flag?: number;
     userId?: number;
-    customer?: unknown;
+    /** The member's payment-provider customer; null until the first card or bank transfer. */
+    customer?: { customer_id?: string } | null;
     isAdmin?: boolean;
   };
 }
@@ -20,6 +21,8 @@ export interface Session {
   isLoggedIn: boolean;
   isAdmin: boolean;
   userId: number | null;
+  /** The member has a provider customer: cards and monthly supports are loaded with the session (spec 000 §4). */
+  hasCustomer: boolean;
 }
 
 /** `flag` of a valid session. */
@@ -32,6 +35,7 @@ export const toSession = (response: LoginCheckResponse): Session => {
     isLoggedIn,
     isAdmin: isLoggedIn && response.data?.isAdmin === true,
     userId: isLoggedIn && typeof userId === 'number' ? userId : null,
+    hasCustomer: isLoggedIn && typeof response.data?.customer?.customer_id === 'string',
   };
 };
 
@@ -94,3 +98,6 @@ const sessionApi = api.injectEndpoints({
 });
 
 export const { useLoginCheckQuery } = sessionApi;
+
+/** The cached answer of loginCheck, for code outside components. */
+export const selectLoginCheck = sessionApi.endpoints.loginCheck.select();

@@ -21,7 +21,14 @@ export interface SessionView extends Session {
   isChecking: boolean;
 }
 
-const GUEST: SessionView = { status: 'guest', isLoggedIn: false, isAdmin: false, userId: null, isChecking: false };
+const GUEST: SessionView = {
+  status: 'guest',
+  isLoggedIn: false,
+  isAdmin: false,
+  userId: null,
+  hasCustomer: false,
+  isChecking: false,
+};
 
 /** The current session: guest without a token, else what `loginCheck` answers. */
 export const useSession = (): SessionView => {

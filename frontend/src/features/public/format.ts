@@ -1,7 +1,9 @@
+import { formatTaxedPrice, formatYen } from '@/lib/format';
+
 const integer = new Intl.NumberFormat('ja-JP');
 
-/** '1,234,000円' */
-export const formatYen = (amount: number): string => `${integer.format(amount)}円`;
+// Amounts come from the shared formatter (one format on every screen).
+export { formatYen };
 
 /** '56人' */
 export const formatPeople = (count: number): string => `${integer.format(count)}人`;
@@ -19,8 +21,7 @@ type PricedReturn = { price: number; total: number; taxLabel: string; interval?:
  * The price a supporter pays for one lot, always tax included (総額表示): '3,300円（税込）', also for a return
  * the project lists before tax; a donation carries no tax: '5,000円（非課税）'. See docs/decisions.md.
  */
-export const formatReturnPrice = (ret: PricedReturn): string =>
-  `${formatYen(ret.total)}${isMonthly(ret) ? '/月' : ''}（${ret.taxLabel === '非課税' ? '非課税' : '税込'}）`;
+export const formatReturnPrice = (ret: PricedReturn): string => formatTaxedPrice(ret);
 
 /** A return charged every month (`interval: 'month'`, issue #10): '1,100円/月（税込）', 毎月のご支援. */
 export const isMonthly = (ret: { interval?: string | null }): boolean => ret.interval === 'month';

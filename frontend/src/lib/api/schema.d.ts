@@ -1234,8 +1234,7 @@ export interface components {
             resInformation: components["schemas"]["InformationDto"][];
         };
         LoginCheckData: {
-            /** @description The payment customer; `null` until payments exist. */
-            customer: Record<string, never> | null;
+            customer: components["schemas"]["SessionCustomer"] | null;
             /**
              * Format: int32
              * @description 1: the token is valid.
@@ -1604,6 +1603,11 @@ export interface components {
             corporatename: string | null;
             corporateurl: string | null;
             urls: components["schemas"]["LogoUrlsDto"];
+        };
+        /** @description The seed's `customer` of a session (`customer_id` as the seed names it). */
+        SessionCustomer: {
+            /** @example cus_1Abc */
+            customer_id: string;
         };
         SettingsDto: {
             hideFooterSponsors: boolean;

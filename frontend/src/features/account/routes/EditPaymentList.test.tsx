@@ -7,7 +7,8 @@ import { answerPost } from '@/testing/requests';
 import { apiUrl, server } from '@/testing/server';
 import { loginAs } from '@/testing/session';
 import type { Sale } from '../api/accountApi';
-import { formatDate, formatYen } from '../format';
+import { formatYen } from '@/lib/format';
+import { formatDate } from '../format';
 import { PAYMENT_LIST_MESSAGES } from './EditPaymentList';
 
 const sale = (overrides: Partial<Sale> = {}): Sale => ({
@@ -69,8 +70,8 @@ describe('EditPaymentList', () => {
     );
     expect(first.getByText('お礼のお手紙')).toBeInTheDocument();
     // 6,000 yen before tax: what was paid (6,600 yen, tax included) first, the base beside it.
-    expect(first.getByText(`${formatYen(6600)}（税込）`)).toBeInTheDocument();
-    expect(first.getByText(`税抜 ${formatYen(6000)}`)).toBeInTheDocument();
+    expect(first.getByText('6,600円（税込）')).toBeInTheDocument();
+    expect(first.getByText('税抜 6,000円')).toBeInTheDocument();
     expect(first.getByText('カード')).toBeInTheDocument();
     expect(first.getByText('支払い済み')).toBeInTheDocument();
     expect(within(items[1]!).getByText('銀行振込')).toBeInTheDocument();

@@ -7,7 +7,8 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMySalesQuery, useUpdateDisplaynameMutation, type Sale } from '../api/accountApi';
 import { AccountPage } from '../components/AccountPage';
-import { formatDate, formatJapaneseDate, formatYen } from '../format';
+import { formatJapaneseDate, formatTaxedPrice, formatYen } from '@/lib/format';
+import { formatDate } from '../format';
 
 export const PAYMENT_LIST_MESSAGES = {
   empty: '現在お支払いの履歴はございません。',
@@ -129,7 +130,7 @@ function SaleItem({ sale }: { sale: Sale }) {
           <dd>
             {/* What was charged: tax included, or 非課税 for a donation; a sale priced before tax also
                 shows that base (税抜). */}
-            <span>{`${formatYen(sale.total)}（${sale.taxLabel === '非課税' ? '非課税' : '税込'}）`}</span>
+            <span>{formatTaxedPrice(sale)}</span>
             {sale.taxLabel === '税別' && <span className="sale__tax-excluded">{`税抜 ${formatYen(sale.amount)}`}</span>}
           </dd>
         </div>

@@ -1,4 +1,3 @@
-import { ComingSoon } from '@/components/ComingSoon';
 import '../account.css';
 
 export { Account } from './Account';
@@ -9,5 +8,3 @@ export { EditPassword } from './EditPassword';
 export { EditCorporate } from './EditCorporate';
 export { EditAddresses } from './EditAddresses';
 export { EditPaymentList } from './EditPaymentList';
-/** Saved cards need the card payment issue; the screen stays a placeholder until then. */
-export const EditPayment = ComingSoon;

@@ -1,3 +1,4 @@
+import { selectLoginCheck } from '@/app/session/sessionApi';
 import { api } from '@/lib/api';
 import type { ApiQuery, ApiResponse } from '@/lib/apiTypes';
 import type {
@@ -22,8 +23,14 @@ export interface SavedCards {
   defaultId: string | null;
 }
 
+const savedCardsOf = (data: CardsResponse['data']): SavedCards => ({ cards: data.cards, defaultId: data.default ?? null });
+
+/** Whether the session (loginCheck) knew of a provider customer; the first card makes one. */
+const sessionHasCustomer = (state: unknown): boolean =>
+  selectLoginCheck(state as Parameters<typeof selectLoginCheck>[0]).data?.hasCustomer === true;
+
 /** The backing flow's endpoints (contract of issue #9). */
-export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards'] }).injectEndpoints({
+export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscriptions'] }).injectEndpoints({
   endpoints: (build) => ({
     paymentProject: build.query<PaymentProject, string>({
       query: (slug) => ({ url: '/project/get/detail', params: { slug } }),
@@ -43,25 +50,21 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards'] }).injec
     }),
     savedCards: build.query<SavedCards, void>({
       query: () => '/stripe/customer/get/cards',
-      transformResponse: (response: CardsResponse) => ({
-        cards: response.data.cards,
-        defaultId: response.data.default,
-      }),
+      transformResponse: (response: CardsResponse) => savedCardsOf(response.data),
       providesTags: ['Cards'],
     }),
     registerCard: build.mutation<RegisterCardResponse, RegisterCardRequest>({
       query: (body) => ({ url: '/stripe/customer/set/updater', method: 'POST', body }),
       // The answer carries every card: the card-select modal that opens next lists the new one at once
       // (a refetch would land after the modal has taken its initial choice).
-      async onQueryStarted(_request, { dispatch, queryFulfilled }) {
+      // The first card also made the provider customer: the session checks again and loads what a member with
+      // a customer has (spec 000 §4).
+      async onQueryStarted(_request, { dispatch, getState, queryFulfilled }) {
+        const hadCustomer = sessionHasCustomer(getState());
         try {
           const { data } = await queryFulfilled;
-          dispatch(
-            paymentApi.util.upsertQueryData('savedCards', undefined, {
-              cards: data.data.cards,
-              defaultId: data.data.default ?? null,
-            }),
-          );
+          dispatch(paymentApi.util.upsertQueryData('savedCards', undefined, savedCardsOf(data.data)));
+          if (!hadCustomer) dispatch(api.util.invalidateTags(['Session']));
         } catch {
           // The form shows the failure.
         }
@@ -69,7 +72,29 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards'] }).injec
     }),
     changeDefaultCard: build.mutation<ChangeDefaultCardResponse, string>({
       query: (cardId) => ({ url: '/stripe/customer/set/changeDefaultCard', method: 'POST', body: { card_id: cardId } }),
-      invalidatesTags: ['Cards'],
+      // The answer lists every card with the new default: no second request.
+      async onQueryStarted(_cardId, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(paymentApi.util.upsertQueryData('savedCards', undefined, savedCardsOf(data.data)));
+        } catch {
+          // The screen shows the failure.
+        }
+      },
+    }),
+    deleteCard: build.mutation<SavedCards, string>({
+      query: (cardId) => ({ url: '/stripe/customer/set/deleteCard', method: 'POST', body: { card_id: cardId } }),
+      transformResponse: (response: CardsResponse) => savedCardsOf(response.data),
+      // The monthly supports it paid move to another card or stop (contract of issue #10): read them again.
+      invalidatesTags: ['Subscriptions'],
+      async onQueryStarted(_cardId, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(paymentApi.util.upsertQueryData('savedCards', undefined, data));
+        } catch {
+          // The screen shows the failure.
+        }
+      },
     }),
     // The parameters come from the server's description: a missing one fails the typecheck, not step 4.
     quote: build.query<Quote, ApiQuery<'quote'>>({
@@ -93,6 +118,7 @@ export const {
   useSavedCardsQuery,
   useRegisterCardMutation,
   useChangeDefaultCardMutation,
+  useDeleteCardMutation,
   useQuoteQuery,
   usePlaceSupportMutation,
   useSupportStatusQuery,

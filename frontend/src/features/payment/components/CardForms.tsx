@@ -1,14 +1,17 @@
-import { useStripe } from '@stripe/react-stripe-js';
+import { Elements, useStripe } from '@stripe/react-stripe-js';
 import type { StripeCardElement } from '@stripe/stripe-js';
-import { useId, useRef, useState } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { Modal } from '@/components/Modal';
-import { FormAlert } from '@/components/form/Notice';
+import { FormAlert, Notice } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
+import { PageLoading } from '@/components/PageLoading';
 import { getApiErrorBody } from '@/lib/apiError';
 import { useChangeDefaultCardMutation, useRegisterCardMutation } from '../api/paymentApi';
 import type { Card } from '../api/types';
+import { EMPTY_CARD_INPUT, fieldOfStripeError } from '../cards/cardInputState';
 import { PAYMENT_MESSAGES } from '../messages';
-import { CardInput, type CardInputState } from './CardInput';
+import { useStripeLibrary } from '../useStripeLibrary';
+import { CardErrorsArea, CardInput, type CardInputState } from './CardInput';
 
 export interface TokenisedCard {
   token: string;
@@ -16,22 +19,26 @@ export interface TokenisedCard {
   last4: string;
 }
 
+/** A refusal of a card to show in the card-errors area (the card itself was refused), not as the form's alert. */
+export class CardRefusal extends Error {}
+
 /**
- * Card details typed into Stripe Elements, tokenised by Stripe.js (spec 000 §4): the button works only once the
- * input is complete; the provider's messages show in the card-errors area. `onToken` does what the token is for.
+ * Card details typed into Stripe Elements, tokenised by Stripe.js (spec 000 §4): the button works only once number,
+ * expiry and CVC are complete; the provider's messages show per field in the card-errors area, and a token error
+ * stops there. `onToken` does what the token is for.
  */
 export function CardEntry({
   submitLabel,
   onToken,
 }: {
   submitLabel: string;
-  /** Throws a message to show when the token could not be used. */
+  /** Throws a `CardRefusal` for the card-errors area, any other error for the form's alert. */
   onToken: (card: TokenisedCard) => Promise<void>;
 }) {
   const stripe = useStripe();
   const errorId = useId();
   const element = useRef<StripeCardElement | null>(null);
-  const [input, setInput] = useState<CardInputState>({ complete: false, error: null });
+  const [input, setInput] = useState<CardInputState>(EMPTY_CARD_INPUT);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
@@ -44,32 +51,35 @@ export function CardEntry({
     try {
       const result = await stripe.createToken(element.current);
       if (result.error || !result.token) {
-        setInput((current) => ({ ...current, error: result.error?.message ?? PAYMENT_MESSAGES.cardInfoFailed }));
+        const field = result.error ? fieldOfStripeError(result.error) : 'card';
+        const message = result.error?.message || PAYMENT_MESSAGES.cardInfoFailed;
+        setInput((current) => ({ ...current, errors: { [field]: message } }));
         return;
       }
       const { token } = result;
       await onToken({ token: token.id, brand: token.card?.brand ?? '', last4: token.card?.last4 ?? '' });
     } catch (error) {
-      setFailure(error instanceof Error ? error.message : PAYMENT_MESSAGES.cardRegisterFailed);
+      if (error instanceof CardRefusal) setInput((current) => ({ ...current, errors: { card: error.message } }));
+      else setFailure(error instanceof Error ? error.message : PAYMENT_MESSAGES.cardRegisterFailed);
     } finally {
       busyRef.current = false;
       setBusy(false);
     }
   };
 
+  const invalid = Object.keys(input.errors).length > 0;
   return (
     <div className="form">
       <FormAlert message={failure} />
       <CardInput
         errorId={errorId}
+        invalid={invalid}
         onChange={(state) => setInput(state)}
         onReady={(card) => {
           element.current = card;
         }}
       />
-      <p id={errorId} className="payment-card-errors" role="alert" aria-live="assertive">
-        {input.error}
-      </p>
+      <CardErrorsArea id={errorId} errors={input.errors} />
       <SubmitButton type="button" busy={busy} disabled={!stripe || !input.complete} onClick={() => void submit()}>
         {submitLabel}
       </SubmitButton>
@@ -77,16 +87,32 @@ export function CardEntry({
   );
 }
 
-/** Registers a card on the member's account (`POST /v1/stripe/customer/set/updater`). */
+/**
+ * Why a card registration failed, as the member should read it (spec 001 §8): the provider refused the card (its
+ * message in the card-errors area); the customer could not be made ('顧客情報登録に失敗しました。'); anything else
+ * ('クレジットカード情報の登録に失敗しました。お手数ですが管理者までお問い合わせください').
+ */
+export const registrationFailure = (error: unknown): Error => {
+  const body = getApiErrorBody(error);
+  if (body?.error === 'card_declined') return new CardRefusal(body.message);
+  if (body?.error === 'customer_failed') return new Error(PAYMENT_MESSAGES.customerFailed);
+  return new Error(PAYMENT_MESSAGES.cardRegisterFailed);
+};
+
+/**
+ * The card-register modal (`POST /v1/stripe/customer/set/updater`), the same one on step 3 and on the cards
+ * screen; it must be inside `<Elements>` (see `StripeElements`).
+ */
 export function CardRegisterModal({ onRegistered, onClose }: { onRegistered: (card: Card) => void; onClose: () => void }) {
   const [registerCard] = useRegisterCardMutation();
   const onToken = async ({ token }: TokenisedCard) => {
+    let card: Card;
     try {
-      const { card } = await registerCard({ source: token, isCardRegist: true }).unwrap();
-      onRegistered(card);
+      ({ card } = await registerCard({ source: token, isCardRegist: true }).unwrap());
     } catch (error) {
-      throw new Error(getApiErrorBody(error)?.message ?? PAYMENT_MESSAGES.cardRegisterFailed);
+      throw registrationFailure(error);
     }
+    onRegistered(card);
   };
   return (
     <Modal title="クレジットカードの登録" onClose={onClose}>
@@ -98,6 +124,20 @@ export function CardRegisterModal({ onRegistered, onClose }: { onRegistered: (ca
       </div>
     </Modal>
   );
+}
+
+/** Stripe.js as the server configures it around `children`; a spinner while it loads, a notice when it cannot. */
+export function StripeElements({ children }: { children: ReactNode }) {
+  const { stripePromise, failed } = useStripeLibrary();
+  if (failed) {
+    return (
+      <Notice tone="error">
+        <p>{PAYMENT_MESSAGES.libraryUnavailable}</p>
+      </Notice>
+    );
+  }
+  if (!stripePromise) return <PageLoading />;
+  return <Elements stripe={stripePromise}>{children}</Elements>;
 }
 
 export const cardLabel = (card: Pick<Card, 'brand' | 'last4'>): string => `${card.brand} **** ${card.last4}`;

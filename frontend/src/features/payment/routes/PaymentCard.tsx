@@ -1,4 +1,3 @@
-import { Elements } from '@stripe/react-stripe-js';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '@/app/hooks';
@@ -8,12 +7,11 @@ import { PageLoading } from '@/components/PageLoading';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useSavedCardsQuery } from '../api/paymentApi';
-import { CardEntry, CardRegisterModal, CardSelectModal, cardLabel } from '../components/CardForms';
+import { CardEntry, CardRegisterModal, CardSelectModal, StripeElements, cardLabel } from '../components/CardForms';
 import { PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { ReturnSummary } from '../components/ReturnSummary';
 import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { cardChosen, guestCardTokenised, selectChosenCardId } from '../paymentSlice';
-import { useStripeLibrary } from '../useStripeLibrary';
 
 function MemberCards({ flow }: { flow: FlowContext }) {
   const navigate = useNavigate();
@@ -120,17 +118,8 @@ function GuestCard({ flow }: { flow: FlowContext }) {
 }
 
 function CardStep({ flow }: { flow: FlowContext }) {
-  const { stripePromise, failed } = useStripeLibrary();
-  if (failed) {
-    return (
-      <Notice tone="error">
-        <p>{PAYMENT_MESSAGES.libraryUnavailable}</p>
-      </Notice>
-    );
-  }
-  if (!stripePromise) return <PageLoading />;
   return (
-    <Elements stripe={stripePromise}>
+    <StripeElements>
       {flow.isMember ? (
         <MemberCards flow={flow} />
       ) : isMonthlyReturn(flow.ret) ? (
@@ -140,7 +129,7 @@ function CardStep({ flow }: { flow: FlowContext }) {
       ) : (
         <GuestCard flow={flow} />
       )}
-    </Elements>
+    </StripeElements>
   );
 }
 

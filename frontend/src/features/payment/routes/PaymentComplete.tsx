@@ -8,7 +8,7 @@ import { getErrorMessage } from '@/lib/apiError';
 import { useSupportStatusQuery } from '../api/paymentApi';
 import type { BankTransfer, SupportResult } from '../api/types';
 import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
-import { formatJapaneseDate, formatYen } from '../format';
+import { formatJapaneseDate, formatYen } from '@/lib/format';
 import { BANK_TRANSFER_FEE_NOTE } from '../messages';
 import { readReceipt } from '../supportRecord';
 

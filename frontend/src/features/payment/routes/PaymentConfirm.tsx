@@ -19,7 +19,7 @@ import {
 import type { AddressInput, Member, PaymentTypeCode, SupportCard, SupportRequest, SupportResult } from '../api/types';
 import { cardLabel } from '../components/CardForms';
 import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
-import { formatYen } from '../format';
+import { formatYen } from '@/lib/format';
 import {
   BANK_TRANSFER_DEADLINE_TEXT,
   BANK_TRANSFER_FEE_NOTE,

@@ -222,7 +222,7 @@ describe('payment step 3 for members', () => {
     await user.click(await screen.findByRole('button', { name: '新しいカードを登録する' }));
     const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの登録' });
     await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
-    act(() => fake.change());
+    act(() => fake.type({ number: '4242424242424242' }));
     await user.click(within(dialog).getByRole('button', { name: '登録する' }));
     expect(await within(dialog).findByText(PAYMENT_MESSAGES.customerFailed)).toBeInTheDocument();
   });

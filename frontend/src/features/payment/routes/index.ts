@@ -4,3 +4,4 @@ export { PaymentCard } from './PaymentCard';
 export { PaymentBank } from './PaymentBank';
 export { PaymentConfirm } from './PaymentConfirm';
 export { PaymentComplete } from './PaymentComplete';
+export { EditPayment } from './EditPayment';

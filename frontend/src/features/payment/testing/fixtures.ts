@@ -202,7 +202,7 @@ export const answerSupport = (...replies: Array<{ status: number; body: JsonBody
  */
 export const fakeStripe = () => {
   const listeners: Record<string, (event?: unknown) => void> = {};
-  const element = {
+  const element: { value?: { card: Record<string, string> } } & Record<string, unknown> = {
     mount: vi.fn((node: HTMLElement) => {
       const input = document.createElement('input');
       input.setAttribute('aria-label', 'カード番号');
@@ -222,7 +222,17 @@ export const fakeStripe = () => {
   (window as unknown as { Stripe: unknown }).Stripe = vi.fn(() => stripe);
   return {
     stripe,
-    /** What the card field reports when typed into. */
+    /** What the card field reports when typed into (Stripe.js describes the input in the event). */
     change: (event?: unknown) => listeners.change?.(event),
+    /**
+     * Typing as into localstripe's fake Stripe.js: the element keeps the values (the year prefixed with '20') and
+     * sends `change` with no description.
+     */
+    type: (card: { number: string; expMonth?: string; expYear?: string; cvc?: string }) => {
+      element.value = {
+        card: { number: card.number, exp_month: card.expMonth ?? '12', exp_year: `20${card.expYear ?? '34'}`, cvc: card.cvc ?? '123' },
+      };
+      listeners.change?.();
+    },
   };
 };

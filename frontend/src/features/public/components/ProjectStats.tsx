@@ -1,5 +1,6 @@
 import type { ProjectCard } from '../api/types';
-import { formatDaysLeft, formatPeople, formatYen } from '../format';
+import { formatYen } from '@/lib/format';
+import { formatDaysLeft, formatPeople } from '../format';
 import { ProgressRing } from './ProgressRing';
 
 /**

@@ -4,7 +4,8 @@ import { useLogout, useSession } from '@/app/session/useSession';
 import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
 import type { ProjectCard } from '../api/types';
 import { ProjectCardItem, ProjectCardSkeleton } from '../components/ProjectCardItem';
-import { formatPeople, formatYen } from '../format';
+import { formatYen } from '@/lib/format';
+import { formatPeople } from '../format';
 
 function HeroTotals() {
   const { data, isError } = useGetAllSumQuery();
