@@ -67,6 +67,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::payment::config(cfg);
     crate::cards::config(cfg);
     crate::admin::config(cfg);
+    crate::refunds::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -205,6 +206,9 @@ mod tests {
             Ok(SessionUser { id: UserId(1), email: Email::parse("admin@example.jp").unwrap(), is_admin: true })
         });
         mocks.audit.expect_recent().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.refunds.expect_projects().returning(|| {
+            Err(ports::admin::refunds::RefundError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
+        });
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
@@ -229,7 +233,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 38, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 42, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

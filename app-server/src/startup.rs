@@ -17,7 +17,7 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgJobQueue, PgPool, PgProfileRepository, PgRateLimiter,
-    PgReadiness, PgSupportLedger, PgUserRepository,
+    PgReadiness, PgRefundLedger, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -25,6 +25,7 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
+use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -173,8 +174,21 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&supports),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
-    let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, gateway, namespace));
+    let cards: Arc<dyn Cards> = Arc::new(CardService::new(ledger, Arc::clone(&gateway), namespace.clone()));
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
+    let refunds: Arc<dyn Refunds> = Arc::new(RefundService::new(
+        PgRefundLedger::new(pool.clone()),
+        gateway,
+        PgJobQueue::new(pool.clone()),
+        mailer.clone(),
+        SystemClock,
+        Arc::clone(&audit),
+        RefundConfig { namespace, site: site.clone() },
+    ));
+    crate::workers::spawn_refund_work(
+        Arc::clone(&refunds),
+        std::time::Duration::from_secs(settings.payment_sweep_seconds),
+    );
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -191,6 +205,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         cards: web::Data::from(cards),
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
         audit: web::Data::from(audit),
+        refunds: web::Data::from(refunds),
     })
 }
 
