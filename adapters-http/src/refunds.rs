@@ -324,7 +324,8 @@ pub(crate) struct BulkJobDto {
 
 impl From<BulkJob> for BulkJobDto {
     fn from(job: BulkJob) -> Self {
-        let fmt = |t: chrono::DateTime<chrono::Utc>| t.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true);
+        let fmt =
+            |t: chrono::DateTime<chrono::Utc>| t.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true);
         let succeeded = job.count("succeeded");
         let failed = job.count("failed");
         Self {

@@ -12,13 +12,13 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::{AdminUser, AuthUser};
-use crate::refunds::RefundSalesResponse;
-use ports::admin::refunds::Refunds;
 use crate::error::either_body;
 use crate::profile;
 use crate::profile::HistoryResponse;
 use crate::project::SumDto;
+use crate::refunds::RefundSalesResponse;
 use crate::{ApiError, ErrorBody};
+use ports::admin::refunds::Refunds;
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
     cfg.service(paid_sum).service(all_paid_sum).service(sales_list);

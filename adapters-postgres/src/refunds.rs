@@ -17,7 +17,7 @@ use ports::admin::refunds::{
     BeginRefundError, BulkJob, BulkPayload, BulkRow, NewRefund, OpenRefund, OpenRefundOf, OpenRefundStatus,
     RefundLedger, RefundProject, RefundResult, RefundSale, BULK_MAX_ATTEMPTS, BULK_REFUND,
 };
-use ports::payments::gateway::{CustomerId, PaymentId, RefundId};
+use ports::payments::gateway::{PaymentId, RefundId};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
@@ -47,12 +47,11 @@ const SALE_COLUMNS: &str = "\
     o.id AS open_id, o.amount AS open_amount, o.status AS open_status, o.provider_refund_id AS open_provider, \
     (SELECT f.failure_reason FROM refunds f WHERE f.sales_id = s.id AND f.status = 'failed' \
         ORDER BY f.id DESC LIMIT 1) AS last_failure, \
-    s.intent_id, s.connected_account_id IS NOT NULL AS connected, pc.customer_id \
+    s.intent_id, s.connected_account_id IS NOT NULL AS connected \
     FROM sales s JOIN users u ON u.id = s.user_id JOIN projects p ON p.id = s.project_id \
     JOIN returns r ON r.id = s.return_id \
     LEFT JOIN display_names dn ON dn.sales_id = s.id \
-    LEFT JOIN refunds o ON o.sales_id = s.id AND o.status IN ('pending', 'requires_action') \
-    LEFT JOIN payment_customers pc ON pc.user_id = s.user_id";
+    LEFT JOIN refunds o ON o.sales_id = s.id AND o.status IN ('pending', 'requires_action')";
 
 #[derive(QueryableByName)]
 struct SaleRow {
@@ -106,8 +105,6 @@ struct SaleRow {
     intent_id: Option<String>,
     #[diesel(sql_type = Bool)]
     connected: bool,
-    #[diesel(sql_type = Nullable<Text>)]
-    customer_id: Option<String>,
 }
 
 fn open_status(raw: &str) -> Result<OpenRefundStatus, RepoError> {
@@ -156,7 +153,6 @@ impl TryFrom<SaleRow> for RefundSale {
             open_refund,
             payment: row.intent_id.map(PaymentId::new),
             connected: row.connected,
-            customer: row.customer_id.map(CustomerId::new),
         })
     }
 }
@@ -563,8 +559,7 @@ impl RefundLedger for PgRefundLedger {
         })
         .await?;
         let Some((job, refunds)) = found else { return Ok(None) };
-        let payload: BulkPayload =
-            serde_json::from_str(&job.payload).map_err(|e| RepoError::Unexpected(e.into()))?;
+        let payload: BulkPayload = serde_json::from_str(&job.payload).map_err(|e| RepoError::Unexpected(e.into()))?;
         let done = u32::try_from(job.progress_done).unwrap_or(0);
         let finished = matches!(job.status.as_str(), "succeeded" | "failed" | "canceled");
         let rows = payload

@@ -34,7 +34,7 @@ use stripe_core::payment_intent::{
     RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
-use stripe_core::refund::{CreateRefund, CreateRefundOrigin, RetrieveRefund};
+use stripe_core::refund::{CreateRefund, RetrieveRefund};
 use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
@@ -256,15 +256,8 @@ impl PaymentGateway for StripeGateway {
     }
 
     async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError> {
-        let mut request = CreateRefund::new().amount(positive(refund.amount.value())?);
-        request = match &refund.from_balance_of {
-            // A late transfer: its payment was cancelled, the money waits in the customer's cash balance.
-            Some(customer) => request
-                .customer(path_segment(customer.as_str())?)
-                .origin(CreateRefundOrigin::CustomerBalance)
-                .currency(Currency::JPY),
-            None => request.payment_intent(refund.payment.as_str()),
-        };
+        let mut request =
+            CreateRefund::new().payment_intent(refund.payment.as_str()).amount(positive(refund.amount.value())?);
         if refund.reverse_transfer {
             request = request.reverse_transfer(true);
         }
@@ -281,9 +274,8 @@ impl PaymentGateway for StripeGateway {
 
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError> {
         let refund = RetrieveRefund::new(path_segment(id.as_str())?).send(&self.client).await.map_err(gateway_error)?;
-        let payment = PaymentId::new(
-            refund.payment_intent.as_ref().map(|p| p.id().as_str().to_owned()).unwrap_or_default(),
-        );
+        let payment =
+            PaymentId::new(refund.payment_intent.as_ref().map(|p| p.id().as_str().to_owned()).unwrap_or_default());
         convert::refund(&refund, &payment).map_err(GatewayError::Unexpected)
     }
 

@@ -24,8 +24,8 @@ use ports::clock::SystemClock;
 use ports::mailer::{MailError, Mailer, OutgoingMail};
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, GatewayError, IdempotencyKey, NewCustomer,
-    NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundId, RefundRequest, SavedCard,
-    WebhookError,
+    NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundId, RefundRequest,
+    SavedCard, WebhookError,
 };
 use ports::payments::mails::PaymentMails;
 use ports::payments::support::{SupportConfig, SupportOrder, SupportService, Supporter, Supports};

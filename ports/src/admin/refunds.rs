@@ -19,7 +19,9 @@ use chrono::{DateTime, Duration, Utc};
 use domain::ids::{ProjectId, SaleId, UserId};
 use domain::money::Yen;
 use domain::payment::PayType;
-use domain::refund::{check_single_refund, plan_bulk_refund, BulkMode, BulkRefundError, RefundFlag, RefundRow, RefundRuleError};
+use domain::refund::{
+    check_single_refund, plan_bulk_refund, BulkMode, BulkRefundError, RefundFlag, RefundRow, RefundRuleError,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -29,8 +31,8 @@ use crate::clock::Clock;
 use crate::jobs::JobQueue;
 use crate::mailer::{Mailer, OutgoingMail};
 use crate::payments::gateway::{
-    CustomerId, GatewayError, IdempotencyKey, KeyNamespace, KeyPurpose, PaymentGateway, PaymentId, Refund, RefundId,
-    RefundRequest, RefundStatus,
+    GatewayError, IdempotencyKey, KeyNamespace, KeyPurpose, PaymentGateway, PaymentId, Refund, RefundId, RefundRequest,
+    RefundStatus,
 };
 use crate::RepoError;
 
@@ -121,8 +123,6 @@ pub struct RefundSale {
     pub payment: Option<PaymentId>,
     /// Paid to a connected account: the fee and the transfer are returned in proportion.
     pub connected: bool,
-    /// The supporter's provider customer (late transfers are refunded from its balance).
-    pub customer: Option<CustomerId>,
 }
 
 impl RefundSale {
@@ -175,12 +175,21 @@ pub enum BeginRefundError {
 /// What the provider said about an attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RefundResult {
-    Succeeded { provider: RefundId },
+    Succeeded {
+        provider: RefundId,
+    },
     /// Waiting for the supporter's bank account.
-    NeedsBankDetails { provider: RefundId },
+    NeedsBankDetails {
+        provider: RefundId,
+    },
     /// Accepted, not settled yet.
-    Accepted { provider: RefundId },
-    Failed { reason: String, provider: Option<RefundId> },
+    Accepted {
+        provider: RefundId,
+    },
+    Failed {
+        reason: String,
+        provider: Option<RefundId>,
+    },
 }
 
 /// An open refund for the sweep.
@@ -304,7 +313,9 @@ pub enum RefundOutcome {
     NeedsBankDetails,
     /// The provider did not answer: the sweep asks again with the same key.
     Pending,
-    Failed { reason: String },
+    Failed {
+        reason: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -394,7 +405,6 @@ where
             refund_application_fee: sale.connected,
             // Money that came by bank transfer goes back to a bank account the supporter names.
             instructions_email: bank.then(|| sale.email.clone()),
-            from_balance_of: if sale.refund_required { sale.customer.clone() } else { None },
         })
     }
 
@@ -563,18 +573,15 @@ where
         action.project_id = Some(record.project_id);
         action.detail = json!({ "amount": amount.0 });
         self.audit.record(action).await?;
-        let refund_id = match self
-            .ledger
-            .begin_refund(NewRefund { sale, amount, admin, job: None }, self.clock.now())
-            .await
-        {
-            Ok(id) => id,
-            Err(BeginRefundError::NotRefundable | BeginRefundError::AlreadyTried) => {
-                return Err(RefundRuleError::NotRefundable.into())
-            }
-            Err(BeginRefundError::AboveSponsored) => return Err(RefundRuleError::AboveSponsored.into()),
-            Err(BeginRefundError::Repo(e)) => return Err(e.into()),
-        };
+        let refund_id =
+            match self.ledger.begin_refund(NewRefund { sale, amount, admin, job: None }, self.clock.now()).await {
+                Ok(id) => id,
+                Err(BeginRefundError::NotRefundable | BeginRefundError::AlreadyTried) => {
+                    return Err(RefundRuleError::NotRefundable.into())
+                }
+                Err(BeginRefundError::AboveSponsored) => return Err(RefundRuleError::AboveSponsored.into()),
+                Err(BeginRefundError::Repo(e)) => return Err(e.into()),
+            };
         self.send(&record, refund_id, amount).await
     }
 
@@ -618,8 +625,7 @@ where
 
     async fn run_next_bulk(&self, worker: &str) -> Result<bool, RefundError> {
         let now = self.clock.now();
-        let Some(job) = self.queue.claim(BULK_REFUND, worker, now, Duration::seconds(BULK_LEASE_SECONDS)).await?
-        else {
+        let Some(job) = self.queue.claim(BULK_REFUND, worker, now, Duration::seconds(BULK_LEASE_SECONDS)).await? else {
             return Ok(false);
         };
         let payload: BulkPayload = match serde_json::from_value(job.payload.clone()) {

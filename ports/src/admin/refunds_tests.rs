@@ -38,7 +38,6 @@ fn sale(id: i64, total: i64) -> RefundSale {
         last_failure: None,
         payment: Some(PaymentId::new(format!("pi_{id}"))),
         connected: true,
-        customer: None,
     }
 }
 
@@ -73,14 +72,23 @@ impl Mocks {
             Arc::new(self.audit),
             RefundConfig {
                 namespace: KeyNamespace::none(),
-                site: SiteInfo { site_name: "上毛クラウドファンディング".into(), public_url: "http://localhost".into() },
+                site: SiteInfo {
+                    site_name: "上毛クラウドファンディング".into(),
+                    public_url: "http://localhost".into(),
+                },
             },
         )
     }
 }
 
 fn provider_refund(status: RefundStatus) -> Refund {
-    Refund { id: RefundId::new("re_1"), payment: PaymentId::new("pi_5"), amount: Yen(400), status, failure_reason: None }
+    Refund {
+        id: RefundId::new("re_1"),
+        payment: PaymentId::new("pi_5"),
+        amount: Yen(400),
+        status,
+        failure_reason: None,
+    }
 }
 
 #[tokio::test]
@@ -200,12 +208,7 @@ async fn a_sale_with_a_refund_under_way_cannot_be_refunded_again() {
     let mut m = Mocks::new();
     m.ledger.expect_refund_sale().returning(|_| {
         Ok(RefundSale {
-            open_refund: Some(OpenRefund {
-                id: 3,
-                amount: Yen(10),
-                status: OpenRefundStatus::Pending,
-                provider: None,
-            }),
+            open_refund: Some(OpenRefund { id: 3, amount: Yen(10), status: OpenRefundStatus::Pending, provider: None }),
             ..sale(5, 1_000)
         })
     });
@@ -264,8 +267,12 @@ async fn a_bulk_run_while_another_runs_is_refused() {
 #[tokio::test]
 async fn a_resumed_bulk_job_repeats_its_open_attempt_with_the_same_key_and_skips_finished_ones() {
     let mut m = Mocks::new();
-    let payload =
-        BulkPayload { project_id: 1, admin: 9, mode: 1, items: vec![BulkItem { sale: 1, amount: 100 }, BulkItem { sale: 2, amount: 200 }] };
+    let payload = BulkPayload {
+        project_id: 1,
+        admin: 9,
+        mode: 1,
+        items: vec![BulkItem { sale: 1, amount: 100 }, BulkItem { sale: 2, amount: 200 }],
+    };
     let value = serde_json::to_value(&payload).unwrap();
     let claimed = value.clone();
     m.queue.expect_claim().returning(move |_, _, _, _| {

@@ -295,10 +295,6 @@ pub struct RefundRequest {
     /// mails this address to ask for a bank account, and the refund waits
     /// ([`RefundStatus::RequiresAction`]) until the supporter answers.
     pub instructions_email: Option<String>,
-    /// Money that reached the provider after its payment was cancelled (a
-    /// late bank transfer) sits in this customer's cash balance: it is
-    /// refunded from there, not from the cancelled payment.
-    pub from_balance_of: Option<CustomerId>,
 }
 
 /// Where a refund stands.
