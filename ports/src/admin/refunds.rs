@@ -565,6 +565,10 @@ where
     }
 
     async fn refund_one(&self, admin: UserId, sale: SaleId, amount: Option<Yen>) -> Result<RefundOutcome, RefundError> {
+        // The cheap check first: no amount needs no sale.
+        if !amount.is_some_and(|a| a.is_positive()) {
+            return Err(RefundRuleError::AmountRequired.into());
+        }
         let record = self.ledger.refund_sale(sale).await?;
         let amount = check_single_refund(amount, Yen(record.total.0 - record.refunded.0), record.rule_flag())?;
         // On record before any money moves (and before the reservation, so a refused one is on record too).
