@@ -365,7 +365,7 @@ pub(crate) struct BulkRefundResponse {
     tag = "admin",
     request_body = BulkRefundBody,
     responses(
-        (status = 202, description = "Queued", body = BulkRefundResponse),
+        (status = 200, description = "Queued", body = BulkRefundResponse),
         (status = 400, description = "`validation_failed`: no mode, no amount, an amount above a sale \
             ('返金額が協賛金額を超えています。'), nothing refundable; `malformed_request`", body = ErrorBody),
         (status = 404, description = "`not_found`: unknown project, or not an administrator", body = ErrorBody),
@@ -382,7 +382,7 @@ async fn start_bulk_refund(
     let body = body.into_inner();
     let mode = BulkMode::from_select(body.mode, body.amount.map(Yen));
     let job = refunds.start_bulk(admin.0.id, ProjectId(body.project_id), mode).await?;
-    Ok(HttpResponse::Accepted().json(BulkRefundResponse { job: Some(job.into()) }))
+    Ok(HttpResponse::Ok().json(BulkRefundResponse { job: Some(job.into()) }))
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

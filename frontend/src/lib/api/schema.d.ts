@@ -69,6 +69,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/get/bulkRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's newest bulk refund with its progress and per-sale results
+         *     (`job: null` when none ever ran). The page polls it, so closing and
+         *     reopening the page shows the same run.
+         */
+        get: operations["bulk_refund_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/get/refundProjects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects of the refund index (`/admin/refund/`), by id. */
+        get: operations["refund_projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/set/bulkRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a bulk refund of a project's refundable sales (spec §4, §5).
+         * @description Full refunds each sale's total, half half of it (floored), specified the
+         *     same amount for each. The run is planned here (all or nothing) and then
+         *     carried out by a background job; `GET /v1/admin/get/bulkRefund` shows its
+         *     progress and per-sale results. A second run of the same project while one
+         *     runs is `409`.
+         */
+        post: operations["start_bulk_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/comment/get/list": {
         parameters: {
             query?: never;
@@ -287,7 +349,9 @@ export interface paths {
          * A list of sales, one of two by the parameter.
          * @description `project_id`: the project's public supporter list (no token; public
          *     fields only). `user_id=me`: the caller's own payment history (token
-         *     required; another user's id is 403).
+         *     required; another user's id is 403). `project_id` with `refunds=1`: the
+         *     refund table of the admin screen (administrators only: 404 for anyone
+         *     else, as for an unknown path).
          */
         get: operations["sales_list"];
         put?: never;
@@ -421,6 +485,30 @@ export interface paths {
          *     and becomes the default).
          */
         post: operations["register_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/intent/set/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds one sale (spec §5: single refund).
+         * @description The request is written to the audit log and the amount reserved before the
+         *     provider is asked (idempotency key `sale-{id}-refund-{refund id}`); the
+         *     flag becomes 11 only on the provider's confirmation. A refusal by the
+         *     provider is `200` with `outcome: failed` and its reason: the sale stays
+         *     refundable.
+         */
+        post: operations["refund_sale"];
         delete?: never;
         options?: never;
         head?: never;
@@ -831,6 +919,56 @@ export interface components {
         };
         /** @enum {string} */
         BlockReason: "ended" | "disabled" | "sold_out";
+        BulkJobDto: {
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /** Format: int32 */
+            done: number;
+            failed: number;
+            finishedAt: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description '一括返金が完了しました' once the job has finished. */
+            message: string | null;
+            /**
+             * Format: int32
+             * @description 1 full, 2 half, 3 specified.
+             */
+            mode: number;
+            rows: components["schemas"]["BulkRowDto"][];
+            /** @description `queued`, `running`, `succeeded`, `failed`. */
+            status: string;
+            succeeded: number;
+            /** Format: int32 */
+            total: number;
+        };
+        BulkRefundBody: {
+            /**
+             * Format: int64
+             * @description Yen for every refundable sale (mode 3 only).
+             */
+            amount: number | null;
+            /**
+             * Format: int32
+             * @description 0 none, 1 full, 2 half, 3 specified amount.
+             */
+            mode: number;
+            /** Format: int64 */
+            projectId: number;
+        };
+        BulkRefundResponse: {
+            job: components["schemas"]["BulkJobDto"] | null;
+        };
+        /** @description One sale of a bulk run. */
+        BulkRowDto: {
+            /** Format: int64 */
+            amount: number;
+            reason: string | null;
+            /** Format: int64 */
+            saleId: number;
+            /** @description `succeeded`, `failed`, `pending`, `requires_action` (waiting for bank details), `skipped`, `waiting`. */
+            status: string;
+        };
         /**
          * @description The card to pay with: a saved card (`cardId`) or one just tokenised by
          *     Stripe.js (`token`, optionally saved for members).
@@ -1237,6 +1375,119 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /**
+         * @description How a refund ended.
+         * @enum {string}
+         */
+        RefundOutcomeDto: "succeeded" | "needs_bank_details" | "pending" | "failed";
+        /** @description A project on the refund index. */
+        RefundProjectDto: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Sales refundable now (flag 1, late transfers included).
+             */
+            refundable: number;
+            /**
+             * Format: int32
+             * @description Sales refunded (flag 11).
+             */
+            refunded: number;
+            /**
+             * Format: int32
+             * @description Late bank transfers waiting for their refund.
+             */
+            refundRequired: number;
+            slug: string;
+            title: string;
+        };
+        RefundProjectsResponse: {
+            projects: components["schemas"]["RefundProjectDto"][];
+        };
+        RefundRequestBody: {
+            /**
+             * Format: int64
+             * @description Yen to refund; empty, zero or negative is refused with the spec's message.
+             */
+            amount: number | null;
+            /**
+             * Format: int64
+             * @description The sale to refund.
+             */
+            saleId: number;
+        };
+        RefundResponse: {
+            /** @description What the screen says: '返金が完了しました。', '返金に失敗しました', ... */
+            message: string;
+            outcome: components["schemas"]["RefundOutcomeDto"];
+            /** @description The provider's reason of a failure. */
+            reason: string | null;
+        };
+        /** @description One row of the refund table. */
+        RefundSaleDto: {
+            /**
+             * Format: int64
+             * @description price x lot.
+             */
+            amount: number;
+            course: string | null;
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /**
+             * Format: int32
+             * @description 1 refundable, 11 refunded, other not refundable (a late transfer counts as 1).
+             */
+            flag: number;
+            /** Format: int64 */
+            id: number;
+            /** @description Why the provider refused the last attempt (the sale stays refundable). */
+            lastFailure: string | null;
+            /**
+             * Format: int32
+             * @description Units (口数).
+             */
+            lot: number;
+            /**
+             * Format: int64
+             * @description Yen of the refund under way (pending or waiting for bank details).
+             */
+            openRefundAmount: number | null;
+            /**
+             * Format: int32
+             * @description 1 card, 2 bank transfer.
+             */
+            paymentType: number;
+            /**
+             * Format: int64
+             * @description Yen refunded (succeeded refunds).
+             */
+            refundedAmount: number;
+            /** @description A bank transfer that arrived after its sale was cancelled: it must be refunded. */
+            refundRequired: boolean;
+            returnTitle: string;
+            /** @description The first of username, displayname, corporatename. */
+            sponsorName: string;
+            state: components["schemas"]["RefundState"];
+            /**
+             * Format: int64
+             * @description What the supporter paid, tax included: the most that can be refunded.
+             */
+            total: number;
+            users: components["schemas"]["SaleUsersDto"];
+        };
+        RefundSalesData: {
+            data: components["schemas"]["RefundSaleDto"][];
+        };
+        /** @description The refund table: `data.data` is the sales list (spec §7). */
+        RefundSalesResponse: {
+            data: components["schemas"]["RefundSalesData"];
+        };
+        /**
+         * @description Where a sale stands for refunds.
+         * @enum {string}
+         */
+        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details";
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
@@ -1366,11 +1617,16 @@ export interface components {
              */
             total: number;
         };
-        SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"];
+        SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"] | components["schemas"]["RefundSalesResponse"];
         SaleUserDto: {
             corporatename: string | null;
             corporateurl: string | null;
             urls: components["schemas"]["LogoUrlsDto"];
+        };
+        SaleUsersDto: {
+            corporatename: string | null;
+            displayname: string | null;
+            username: string | null;
         };
         SettingsDto: {
             hideFooterSponsors: boolean;
@@ -1798,6 +2054,126 @@ export interface operations {
             };
             /** @description `not_found`: not an administrator (as for an unknown path) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulk_refund_status: {
+        parameters: {
+            query: {
+                project_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRefundResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_projects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every project with its refund counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundProjectsResponse"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_bulk_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRefundBody"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRefundResponse"];
+                };
+            };
+            /** @description `validation_failed`: no mode, no amount, an amount above a sale ('返金額が協賛金額を超えています。'), nothing refundable; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bulk_refund_running`: a bulk refund of the project is running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2302,8 +2678,12 @@ export interface operations {
     sales_list: {
         parameters: {
             query?: {
+                /** @description With `project_id` and `refunds=1`: the admin refund table (spec §7 sends `intent=1` too). */
+                intent?: number;
                 /** @description A project's public supporter list. */
                 project_id?: number;
+                /** @description `1` with `project_id`: the admin refund table (administrators only; others get 404). */
+                refunds?: number;
                 /**
                  * @description `me` or the caller's own id: the caller's payment history (token required).
                  * @example me
@@ -2316,7 +2696,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The supporter list (`project_id`) or the payment history (`user_id`) */
+            /** @description The supporter list (`project_id`), the payment history (`user_id`) or the refund table (`project_id`, `refunds=1`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2352,7 +2732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found`: unknown project */
+            /** @description `not_found`: unknown project; the refund table for a non-administrator */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2700,6 +3080,48 @@ export interface operations {
             };
             /** @description `payment_unavailable` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_sale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequestBody"];
+            };
+        };
+        responses: {
+            /** @description The provider's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description `validation_failed`: '返金額を入力してください', '返金額が協賛金額の合計を超えています', or the sale is not refundable; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown sale, or not an administrator */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
