@@ -377,3 +377,33 @@ async fn a_member_cannot_see_or_refund_and_an_unknown_sale_is_not_found() {
     let listed = body["projects"].as_array().unwrap().iter().find(|p| p["slug"] == PROJECT).expect("project");
     assert!(listed["refundable"].as_i64().unwrap() > 0, "{listed}");
 }
+
+#[tokio::test]
+async fn a_late_transfer_flagged_for_refund_is_listed_refundable_and_refunded() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let project = app.project_id(PROJECT).await;
+    let paid = PaidSales::new(&app, project).await;
+    let (sale, intent) = paid.pay(&app).await;
+    // As the backing flow leaves money that arrived after its sale was cancelled (no stock left to revive it).
+    app.execute(&format!("UPDATE sales SET status = 'canceled', flag = 0, refund_required = TRUE WHERE id = {sale}"));
+
+    let rows = refund_table(&app, &admin, project).await;
+    let row = row_of(&rows, sale);
+    assert_eq!(
+        (row["refundRequired"].as_bool(), row["flag"].as_i64(), row["state"].as_str()),
+        (Some(true), Some(1), Some("refundable"))
+    );
+    let body: Value = app.get_with_token("/v1/admin/get/refundProjects", &admin).await.json().await.unwrap();
+    let listed = body["projects"].as_array().unwrap().iter().find(|p| p["id"] == project).unwrap().clone();
+    assert_eq!(listed["refundRequired"], 1);
+
+    let (status, body) = refund(&app, &admin, sale, json!(paid.total)).await;
+    assert_eq!((status, body["outcome"].as_str()), (200, Some("succeeded")), "{body}");
+    let rows = refund_table(&app, &admin, project).await;
+    assert_eq!(
+        (row_of(&rows, sale)["flag"].as_i64(), row_of(&rows, sale)["state"].as_str()),
+        (Some(11), Some("refunded"))
+    );
+    assert_eq!(refunded_at_provider(&intent).await, paid.total);
+}
