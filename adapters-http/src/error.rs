@@ -37,7 +37,7 @@ pub struct ErrorBody {
 }
 
 impl ErrorBody {
-    fn new(error: &str, message: impl Into<String>) -> Self {
+    pub(crate) fn new(error: &str, message: impl Into<String>) -> Self {
         Self { error: error.to_string(), message: message.into(), field: None, errors: None }
     }
 }
@@ -98,7 +98,7 @@ pub struct ExpiredKeyBody {
 /// description, a union in the generated TypeScript. For statuses that carry
 /// two bodies (e.g. 401: no session, or a wrong current password).
 macro_rules! either_body {
-    ($(#[$doc:meta])* $name:ident = $a:ty | $b:ty) => {
+    ($(#[$doc:meta])* $name:ident = $first:ty $(| $rest:ty)+) => {
         $(#[$doc])*
         pub(crate) struct $name;
 
@@ -106,8 +106,8 @@ macro_rules! either_body {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
                 use utoipa::ToSchema;
                 utoipa::openapi::schema::AnyOfBuilder::new()
-                    .item(utoipa::openapi::Ref::from_schema_name(<$a>::name()))
-                    .item(utoipa::openapi::Ref::from_schema_name(<$b>::name()))
+                    .item(utoipa::openapi::Ref::from_schema_name(<$first>::name()))
+                    $(.item(utoipa::openapi::Ref::from_schema_name(<$rest>::name())))+
                     .into()
             }
         }
@@ -115,10 +115,12 @@ macro_rules! either_body {
         impl utoipa::ToSchema for $name {
             fn schemas(schemas: &mut Vec<(String, utoipa::openapi::RefOr<utoipa::openapi::Schema>)>) {
                 use utoipa::PartialSchema;
-                schemas.push((<$a>::name().into(), <$a>::schema()));
-                <$a>::schemas(schemas);
-                schemas.push((<$b>::name().into(), <$b>::schema()));
-                <$b>::schemas(schemas);
+                schemas.push((<$first>::name().into(), <$first>::schema()));
+                <$first>::schemas(schemas);
+                $(
+                    schemas.push((<$rest>::name().into(), <$rest>::schema()));
+                    <$rest>::schemas(schemas);
+                )+
             }
         }
     };

@@ -21,6 +21,7 @@ mod profile;
 mod project;
 mod rate;
 pub mod receipt;
+mod refunds;
 mod sales;
 mod session;
 mod sponsors;
@@ -57,6 +58,8 @@ pub struct Services {
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
     pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
+
+    pub refunds: web::Data<dyn ports::admin::refunds::Refunds>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -79,6 +82,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
+
+            .app_data(services.refunds.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -107,6 +112,8 @@ pub(crate) mod test_support {
     };
     use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
+
+    use ports::admin::refunds::{MockRefunds, Refunds};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
@@ -128,6 +135,8 @@ pub(crate) mod test_support {
         pub subscriptions: MockSubscriptions,
         pub audit: MockAuditLog,
         pub dashboard: MockAdminDashboard,
+
+        pub refunds: MockRefunds,
     }
 
     impl Default for Mocks {
@@ -144,6 +153,8 @@ pub(crate) mod test_support {
                 subscriptions: MockSubscriptions::new(),
                 audit: MockAuditLog::new(),
                 dashboard: MockAdminDashboard::new(),
+
+                refunds: MockRefunds::new(),
             }
         }
     }
@@ -164,6 +175,8 @@ pub(crate) mod test_support {
             let subscriptions: Arc<dyn Subscriptions> = Arc::new(self.subscriptions);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
+
+            let refunds: Arc<dyn Refunds> = Arc::new(self.refunds);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -181,6 +194,8 @@ pub(crate) mod test_support {
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
                 dashboard: Data::from(dashboard),
+
+                refunds: Data::from(refunds),
             }
         }
     }

@@ -69,6 +69,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::cards::config(cfg);
     crate::subscription::config(cfg);
     crate::admin::config(cfg);
+    crate::refunds::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -208,6 +209,9 @@ mod tests {
         });
         mocks.audit.expect_recent().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
         mocks.dashboard.expect_dashboard().returning(|| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.refunds.expect_projects().returning(|| {
+            Err(ports::admin::refunds::RefundError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
+        });
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
@@ -232,7 +236,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 40, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 46, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -11,12 +11,14 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
-use crate::auth::AuthUser;
+use crate::auth::{AdminUser, AuthUser};
 use crate::error::either_body;
 use crate::profile;
 use crate::profile::HistoryResponse;
 use crate::project::SumDto;
+use crate::refunds::RefundSalesResponse;
 use crate::{ApiError, ErrorBody};
+use ports::admin::refunds::Refunds;
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
     cfg.service(paid_sum).service(all_paid_sum).service(sales_list);
@@ -153,24 +155,35 @@ pub(crate) struct ListQuery {
     /// `me` or the caller's own id: the caller's payment history (token required).
     #[param(example = "me")]
     user_id: Option<String>,
+    /// With `project_id` and `refunds=1`: the admin refund table (spec §7 sends `intent=1` too).
+    #[param(minimum = 0, maximum = 1)]
+    #[allow(dead_code)] // Accepted (and bounded) for the seed's call; the refund table always has the payment.
+    intent: Option<u8>,
+    /// `1` with `project_id`: the admin refund table (administrators only; others get 404).
+    #[param(minimum = 0, maximum = 1)]
+    refunds: Option<u8>,
 }
 
 /// A list of sales, one of two by the parameter.
 ///
 /// `project_id`: the project's public supporter list (no token; public
 /// fields only). `user_id=me`: the caller's own payment history (token
-/// required; another user's id is 403).
+/// required; another user's id is 403). `project_id` with `refunds=1`: the
+/// refund table of the admin screen (administrators only: 404 for anyone
+/// else, as for an unknown path).
 #[utoipa::path(
     params(ListQuery),
     tag = "public",
     security((), ("bearer" = [])),
     responses(
-        (status = 200, description = "The supporter list (`project_id`) or the payment history (`user_id`)",
+        (status = 200, description = "The supporter list (`project_id`), the payment history (`user_id`) or the \
+            refund table (`project_id`, `refunds=1`)",
             body = SalesListBody),
         (status = 400, description = "`malformed_request` or `validation_failed` (neither parameter)", body = ErrorBody),
         (status = 401, description = "`unauthorized` (`user_id` without a valid token)", body = ErrorBody),
         (status = 403, description = "`forbidden`: another user's history", body = ErrorBody),
-        (status = 404, description = "`not_found`: unknown project", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown project; the refund table for a non-administrator",
+            body = ErrorBody),
     )
 )]
 #[get("/sales/get/list")]
@@ -180,6 +193,11 @@ async fn sales_list(
     query: web::Query<ListQuery>,
 ) -> Result<Json<SalesList>, ApiError> {
     match query.into_inner() {
+        ListQuery { project_id: Some(project_id), refunds: Some(1), .. } => {
+            AdminUser::extract(&req).await?;
+            let refunds = req.app_data::<web::Data<dyn Refunds>>().cloned().ok_or(ApiError::Internal)?;
+            Ok(Json(SalesList::Refunds(crate::refunds::refund_table(refunds.as_ref(), ProjectId(project_id)).await?)))
+        }
         ListQuery { project_id: Some(project_id), .. } => {
             // Public fields only: no e-mail, user id or amount.
             let sales = catalog.public_sales(ProjectId(project_id)).await?;
@@ -201,9 +219,10 @@ async fn sales_list(
 enum SalesList {
     Public(PublicSalesResponse),
     Own(HistoryResponse),
+    Refunds(RefundSalesResponse),
 }
 
 either_body!(
-    /// The supporter list or the caller's history.
-    SalesListBody = PublicSalesResponse | HistoryResponse
+    /// The supporter list, the caller's history or the refund table.
+    SalesListBody = PublicSalesResponse | HistoryResponse | RefundSalesResponse
 );

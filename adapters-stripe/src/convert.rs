@@ -147,6 +147,7 @@ pub(crate) fn refund(refund: &stripe_shared::Refund, payment: &PaymentId) -> Res
         payment: refund.payment_intent.as_ref().map(|p| PaymentId::new(p.id().as_str())).unwrap_or(payment.clone()),
         amount: Yen(refund.amount),
         status,
+        failure_reason: refund.failure_reason.clone(),
     })
 }
 

@@ -18,8 +18,8 @@ use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
     InvoiceId, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway, PaymentId,
-    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundRequest, SavedCard, SubscriptionId,
-    WebhookError,
+    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard,
+    SubscriptionId, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_client_core::{RequestBuilder, StripeMethod};
@@ -36,7 +36,7 @@ use stripe_core::payment_intent::{
     RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
-use stripe_core::refund::CreateRefund;
+use stripe_core::refund::{CreateRefund, RetrieveRefund};
 use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
@@ -263,9 +263,22 @@ impl PaymentGateway for StripeGateway {
         if refund.reverse_transfer {
             request = request.reverse_transfer(true);
         }
+        if refund.refund_application_fee {
+            request = request.refund_application_fee(true);
+        }
+        if let Some(email) = &refund.instructions_email {
+            request = request.instructions_email(email.as_str());
+        }
         let created =
             request.customize().request_strategy(idempotent(&key)?).send(&self.client).await.map_err(gateway_error)?;
         convert::refund(&created, &refund.payment).map_err(GatewayError::Unexpected)
+    }
+
+    async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError> {
+        let refund = RetrieveRefund::new(path_segment(id.as_str())?).send(&self.client).await.map_err(gateway_error)?;
+        let payment =
+            PaymentId::new(refund.payment_intent.as_ref().map(|p| p.id().as_str().to_owned()).unwrap_or_default());
+        convert::refund(&refund, &payment).map_err(GatewayError::Unexpected)
     }
 
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {

@@ -199,7 +199,13 @@ async fn a_paid_transfer_is_refunded_in_parts_never_above_what_arrived() {
         .await
         .unwrap();
     let refund_key = |refund_id| IdempotencyKey::for_sale(&ns, SaleId(52), KeyPurpose::Refund { refund_id });
-    let part = |amount| RefundRequest { payment: started.id.clone(), amount: Yen(amount), reverse_transfer: false };
+    let part = |amount| RefundRequest {
+        payment: started.id.clone(),
+        amount: Yen(amount),
+        reverse_transfer: false,
+        refund_application_fee: false,
+        instructions_email: None,
+    };
 
     // Nothing arrived yet: nothing to refund.
     let err = gateway.refund(part(500), refund_key(1)).await.unwrap_err();

@@ -182,7 +182,13 @@ async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
         .await
         .unwrap();
 
-    let request = RefundRequest { payment: paid.id.clone(), amount: Yen(1000), reverse_transfer: false };
+    let request = RefundRequest {
+        payment: paid.id.clone(),
+        amount: Yen(1000),
+        reverse_transfer: false,
+        refund_application_fee: false,
+        instructions_email: None,
+    };
     let key = IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 1 });
     let refund = gateway.refund(request.clone(), key.clone()).await.unwrap();
     assert!(refund.id.as_str().starts_with("re_"), "{refund:?}");
@@ -192,12 +198,24 @@ async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
     assert_eq!(charges["data"][0]["amount_refunded"], 1000, "refunded once");
 
     // A destination charge's refund may pull the money back from the connected account.
-    let second = RefundRequest { payment: paid.id.clone(), amount: Yen(300), reverse_transfer: true };
+    let second = RefundRequest {
+        payment: paid.id.clone(),
+        amount: Yen(300),
+        reverse_transfer: true,
+        refund_application_fee: false,
+        instructions_email: None,
+    };
     let refund =
         gateway.refund(second, IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 2 })).await;
     assert_eq!(refund.unwrap().amount, Yen(300));
 
-    let too_much = RefundRequest { payment: paid.id.clone(), amount: Yen(5000), reverse_transfer: false };
+    let too_much = RefundRequest {
+        payment: paid.id.clone(),
+        amount: Yen(5000),
+        reverse_transfer: false,
+        refund_application_fee: false,
+        instructions_email: None,
+    };
     let err = gateway
         .refund(too_much, IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Refund { refund_id: 3 }))
         .await

@@ -24,8 +24,8 @@ use ports::clock::SystemClock;
 use ports::mailer::{MailError, Mailer, OutgoingMail};
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, GatewayError, IdempotencyKey, NewCustomer,
-    NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundRequest, SavedCard,
-    WebhookError,
+    NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundId, RefundRequest,
+    SavedCard, WebhookError,
 };
 use ports::payments::mails::PaymentMails;
 use ports::payments::support::{SupportConfig, SupportOrder, SupportService, Supporter, Supports};
@@ -107,6 +107,10 @@ impl PaymentGateway for InstantProvider {
     }
 
     async fn refund(&self, _refund: RefundRequest, _key: IdempotencyKey) -> Result<Refund, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn refund_status(&self, _id: &RefundId) -> Result<Refund, GatewayError> {
         not_on_this_path()
     }
 

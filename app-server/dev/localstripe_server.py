@@ -204,18 +204,73 @@ _init_refund = resources.Refund.__init__
 
 
 def _init_refund_compat(self, reverse_transfer=None,
-                        refund_application_fee=None, **kwargs):
+                        refund_application_fee=None, instructions_email=None,
+                        **kwargs):
     # Refunds of destination charges may pull the money back from the
-    # connected account; there are no accounts locally, so both flags are
-    # accepted (as Stripe does) and have nothing to act on.
+    # connected account and return the application fee in proportion; there
+    # are no accounts locally, so both flags are accepted (as Stripe does)
+    # and have nothing to act on.
+    _refuse_injected_failure(kwargs.get('payment_intent'))
     bank = _bank_transfer_intent(kwargs.get('payment_intent'))
     if bank is not None:
-        _init_bank_transfer_refund(self, bank, **kwargs)
+        _init_bank_transfer_refund(self, bank,
+                                   instructions_email=instructions_email,
+                                   **kwargs)
         return
+    if instructions_email is not None and \
+            not isinstance(instructions_email, str):
+        raise UserError(400, 'Invalid instructions_email')
     _refuse_refund_above_unrefunded(kwargs.get('charge'),
                                     kwargs.get('payment_intent'),
                                     kwargs.get('amount'))
     _init_refund(self, **kwargs)
+
+
+# --- refunds the provider refuses (tests of partial failure) ----------------
+#
+# `POST /_test/refund_failures` (secret key; form `payment_intent=pi_...`,
+# repeatable, and an optional `message`) makes every refund of those
+# payments fail as Stripe refuses one (HTTP 400, `invalid_request_error`,
+# code `balance_insufficient`) until `DELETE /_test/refund_failures`
+# (`?payment_intent=...` for some only) or `DELETE /_config/data`. A refused request is remembered under its
+# idempotency key like any 400, so a retry must come with a new key.
+
+_refund_failures = {}  # payment intent id -> message
+_DEFAULT_REFUND_FAILURE = ('Insufficient funds in the Stripe balance to '
+                           'cover this refund (test failure injected).')
+
+
+def _refuse_injected_failure(payment_intent):
+    if isinstance(payment_intent, str) and payment_intent in _refund_failures:
+        raise UserError(400, _refund_failures[payment_intent],
+                        contents={'code': 'balance_insufficient'})
+
+
+async def _set_refund_failures(request):
+    data = await request.post()
+    intents = data.getall('payment_intent', [])
+    message = data.get('message') or _DEFAULT_REFUND_FAILURE
+    if not intents or not all(isinstance(i, str) and i.startswith('pi_')
+                              for i in intents):
+        return server.json_response({'error': {
+            'type': 'invalid_request_error',
+            'message': 'payment_intent=pi_... is required (repeatable)'}},
+            status=400)
+    for intent in intents:
+        _refund_failures[intent] = message
+    return server.json_response({'payment_intents': sorted(_refund_failures)})
+
+
+async def _clear_refund_failures(request):
+    # Only the named payments (tests running side by side keep theirs); all
+    # without a name.
+    intents = request.query.getall('payment_intent', [])
+    if intents:
+        for intent in intents:
+            _refund_failures.pop(intent, None)
+    else:
+        _refund_failures.clear()
+    return server.json_response({'payment_intents': sorted(_refund_failures)})
 
 
 def _refuse_refund_above_unrefunded(charge, payment_intent, amount):
@@ -401,11 +456,15 @@ def _bank_transfer_intent(payment_intent):
 
 
 def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
-                               metadata=None, **kwargs):
+                               metadata=None, instructions_email=None,
+                               **kwargs):
     """A refund of a funded transfer. Real Stripe returns the money to the
     customer's cash balance, or with `instructions_email` asks the customer
-    for a bank account (`requires_action`) first; locally it is settled at
-    once (`succeeded`), and the balance is left alone."""
+    for a bank account first: the refund is `requires_action` with
+    `next_action.display_details.email_sent` until the customer answers
+    (`POST /_test/refunds/{id}/bank_details` plays the customer here; the
+    refund then succeeds and `refund.updated` is sent). Without it, the
+    refund is settled at once (`succeeded`) and the balance left alone."""
     if kwargs:
         raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
     if pi.status != 'succeeded':
@@ -428,8 +487,33 @@ def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
     self.amount = amount
     self.date = self.created
     self.currency = pi.currency
-    self.status = 'succeeded'
     self.balance_transaction = None
+    if instructions_email is None:
+        self.status = 'succeeded'
+        self.next_action = None
+    else:
+        if not isinstance(instructions_email, str) or \
+                '@' not in instructions_email:
+            raise UserError(400, 'Invalid instructions_email')
+        now = int(time.time())
+        self.status = 'requires_action'
+        self.next_action = {'type': 'display_details', 'display_details': {
+            'email_sent': {'email_sent_at': now,
+                           'email_sent_to': instructions_email},
+            'expires_at': now + 45 * 24 * 3600}}
+
+
+def _give_bank_details(id, **kwargs):
+    """The customer named a bank account: the waiting refund is paid."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    refund = resources.Refund._api_retrieve(id)  # 404
+    if refund.status != 'requires_action':
+        raise UserError(400, 'This refund is not waiting for bank details.')
+    refund.status = 'succeeded'
+    refund.next_action = None
+    resources.schedule_webhook(resources.Event('refund.updated', refund))
+    return refund
 
 
 _status = resources.PaymentIntent.status
@@ -1148,6 +1232,7 @@ async def idempotency_middleware(request, handler):
         _idempotent.clear()  # wiping the store forgets the keys too
         _cash_balances.clear()  # and the bank-transfer emulation's balances
         _used_tokens.clear()
+        _refund_failures.clear()
     key = request.headers.get('Idempotency-Key')
     if request.method != 'POST' or not key or \
             request.path.startswith('/_config/'):
@@ -1228,6 +1313,11 @@ def build_app():
     url = '/_test/subscriptions/{id}/advance'
     server.app.router.add_post(url, server.api_extra(_advance_subscription,
                                                      url))
+    server.app.router.add_post('/_test/refund_failures', _set_refund_failures)
+    server.app.router.add_delete('/_test/refund_failures',
+                                 _clear_refund_failures)
+    url = '/_test/refunds/{id}/bank_details'
+    server.app.router.add_post(url, server.api_extra(_give_bank_details, url))
     return server.app
 
 

@@ -17,7 +17,7 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgPool, PgProfileRepository,
-    PgRateLimiter, PgReadiness, PgSupportLedger, PgUserRepository,
+    PgRateLimiter, PgReadiness, PgRefundLedger, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -26,6 +26,7 @@ use ports::accounts::{
 };
 use ports::admin::audit::AuditLog;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
+use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -177,11 +178,25 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&supports),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
-    let cards: Arc<dyn Cards> =
-        Arc::new(CardService::new(ledger, gateway, namespace).with_subscriptions(Arc::clone(&subscriptions)));
+    let cards: Arc<dyn Cards> = Arc::new(
+        CardService::new(ledger, Arc::clone(&gateway), namespace.clone()).with_subscriptions(Arc::clone(&subscriptions)),
+    );
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
     let dashboard: Arc<dyn AdminDashboard> =
         Arc::new(DashboardService::new(PgDashboard::new(pool.clone()), SystemClock));
+    let refunds: Arc<dyn Refunds> = Arc::new(RefundService::new(
+        PgRefundLedger::new(pool.clone()),
+        gateway,
+        PgJobQueue::new(pool.clone()),
+        mailer.clone(),
+        SystemClock,
+        Arc::clone(&audit),
+        RefundConfig { namespace, site: site.clone() },
+    ));
+    crate::workers::spawn_refund_work(
+        Arc::clone(&refunds),
+        std::time::Duration::from_secs(settings.payment_sweep_seconds),
+    );
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -200,6 +215,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),
         audit: web::Data::from(audit),
         dashboard: web::Data::from(dashboard),
+        refunds: web::Data::from(refunds),
     })
 }
 

@@ -62,3 +62,31 @@ pub fn spawn_payment_sweeps(supports: Arc<dyn ports::payments::support::Supports
         }
     });
 }
+
+/// Runs bulk refunds from the durable queue (any process may take one; a
+/// run interrupted by a crash is taken over after its lease and skips what
+/// it already did) and, every `sweep_every`, asks the provider again about
+/// refunds left open (no answer yet, or waiting for the supporter's bank
+/// account).
+pub fn spawn_refund_work(refunds: Arc<dyn ports::admin::refunds::Refunds>, sweep_every: Duration) {
+    let worker = format!("{}:{}", hostname(), std::process::id());
+    tokio::spawn(async move {
+        let mut last_sweep = tokio::time::Instant::now();
+        loop {
+            match refunds.run_next_bulk(&worker).await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "bulk refund queue unavailable"),
+            }
+            if last_sweep.elapsed() >= sweep_every {
+                last_sweep = tokio::time::Instant::now();
+                match refunds.sweep_open_refunds().await {
+                    Ok(0) => {}
+                    Ok(changed) => tracing::info!(changed, "open refunds updated"),
+                    Err(e) => tracing::warn!(error = %e, "open refund sweep failed"),
+                }
+            }
+            tokio::time::sleep(POLL_INTERVAL).await;
+        }
+    });
+}

@@ -305,6 +305,35 @@ mod tests {
         }
 
         #[test]
+        fn full_and_specified_plans_cover_every_refundable_row_exactly_once(
+            rows in proptest::collection::vec((1i64..=1_000_000, prop_oneof![Just(1), Just(11), Just(0)]), 1..30),
+            specified in 1i64..=1_000,
+        ) {
+            let rows: Vec<RefundRow> =
+                rows.iter().enumerate().map(|(i, (charged, flag))| row(i as i64, *charged, *flag)).collect();
+            let refundable: Vec<&RefundRow> = rows.iter().filter(|r| r.flag == RefundFlag::Refundable).collect();
+            match plan_bulk_refund(BulkMode::Full, &rows) {
+                Ok(plan) => {
+                    prop_assert_eq!(plan.len(), refundable.len());
+                    for (planned, r) in plan.iter().zip(&refundable) {
+                        prop_assert_eq!((planned.sale_id, planned.amount), (r.sale_id, r.charged));
+                    }
+                }
+                Err(e) => prop_assert!(refundable.is_empty() && e == BulkRefundError::NothingRefundable),
+            }
+            match plan_bulk_refund(BulkMode::Specified(Some(Yen(specified))), &rows) {
+                Ok(plan) => {
+                    prop_assert_eq!(plan.len(), refundable.len());
+                    prop_assert!(plan.iter().all(|p| p.amount == Yen(specified)));
+                }
+                Err(BulkRefundError::AboveSponsored { sale_id }) => {
+                    prop_assert!(refundable.iter().any(|r| r.sale_id == sale_id && r.charged.0 < specified));
+                }
+                Err(e) => prop_assert!(refundable.is_empty() && e == BulkRefundError::NothingRefundable),
+            }
+        }
+
+        #[test]
         fn half_is_the_floor_of_half_the_charge(charged in 2i64..=i64::MAX) {
             let plan = plan_bulk_refund(BulkMode::Half, &[row(1, charged, 1)]).unwrap();
             prop_assert_eq!(plan[0].amount.0, charged / 2);

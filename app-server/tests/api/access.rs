@@ -86,6 +86,8 @@ const TABLE: &[Row] = &[
     // Sales: one path, two lists.
     row("GET", "/v1/sales/get/list", "project_id={project}", None, Who::Anyone),
     row("GET", "/v1/sales/get/list", "user_id={owner}", None, Who::Owner),
+    // The same path with refunds=1 is the admin refund table.
+    row("GET", "/v1/sales/get/list", "project_id={project}&intent=1&refunds=1", None, Who::Admin),
     row(
         "POST",
         "/v1/displayname/set/update",
@@ -119,6 +121,11 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
     row("GET", "/v1/admin/get/dashboard", "", None, Who::Admin),
     row("POST", "/v1/user/resendRegisterMail", "", Some(r#"{"email":"nobody-resend@example.jp"}"#), Who::Admin),
+    // Refunds.
+    row("GET", "/v1/admin/get/refundProjects", "", None, Who::Admin),
+    row("POST", "/v1/stripe/intent/set/refund", "", Some(r#"{"saleId": 0, "amount": 0}"#), Who::Admin),
+    row("POST", "/v1/admin/set/bulkRefund", "", Some(r#"{"projectId": {project}, "mode": 0}"#), Who::Admin),
+    row("GET", "/v1/admin/get/bulkRefund", "project_id={project}", None, Who::Admin),
 ];
 
 /// Paths of the specs' client contract that are not mounted yet. Each must answer the default not-found until

@@ -22,5 +22,6 @@ mod pages;
 mod password;
 mod profile;
 mod rate_limits;
+mod refunds;
 mod signup;
 mod sponsors;

@@ -411,8 +411,17 @@ pub struct RefundRequest {
     pub payment: PaymentId,
     pub amount: Yen,
     /// For a payment with a [`Destination`]: take the refunded share back
-    /// from the connected account too (our application fee is kept).
+    /// from the connected account too.
     pub reverse_transfer: bool,
+    /// For a payment with a [`Destination`]: give back the same share of our
+    /// application fee (the provider computes it proportionally to the
+    /// refunded amount), so the connected account is not charged our fee
+    /// for money it returned.
+    pub refund_application_fee: bool,
+    /// A bank-transfer payment has no card to pay back to: the provider
+    /// mails this address to ask for a bank account, and the refund waits
+    /// ([`RefundStatus::RequiresAction`]) until the supporter answers.
+    pub instructions_email: Option<String>,
 }
 
 /// Where a refund stands.
@@ -431,6 +440,8 @@ pub struct Refund {
     pub payment: PaymentId,
     pub amount: Yen,
     pub status: RefundStatus,
+    /// The provider's reason when the refund failed (`failure_reason`).
+    pub failure_reason: Option<String>,
 }
 
 /// What a webhook event says happened.
@@ -612,10 +623,18 @@ pub trait PaymentGateway: Send + Sync {
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError>;
 
     /// Refunds `refund.amount` yen of a paid payment. A repeat with the same
-    /// key MUST NOT refund again. A refund above what remains refundable is
-    /// [`GatewayError::Rejected`]; an unknown payment is
-    /// [`GatewayError::NotFound`].
+    /// key MUST NOT refund again. A refund above what remains refundable, or
+    /// one the provider refuses (its balance too low, ...), is
+    /// [`GatewayError::Rejected`] with the provider's reason; an unknown
+    /// payment is [`GatewayError::NotFound`]. A bank-transfer refund may
+    /// answer [`RefundStatus::RequiresAction`] (waiting for the supporter's
+    /// bank account) or `Pending`; [`PaymentGateway::refund_status`] tells
+    /// how it ended.
     async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError>;
+
+    /// Reads a refund as the provider sees it now. MUST return
+    /// [`GatewayError::NotFound`] for an unknown id.
+    async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError>;
 
     /// Checks a webhook's signature header against the payload and our
     /// webhook secret (refusing timestamps older than the provider's
@@ -705,6 +724,10 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
 
     async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError> {
         (**self).refund(refund, key).await
+    }
+
+    async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError> {
+        (**self).refund_status(id).await
     }
 
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {

@@ -6,5 +6,5 @@ export { AdminResendRegisterMail } from './AdminResendRegisterMail';
 export const AdminMail = ComingSoon;
 export const AdminMailRegister = ComingSoon;
 export const AdminMailDetail = ComingSoon;
-export const AdminRefund = ComingSoon;
-export const AdminRefundDetail = ComingSoon;
+export { AdminRefund } from '../AdminRefund';
+export { AdminRefundDetail } from '../AdminRefundDetail';

@@ -1,0 +1,172 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { login, uniqueEmail } from './accounts';
+import { STRIPE_API_BASE, projectDetail, type ProjectDetail } from './payment';
+
+// Demo accounts seeded by `app-server seed-demo` (password `demo-password-1`).
+const DEMO_PASSWORD = 'demo-password-1';
+const ADMIN = 'demo-admin@example.jp';
+const MEMBER = 'demo-taro@example.jp';
+const SINGLE_PROJECT = 'maebashi-rose-garden';
+// A project whose returns ask no additional data, so the API can place supports for it.
+const BULK_PROJECT = 'maebashi-rose-garden';
+
+/** What Stripe.js does in the browser: the card goes to the provider, we get a token. */
+const cardToken = async (): Promise<string> => {
+  const response = await fetch(`${STRIPE_API_BASE}v1/tokens`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer sk_test_local', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'card[number]=4242424242424242&card[exp_month]=12&card[exp_year]=2031&card[cvc]=123',
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { id: string }).id;
+};
+
+/** A guest's card payment placed through the API, as another supporter would: a sale paid at the provider. */
+const paidCardSale = async (request: APIRequestContext, project: ProjectDetail): Promise<{ id: number; total: number }> => {
+  const ret = project.returns.find((candidate) => candidate.purchasable);
+  expect(ret, `${project.slug} has a purchasable return`).toBeTruthy();
+  const email = uniqueEmail('refund');
+  const registered = await request.post('/v1/user/register', { data: { email, isGuest: true } });
+  expect(registered.ok()).toBeTruthy();
+  const response = await request.post('/v1/payment/set/support', {
+    data: {
+      projectId: project.id,
+      returnId: ret!.id,
+      lot: 1,
+      paymentType: 1,
+      idempotencyKey: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`,
+      displayname: '返金 テスト',
+      anonymous: false,
+      agreeTerms: true,
+      notAntisocial: true,
+      guestEmail: email,
+      card: { token: await cardToken() },
+    },
+  });
+  const body = (await response.json()) as { sale: { id: number; total: number; status: string } };
+  expect(response.status(), JSON.stringify(body)).toBe(200);
+  expect(body.sale.status).toBe('succeeded');
+  return { id: body.sale.id, total: body.sale.total };
+};
+
+const openRefundTable = async (page: Page, title: string) => {
+  await page.goto('/admin/refund/');
+  await expect(page.getByRole('heading', { level: 1, name: '返金' })).toBeVisible();
+  await page.getByRole('link', { name: title }).click();
+  await expect(page.getByRole('heading', { level: 1, name: `返金：${title}` })).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '支援者名' })).toBeVisible();
+};
+
+const saleRow = (page: Page, saleId: number) => page.locator(`tr[data-sale-id="${saleId}"]`);
+
+test('a member gets the not-found page on both refund screens', async ({ page }) => {
+  await login(page, MEMBER, DEMO_PASSWORD);
+  for (const path of ['/admin/refund/', `/admin/refund/${SINGLE_PROJECT}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
+  }
+});
+
+test('an administrator refunds one sale with the checks, the confirmation and the provider answers', async ({
+  page,
+  request,
+}) => {
+  const project = await projectDetail(request, SINGLE_PROJECT);
+  const sale = await paidCardSale(request, project);
+  await login(page, ADMIN, DEMO_PASSWORD);
+  await openRefundTable(page, project.title);
+
+  const row = saleRow(page, sale.id);
+  const amount = row.getByPlaceholder('返金額を入力');
+  const button = row.getByRole('button', { name: /の購入を返金する$/ });
+  await expect(button).toBeDisabled();
+  await amount.fill('0');
+  await expect(button).toBeDisabled();
+
+  await amount.fill(String(sale.total + 1));
+  await button.click();
+  await expect(page.getByRole('alert')).toHaveText('返金額が協賛金額の合計を超えています');
+
+  // Cancelling the confirmation changes nothing.
+  await amount.fill('1000');
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: '返金の確認' });
+  await expect(dialog).toContainText('1,000円を返金します。よろしいですか？');
+  await dialog.getByRole('button', { name: 'キャンセル' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeVisible();
+
+  await button.click();
+  await page.getByRole('dialog', { name: '返金の確認' }).getByRole('button', { name: '返金する' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '返金が完了しました。' })).toBeVisible();
+  await expect(row).toContainText('1,000円返金済み');
+  await expect(row.getByRole('button')).toHaveCount(0);
+
+  // The demo's sales were never paid at the local provider: it refuses, the sale stays refundable with the reason.
+  const demoRow = page.locator('tr[data-sale-id]').filter({ has: page.getByPlaceholder('返金額を入力') }).last();
+  await demoRow.getByPlaceholder('返金額を入力').fill('100');
+  await demoRow.getByRole('button', { name: /の購入を返金する$/ }).click();
+  await page.getByRole('dialog', { name: '返金の確認' }).getByRole('button', { name: '返金する' }).click();
+  await expect(page.getByRole('alert')).toContainText('返金に失敗しました');
+  await expect(page.getByRole('alert')).toContainText('理由：');
+  await expect(demoRow.getByRole('button', { name: /の購入を返金する$/ })).toBeVisible();
+  await expect(demoRow).toContainText('返金に失敗しました：');
+});
+
+test('an administrator runs a full bulk refund through both confirmations and sees its progress and results', async ({
+  page,
+  request,
+}) => {
+  const project = await projectDetail(request, BULK_PROJECT);
+  const first = await paidCardSale(request, project);
+  const second = await paidCardSale(request, project);
+  await login(page, ADMIN, DEMO_PASSWORD);
+  await openRefundTable(page, project.title);
+
+  const mode = page.getByLabel('返金方法');
+  const bulkButton = page.getByRole('button', { name: '一括返金', exact: true });
+  await expect(bulkButton).toBeDisabled();
+
+  // The select fills the refundable rows: half of each amount, then a specified amount.
+  await mode.selectOption({ label: '半額' });
+  await expect(saleRow(page, first.id).getByPlaceholder('返金額を入力')).toHaveValue(String(Math.floor(first.total / 2)));
+  await mode.selectOption({ label: '金額を指定' });
+  await expect(saleRow(page, first.id).getByPlaceholder('返金額を入力')).toHaveValue('');
+  await page.getByLabel('1件あたりの返金額（円）').fill(String(first.total * 100));
+  await expect(saleRow(page, second.id).getByPlaceholder('返金額を入力')).toHaveValue(String(first.total * 100));
+  await bulkButton.click();
+  await expect(page.getByRole('alert')).toHaveText('返金額が協賛金額を超えています。');
+
+  await mode.selectOption({ label: '全額' });
+  await expect(page.getByRole('note')).toContainText('決済手数料の差額分をあらかじめ');
+  await expect(saleRow(page, first.id).getByPlaceholder('返金額を入力')).toHaveValue(String(first.total));
+
+  // First confirmation (fee difference), cancelled: nothing starts.
+  await bulkButton.click();
+  const fee = page.getByRole('dialog', { name: '決済手数料の差額の確認' });
+  await expect(fee).toContainText('決済手数料の差額分を入金済みであることを確認しましたか？');
+  await fee.getByRole('button', { name: 'キャンセル' }).click();
+  await expect(page.getByRole('progressbar')).toHaveCount(0);
+
+  await bulkButton.click();
+  await page.getByRole('dialog', { name: '決済手数料の差額の確認' }).getByRole('button', { name: '確認した' }).click();
+  const balance = page.getByRole('dialog', { name: '決済事業者の残高の確認' });
+  await expect(balance).toContainText('残高が返金の合計額に足りていることを確認しましたか？');
+  await balance.getByRole('button', { name: '確認した・一括返金する' }).click();
+
+  await expect(page.getByRole('progressbar', { name: '一括返金の進み具合' })).toBeVisible();
+  await expect(page.getByText('一括返金が完了しました')).toBeVisible({ timeout: 30_000 });
+  await expect(saleRow(page, first.id)).toContainText(`${first.total.toLocaleString('ja-JP')}円返金済み`);
+  await expect(saleRow(page, second.id)).toContainText(`${second.total.toLocaleString('ja-JP')}円返金済み`);
+
+  // The run is kept: reopening the page shows its progress and the per-row results (the demo's sales, never paid
+  // at the local provider, failed and stay refundable with the reason).
+  await page.reload();
+  await expect(page.getByRole('heading', { name: '直近の一括返金' })).toBeVisible();
+  const progress = page.getByRole('progressbar', { name: '一括返金の進み具合' });
+  const total = Number(await progress.getAttribute('aria-valuemax'));
+  await expect(progress).toHaveAttribute('aria-valuenow', String(total));
+  await expect(page.getByText(new RegExp(`${total} / ${total} 件処理済み（成功 2件・失敗 ${total - 2}件）`))).toBeVisible();
+  if (total > 2) await expect(page.getByText('返金に失敗した購入（返金可能のまま残っています）：')).toBeVisible();
+});
