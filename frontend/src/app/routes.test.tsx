@@ -39,8 +39,6 @@ describe('router', () => {
   });
 
   it.each([
-    ['/admin/', '管理画面'],
-    ['/admin/resendRegisterMail/', '登録メールの再送'],
     ['/admin/mail/', '送信メール一覧'],
     ['/admin/mail/register/', 'メールの作成'],
     ['/admin/mail/12/', '送信メール詳細'],

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,7 @@ describe('Admin dashboard', () => {
     renderApp('/admin/');
 
     const menu = await screen.findByRole('navigation', { name: '管理メニュー' });
+    await waitFor(() => expect(document.title).toMatch(/^管理画面 \| /));
     expect(within(menu).getByRole('link', { name: '登録メールの再送' })).toHaveAttribute('href', '/admin/resendRegisterMail/');
     expect(within(menu).getByRole('link', { name: '送信メール一覧' })).toHaveAttribute('href', '/admin/mail/');
     expect(within(menu).getByRole('link', { name: '返金' })).toHaveAttribute('href', '/admin/refund/');

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { EMAIL_MESSAGES } from '@/lib/validation';
@@ -19,6 +19,7 @@ describe('AdminResendRegisterMail', () => {
   it('shows the spec messages for an empty and a malformed address and sends nothing', async () => {
     const bodies = answerPost('/user/resendRegisterMail', { result: 'sent', message: RESEND_DONE, userFlag: 100 });
     const { user, input, submit } = await setup();
+    await waitFor(() => expect(document.title).toMatch(/^登録メールの再送 \| /));
 
     await user.click(input);
     await user.tab();
