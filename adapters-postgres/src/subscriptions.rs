@@ -293,7 +293,7 @@ pub(crate) fn record_month(
         let sale = crate::ledger::sale_by_id(conn, SaleId(created.id))
             .map_err(Tx::Repo)?
             .ok_or_else(|| Tx::Repo(corrupt("sales", format!("month {} vanished after insert", created.id))))?;
-        Ok(MonthRecorded::Renewal(sale))
+        Ok(MonthRecorded::Renewal(Box::new(sale)))
     });
     match result {
         Ok(done) => Ok(done),

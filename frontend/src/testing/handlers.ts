@@ -3,11 +3,12 @@ import { http, HttpResponse } from 'msw';
 const url = (path: string): string => new URL(`/v1${path}`, 'http://localhost:3000/').toString();
 
 /**
- * Answers that the chrome of every page needs (the footer's sponsor wall). Tests that care
- * override them with `server.use(...)`; everything else still fails when unhandled.
+ * Answers that the chrome of every page needs (the footer's sponsor wall), and my page's monthly supports (none).
+ * Tests that care override them with `server.use(...)`; everything else still fails when unhandled.
  */
 export const defaultHandlers = [
   http.get(url('/sponsors/get/footer'), () =>
     HttpResponse.json({ hidden: false, tiers: { LL: [], L: [], M: [], S: [] } }),
   ),
+  http.get(url('/stripe/subscription/get/list'), () => HttpResponse.json({ subscriptions: [] })),
 ];

@@ -227,7 +227,7 @@ pub enum MonthRecorded {
     /// the caller records as paid through `record_payment`.
     First(SaleId),
     /// A later month: a new sale, written paid.
-    Renewal(SaleRecord),
+    Renewal(Box<SaleRecord>),
     /// This invoice was recorded before (a redelivered webhook).
     Already,
 }
