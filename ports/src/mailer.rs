@@ -39,6 +39,31 @@ pub trait Mailer: Send + Sync {
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError>;
 }
 
+/// A mail with an HTML and a plain-text part (mass mail). Bodies are already
+/// rendered and the HTML sanitised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RichMail {
+    pub to: Email,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    /// The opt-out address for the `List-Unsubscribe` header, when the mail must carry one.
+    pub unsubscribe_url: Option<String>,
+    /// The same for every try of one recipient (`<mass-{mail}-{recipient}@...>`), so a copy the relay
+    /// may have delivered twice is recognisable as one message.
+    pub message_id: String,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait RichMailer: Send + Sync {
+    /// Sends at once through the relay. MUST return only after the relay
+    /// accepted the message, or an error; `Delivery` means nothing may have
+    /// been accepted and a retry may work, `Rejected` that it cannot. Not
+    /// idempotent.
+    async fn send_rich(&self, mail: RichMail) -> Result<(), MailError>;
+}
+
 /// One mailer shared by several use cases.
 #[async_trait::async_trait]
 impl<M: Mailer + ?Sized> Mailer for std::sync::Arc<M> {

@@ -2,3 +2,4 @@
 //! (refunds, mass mail, resent registration mails) and the dashboard reads.
 
 pub mod audit;
+pub mod mass_mail;
