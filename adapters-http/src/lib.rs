@@ -12,6 +12,7 @@ mod headers;
 pub mod html;
 mod ids;
 mod information;
+pub mod mass_mail;
 mod openapi;
 pub mod page_data;
 pub mod pages;
@@ -54,6 +55,7 @@ pub struct Services {
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
+    pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -74,6 +76,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.cards.clone())
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
+            .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -101,6 +104,7 @@ pub(crate) mod test_support {
         Profiles, Sessions, Signup,
     };
     use ports::admin::audit::{AuditLog, MockAuditLog};
+    use ports::admin::mass_mail::{MassMails, MockMassMails};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::support::{MockSupports, Supports};
@@ -119,6 +123,7 @@ pub(crate) mod test_support {
         pub supports: MockSupports,
         pub cards: MockCards,
         pub audit: MockAuditLog,
+        pub mass_mails: MockMassMails,
     }
 
     impl Default for Mocks {
@@ -133,6 +138,7 @@ pub(crate) mod test_support {
                 supports: MockSupports::new(),
                 cards: MockCards::new(),
                 audit: MockAuditLog::new(),
+                mass_mails: MockMassMails::new(),
             }
         }
     }
@@ -151,6 +157,7 @@ pub(crate) mod test_support {
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
+            let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -166,6 +173,7 @@ pub(crate) mod test_support {
                 cards: Data::from(cards),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
+                mass_mails: Data::from(mass_mails),
             }
         }
     }

@@ -212,8 +212,7 @@ pub trait MassMailRepository: Send + Sync {
 
     /// Ends the job: every recipient still pending is given up with
     /// `error` (none when all are done), and the mail gets `status`.
-    async fn finish(&self, mail_id: i64, status: MailStatus, error: &str, now: DateTime<Utc>)
-        -> Result<(), RepoError>;
+    async fn finish(&self, mail_id: i64, status: MailStatus, error: &str, now: DateTime<Utc>) -> Result<(), RepoError>;
 
     /// Newest first; `page` counts from 1.
     async fn list(&self, page: u32, per_page: u32) -> Result<MailPage, RepoError>;
@@ -342,8 +341,7 @@ where
             return Err(MassMailError::NoRecipients);
         }
         let mail = NewMassMail { sender, project_id: draft.project_id, segment, title: draft.title, content };
-        let created =
-            self.repo.create(mail, SEND_MASS_MAIL, MASS_MAIL_MAX_ATTEMPTS).await.map_err(unknown_project)?;
+        let created = self.repo.create(mail, SEND_MASS_MAIL, MASS_MAIL_MAX_ATTEMPTS).await.map_err(unknown_project)?;
         let mut action = NewAdminAction::new(sender, AdminActionKind::MailSent);
         action.mail_id = Some(created.id);
         action.project_id = form.project_id;
@@ -493,7 +491,9 @@ where
             }
             if self.clock.now() - started > Duration::seconds(MASS_MAIL_SLICE_SECONDS) {
                 // Handing the job back renews the lease; the next claim goes on from the next recipient.
-                lost_lease_is_fine(self.queue.fail(ticket, "time slice over", Some(self.clock.now()), self.clock.now()).await)?;
+                lost_lease_is_fine(
+                    self.queue.fail(ticket, "time slice over", Some(self.clock.now()), self.clock.now()).await,
+                )?;
                 return Ok(true);
             }
         }
@@ -519,11 +519,13 @@ where
 
     fn compose(&self, mail: &MailToSend, text: &str, recipient: &PendingRecipient, to: Email) -> RichMail {
         let s = &self.sender;
-        let opt_out = mail.segment.needs_opt_out().then(|| {
-            format!("{}/mail/optout/?token={}", s.public_url, self.tokens.issue(recipient.user_id))
-        });
+        let opt_out = mail
+            .segment
+            .needs_opt_out()
+            .then(|| format!("{}/mail/optout/?token={}", s.public_url, self.tokens.issue(recipient.user_id)));
         let address = if s.postal_address.is_empty() { String::new() } else { format!("\n{}", s.postal_address) };
-        let mut text_body = format!("{text}\n\n――――――――――\n{}\n{}{address}\nお問い合わせ: {}\n", s.site_name, s.name, s.contact);
+        let mut text_body =
+            format!("{text}\n\n――――――――――\n{}\n{}{address}\nお問い合わせ: {}\n", s.site_name, s.name, s.contact);
         let html_address =
             if s.postal_address.is_empty() { String::new() } else { format!("<br>{}", escape(&s.postal_address)) };
         let mut footer = format!(
@@ -533,7 +535,9 @@ where
             escape(&s.contact)
         );
         if let Some(url) = &opt_out {
-            text_body.push_str(&format!("\n今後このようなお知らせメールが不要な方は、次のページから配信を停止できます。\n{url}\n"));
+            text_body.push_str(&format!(
+                "\n今後このようなお知らせメールが不要な方は、次のページから配信を停止できます。\n{url}\n"
+            ));
             footer.push_str(&format!(
                 "<p style=\"font-size:12px;color:#555\">今後このようなお知らせメールが不要な方は、\
                  <a href=\"{}\">こちらから配信を停止</a>できます。</p>",
@@ -545,7 +549,8 @@ where
             escape(&mail.title),
             mail.content
         );
-        let host = s.public_url.split("://").nth(1).unwrap_or("localhost").split(['/', ':']).next().unwrap_or("localhost");
+        let host =
+            s.public_url.split("://").nth(1).unwrap_or("localhost").split(['/', ':']).next().unwrap_or("localhost");
         RichMail {
             to,
             subject: mail.title.clone(),

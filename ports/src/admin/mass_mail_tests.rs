@@ -196,7 +196,10 @@ async fn every_recipient_is_mailed_once_recorded_and_the_mail_finished() {
     queue.expect_succeed().times(1).returning(|_, _, _| Ok(()));
     let mut repo = repo_with(vec![1, 2, 3], MailSegment::ProjectSupporters(ProjectId(7)));
     repo.expect_mark_sent().times(3).returning(|_, _| Ok(()));
-    repo.expect_finish().withf(|id, status, _, _| *id == 9 && *status == MailStatus::Sent).times(1).returning(|_, _, _, _| Ok(()));
+    repo.expect_finish()
+        .withf(|id, status, _, _| *id == 9 && *status == MailStatus::Sent)
+        .times(1)
+        .returning(|_, _, _, _| Ok(()));
     let mut relay = MockRichMailer::new();
     relay
         .expect_send_rich()
