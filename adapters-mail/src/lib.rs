@@ -103,11 +103,27 @@ impl SmtpMailer {
     }
 }
 
+/// Whether the relay may have taken a message whose send failed. An answer
+/// code (4xx/5xx), a failed connect or TLS handshake means it did not; a
+/// session that broke off (network error, timeout, an unreadable answer)
+/// may have ended after the data was sent. lettre names the connect failure
+/// only in its message ("Connection error").
+fn may_have_been_accepted(e: &lettre::transport::smtp::Error) -> bool {
+    !(e.is_transient() || e.is_permanent() || e.is_tls() || e.to_string().starts_with("Connection error"))
+}
+
 #[async_trait]
 impl RichMailer for SmtpMailer {
     async fn send_rich(&self, mail: RichMail) -> Result<(), MailError> {
         let message = self.rich_message(mail)?;
-        self.transport.send(message).await.map_err(|e| delivery_error(&e))?;
+        self.transport.send(message).await.map_err(|e| {
+            if may_have_been_accepted(&e) {
+                tracing::warn!(error = %e, "SMTP session broke off; the relay may have the message");
+                MailError::Uncertain(e.to_string())
+            } else {
+                delivery_error(&e)
+            }
+        })?;
         Ok(())
     }
 }
@@ -181,6 +197,31 @@ mod tests {
         assert!(raw.contains("List-Unsubscribe: <https://cf.example.jp/mail/optout/?token=t>"), "{raw}");
         assert!(raw.contains("Message-ID: <mass-1-2@cf.example.jp>"), "{raw}");
         assert!(raw.contains("no-reply@example.jp"), "{raw}");
+    }
+
+    #[tokio::test]
+    async fn a_relay_that_cannot_be_reached_did_not_take_the_mail() {
+        use ports::mailer::RichMailer;
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mailer = super::SmtpMailer::new(&super::SmtpSettings {
+            host: "127.0.0.1".into(),
+            port: closed,
+            security: super::SmtpSecurity::None,
+            credentials: None,
+            from: "no-reply@example.jp".into(),
+        })
+        .unwrap();
+        let outcome = mailer
+            .send_rich(ports::mailer::RichMail {
+                to: Email::parse("taro@example.jp").unwrap(),
+                subject: "s".into(),
+                text_body: "t".into(),
+                html_body: "<p>t</p>".into(),
+                unsubscribe_url: None,
+                message_id: "<m@example.jp>".into(),
+            })
+            .await;
+        assert!(matches!(outcome, Err(ports::mailer::MailError::Delivery(_))), "{outcome:?}");
     }
 
     #[test]

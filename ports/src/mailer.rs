@@ -27,6 +27,11 @@ pub enum MailError {
     /// never accept); retrying cannot help.
     #[error("mail refused: {0}")]
     Rejected(String),
+    /// The session broke off where the relay may already have accepted the
+    /// message (after the data was sent, before its answer was read):
+    /// retrying could mail it twice.
+    #[error("mail outcome unknown: {0}")]
+    Uncertain(String),
 }
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
@@ -58,9 +63,10 @@ pub struct RichMail {
 #[async_trait::async_trait]
 pub trait RichMailer: Send + Sync {
     /// Sends at once through the relay. MUST return only after the relay
-    /// accepted the message, or an error; `Delivery` means nothing may have
-    /// been accepted and a retry may work, `Rejected` that it cannot. Not
-    /// idempotent.
+    /// accepted the message, or an error: `Delivery` when the relay did not
+    /// take it (unreachable, or a 4xx answer) and a retry may work,
+    /// `Rejected` when it refused it for good, `Uncertain` when it may have
+    /// taken it. Not idempotent.
     async fn send_rich(&self, mail: RichMail) -> Result<(), MailError>;
 }
 

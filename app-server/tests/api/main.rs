@@ -15,6 +15,7 @@ mod helpers;
 mod inputs;
 mod login;
 mod mail_queue;
+mod mass_mail;
 mod pages;
 mod password;
 mod profile;

@@ -37,7 +37,7 @@ pub const MASS_MAIL_BATCH: u32 = 50;
 /// Mails per page of the sent-mail list.
 pub const MAILS_PER_PAGE: u32 = 20;
 /// Why a recipient whose try was cut off is not mailed again.
-pub const UNKNOWN_OUTCOME: &str = "送信結果不明（送信中に処理が中断されたため、二重送信を避けて再送していません）";
+pub const UNKNOWN_OUTCOME: &str = "送信結果不明（送信中に中断されたため、二重送信を避けて再送していません）";
 
 /// A mail as the job keeps it in the database.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -483,6 +483,11 @@ where
                 match outcome {
                     Ok(()) => self.repo.mark_sent(recipient.id, self.clock.now()).await?,
                     Err(MailError::Rejected(e)) => self.repo.give_up(recipient.id, &e).await?,
+                    Err(MailError::Uncertain(e)) => {
+                        // At most once: the relay may have it, so this recipient is not tried again.
+                        tracing::warn!(mail = mail_id, recipient = recipient.id, error = %e, "mass mail outcome unknown");
+                        self.repo.give_up(recipient.id, &format!("{UNKNOWN_OUTCOME}: {e}")).await?;
+                    }
                     Err(MailError::Delivery(e)) => {
                         self.repo.mark_retry(recipient.id, &e).await?;
                         return self.pause_or_give_up(ticket, &job, mail_id, &e).await;
