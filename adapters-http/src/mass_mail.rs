@@ -204,7 +204,7 @@ async fn preview_recipients(
 /// Sent / failed / total of the sending job.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct ProgressDto {
+pub(crate) struct MailProgressDto {
     /// `queued`, `sending`, `sent` (finished) or `failed` (given up).
     status: String,
     total: u32,
@@ -227,7 +227,7 @@ pub(crate) struct MailSummaryDto {
     /// The sender's user name (the seed reads it through `/user/get/byId`).
     #[schema(required = true)]
     sender_name: Option<String>,
-    progress: ProgressDto,
+    progress: MailProgressDto,
     /// ISO 8601, Tokyo time.
     created_at: String,
 }
@@ -241,7 +241,7 @@ fn summary_dto(summary: &MailSummary) -> MailSummaryDto {
         project_title: summary.project_title.clone(),
         sender_email: summary.sender_email.clone(),
         sender_name: summary.sender_name.clone(),
-        progress: ProgressDto {
+        progress: MailProgressDto {
             status: summary.progress.status.code().into(),
             total: summary.progress.total,
             sent: summary.progress.sent,

@@ -158,6 +158,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/mail/get/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sent mail: sender, project, title, body, progress and every recipient's status. */
+        get: operations["mail_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/get/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sent mails, newest first, 20 a page. */
+        get: operations["list_mails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/get/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many a mail to this choice would reach (shown before sending). */
+        get: operations["preview_recipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/set/optOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stops mass mail to all members for the member of a signed link (no login; a repeat is fine). */
+        post: operations["opt_out_of_mail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/set/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a mass mail: checked, sanitised, stored with its recipients, sent by a background job. */
+        post: operations["register_mail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -477,6 +562,23 @@ export interface paths {
         };
         /** The logged-in user's own data. */
         get: operations["auth_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/get/byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's user name and address (the seed shows the mail's sender with it). */
+        get: operations["user_by_id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1096,6 +1198,58 @@ export interface components {
         LogoUrlsDto: {
             logo: components["schemas"]["UrlDto"][];
         };
+        MailDetailDto: components["schemas"]["MailSummaryDto"] & {
+            /** @description The body as sanitised HTML. */
+            content: string;
+            recipients: components["schemas"]["RecipientDto"][];
+        };
+        MailDetailResponse: {
+            mail: components["schemas"]["MailDetailDto"];
+        };
+        MailListPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["MailSummaryDto"][];
+            /** Format: int32 */
+            page: number;
+            /** @description The domain's pagination bar for this page. */
+            pages: components["schemas"]["PageItemDto"][];
+            /** Format: int32 */
+            perPage: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int32 */
+            totalPages: number;
+        };
+        MailListResponse: {
+            mails: components["schemas"]["MailListPage"];
+        };
+        /** @description Sent / failed / total of the sending job. */
+        MailProgressDto: {
+            /** Format: int32 */
+            failed: number;
+            /** Format: int32 */
+            sent: number;
+            /** @description `queued`, `sending`, `sent` (finished) or `failed` (given up). */
+            status: string;
+            /** Format: int32 */
+            total: number;
+        };
+        MailSummaryDto: {
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /** @description The first 95 characters of the body's text, '…' when cut. */
+            excerpt: string;
+            /** Format: int64 */
+            id: number;
+            progress: components["schemas"]["MailProgressDto"];
+            /** Format: int64 */
+            projectId: number | null;
+            projectTitle: string | null;
+            senderEmail: string;
+            /** @description The sender's user name (the seed reads it through `/user/get/byId`). */
+            senderName: string | null;
+            title: string;
+        };
         ManualLogoDto: {
             link: string | null;
             name: string;
@@ -1114,6 +1268,13 @@ export interface components {
             /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
             type: string;
         };
+        OptOutRequest: {
+            /** @description The token of the link in the mail. */
+            token: string;
+        };
+        OptOutResponse: {
+            optedOut: boolean;
+        };
         OwnDisplayNameDto: {
             displayname: string;
             /**
@@ -1121,6 +1282,13 @@ export interface components {
              * @description The display-name record's id (for `/displayname/set/update`).
              */
             id: number;
+        };
+        /** @description One slot of the pagination bar: a page number or dots. */
+        PageItemDto: {
+            /** @description `page` or `dots`. */
+            kind: string;
+            /** Format: int32 */
+            page: number | null;
         };
         /**
          * @description The current password given to change a credential is wrong (the seed's
@@ -1142,6 +1310,13 @@ export interface components {
             jsUrl: string;
             /** @example pk_test_local */
             publishableKey: string;
+        };
+        PreviewResponse: {
+            /**
+             * Format: int32
+             * @description How many would receive the mail now (opted-out members not counted).
+             */
+            recipients: number;
         };
         /** @description Profile fields; empty or invisible-only strings clear a field. */
         ProfileRequest: {
@@ -1237,6 +1412,17 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        RecipientDto: {
+            /** Format: int32 */
+            attempts: number;
+            email: string;
+            /** @description Why it failed, or the last relay error while pending. */
+            error: string | null;
+            /** @description ISO 8601, Tokyo time. */
+            sentAt: string | null;
+            /** @description `pending`, `sent` or `failed`. */
+            status: string;
+        };
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
@@ -1253,6 +1439,29 @@ export interface components {
         RegisteredCardResponse: {
             card: components["schemas"]["CardDto"];
             data: components["schemas"]["CardsDto"];
+        };
+        /** @description The form: a project (its paid supporters) or everyone (all members). */
+        RegisterMailRequest: {
+            /** @description HTML from the editor; sanitised on the server. Required ('内容を入力してください。'), at most 200,000 bytes. */
+            content: string;
+            /**
+             * Format: int64
+             * @description The project the mail is about; absent or null for a mail to every member.
+             */
+            projectId?: number | null;
+            /** @description Required ('タイトルを入力してください。'), at most 200 characters. */
+            title: string;
+            /** @description With a project: `true` mails every member about it instead of its supporters. */
+            toAllMembers?: boolean | null;
+        };
+        RegisterMailResponse: {
+            /** @description The addresses it is being sent to. */
+            emails: string[];
+            /**
+             * Format: int64
+             * @description The sent mail's id (its detail page shows the progress).
+             */
+            id: number;
         };
         /**
          * @description `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
@@ -1580,6 +1789,9 @@ export interface components {
             /** @description The primary address, when there is one. */
             main: components["schemas"]["AddressDto"][];
         };
+        UserByIdResponse: {
+            user: components["schemas"]["UserNameDto"];
+        };
         /** @description The logged-in user's own data; unset strings are `null`. */
         UserDto: {
             addresses: components["schemas"]["UserAddressesDto"];
@@ -1601,6 +1813,12 @@ export interface components {
         UserImagesDto: {
             icon: components["schemas"]["ImageDto"][];
             logo: components["schemas"]["ImageDto"][];
+        };
+        UserNameDto: {
+            email: string;
+            /** Format: int64 */
+            id: number;
+            username: string | null;
         };
         WebhookResponse: {
             received: boolean;
@@ -2037,6 +2255,205 @@ export interface operations {
                 };
             };
             /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mail_detail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailDetailResponse"];
+                };
+            };
+            /** @description `malformed_request`: no numeric `id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such mail, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_mails: {
+        parameters: {
+            query?: {
+                /** @description From 1; 1 when absent. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailListResponse"];
+                };
+            };
+            /** @description `malformed_request`: `page` is not a positive integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_recipients: {
+        parameters: {
+            query?: {
+                /** @description The project whose paid supporters would receive it; absent for every member. */
+                projectId?: number;
+                /** @description With a project: count every member instead. */
+                toAllMembers?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description `unknown_project` or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    opt_out_of_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptOutRequest"];
+            };
+        };
+        responses: {
+            /** @description Opted out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutResponse"];
+                };
+            };
+            /** @description `invalid_link`: the token is not genuine, or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterMailRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued; the job sends it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterMailResponse"];
+                };
+            };
+            /** @description `validation_failed` with `errors` (title and content messages), `unknown_project`, `no_recipients` or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,6 +3242,46 @@ export interface operations {
             };
             /** @description `unauthorized` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_by_id: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserByIdResponse"];
+                };
+            };
+            /** @description `malformed_request`: no numeric `id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such account, or not an administrator */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
