@@ -26,7 +26,7 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
-use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo};
+use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -217,8 +217,10 @@ fn mass_mails(pool: &PgPool, settings: &Settings) -> anyhow::Result<Arc<dyn Mass
             postal_address: settings.mail_sender_address.clone(),
             contact: contact.to_string(),
         },
-        crate::workers::worker_name(),
-        chrono::Duration::seconds(settings.mass_mail_pause_seconds),
+        SendingConfig {
+            worker: crate::workers::worker_name(),
+            pause: chrono::Duration::seconds(settings.mass_mail_pause_seconds),
+        },
     );
     crate::workers::spawn_mass_mail(sender, Arc::clone(&wake));
     Ok(Arc::new(MassMailService::new(

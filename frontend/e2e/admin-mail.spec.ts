@@ -24,7 +24,7 @@ test('the mail form asks for a title and a body', async ({ page }) => {
 
 test('an administrator writes, confirms and sends a mail, watches it go out, and finds it in the list', async ({ page }) => {
   const title = `e2eお知らせ ${Date.now()}`;
-  const body = '支援者の皆さまへ。活動報告会を開催します。'.repeat(4);
+  const body = '支援者の皆さまへ。活動報告会を開催します。'.repeat(6);
   await loginAs(page, ADMIN);
   await page.goto('/admin/mail/register/');
 

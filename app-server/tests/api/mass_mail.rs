@@ -174,7 +174,12 @@ async fn a_relay_outage_half_way_through_500_recipients_still_mails_each_exactly
         .filter(|a| per_recipient.get(*a) != Some(&1))
         .map(|a| format!("{a}: {:?}", per_recipient.get(a)))
         .collect();
-    assert!(wrong.is_empty(), "{} recipients without exactly one mail: {:?}", wrong.len(), &wrong[..wrong.len().min(5)]);
+    assert!(
+        wrong.is_empty(),
+        "{} recipients without exactly one mail: {:?}",
+        wrong.len(),
+        &wrong[..wrong.len().min(5)]
+    );
     assert_eq!(per_recipient.len(), addresses.len(), "nobody else got it");
 }
 
@@ -192,9 +197,8 @@ async fn scripts_and_event_handlers_never_reach_a_mail_or_the_detail_page() {
     let content = "<p onclick=\"steal()\">本文です</p><script>alert('x')</script>\
                    <img src=\"x\" onerror=\"alert(1)\"><a href=\"javascript:alert(2)\">リンク</a>";
 
-    let resp = app
-        .post_json_with_token("/v1/mail/set/register", &token, &json!({"title": subject, "content": content}))
-        .await;
+    let resp =
+        app.post_json_with_token("/v1/mail/set/register", &token, &json!({"title": subject, "content": content})).await;
     assert_eq!(resp.status(), 200);
     let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
     let done = wait_until_finished(&app, &token, id, 30).await;
@@ -246,7 +250,11 @@ async fn a_member_who_opted_out_through_the_link_is_skipped_next_time() {
     assert_eq!(resp.json::<Value>().await.unwrap()["optedOut"], true);
 
     let resp = app
-        .post_json_with_token("/v1/mail/set/register", &token, &json!({"title": format!("二通目 {run}"), "content": "<p>2</p>"}))
+        .post_json_with_token(
+            "/v1/mail/set/register",
+            &token,
+            &json!({"title": format!("二通目 {run}"), "content": "<p>2</p>"}),
+        )
         .await;
     let second: Value = resp.json().await.unwrap();
     let second_emails = second["emails"].as_array().unwrap();
@@ -259,17 +267,26 @@ async fn the_form_messages_and_the_list_and_detail_as_the_screens_read_them() {
     let app = spawn_demo_app_with(|_| {}).await;
     let token = admin_token(&app).await;
 
-    let resp = app.post_json_with_token("/v1/mail/set/register", &token, &json!({"title": " ", "content": "<p></p>"})).await;
+    let resp =
+        app.post_json_with_token("/v1/mail/set/register", &token, &json!({"title": " ", "content": "<p></p>"})).await;
     assert_eq!(resp.status(), 400);
     let body: Value = resp.json().await.unwrap();
-    let messages: Vec<&str> = body["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect();
+    let messages: Vec<&str> =
+        body["errors"].as_array().unwrap().iter().map(|e| e["message"].as_str().unwrap()).collect();
     assert_eq!(messages, ["タイトルを入力してください。", "内容を入力してください。"]);
 
-    let unknown = app.post_json_with_token("/v1/mail/set/register", &token, &json!({"projectId": 999_999, "title": "t", "content": "<p>c</p>"})).await;
+    let unknown = app
+        .post_json_with_token(
+            "/v1/mail/set/register",
+            &token,
+            &json!({"projectId": 999_999, "title": "t", "content": "<p>c</p>"}),
+        )
+        .await;
     assert_eq!(unknown.status(), 400);
 
     let long = format!("<p>{}</p>", "あ".repeat(120));
-    let resp = app.post_json_with_token("/v1/mail/set/register", &token, &json!({"title": "長い本文", "content": long})).await;
+    let resp =
+        app.post_json_with_token("/v1/mail/set/register", &token, &json!({"title": "長い本文", "content": long})).await;
     let id = resp.json::<Value>().await.unwrap()["id"].as_i64().unwrap();
     let list: Value = app.get_with_token("/v1/mail/get/list", &token).await.json().await.unwrap();
     let first = &list["mails"]["data"][0];

@@ -402,6 +402,15 @@ pub struct SenderInfo {
     pub contact: String,
 }
 
+/// How one process runs the sending job.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendingConfig {
+    /// Names this process in the queue (host:pid), for operators.
+    pub worker: String,
+    /// How long a relay outage pauses the job before it tries again.
+    pub pause: Duration,
+}
+
 /// Sends mass mails: run by the workers of every app-server process.
 pub struct MassMailSender<Q, R, M, T, C> {
     queue: Q,
@@ -423,16 +432,8 @@ where
     T: OptOutTokens,
     C: Clock,
 {
-    pub fn new(
-        queue: Q,
-        repo: R,
-        relay: M,
-        tokens: T,
-        clock: C,
-        sender: SenderInfo,
-        worker: String,
-        pause: Duration,
-    ) -> Self {
+    pub fn new(queue: Q, repo: R, relay: M, tokens: T, clock: C, sender: SenderInfo, config: SendingConfig) -> Self {
+        let SendingConfig { worker, pause } = config;
         Self { queue, repo, relay, tokens, clock, sender, worker, pause }
     }
 

@@ -186,7 +186,8 @@ fn sender(
     repo: MockMassMailRepository,
     relay: MockRichMailer,
 ) -> MassMailSender<MockJobQueue, MockMassMailRepository, MockRichMailer, MockOptOutTokens, MockClock> {
-    MassMailSender::new(queue, repo, relay, tokens(), clock(), sender_info(), "test:1".into(), Duration::seconds(5))
+    let config = SendingConfig { worker: "test:1".into(), pause: Duration::seconds(5) };
+    MassMailSender::new(queue, repo, relay, tokens(), clock(), sender_info(), config)
 }
 
 #[tokio::test]

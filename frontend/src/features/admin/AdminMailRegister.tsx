@@ -3,9 +3,8 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { FieldFrame, TextField } from '@/components/form/TextField';
 import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
-import { useGetProjectsQuery } from '@/features/public/api/publicApi';
 import { getApiErrorBody } from '@/lib/apiError';
-import { useMailPreviewQuery, useRegisterMailMutation } from './api/mailApi';
+import { useMailPreviewQuery, useMailProjectsQuery, useRegisterMailMutation } from './api/mailApi';
 import { MAIL_MESSAGES, MailSending } from './components/MailProgress';
 import './admin-mail.css';
 
@@ -46,7 +45,7 @@ export function AdminMailRegister() {
   const [step, setStep] = useState<Step>('edit');
   const [errors, setErrors] = useState<{ title: string | null; content: string | null }>({ title: null, content: null });
   const [failure, setFailure] = useState<string | null>(null);
-  const projects = useGetProjectsQuery();
+  const projects = useMailProjectsQuery();
   const projectId = projectIdOf(draft.project);
   const preview = useMailPreviewQuery({ projectId });
   const [register, { isLoading: sending }] = useRegisterMailMutation();

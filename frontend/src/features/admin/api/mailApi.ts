@@ -45,9 +45,11 @@ const mailApi = api.enhanceEndpoints({ addTagTypes: ['Mail'] }).injectEndpoints(
       transformResponse: (response: ApiResponse<'mail_detail'>) => response.mail,
       providesTags: ['Mail'],
     }),
-    optOut: build.mutation<boolean, string>({
-      query: (token) => ({ url: '/mail/set/optOut', method: 'POST', body: { token } }),
-      transformResponse: (response: ApiResponse<'opt_out_of_mail'>) => response.optedOut,
+    /** The projects the form offers (the public project list). */
+    mailProjects: build.query<{ id: number; title: string }[], void>({
+      query: () => '/helper/get/master',
+      transformResponse: (response: ApiResponse<'master'>) =>
+        response.master.projects.map((p) => ({ id: p.id, title: p.title })),
     }),
   }),
 });
@@ -57,5 +59,5 @@ export const {
   useRegisterMailMutation,
   useMailListQuery,
   useMailDetailQuery,
-  useOptOutMutation,
+  useMailProjectsQuery,
 } = mailApi;

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from 'react-router-dom';
 import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
 import { getApiErrorBody } from '@/lib/apiError';
-import { useOptOutMutation } from '@/features/admin/api/mailApi';
+import { useOptOutMutation } from '../api/optOutApi';
 
 export const OPT_OUT_MESSAGES = {
   done: '配信停止を受け付けました。今後、全会員向けのお知らせメールはお送りしません。',
