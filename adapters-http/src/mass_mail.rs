@@ -393,7 +393,7 @@ fn detail_dto(detail: MailDetail) -> MailDetailDto {
     responses(
         (status = 200, description = "The mail", body = MailDetailResponse),
         (status = 400, description = "`malformed_request`: no numeric `id`", body = ErrorBody),
-        (status = 404, description = "`not_found`: no such mail, or not an administrator", body = ErrorBody),
+        (status = 404, description = "`mail_not_found`: no such mail; `not_found`: not an administrator", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -404,7 +404,16 @@ async fn mail_detail(
     query: web::Query<IdQuery>,
 ) -> Result<Json<MailDetailResponse>, ApiError> {
     let found = mails.detail(query.id).await.map_err(|e| ApiError::internal(&e))?;
-    let mail = found.ok_or(ApiError::NotFound)?;
+    // Its own code, so an unknown mail is told apart from an unknown path (and from a caller who may not look).
+    let mail = found.ok_or_else(|| ApiError::Field {
+        status: StatusCode::NOT_FOUND,
+        body: ErrorBody {
+            error: "mail_not_found".into(),
+            message: "メールが見つかりません。".into(),
+            field: None,
+            errors: None,
+        },
+    })?;
     Ok(Json(MailDetailResponse { mail: detail_dto(mail) }))
 }
 

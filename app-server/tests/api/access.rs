@@ -119,7 +119,7 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/mail/set/register", "", Some(r#"{"title": "", "content": ""}"#), Who::Admin),
     row("GET", "/v1/mail/get/preview", "projectId={project}", None, Who::Admin),
     row("GET", "/v1/mail/get/list", "", None, Who::Admin),
-    row("GET", "/v1/mail/get/detail", "id=x", None, Who::Admin),
+    row("GET", "/v1/mail/get/detail", "id=987654", None, Who::Admin),
     row("GET", "/v1/user/get/byId", "id={owner}", None, Who::Admin),
     // The opt-out link needs no login: the signed token decides (a wrong one is a 400).
     row("POST", "/v1/mail/set/optOut", "", Some(r#"{"token": "not-a-token"}"#), Who::Anyone),

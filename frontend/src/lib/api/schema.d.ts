@@ -2294,7 +2294,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found`: no such mail, or not an administrator */
+            /** @description `mail_not_found`: no such mail; `not_found`: not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;
