@@ -12,6 +12,7 @@ mod headers;
 pub mod html;
 mod ids;
 mod information;
+pub mod mass_mail;
 mod openapi;
 pub mod page_data;
 pub mod pages;
@@ -58,8 +59,9 @@ pub struct Services {
     pub receipts: web::Data<receipt::Receipts>,
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
     pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
-
     pub refunds: web::Data<dyn ports::admin::refunds::Refunds>,
+
+    pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
 
 /// Mounts every `/v1` route (the list is `openapi::routes`), with JSON
@@ -82,8 +84,9 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.receipts.clone())
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
-
             .app_data(services.refunds.clone())
+
+            .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
                     .configure(openapi::routes)
@@ -104,7 +107,6 @@ pub fn mounted_routes() -> Vec<MountedRoute> {
 #[cfg(test)]
 pub(crate) mod test_support {
     use std::sync::Arc;
-
     use actix_web::web::Data;
     use ports::accounts::{
         EmailChanges, MockEmailChanges, MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows,
@@ -112,14 +114,14 @@ pub(crate) mod test_support {
     };
     use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
-
     use ports::admin::refunds::{MockRefunds, Refunds};
+
+    use ports::admin::mass_mail::{MassMails, MockMassMails};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
     use ports::payments::support::{MockSupports, Supports};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
-
     use crate::{ProxySettings, RateLimits, Services, SiteEnv};
 
     /// Services backed by mocks; a rate limiter that always allows.
@@ -135,8 +137,9 @@ pub(crate) mod test_support {
         pub subscriptions: MockSubscriptions,
         pub audit: MockAuditLog,
         pub dashboard: MockAdminDashboard,
-
         pub refunds: MockRefunds,
+
+        pub mass_mails: MockMassMails,
     }
 
     impl Default for Mocks {
@@ -153,8 +156,9 @@ pub(crate) mod test_support {
                 subscriptions: MockSubscriptions::new(),
                 audit: MockAuditLog::new(),
                 dashboard: MockAdminDashboard::new(),
-
                 refunds: MockRefunds::new(),
+
+                mass_mails: MockMassMails::new(),
             }
         }
     }
@@ -175,8 +179,9 @@ pub(crate) mod test_support {
             let subscriptions: Arc<dyn Subscriptions> = Arc::new(self.subscriptions);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
-
             let refunds: Arc<dyn Refunds> = Arc::new(self.refunds);
+
+            let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
                 signup: Data::from(signup),
                 sessions: Data::from(sessions),
@@ -194,8 +199,9 @@ pub(crate) mod test_support {
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),
                 audit: Data::from(audit),
                 dashboard: Data::from(dashboard),
-
                 refunds: Data::from(refunds),
+
+                mass_mails: Data::from(mass_mails),
             }
         }
     }

@@ -70,6 +70,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::subscription::config(cfg);
     crate::admin::config(cfg);
     crate::refunds::config(cfg);
+    crate::mass_mail::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -156,6 +157,7 @@ mod tests {
     use domain::account::Email;
     use domain::ids::UserId;
     use ports::accounts::SessionUser;
+    use ports::admin::mass_mail::MassMailError;
     use ports::catalog::CatalogError;
     use ports::RepoError;
 
@@ -212,6 +214,12 @@ mod tests {
         mocks.refunds.expect_projects().returning(|| {
             Err(ports::admin::refunds::RefundError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
         });
+        mocks.mass_mails.expect_preview().returning(|_| Ok(0));
+        mocks.mass_mails.expect_register().returning(|_, _| Err(MassMailError::NoRecipients));
+        mocks.mass_mails.expect_list().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
+        mocks.mass_mails.expect_detail().returning(|_| Ok(None));
+        mocks.mass_mails.expect_username().returning(|_| Ok(None));
+        mocks.mass_mails.expect_opt_out().returning(|_| Ok(false));
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
@@ -236,7 +244,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 46, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 52, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -2,11 +2,12 @@
 //! a real relay (STARTTLS or implicit TLS, with credentials) in production.
 
 use async_trait::async_trait;
-use lettre::message::{header::ContentType, Mailbox};
+use lettre::message::header::{Header, HeaderName, HeaderValue};
+use lettre::message::{header::ContentType, Mailbox, MultiPart};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::Address;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use ports::mailer::{MailError, Mailer, OutgoingMail};
+use ports::mailer::{MailError, Mailer, OutgoingMail, RichMail, RichMailer};
 
 /// How the connection to the relay is secured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +58,76 @@ impl SmtpMailer {
     }
 }
 
+/// `List-Unsubscribe` (RFC 2369): mail programs show an "unsubscribe" button that opens the opt-out page.
+#[derive(Debug, Clone)]
+struct ListUnsubscribe(String);
+
+impl Header for ListUnsubscribe {
+    fn name() -> HeaderName {
+        HeaderName::new_from_ascii_str("List-Unsubscribe")
+    }
+
+    fn parse(s: &str) -> Result<Self, Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Self(s.trim().trim_start_matches('<').trim_end_matches('>').to_string()))
+    }
+
+    fn display(&self) -> HeaderValue {
+        HeaderValue::new(Self::name(), format!("<{}>", self.0))
+    }
+}
+
+fn delivery_error(e: &lettre::transport::smtp::Error) -> MailError {
+    tracing::warn!(error = %e, permanent = e.is_permanent(), "SMTP delivery failed");
+    // A 5xx answer (a recipient the relay refuses) will not change on a retry.
+    if e.is_permanent() {
+        MailError::Rejected(e.to_string())
+    } else {
+        MailError::Delivery(e.to_string())
+    }
+}
+
+impl SmtpMailer {
+    fn rich_message(&self, mail: RichMail) -> Result<Message, MailError> {
+        let to: Address = mail.to.as_str().parse().map_err(|e| MailError::Rejected(format!("recipient: {e}")))?;
+        let mut builder = Message::builder()
+            .from(self.from.clone())
+            .to(Mailbox::new(None, to))
+            .subject(mail.subject)
+            .message_id(Some(mail.message_id));
+        if let Some(url) = mail.unsubscribe_url {
+            builder = builder.header(ListUnsubscribe(url));
+        }
+        builder
+            .multipart(MultiPart::alternative_plain_html(mail.text_body, mail.html_body))
+            .map_err(|e| MailError::Rejected(e.to_string()))
+    }
+}
+
+/// Whether the relay may have taken a message whose send failed. An answer
+/// code (4xx/5xx), a failed connect or TLS handshake means it did not; a
+/// session that broke off (network error, timeout, an unreadable answer)
+/// may have ended after the data was sent. lettre names the connect failure
+/// only in its message ("Connection error").
+fn may_have_been_accepted(e: &lettre::transport::smtp::Error) -> bool {
+    !(e.is_transient() || e.is_permanent() || e.is_tls() || e.to_string().starts_with("Connection error"))
+}
+
+#[async_trait]
+impl RichMailer for SmtpMailer {
+    async fn send_rich(&self, mail: RichMail) -> Result<(), MailError> {
+        let message = self.rich_message(mail)?;
+        self.transport.send(message).await.map_err(|e| {
+            if may_have_been_accepted(&e) {
+                tracing::warn!(error = %e, "SMTP session broke off; the relay may have the message");
+                MailError::Uncertain(e.to_string())
+            } else {
+                delivery_error(&e)
+            }
+        })?;
+        Ok(())
+    }
+}
+
 #[async_trait]
 impl Mailer for SmtpMailer {
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError> {
@@ -71,15 +142,7 @@ impl Mailer for SmtpMailer {
             .header(ContentType::TEXT_PLAIN)
             .body(mail.text_body)
             .map_err(|e| MailError::Rejected(e.to_string()))?;
-        self.transport.send(message).await.map_err(|e| {
-            tracing::warn!(error = %e, permanent = e.is_permanent(), "SMTP delivery failed");
-            // A 5xx answer (a recipient the relay refuses) will not change on a retry.
-            if e.is_permanent() {
-                MailError::Rejected(e.to_string())
-            } else {
-                MailError::Delivery(e.to_string())
-            }
-        })?;
+        self.transport.send(message).await.map_err(|e| delivery_error(&e))?;
         Ok(())
     }
 }
@@ -107,6 +170,59 @@ mod tests {
         "a(b)@example.com",
         "a:b@example.com",
     ];
+
+    #[test]
+    fn a_rich_mail_has_a_text_and_an_html_part_the_sender_and_the_unsubscribe_header() {
+        let mailer = super::SmtpMailer::new(&super::SmtpSettings {
+            host: "127.0.0.1".into(),
+            port: 1025,
+            security: super::SmtpSecurity::None,
+            credentials: None,
+            from: "ぐんまクラウドファンディング <no-reply@example.jp>".into(),
+        })
+        .unwrap();
+        let message = mailer
+            .rich_message(ports::mailer::RichMail {
+                to: Email::parse("taro@example.jp").unwrap(),
+                subject: "お知らせ".into(),
+                text_body: "本文です".into(),
+                html_body: "<p>本文です</p>".into(),
+                unsubscribe_url: Some("https://cf.example.jp/mail/optout/?token=t".into()),
+                message_id: "<mass-1-2@cf.example.jp>".into(),
+            })
+            .unwrap();
+        let raw = String::from_utf8(message.formatted()).unwrap();
+        assert!(raw.contains("multipart/alternative"), "{raw}");
+        assert!(raw.contains("text/plain") && raw.contains("text/html"), "{raw}");
+        assert!(raw.contains("List-Unsubscribe: <https://cf.example.jp/mail/optout/?token=t>"), "{raw}");
+        assert!(raw.contains("Message-ID: <mass-1-2@cf.example.jp>"), "{raw}");
+        assert!(raw.contains("no-reply@example.jp"), "{raw}");
+    }
+
+    #[tokio::test]
+    async fn a_relay_that_cannot_be_reached_did_not_take_the_mail() {
+        use ports::mailer::RichMailer;
+        let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mailer = super::SmtpMailer::new(&super::SmtpSettings {
+            host: "127.0.0.1".into(),
+            port: closed,
+            security: super::SmtpSecurity::None,
+            credentials: None,
+            from: "no-reply@example.jp".into(),
+        })
+        .unwrap();
+        let outcome = mailer
+            .send_rich(ports::mailer::RichMail {
+                to: Email::parse("taro@example.jp").unwrap(),
+                subject: "s".into(),
+                text_body: "t".into(),
+                html_body: "<p>t</p>".into(),
+                unsubscribe_url: None,
+                message_id: "<m@example.jp>".into(),
+            })
+            .await;
+        assert!(matches!(outcome, Err(ports::mailer::MailError::Delivery(_))), "{outcome:?}");
+    }
 
     #[test]
     fn addresses_lettre_cannot_send_to_are_refused_by_the_domain() {

@@ -63,6 +63,12 @@ pub struct Settings {
     pub reconcile_after_seconds: i64,
     /// How often every process sweeps for such sales and overdue transfers (`PAYMENT_SWEEP_SECONDS`).
     pub payment_sweep_seconds: u64,
+    /// `MAIL_SENDER_NAME`: who sends mass mail (the operator's name, shown in every mass mail's footer).
+    pub mail_sender_name: String,
+    /// `MAIL_SENDER_ADDRESS`: the operator's postal address for that footer (特定電子メール法); required in production.
+    pub mail_sender_address: String,
+    /// `MASS_MAIL_PAUSE_SECONDS`: how long a relay outage pauses a mass mail before it tries again.
+    pub mass_mail_pause_seconds: i64,
 }
 
 impl std::fmt::Debug for Settings {
@@ -174,6 +180,9 @@ impl Settings {
             uploads_per_hour: parsed("UPLOADS_PER_HOUR", 20u32)?,
             reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?,
             payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
+            mail_sender_name: var("MAIL_SENDER_NAME", &var("SITE_NAME", "ぐんまクラウドファンディング")),
+            mail_sender_address: var("MAIL_SENDER_ADDRESS", ""),
+            mass_mail_pause_seconds: parsed("MASS_MAIL_PAUSE_SECONDS", 30i64)?.clamp(1, 3600),
         })
     }
 }
@@ -286,6 +295,13 @@ impl Settings {
         let mut problems = Vec::new();
         if !self.is_production() {
             return problems;
+        }
+        if self.mail_sender_address.trim().is_empty() {
+            problems.push(
+                "MAIL_SENDER_ADDRESS: required (the operator's postal address, printed in every mass mail as \
+                 特定電子メール法 requires)"
+                    .to_string(),
+            );
         }
         if self.jwt_secret_is_ephemeral {
             problems.push(
@@ -418,7 +434,17 @@ mod production_tests {
             uploads_per_hour: 20,
             reconcile_after_seconds: 30,
             payment_sweep_seconds: 15,
+            mail_sender_name: "株式会社サイト".into(),
+            mail_sender_address: "群馬県前橋市1-1".into(),
+            mass_mail_pause_seconds: 30,
         }
+    }
+
+    #[test]
+    fn production_needs_the_mass_mail_senders_postal_address() {
+        let mut s = production();
+        s.mail_sender_address = " ".into();
+        assert!(s.production_problems().iter().any(|p| p.starts_with("MAIL_SENDER_ADDRESS: required")));
     }
 
     #[test]

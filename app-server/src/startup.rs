@@ -12,12 +12,13 @@ use actix_web::middleware::{Compress, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
 use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
+use adapters_http::mass_mail::JwtOptOutTokens;
 use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgPool, PgProfileRepository,
-    PgRateLimiter, PgReadiness, PgRefundLedger, PgSupportLedger, PgUserRepository,
+    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgMassMails, PgPool,
+    PgProfileRepository, PgRateLimiter, PgReadiness, PgRefundLedger, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -26,6 +27,7 @@ use ports::accounts::{
 };
 use ports::admin::audit::AuditLog;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
+use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
@@ -197,6 +199,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&refunds),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
+    let mass_mails = mass_mails(pool, settings)?;
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -216,7 +219,43 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         audit: web::Data::from(audit),
         dashboard: web::Data::from(dashboard),
         refunds: web::Data::from(refunds),
+        mass_mails: web::Data::from(mass_mails),
     })
+}
+
+/// The mass-mail screens' use cases and the worker that sends them.
+fn mass_mails(pool: &PgPool, settings: &Settings) -> anyhow::Result<Arc<dyn MassMails>> {
+    let tokens = JwtOptOutTokens::new(&settings.jwt_secret);
+    let wake = Arc::new(Notify::new());
+    let contact =
+        settings.smtp.from.rsplit_once('<').map_or(settings.smtp.from.as_str(), |(_, a)| a.trim_end_matches('>'));
+    let sender = MassMailSender::new(
+        PgJobQueue::new(pool.clone()),
+        PgMassMails::new(pool.clone()),
+        SmtpMailer::new(&settings.smtp)?,
+        tokens.clone(),
+        SystemClock,
+        SenderInfo {
+            site_name: settings.site_name.clone(),
+            public_url: settings.public_url.clone(),
+            name: settings.mail_sender_name.clone(),
+            postal_address: settings.mail_sender_address.clone(),
+            contact: contact.to_string(),
+        },
+        SendingConfig {
+            worker: crate::workers::worker_name(),
+            pause: chrono::Duration::seconds(settings.mass_mail_pause_seconds),
+        },
+    );
+    crate::workers::spawn_mass_mail(sender, Arc::clone(&wake));
+    Ok(Arc::new(MassMailService::new(
+        PgMassMails::new(pool.clone()),
+        AmmoniaSanitizer::default(),
+        PgAuditLog::new(pool.clone()),
+        tokens,
+        SystemClock,
+        move || wake.notify_one(),
+    )))
 }
 
 fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Result<Server> {

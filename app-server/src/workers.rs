@@ -32,6 +32,49 @@ pub fn spawn_mail_delivery(queue: PgJobQueue, relay: SmtpMailer, wake: Arc<Notif
     });
 }
 
+/// Sends mass mails, one job at a time per process: at once when this process queued one (`wake`), within
+/// [`POLL_INTERVAL`] when another did, and after a relay outage's pause.
+pub fn spawn_mass_mail<S>(sender: S, wake: Arc<Notify>)
+where
+    S: MassMailRunner + Send + Sync + 'static,
+{
+    tokio::spawn(async move {
+        loop {
+            match sender.run_next().await {
+                Ok(true) => continue,
+                Ok(false) => {}
+                Err(e) => tracing::warn!(error = %e, "mass mail queue unavailable"),
+            }
+            let _ = tokio::time::timeout(POLL_INTERVAL, wake.notified()).await;
+        }
+    });
+}
+
+/// What [`spawn_mass_mail`] runs (the generic sender, named once).
+#[async_trait::async_trait]
+pub trait MassMailRunner {
+    async fn run_next(&self) -> Result<bool, ports::RepoError>;
+}
+
+#[async_trait::async_trait]
+impl<Q, R, M, T, C> MassMailRunner for ports::admin::mass_mail::MassMailSender<Q, R, M, T, C>
+where
+    Q: ports::jobs::JobQueue,
+    R: ports::admin::mass_mail::MassMailRepository,
+    M: ports::mailer::RichMailer,
+    T: ports::admin::mass_mail::OptOutTokens,
+    C: ports::clock::Clock,
+{
+    async fn run_next(&self) -> Result<bool, ports::RepoError> {
+        ports::admin::mass_mail::MassMailSender::run_next(self).await
+    }
+}
+
+/// The worker's name in the queue (host:pid), for operators.
+pub fn worker_name() -> String {
+    format!("{}:{}", hostname(), std::process::id())
+}
+
 fn hostname() -> String {
     std::env::var("HOSTNAME").ok().filter(|h| !h.is_empty()).unwrap_or_else(|| "app-server".to_string())
 }

@@ -133,6 +133,140 @@ fn entity(name: &str) -> Option<char> {
     }
 }
 
+/// Longest mass-mail title (characters); a subject line, not an article.
+pub const MAIL_TITLE_MAX_CHARS: usize = 200;
+/// Largest mass-mail body (bytes of HTML).
+pub const MAIL_CONTENT_MAX_BYTES: usize = 200_000;
+pub const MSG_MAIL_TITLE_TOO_LONG: &str = "タイトルは200文字以内で入力してください。";
+pub const MSG_MAIL_CONTENT_TOO_LONG: &str = "内容が長すぎます。";
+
+/// Who a mass mail goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MailSegment {
+    /// Every member (accounts with a password) who has not opted out. Carries an opt-out link.
+    AllMembers,
+    /// Everyone with a paid sale of the project (members and guests).
+    ProjectSupporters(ProjectId),
+}
+
+impl MailSegment {
+    /// The code `sent_mails.segment` stores.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::AllMembers => "all_users",
+            Self::ProjectSupporters(_) => "project_supporters",
+        }
+    }
+
+    /// Whether the mail is advertising to the whole membership, which the law (特定電子メール法) requires to
+    /// carry a way to refuse further mail, and which skips those who did.
+    pub const fn needs_opt_out(self) -> bool {
+        matches!(self, Self::AllMembers)
+    }
+}
+
+/// The plain-text part of an HTML mail body: paragraphs, line breaks and
+/// list items become lines, links keep their address in brackets, every
+/// other tag is dropped and entities decoded.
+pub fn html_to_text(html: &str) -> String {
+    let mut marked = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        marked.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else {
+            marked.push_str(&rest[open..]);
+            rest = "";
+            break;
+        };
+        let tag = &after[..close];
+        let lower = tag.to_ascii_lowercase();
+        let name: String = lower.trim_start_matches('/').chars().take_while(char::is_ascii_alphanumeric).collect();
+        let closing = lower.starts_with('/');
+        match name.as_str() {
+            "br" => marked.push('\n'),
+            "p" | "div" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "blockquote" | "ul" | "ol" if closing => {
+                marked.push_str("\n\n")
+            }
+            "li" if !closing => marked.push_str("\n・"),
+            "a" if !closing => {
+                if let Some(href) = attribute(tag, "href") {
+                    // Kept as text until the closing tag, where the address follows the link text.
+                    marked.push_str(&format!("\u{1}{href}\u{2}"));
+                }
+            }
+            "a" => marked.push('\u{3}'),
+            _ => {}
+        }
+        // Keep the whole tag so plain_text's tag stripping (script/style contents) still applies.
+        marked.push('<');
+        marked.push_str(tag);
+        marked.push('>');
+        rest = &after[close + 1..];
+    }
+    marked.push_str(rest);
+    let lines: Vec<String> = marked
+        .split('\n')
+        .map(|line| {
+            let text = plain_text(line);
+            // The list item's own tag became a space after the bullet.
+            let text = text.strip_prefix("・ ").map_or(text.clone(), |item| format!("・{item}"));
+            link_addresses(&text)
+        })
+        .collect();
+    let mut out = String::new();
+    let mut blank = true;
+    for line in lines {
+        if line.is_empty() {
+            if !blank {
+                out.push('\n');
+            }
+            blank = true;
+        } else {
+            out.push_str(&line);
+            out.push('\n');
+            blank = false;
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// `\u{1}href\u{2}text\u{3}` → `text（href）`, or just `href` when the text is the address.
+fn link_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find('\u{1}') {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 1..];
+        let (Some(mid), Some(end)) = (after.find('\u{2}'), after.find('\u{3}')) else {
+            rest = after;
+            continue;
+        };
+        if end < mid {
+            rest = after;
+            continue;
+        }
+        let href = &after[..mid];
+        let label = after[mid + 1..end].trim();
+        if label.is_empty() || label == href {
+            out.push_str(href);
+        } else {
+            out.push_str(&format!("{label}（{href}）"));
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out.replace(['\u{1}', '\u{2}', '\u{3}'], "")
+}
+
+fn attribute(tag: &str, name: &str) -> Option<String> {
+    let lower = tag.to_ascii_lowercase();
+    let at = lower.find(&format!("{name}=\""))?;
+    let value_start = at + name.len() + 2;
+    let end = tag[value_start..].find('"')?;
+    Some(decode_entities(&tag[value_start..value_start + end]))
+}
+
 /// A mass mail ready to send: title and body both present.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MailDraft {
@@ -149,6 +283,20 @@ pub enum MailDraftError {
     TitleRequired,
     #[error("{}", MSG_MAIL_CONTENT_REQUIRED)]
     ContentRequired,
+    #[error("{}", MSG_MAIL_TITLE_TOO_LONG)]
+    TitleTooLong,
+    #[error("{}", MSG_MAIL_CONTENT_TOO_LONG)]
+    ContentTooLong,
+}
+
+impl MailDraftError {
+    /// The form field the message belongs to.
+    pub const fn field(self) -> &'static str {
+        match self {
+            Self::TitleRequired | Self::TitleTooLong => "title",
+            Self::ContentRequired | Self::ContentTooLong => "content",
+        }
+    }
 }
 
 impl MailDraft {
@@ -159,8 +307,12 @@ impl MailDraft {
         let title = title.trim();
         if title.is_empty() {
             errors.push(MailDraftError::TitleRequired);
+        } else if title.chars().count() > MAIL_TITLE_MAX_CHARS {
+            errors.push(MailDraftError::TitleTooLong);
         }
-        if plain_text(content).is_empty() && !content.contains("<img") {
+        if content.len() > MAIL_CONTENT_MAX_BYTES {
+            errors.push(MailDraftError::ContentTooLong);
+        } else if plain_text(content).is_empty() && !content.contains("<img") {
             errors.push(MailDraftError::ContentRequired);
         }
         if !errors.is_empty() {
@@ -214,6 +366,24 @@ mod tests {
         assert!(MailDraft::parse(Some(ProjectId(1)), "お知らせ", "<p>本文</p>").is_ok());
     }
 
+    #[test]
+    fn the_text_part_keeps_paragraphs_lines_and_link_addresses() {
+        let html = "<p>皆さま</p><p>1行目<br>2行目</p><ul><li>A</li><li>B</li></ul>\
+                    <p><a href=\"https://example.jp/a?b=1&amp;c=2\">詳しくはこちら</a></p><script>x()</script>";
+        assert_eq!(
+            html_to_text(html),
+            "皆さま\n\n1行目\n2行目\n\n・A\n・B\n\n詳しくはこちら（https://example.jp/a?b=1&c=2）"
+        );
+    }
+
+    #[test]
+    fn segments_store_the_migration_codes_and_only_all_members_need_an_opt_out() {
+        assert_eq!(MailSegment::AllMembers.code(), "all_users");
+        assert_eq!(MailSegment::ProjectSupporters(ProjectId(3)).code(), "project_supporters");
+        assert!(MailSegment::AllMembers.needs_opt_out());
+        assert!(!MailSegment::ProjectSupporters(ProjectId(3)).needs_opt_out());
+    }
+
     proptest! {
         #[test]
         fn excerpt_never_exceeds_the_limit_plus_ellipsis(html in "\\PC{0,300}", max in 0usize..120) {
@@ -221,6 +391,12 @@ mod tests {
             prop_assert!(cut.chars().count() <= max + 1);
             let text = plain_text(&html);
             prop_assert!(text.starts_with(cut.trim_end_matches(ELLIPSIS)) || cut.ends_with(ELLIPSIS));
+        }
+
+        #[test]
+        fn the_text_part_never_holds_markup_of_a_script(body in "\\PC{0,100}") {
+            let text = html_to_text(&format!("<p>{body}</p><script>alert(1)</script>"));
+            prop_assert!(!text.contains("alert(1)"));
         }
 
         #[test]

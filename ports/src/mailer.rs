@@ -27,6 +27,11 @@ pub enum MailError {
     /// never accept); retrying cannot help.
     #[error("mail refused: {0}")]
     Rejected(String),
+    /// The session broke off where the relay may already have accepted the
+    /// message (after the data was sent, before its answer was read):
+    /// retrying could mail it twice.
+    #[error("mail outcome unknown: {0}")]
+    Uncertain(String),
 }
 
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
@@ -37,6 +42,32 @@ pub trait Mailer: Send + Sync {
     /// repeat sends the mail again. `Delivery` means a retry may work,
     /// `Rejected` that it cannot.
     async fn send(&self, mail: OutgoingMail) -> Result<(), MailError>;
+}
+
+/// A mail with an HTML and a plain-text part (mass mail). Bodies are already
+/// rendered and the HTML sanitised.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RichMail {
+    pub to: Email,
+    pub subject: String,
+    pub text_body: String,
+    pub html_body: String,
+    /// The opt-out address for the `List-Unsubscribe` header, when the mail must carry one.
+    pub unsubscribe_url: Option<String>,
+    /// The same for every try of one recipient (`<mass-{mail}-{recipient}@...>`), so a copy the relay
+    /// may have delivered twice is recognisable as one message.
+    pub message_id: String,
+}
+
+#[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
+#[async_trait::async_trait]
+pub trait RichMailer: Send + Sync {
+    /// Sends at once through the relay. MUST return only after the relay
+    /// accepted the message, or an error: `Delivery` when the relay did not
+    /// take it (unreachable, or a 4xx answer) and a retry may work,
+    /// `Rejected` when it refused it for good, `Uncertain` when it may have
+    /// taken it. Not idempotent.
+    async fn send_rich(&self, mail: RichMail) -> Result<(), MailError>;
 }
 
 /// One mailer shared by several use cases.

@@ -45,6 +45,7 @@ pub const PATTERNS: &[&str] = &[
     "/admin/mail/:id/",
     "/admin/refund/",
     "/admin/refund/:slug",
+    "/mail/optout/",
 ];
 
 fn segments(path: &str) -> impl Iterator<Item = &str> {

@@ -17,6 +17,7 @@ mod helpers;
 mod inputs;
 mod login;
 mod mail_queue;
+mod mass_mail;
 mod monthly;
 mod pages;
 mod password;

@@ -39,17 +39,29 @@ describe('router', () => {
   });
 
   it.each([
-    ['/admin/mail/', '送信メール一覧'],
-    ['/admin/mail/register/', 'メールの作成'],
-    ['/admin/mail/12/', '送信メール詳細'],
-    ['/admin/refund/', '返金'],
-    ['/admin/refund/fes', '返金詳細'],
-  ])('renders the placeholder of %s titled %s to an administrator', async (path, title) => {
+    ['/admin/mail/', '送信メール一覧', '送信メール一覧'],
+    ['/admin/mail/register/', 'メールの作成', 'メールの作成'],
+    ['/admin/mail/12/', '送信メール詳細', 'お知らせ'],
+  ])('renders the mail screen %s titled %s to an administrator', async (path, title, heading) => {
+    const progress = { status: 'sent', total: 1, sent: 1, failed: 0 };
+    const summary = {
+      id: 12, title: 'お知らせ', excerpt: '本文', projectId: null, projectTitle: null,
+      senderEmail: 'admin@example.jp', senderName: null, progress, createdAt: '2026-11-26T12:00:00+09:00',
+    };
+    server.use(
+      http.get(apiUrl('/mail/get/list'), () =>
+        HttpResponse.json({ mails: { data: [summary], page: 1, perPage: 20, total: 1, totalPages: 1, pages: [] } }),
+      ),
+      http.get(apiUrl('/mail/get/detail'), () =>
+        HttpResponse.json({ mail: { ...summary, content: '<p>本文</p>', recipients: [] } }),
+      ),
+      http.get(apiUrl('/mail/get/preview'), () => HttpResponse.json({ recipients: 3 })),
+      http.get(apiUrl('/helper/get/master'), () => HttpResponse.json({ master: { projects: [] } })),
+    );
     loginAs({ isAdmin: true });
     renderApp(path);
 
-    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
-    expect(screen.getByText('準備中')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe(`${title} | ${SITE}`));
   });
 

@@ -20,6 +20,7 @@ const authPages = () => import(/* webpackChunkName: "auth" */ '@/features/auth/r
 const accountPages = () => import(/* webpackChunkName: "account" */ '@/features/account/routes');
 const paymentPages = () => import(/* webpackChunkName: "payment" */ '@/features/payment/routes');
 const adminPages = () => import(/* webpackChunkName: "admin" */ '@/features/admin/routes');
+const mailPages = () => import(/* webpackChunkName: "mail" */ '@/features/mail/routes');
 
 const PAYMENT_TITLE = 'ご支援内容の確認';
 
@@ -74,6 +75,7 @@ export const routes: RouteObject[] = [
       page(paths.adminMailDetail.path, 'AdminMailDetail', '送信メール詳細', lazyNamed(adminPages, 'AdminMailDetail')),
       page(paths.adminRefund.path, 'AdminRefund', '返金', lazyNamed(adminPages, 'AdminRefund')),
       page(paths.adminRefundDetail.path, 'AdminRefundDetail', '返金詳細', lazyNamed(adminPages, 'AdminRefundDetail')),
+      page(paths.mailOptOut.path, 'MailOptOut', 'お知らせメールの配信停止', lazyNamed(mailPages, 'MailOptOut')),
 
       page('*', 'NotFound', NOT_FOUND_TITLE, NotFound),
     ],

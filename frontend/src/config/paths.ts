@@ -80,6 +80,8 @@ export const paths = {
   adminMailDetail: { path: '/admin/mail/:id/', getHref: (id: number | string) => `/admin/mail/${seg(id)}/` },
   adminRefund: { path: '/admin/refund/', getHref: () => '/admin/refund/' },
   adminRefundDetail: { path: '/admin/refund/:slug', getHref: (slug: string) => `/admin/refund/${seg(slug)}` },
+
+  mailOptOut: { path: '/mail/optout/', getHref: (token: string) => withQuery('/mail/optout/', { token }) },
 } as const;
 
 export type PathKey = keyof typeof paths;

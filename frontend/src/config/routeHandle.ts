@@ -9,6 +9,7 @@ export type RouteName =
   | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'
+  | 'MailOptOut'
   | 'NotFound';
 
 /** What each route carries in its `handle`. */

@@ -4,4 +4,5 @@
 
 pub mod audit;
 pub mod dashboard;
+pub mod mass_mail;
 pub mod refunds;

@@ -1,10 +1,9 @@
-import { ComingSoon } from '@/components/ComingSoon';
 import '../admin.css';
 
 export { Admin } from './Admin';
 export { AdminResendRegisterMail } from './AdminResendRegisterMail';
-export const AdminMail = ComingSoon;
-export const AdminMailRegister = ComingSoon;
-export const AdminMailDetail = ComingSoon;
+export { AdminMail } from '../AdminMail';
+export { AdminMailRegister } from '../AdminMailRegister';
+export { AdminMailDetail } from '../AdminMailDetail';
 export { AdminRefund } from '../AdminRefund';
 export { AdminRefundDetail } from '../AdminRefundDetail';

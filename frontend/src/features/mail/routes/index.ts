@@ -1,0 +1,1 @@
+export { MailOptOut } from './MailOptOut';
