@@ -18,6 +18,7 @@ mod mail_queue;
 mod pages;
 mod password;
 mod profile;
+mod project_page;
 mod rate_limits;
 mod signup;
 mod sponsors;

@@ -76,7 +76,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's shown comments, newest first. */
+        /**
+         * A project's shown comments, newest first; with `page`, ten of them and
+         *     the pagination bar.
+         */
         get: operations["comment_list"];
         put?: never;
         post?: never;
@@ -889,6 +892,9 @@ export interface components {
         };
         CommentListResponse: {
             comments: components["schemas"]["CommentDto"][];
+            pagination?: components["schemas"]["PaginationDto"] | null;
+            /** @description Shown comments of the project, on every page together. */
+            total: number;
         };
         /** @description The display name of the author's sale (anonymous supporters are masked). */
         CommentSaleDto: {
@@ -966,6 +972,12 @@ export interface components {
             isBanned: boolean;
             unbannedTime?: string | null;
         };
+        FaqDto: {
+            /** @description Plain text (line breaks kept). */
+            answer: string;
+            /** @description Plain text. */
+            question: string;
+        };
         /** @description One refused field of a form. */
         FieldMessage: {
             field: string;
@@ -987,6 +999,8 @@ export interface components {
             /** @example taro@example.jp */
             mail: string;
         };
+        /** @enum {string} */
+        FundingModelDto: "all_in" | "all_or_nothing";
         /** @description One sale of the caller's payment history. */
         HistoryEntryDto: {
             /** Format: int64 */
@@ -1122,6 +1136,34 @@ export interface components {
              */
             id: number;
         };
+        OwnerDto: {
+            imageUrl: string | null;
+            links: components["schemas"]["OwnerLinkDto"][];
+            name: string;
+            /** @description Plain text. */
+            profile: string | null;
+        };
+        OwnerLinkDto: {
+            label: string;
+            url: string;
+        };
+        /**
+         * @description Where a page sits among the others (spec 000 §9's bar: every page up to
+         *     five, otherwise a window with dots).
+         */
+        PaginationDto: {
+            /** @description The bar's slots: a page number, or `null` for dots. */
+            items: (number | null)[];
+            /**
+             * Format: int32
+             * @description The page answered (an out-of-range request is clamped).
+             */
+            page: number;
+            /** Format: int32 */
+            pages: number;
+            /** Format: int32 */
+            perPage: number;
+        };
         /**
          * @description The current password given to change a credential is wrong (the seed's
          *     client branches on `detail`).
@@ -1169,6 +1211,8 @@ export interface components {
             ring: number;
         };
         ProjectCardDto: {
+            /** @description The paid total reached the goal (the ended page's 達成 / 未達成). */
+            achieved: boolean;
             /** Format: int32 */
             daysLeft: number;
             description: string;
@@ -1194,10 +1238,20 @@ export interface components {
         ProjectDetailDto: components["schemas"]["ProjectCardDto"] & {
             additionalData: components["schemas"]["AdditionalDataDto"] | null;
             anonymousBank: components["schemas"]["BankDto"] | null;
+            /**
+             * @description The last minute supports are taken, Asia/Tokyo (`2026-12-31T23:59:00+09:00`).
+             * @example 2026-12-31T23:59:00+09:00
+             */
+            closesAt: string;
             /** @description Sanitised HTML. */
             content: string;
+            /** @description Questions and answers in the operator's order; empty = no FAQ section. */
+            faqs: components["schemas"]["FaqDto"][];
+            /** @description `all_in` or `all_or_nothing`, as the terms of use define them. */
+            fundingModel: components["schemas"]["FundingModelDto"];
             honorImgUrl: string | null;
             ImgUrlLink: string | null;
+            owner: components["schemas"]["OwnerDto"] | null;
             /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
             paymentTypes: number[];
             returns: components["schemas"]["ReturnDto"][];
@@ -1259,6 +1313,11 @@ export interface components {
          *     accepted for compatibility and ignored: the server decides the outcome.
          */
         RegisterRequest: {
+            /**
+             * @description Agreement to the terms of use and the privacy policy (the sign-up screen always sends it).
+             *     `false` is refused; absent is accepted, so the seed's clients that never sent it keep working.
+             */
+            agreeTerms?: boolean | null;
             /** @example taro@example.jp */
             email: string;
             /**
@@ -1304,6 +1363,11 @@ export interface components {
             blockMessage: string | null;
             blockReason: components["schemas"]["BlockReason"] | null;
             course: string | null;
+            /**
+             * @description The delivery month, `YYYY-MM`; null = not announced.
+             * @example 2027-03
+             */
+            deliveryMonth: string | null;
             description: string;
             descriptionComment: string | null;
             descriptionImage: string | null;
@@ -1321,6 +1385,11 @@ export interface components {
             /** Format: int32 */
             remaining: number | null;
             slug: string;
+            /**
+             * Format: int64
+             * @description Paid supports of this return.
+             */
+            supporters: number;
             /** Format: int64 */
             tax: number;
             taxLabel: components["schemas"]["TaxLabel"];
@@ -1810,6 +1879,8 @@ export interface operations {
     comment_list: {
         parameters: {
             query: {
+                /** @description A page of `COMMENTS_PER_PAGE` (10) comments, from 1; without it every comment (the seed's contract). */
+                page?: number;
                 /** @description The project's id. */
                 project_id: number;
             };
@@ -2945,7 +3016,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResponse"];
                 };
             };
-            /** @description `malformed_request` or `validation_failed` (e-mail) */
+            /** @description `malformed_request` or `validation_failed` (e-mail, or `agreeTerms` false) */
             400: {
                 headers: {
                     [name: string]: unknown;
