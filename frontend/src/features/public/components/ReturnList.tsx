@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
-import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice } from '../format';
+import { Phrase } from '@/components/Phrase';
+import { formatDeliveryMonth, formatPeople, formatReturnPrice, formatStock, formatTaxExcludedPrice } from '../format';
 import { paymentInfoHref, storeSupportStart } from '../support';
 import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
@@ -11,7 +12,7 @@ export const SUPPORT_LIMIT_REACHED = '支援上限に達しました';
 
 const buttonLabel = (ret: ProjectReturn): string => {
   if (ret.purchasable) return 'このリターンで支援する';
-  if (ret.blockReason === 'ended') return '受付終了';
+  if (ret.blockReason === 'ended') return '募集終了';
   if (ret.blockReason === 'sold_out') return '受付終了（上限）';
   return '受付停止中';
 };
@@ -19,6 +20,7 @@ const buttonLabel = (ret: ProjectReturn): string => {
 function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: ProjectReturn) => void }) {
   const titleId = `return-${ret.id}-title`;
   const taxExcluded = formatTaxExcludedPrice(ret);
+  const delivery = formatDeliveryMonth(ret.deliveryMonth);
   return (
     <li className={`return-card${ret.purchasable ? '' : ' return-card--blocked'}`}>
       <article aria-labelledby={titleId}>
@@ -35,12 +37,29 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
         )}
         <div className="return-card__body">
           {ret.course && <p className="return-card__course">コース{ret.course}</p>}
-          <h3 id={titleId} className="return-card__title">{ret.title}</h3>
+          <h3 id={titleId} className="return-card__title">
+            <Phrase text={ret.title} />
+          </h3>
           <p className="return-card__price">
             <span>{formatReturnPrice(ret)}</span>
             {taxExcluded && <span className="return-card__price-sub">{taxExcluded}</span>}
           </p>
-          <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
+          <dl className="return-card__facts">
+            <div>
+              <dt>支援者</dt>
+              <dd>{formatPeople(ret.supporters)}</dd>
+            </div>
+            <div>
+              <dt>数量</dt>
+              <dd className="return-card__remaining">{formatStock(ret.remaining, ret.limit)}</dd>
+            </div>
+            {delivery && (
+              <div>
+                <dt>お届け</dt>
+                <dd>{delivery}</dd>
+              </div>
+            )}
+          </dl>
           <ServerHtml className="return-card__description" html={ret.description} />
           {ret.descriptionImage && (
             <img
@@ -58,7 +77,7 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
           {ret.disabled && ret.disabledComment && <p className="return-card__disabled-comment">{ret.disabledComment}</p>}
           <button
             type="button"
-            className="button button--cta button--block"
+            className={`button button--block ${ret.blockReason === 'ended' ? 'button--closed' : 'button--cta'}`}
             disabled={!ret.purchasable}
             onClick={() => onSupport(ret)}
             aria-describedby={titleId}
