@@ -87,7 +87,6 @@ function ProjectHero({
           ))}
         <ResultBanner project={project} />
         <ProjectStats project={project} variant="hero" />
-        <FundingTerms project={project} />
         {project.isOpen ? (
           <button
             type="button"
@@ -107,6 +106,8 @@ function ProjectHero({
             </button>
           </>
         )}
+        {/* After the call to action, so that a phone still shows it on the first screen. */}
+        <FundingTerms project={project} />
         <ShareButtons project={project} />
       </div>
     </section>
