@@ -200,8 +200,10 @@ test.describe('project page', () => {
     await expect(heroButton).toBeInViewport();
     await expect(floating).toHaveCount(0);
 
-    // Reading the tabs: the hero's button is up under the sticky header.
-    await page.evaluate(() => document.getElementById('mainContents_wrapper')?.scrollIntoView({ block: 'start' }));
+    // Just past the hero's button (up under the sticky header), the returns still below.
+    await heroButton.evaluate((button) => {
+      window.scrollTo(0, window.scrollY + button.getBoundingClientRect().bottom - 40);
+    });
     await expect(floating).toBeVisible();
 
     await floating.click();
