@@ -5,16 +5,16 @@ use actix_web::{get, post};
 use chrono::SecondsFormat;
 use domain::comment::CommentText;
 use domain::ids::ProjectId;
+use domain::pagination::{items, page_count, page_slice, Item, COMMENTS_PER_PAGE};
 use domain::time::tokyo;
 use ports::catalog::{Catalog, CommentView};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
 use crate::ids::Id;
 use crate::password::UpdatedResponse;
-use crate::sales::ProjectQuery;
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -87,11 +87,40 @@ impl From<CommentView> for CommentDto {
 #[derive(Debug, Serialize, ToSchema)]
 struct CommentListResponse {
     comments: Vec<CommentDto>,
+    /// Shown comments of the project, on every page together.
+    total: usize,
+    /// Only when `page` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pagination: Option<PaginationDto>,
 }
 
-/// A project's shown comments, newest first.
+/// Where a page sits among the others (spec 000 §9's bar: every page up to
+/// five, otherwise a window with dots).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PaginationDto {
+    /// The page answered (an out-of-range request is clamped).
+    page: u32,
+    pages: u32,
+    per_page: u32,
+    /// The bar's slots: a page number, or `null` for dots.
+    items: Vec<Option<u32>>,
+}
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct CommentListQuery {
+    /// The project's id.
+    project_id: i64,
+    /// A page of `COMMENTS_PER_PAGE` (10) comments, from 1; without it every comment (the seed's contract).
+    #[param(minimum = 1, maximum = 100000)]
+    page: Option<u32>,
+}
+
+/// A project's shown comments, newest first; with `page`, ten of them and
+/// the pagination bar.
 #[utoipa::path(
-    params(ProjectQuery),
+    params(CommentListQuery),
     tag = "public",
     responses(
         (status = 200, description = "The comments", body = CommentListResponse),
@@ -102,10 +131,27 @@ struct CommentListResponse {
 #[get("/comment/get/list")]
 async fn comment_list(
     catalog: web::Data<dyn Catalog>,
-    query: web::Query<ProjectQuery>,
+    query: web::Query<CommentListQuery>,
 ) -> Result<Json<CommentListResponse>, ApiError> {
-    let comments = catalog.comments(ProjectId(query.project_id)).await?;
-    Ok(Json(CommentListResponse { comments: comments.into_iter().map(Into::into).collect() }))
+    if query.page.is_some_and(|p| !(1..=100_000).contains(&p)) {
+        return Err(ApiError::validation("ページの指定が正しくありません。"));
+    }
+    let mut comments = catalog.comments(ProjectId(query.project_id)).await?;
+    let total = comments.len();
+    let pagination = query.page.map(|asked| {
+        let (range, page) = page_slice(asked, COMMENTS_PER_PAGE, total);
+        comments = comments.drain(range).collect();
+        let pages = page_count(total, COMMENTS_PER_PAGE);
+        let items = items(page, pages)
+            .into_iter()
+            .map(|item| match item {
+                Item::Page(n) => Some(n),
+                Item::Dots => None,
+            })
+            .collect();
+        PaginationDto { page, pages, per_page: COMMENTS_PER_PAGE, items }
+    });
+    Ok(Json(CommentListResponse { comments: comments.into_iter().map(Into::into).collect(), total, pagination }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

@@ -4,7 +4,7 @@
 use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::NaiveDate;
-use domain::project::Progress;
+use domain::project::{FundingModel, Progress};
 use domain::returns::PurchaseBlock;
 use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView};
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,8 @@ pub(crate) struct ProjectCardDto {
     is_open: bool,
     sum: SumDto,
     progress: ProgressDto,
+    /// The paid total reached the goal (the ended page's 達成 / 未達成).
+    achieved: bool,
 }
 
 impl From<ProjectCard> for ProjectCardDto {
@@ -117,6 +119,7 @@ impl From<ProjectCard> for ProjectCardDto {
             is_open: c.is_open,
             sum: SumDto { amount: c.paid.amount.0, lot: c.paid.supports },
             progress: c.progress.into(),
+            achieved: c.achieved,
         }
     }
 }
@@ -240,6 +243,11 @@ struct ReturnDto {
     /// Name of the delivery address field, used in '{label}を入力してください'.
     #[schema(required = true)]
     address_label: Option<String>,
+    /// The delivery month, `YYYY-MM`; null = not announced.
+    #[schema(required = true, example = "2027-03")]
+    delivery_month: Option<String>,
+    /// Paid supports of this return.
+    supporters: i64,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
@@ -310,6 +318,8 @@ impl From<ReturnView> for ReturnDto {
             interval: r.monthly.then_some("month"),
             address_required: r.address_required,
             address_label: r.address_label,
+            delivery_month: r.delivery_month.map(|d| d.format("%Y-%m").to_string()),
+            supporters: r.supporters,
         }
     }
 }
@@ -336,6 +346,49 @@ struct ProjectDetailDto {
     /// The question supporters answer at payment step 1.
     #[schema(required = true)]
     additional_data: Option<AdditionalDataDto>,
+    /// `all_in` or `all_or_nothing`, as the terms of use define them.
+    funding_model: FundingModelDto,
+    /// The last minute supports are taken, Asia/Tokyo (`2026-12-31T23:59:00+09:00`).
+    #[schema(example = "2026-12-31T23:59:00+09:00")]
+    closes_at: String,
+    /// Who runs the project; null = no profile box.
+    #[schema(required = true)]
+    owner: Option<OwnerDto>,
+    /// Questions and answers in the operator's order; empty = no FAQ section.
+    faqs: Vec<FaqDto>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+enum FundingModelDto {
+    AllIn,
+    AllOrNothing,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct OwnerDto {
+    name: String,
+    #[schema(required = true)]
+    image_url: Option<String>,
+    /// Plain text.
+    #[schema(required = true)]
+    profile: Option<String>,
+    links: Vec<OwnerLinkDto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct OwnerLinkDto {
+    label: String,
+    url: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+struct FaqDto {
+    /// Plain text.
+    question: String,
+    /// Plain text (line breaks kept).
+    answer: String,
 }
 
 /// A project's extra question (the seed's `additionalData`).
@@ -385,6 +438,18 @@ impl From<ProjectDetail> for ProjectDetailDto {
                 alert: a.alert,
                 form_line: a.form_line,
             }),
+            funding_model: match d.funding_model {
+                FundingModel::AllIn => FundingModelDto::AllIn,
+                FundingModel::AllOrNothing => FundingModelDto::AllOrNothing,
+            },
+            closes_at: d.closes_at.format("%Y-%m-%dT%H:%M:00+09:00").to_string(),
+            owner: d.owner.map(|o| OwnerDto {
+                name: o.name,
+                image_url: o.image_url,
+                profile: o.profile,
+                links: o.links.into_iter().map(|l| OwnerLinkDto { label: l.label, url: l.url }).collect(),
+            }),
+            faqs: d.faqs.into_iter().map(|f| FaqDto { question: f.question, answer: f.answer }).collect(),
         }
     }
 }

@@ -30,6 +30,10 @@ pub(crate) struct RegisterRequest {
     /// Payment step 1 for a guest: make (or find) the guest account; no mail is sent.
     #[serde(default, rename = "isGuest")]
     is_guest: bool,
+    /// Agreement to the terms of use and the privacy policy (the sign-up screen always sends it).
+    /// `false` is refused; absent is accepted, so the seed's clients that never sent it keep working.
+    #[serde(default, rename = "agreeTerms")]
+    agree_terms: Option<bool>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -45,6 +49,14 @@ pub(crate) struct RegisterResponse {
 }
 
 impl RegisterRequest {
+    /// A sign-up that says it was not agreed to is refused (a guest's payment step has its own agreement).
+    fn check_agreement(&self) -> Result<(), ApiError> {
+        if !self.is_guest && self.agree_terms == Some(false) {
+            return Err(ApiError::validation(domain::account::MSG_SIGNUP_AGREEMENT));
+        }
+        Ok(())
+    }
+
     fn try_into_email(self) -> Result<Email, ApiError> {
         self.validate().map_err(|_| ApiError::validation(domain::account::MSG_EMAIL_FORMAT))?;
         Email::parse(&self.email).map_err(|e| ApiError::validation(e.to_string()))
@@ -71,7 +83,7 @@ async fn limit_signup(req: &HttpRequest, email: &Email) -> Result<(), ApiError> 
     tag = "accounts",
     responses(
         (status = 200, description = "The address's state", body = RegisterResponse),
-        (status = 400, description = "`malformed_request` or `validation_failed` (e-mail)", body = ErrorBody),
+        (status = 400, description = "`malformed_request` or `validation_failed` (e-mail, or `agreeTerms` false)", body = ErrorBody),
         (status = 409, description = "`member_exists` (guest registration of a member's address)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`mail_unavailable`", body = ErrorBody),
@@ -85,6 +97,7 @@ async fn register(
     body: Json<RegisterRequest>,
 ) -> Result<Json<RegisterResponse>, ApiError> {
     let body = body.into_inner();
+    body.check_agreement()?;
     let is_guest = body.is_guest;
     let email = body.try_into_email()?;
     limit_signup(&req, &email).await?;
@@ -114,7 +127,9 @@ async fn reregister(
     signup: web::Data<dyn Signup>,
     body: Json<RegisterRequest>,
 ) -> Result<Json<RegisterResponse>, ApiError> {
-    let email = body.into_inner().try_into_email()?;
+    let body = body.into_inner();
+    body.check_agreement()?;
+    let email = body.try_into_email()?;
     limit_signup(&req, &email).await?;
     respond(signup.reregister(&email).await)
 }
@@ -165,6 +180,41 @@ mod tests {
         let body: serde_json::Value = test::call_and_read_body_json(&app, req).await;
 
         assert_eq!(body, serde_json::json!({"userFlag": 200, "exists": true}));
+    }
+
+    #[actix_web::test]
+    async fn a_sign_up_without_agreement_to_the_terms_is_refused_and_sends_nothing() {
+        let mut mock = MockSignup::new();
+        mock.expect_register().never();
+        mock.expect_reregister().never();
+        let app = test::init_service(App::new().configure(configure(services(mock)))).await;
+
+        for uri in ["/v1/user/register", "/v1/user/reRegister"] {
+            let req = test::TestRequest::post()
+                .uri(uri)
+                .set_json(serde_json::json!({"flag": 100, "email": "taro@example.jp", "agreeTerms": false}))
+                .to_request();
+            let resp = test::call_service(&app, req).await;
+
+            assert_eq!(resp.status(), 400, "{uri}");
+            let body: ErrorBody = test::read_body_json(resp).await;
+            assert_eq!(body.message, "利用規約とプライバシーポリシーに同意してください。");
+        }
+    }
+
+    #[actix_web::test]
+    async fn a_sign_up_that_agrees_to_the_terms_goes_ahead() {
+        let mut mock = MockSignup::new();
+        mock.expect_register().times(1).returning(|_| Ok(SignupOutcome::ConfirmationSent));
+        let app = test::init_service(App::new().configure(configure(services(mock)))).await;
+
+        let req = test::TestRequest::post()
+            .uri("/v1/user/register")
+            .set_json(serde_json::json!({"flag": 100, "email": "taro@example.jp", "agreeTerms": true}))
+            .to_request();
+        let body: serde_json::Value = test::call_and_read_body_json(&app, req).await;
+
+        assert_eq!(body, serde_json::json!({"userFlag": 100}));
     }
 
     #[actix_web::test]

@@ -17,13 +17,16 @@ use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
-    AdditionalData, BankAccount, CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum,
-    ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
+    AdditionalData, BankAccount, CatalogRepository, CommentRecord, Faq, ManualSponsorRecord, NewsItem, OwnerLink,
+    PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
 };
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
-use crate::schema::{comments, project_manual_sponsors, project_news, project_slider_images, project_totals, projects};
+use crate::schema::{
+    comments, project_faqs, project_manual_sponsors, project_news, project_owner_links, project_owners,
+    project_slider_images, project_totals, projects,
+};
 use crate::sql_rules::{corrupt, counts_toward_totals, stored_id, trim};
 use crate::PgPool;
 
@@ -71,10 +74,30 @@ struct ProjectRow {
     additional_data_description: Option<String>,
     additional_data_alert: Option<String>,
     additional_data_form_line: Option<i32>,
+    funding_model: String,
+}
+
+/// What a project page adds to the project row: slider, owner links, FAQ.
+#[derive(Default)]
+struct ProjectExtras {
+    slider: Vec<SliderImage>,
+    /// Name, image, profile from `project_owners`.
+    owner: Option<(String, Option<String>, Option<String>)>,
+    links: Vec<OwnerLink>,
+    faqs: Vec<Faq>,
 }
 
 impl ProjectRow {
-    fn into_record(self, slider: Vec<SliderImage>) -> Result<ProjectRecord, RepoError> {
+    fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
+        let ProjectExtras { slider, owner, links, faqs } = extras;
+        let funding_model = domain::project::FundingModel::parse(&self.funding_model)
+            .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
+        let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
+            name,
+            image_url,
+            profile: profile.filter(|p| !p.trim().is_empty()),
+            links,
+        });
         // projects_bank_all_or_none keeps the five columns together; a partial
         // account would send transfers nowhere, so it is an error, not "none".
         let anonymous_bank =
@@ -111,6 +134,9 @@ impl ProjectRow {
                 alert: self.additional_data_alert,
                 form_line: self.additional_data_form_line,
             }),
+            funding_model,
+            owner,
+            faqs,
         })
     }
 }
@@ -181,6 +207,10 @@ struct ReturnRow {
     address_label: Option<String>,
     #[diesel(sql_type = Nullable<Text>)]
     show_user_email: Option<String>,
+    #[diesel(sql_type = Nullable<diesel::sql_types::Date>)]
+    delivery_month: Option<NaiveDate>,
+    #[diesel(sql_type = BigInt)]
+    supporters: i64,
 }
 
 impl TryFrom<ReturnRow> for ReturnRecord {
@@ -213,6 +243,8 @@ impl TryFrom<ReturnRow> for ReturnRecord {
             address_required: row.address_required,
             address_label: row.address_label,
             show_user_email: row.show_user_email,
+            delivery_month: row.delivery_month,
+            supporters: row.supporters,
         })
     }
 }
@@ -296,13 +328,17 @@ fn project_sum(
 const SUM_RETURN: &str = "SELECT coalesce(t.paid_amount, 0) AS amount, coalesce(t.supports, 0) AS supports \
      FROM returns r LEFT JOIN return_totals t ON t.return_id = r.id WHERE r.id = $1";
 
-const VISIBLE_RETURNS: &str = "SELECT id, project_id, slug, return_type, title, description, price, stock_limit, \
-     lots_taken, disabled, disabled_comment, flag, course, image_src, description_image, description_comment, \
-     lot_disable, interval, address_required, address_label, show_user_email \
-     FROM returns WHERE project_id = $1 AND flag < 900 \
-       AND (show_user_email IS NULL OR btrim(show_user_email) = '' \
-            OR lower(btrim(show_user_email)) = lower(btrim($2))) \
-     ORDER BY position, id";
+/// In the operator's order (`position`), with each return's paid supports
+/// from the running totals (a primary-key lookup per return).
+const VISIBLE_RETURNS: &str = "SELECT r.id, r.project_id, r.slug, r.return_type, r.title, r.description, r.price, \
+     r.stock_limit, r.lots_taken, r.disabled, r.disabled_comment, r.flag, r.course, r.image_src, r.description_image, \
+     r.description_comment, r.lot_disable, r.interval, r.address_required, r.address_label, r.show_user_email, \
+     r.delivery_month, coalesce(t.supports, 0) AS supporters \
+     FROM returns r LEFT JOIN return_totals t ON t.return_id = r.id \
+     WHERE r.project_id = $1 AND r.flag < 900 \
+       AND (r.show_user_email IS NULL OR btrim(r.show_user_email) = '' \
+            OR lower(btrim(r.show_user_email)) = lower(btrim($2))) \
+     ORDER BY r.position, r.id";
 
 const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updated_at, \
        u.displayname AS author_displayname, \
@@ -391,14 +427,42 @@ impl CatalogRepository for PgCatalogRepository {
                 .order((project_slider_images::project_id, project_slider_images::position))
                 .load(conn)
                 .map_err(map_diesel)?;
-            let mut sliders: HashMap<i64, Vec<SliderImage>> = HashMap::new();
+            let owners: Vec<(i64, String, Option<String>, Option<String>)> = project_owners::table
+                .select((
+                    project_owners::project_id,
+                    project_owners::name,
+                    project_owners::image_url,
+                    project_owners::profile,
+                ))
+                .load(conn)
+                .map_err(map_diesel)?;
+            let links: Vec<(i64, String, String)> = project_owner_links::table
+                .select((project_owner_links::project_id, project_owner_links::label, project_owner_links::url))
+                .order((project_owner_links::project_id, project_owner_links::position, project_owner_links::id))
+                .load(conn)
+                .map_err(map_diesel)?;
+            let faqs: Vec<(i64, String, String)> = project_faqs::table
+                .select((project_faqs::project_id, project_faqs::question, project_faqs::answer))
+                .order((project_faqs::project_id, project_faqs::position, project_faqs::id))
+                .load(conn)
+                .map_err(map_diesel)?;
+            let mut extras: HashMap<i64, ProjectExtras> = HashMap::new();
             for (project_id, src, alt) in images {
-                sliders.entry(project_id).or_default().push(SliderImage { src, alt });
+                extras.entry(project_id).or_default().slider.push(SliderImage { src, alt });
+            }
+            for (project_id, name, image_url, profile) in owners {
+                extras.entry(project_id).or_default().owner = Some((name, image_url, profile));
+            }
+            for (project_id, label, url) in links {
+                extras.entry(project_id).or_default().links.push(OwnerLink { label, url });
+            }
+            for (project_id, question, answer) in faqs {
+                extras.entry(project_id).or_default().faqs.push(Faq { question, answer });
             }
             rows.into_iter()
                 .map(|row| {
-                    let slider = sliders.remove(&row.id).unwrap_or_default();
-                    row.into_record(slider)
+                    let extra = extras.remove(&row.id).unwrap_or_default();
+                    row.into_record(extra)
                 })
                 .collect()
         })

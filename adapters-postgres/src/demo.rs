@@ -16,8 +16,8 @@ use ports::RepoError;
 
 use crate::error::{map_diesel, run_blocking};
 use crate::schema::{
-    administrators, comments, display_names, project_manual_sponsors, project_news, project_slider_images, projects,
-    returns, sales, user_images,
+    administrators, comments, display_names, project_faqs, project_manual_sponsors, project_news, project_owner_links,
+    project_owners, project_slider_images, projects, returns, sales, user_images,
 };
 use crate::sql_rules::sale_status_to_db;
 use crate::PgPool;
@@ -65,6 +65,17 @@ pub struct DemoReturn {
     pub address_required: bool,
     pub address_label: Option<String>,
     pub show_user_email: Option<String>,
+    /// First day of the delivery month.
+    pub delivery_month: Option<NaiveDate>,
+}
+
+/// A project owner's profile: name, photo, short text, links (label, URL).
+#[derive(Debug, Clone, Default)]
+pub struct DemoOwner {
+    pub name: String,
+    pub image_url: Option<String>,
+    pub profile: Option<String>,
+    pub links: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone)]
@@ -135,6 +146,11 @@ pub struct DemoProject {
     pub news: Vec<DemoNews>,
     pub manual_sponsors: Vec<DemoManualSponsor>,
     pub sales: Vec<DemoSale>,
+    /// `true`: All-or-Nothing; `false`: All-in.
+    pub all_or_nothing: bool,
+    pub owner: Option<DemoOwner>,
+    /// Question and answer pairs, in order.
+    pub faqs: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -172,6 +188,7 @@ struct ProjectRow<'a> {
     additional_data_label: Option<&'a str>,
     additional_data_text: Option<&'a str>,
     additional_data_alert: Option<&'a str>,
+    funding_model: &'a str,
 }
 
 #[derive(Insertable, AsChangeset)]
@@ -197,6 +214,7 @@ struct ReturnRow<'a> {
     address_label: Option<&'a str>,
     show_user_email: Option<&'a str>,
     position: i32,
+    delivery_month: Option<NaiveDate>,
 }
 
 #[derive(QueryableByName)]
@@ -283,6 +301,7 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         additional_data_label: project.additional_data.as_ref().map(|a| a.0.as_str()),
         additional_data_text: project.additional_data.as_ref().map(|a| a.1.as_str()),
         additional_data_alert: project.additional_data.as_ref().map(|a| a.2.as_str()),
+        funding_model: if project.all_or_nothing { "all_or_nothing" } else { "all_in" },
     };
     let project_id: i64 = diesel::insert_into(projects::table)
         .values(&row)
@@ -301,6 +320,41 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
                 project_slider_images::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
                 project_slider_images::src.eq(src),
                 project_slider_images::alt.eq(alt),
+            ))
+            .execute(conn)?;
+    }
+
+    diesel::delete(project_owner_links::table.filter(project_owner_links::project_id.eq(project_id))).execute(conn)?;
+    diesel::delete(project_owners::table.filter(project_owners::project_id.eq(project_id))).execute(conn)?;
+    if let Some(owner) = &project.owner {
+        diesel::insert_into(project_owners::table)
+            .values((
+                project_owners::project_id.eq(project_id),
+                project_owners::name.eq(&owner.name),
+                project_owners::image_url.eq(owner.image_url.as_deref()),
+                project_owners::profile.eq(owner.profile.as_deref()),
+            ))
+            .execute(conn)?;
+    }
+    let links = project.owner.as_ref().map(|o| o.links.as_slice()).unwrap_or_default();
+    for (position, (label, url)) in links.iter().enumerate() {
+        diesel::insert_into(project_owner_links::table)
+            .values((
+                project_owner_links::project_id.eq(project_id),
+                project_owner_links::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
+                project_owner_links::label.eq(label),
+                project_owner_links::url.eq(url),
+            ))
+            .execute(conn)?;
+    }
+    diesel::delete(project_faqs::table.filter(project_faqs::project_id.eq(project_id))).execute(conn)?;
+    for (position, (question, answer)) in project.faqs.iter().enumerate() {
+        diesel::insert_into(project_faqs::table)
+            .values((
+                project_faqs::project_id.eq(project_id),
+                project_faqs::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
+                project_faqs::question.eq(question),
+                project_faqs::answer.eq(answer),
             ))
             .execute(conn)?;
     }
@@ -328,6 +382,7 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
             address_label: r.address_label.as_deref(),
             show_user_email: r.show_user_email.as_deref(),
             position: i32::try_from(position).unwrap_or(i32::MAX),
+            delivery_month: r.delivery_month,
         };
         // lots_taken is not in the row: the sales trigger owns it.
         let id: i64 = diesel::insert_into(returns::table)
@@ -465,6 +520,9 @@ const COUNTED_TABLES: &[&str] = &[
     "returns",
     "project_news",
     "project_manual_sponsors",
+    "project_owners",
+    "project_owner_links",
+    "project_faqs",
     "sales",
     "display_names",
     "comments",

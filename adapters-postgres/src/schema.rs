@@ -94,6 +94,35 @@ diesel::table! {
 }
 
 diesel::table! {
+    project_owners (project_id) {
+        project_id -> Int8,
+        name -> Text,
+        image_url -> Nullable<Text>,
+        profile -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    project_owner_links (id) {
+        id -> Int8,
+        project_id -> Int8,
+        position -> Int4,
+        label -> Text,
+        url -> Text,
+    }
+}
+
+diesel::table! {
+    project_faqs (id) {
+        id -> Int8,
+        project_id -> Int8,
+        position -> Int4,
+        question -> Text,
+        answer -> Text,
+    }
+}
+
+diesel::table! {
     project_slider_images (id) {
         id -> Int8,
         project_id -> Int8,
@@ -126,6 +155,7 @@ diesel::table! {
         address_label -> Nullable<Text>,
         show_user_email -> Nullable<Text>,
         position -> Int4,
+        delivery_month -> Nullable<Date>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
         interval -> Nullable<Text>,
@@ -319,6 +349,9 @@ diesel::table! {
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(project_slider_images -> projects (project_id));
 diesel::joinable!(returns -> projects (project_id));
+diesel::joinable!(project_owners -> projects (project_id));
+diesel::joinable!(project_owner_links -> projects (project_id));
+diesel::joinable!(project_faqs -> projects (project_id));
 diesel::joinable!(project_news -> projects (project_id));
 diesel::joinable!(project_manual_sponsors -> projects (project_id));
 diesel::joinable!(comments -> users (user_id));
@@ -329,6 +362,9 @@ diesel::allow_tables_to_appear_in_same_query!(
     user_images,
     projects,
     project_slider_images,
+    project_owners,
+    project_owner_links,
+    project_faqs,
     returns,
     project_news,
     project_manual_sponsors,

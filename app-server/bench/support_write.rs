@@ -180,7 +180,8 @@ async fn main() -> anyhow::Result<()> {
     let ret = ReturnId::try_from(required_id("BENCH_RETURN_ID")?)?;
 
     let pool = adapters_postgres::connect(&url, pool_size)?;
-    let site = SiteInfo { site_name: "bench".into(), public_url: "http://127.0.0.1".into() };
+    let site =
+        SiteInfo { site_name: "bench".into(), public_url: "http://127.0.0.1".into(), operator: Default::default() };
     let service = Arc::new(SupportService::new(
         PgSupportLedger::new(pool),
         InstantProvider,

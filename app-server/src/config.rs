@@ -69,6 +69,8 @@ pub struct Settings {
     pub mail_sender_address: String,
     /// `MASS_MAIL_PAUSE_SECONDS`: how long a relay outage pauses a mass mail before it tries again.
     pub mass_mail_pause_seconds: i64,
+    /// Who runs the site (`OPERATOR_*`): the commercial-transactions notice, the footer, the mails.
+    pub operator: ports::accounts::Operator,
 }
 
 impl std::fmt::Debug for Settings {
@@ -183,6 +185,7 @@ impl Settings {
             mail_sender_name: var("MAIL_SENDER_NAME", &var("SITE_NAME", "ぐんまクラウドファンディング")),
             mail_sender_address: var("MAIL_SENDER_ADDRESS", ""),
             mass_mail_pause_seconds: parsed("MASS_MAIL_PAUSE_SECONDS", 30i64)?.clamp(1, 3600),
+            operator: operator(),
         })
     }
 }
@@ -223,6 +226,48 @@ fn jwt_secret() -> Result<Option<Vec<u8>>, ConfigError> {
         }
         _ => Ok(None),
     }
+}
+
+/// `OPERATOR_COMPANY`, `OPERATOR_REPRESENTATIVE`, `OPERATOR_ADDRESS`,
+/// `OPERATOR_PHONE`, `OPERATOR_EMAIL`, `OPERATOR_HOURS`; each unset one keeps
+/// its placeholder (refused in production, see [`Settings::production_problems`]).
+fn operator() -> ports::accounts::Operator {
+    let placeholder = ports::accounts::Operator::placeholder();
+    let or = |name: &str, default: String| optional_var(name).unwrap_or(default);
+    ports::accounts::Operator {
+        name: or("OPERATOR_COMPANY", placeholder.name),
+        representative: or("OPERATOR_REPRESENTATIVE", placeholder.representative),
+        address: or("OPERATOR_ADDRESS", placeholder.address),
+        phone: or("OPERATOR_PHONE", placeholder.phone),
+        email: or("OPERATOR_EMAIL", placeholder.email),
+        hours: or("OPERATOR_HOURS", placeholder.hours),
+    }
+}
+
+/// The operator settings that still hold a placeholder: the value we ship,
+/// a blank, a reserved example domain or an all-zero subscriber number.
+fn operator_placeholders(operator: &ports::accounts::Operator) -> Vec<&'static str> {
+    let placeholder = ports::accounts::Operator::placeholder();
+    let fields = [
+        ("OPERATOR_COMPANY", &operator.name, &placeholder.name),
+        ("OPERATOR_REPRESENTATIVE", &operator.representative, &placeholder.representative),
+        ("OPERATOR_ADDRESS", &operator.address, &placeholder.address),
+        ("OPERATOR_PHONE", &operator.phone, &placeholder.phone),
+        ("OPERATOR_EMAIL", &operator.email, &placeholder.email),
+    ];
+    let looks_made_up = |value: &str| {
+        let lower = value.to_ascii_lowercase();
+        let domain = lower.rsplit_once('@').map(|(_, d)| d.to_string());
+        let reserved = domain.is_some_and(|d| {
+            d == "example.com" || d == "example.jp" || d.ends_with(".example") || d.ends_with(".invalid")
+        });
+        reserved || lower.ends_with("-0000")
+    };
+    fields
+        .into_iter()
+        .filter(|(_, value, shipped)| value.trim().is_empty() || value == shipped || looks_made_up(value))
+        .map(|(name, _, _)| name)
+        .collect()
 }
 
 fn optional_var(name: &str) -> Option<String> {
@@ -347,6 +392,12 @@ impl Settings {
                 self.public_url
             ));
         }
+        for name in operator_placeholders(&self.operator) {
+            problems.push(format!(
+                "{name}: still a placeholder; set the operator's real value (shown on /commercial/, in the footer \
+                 and in mails)"
+            ));
+        }
         problems
     }
 
@@ -437,6 +488,14 @@ mod production_tests {
             mail_sender_name: "株式会社サイト".into(),
             mail_sender_address: "群馬県前橋市1-1".into(),
             mass_mail_pause_seconds: 30,
+            operator: ports::accounts::Operator {
+                name: "上州新報株式会社".into(),
+                representative: "代表取締役 上州 一郎".into(),
+                address: "〒371-0023 群馬県前橋市本町二丁目2番2号".into(),
+                phone: "027-211-1234".into(),
+                email: "cf-support@joshu-shinpo.co.jp".into(),
+                hours: "平日 10:00〜17:00".into(),
+            },
         }
     }
 
@@ -445,6 +504,39 @@ mod production_tests {
         let mut s = production();
         s.mail_sender_address = " ".into();
         assert!(s.production_problems().iter().any(|p| p.starts_with("MAIL_SENDER_ADDRESS: required")));
+    }
+
+    #[test]
+    fn production_refuses_to_start_while_an_operator_detail_is_a_placeholder() {
+        let placeholder = ports::accounts::Operator::placeholder();
+        type Spoil = fn(&mut ports::accounts::Operator, &ports::accounts::Operator);
+        let cases: [(&str, Spoil); 6] = [
+            ("OPERATOR_COMPANY", |o, p| o.name = p.name.clone()),
+            ("OPERATOR_REPRESENTATIVE", |o, _| o.representative = "  ".into()),
+            ("OPERATOR_ADDRESS", |o, p| o.address = p.address.clone()),
+            ("OPERATOR_PHONE", |o, _| o.phone = "027-000-0000".into()),
+            ("OPERATOR_EMAIL", |o, p| o.email = p.email.clone()),
+            ("OPERATOR_EMAIL", |o, _| o.email = "info@shop.example".into()),
+        ];
+        for (name, spoil) in cases {
+            let mut s = production();
+            spoil(&mut s.operator, &placeholder);
+            let problems = s.production_problems();
+            assert_eq!(problems.len(), 1, "{name}: {problems:?}");
+            assert!(problems[0].starts_with(&format!("{name}: still a placeholder")), "{problems:?}");
+            assert!(s.check_production().is_err());
+        }
+        let mut s = production();
+        s.operator = placeholder;
+        assert_eq!(s.production_problems().len(), 5, "every placeholder is listed at once");
+    }
+
+    #[test]
+    fn outside_production_the_placeholders_are_fine() {
+        let mut s = production();
+        s.site_env = "local".into();
+        s.operator = ports::accounts::Operator::placeholder();
+        assert!(s.check_production().is_ok());
     }
 
     #[test]

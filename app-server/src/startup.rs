@@ -5,7 +5,7 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::sync::Arc;
 
-use actix_files::{Files, NamedFile};
+use actix_files::Files;
 use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
 use actix_web::http::header;
 use actix_web::middleware::{Compress, DefaultHeaders};
@@ -110,7 +110,11 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     crate::workers::spawn_mail_delivery(queue.clone(), SmtpMailer::new(&settings.smtp)?, Arc::clone(&wake));
     let mailer = Arc::new(QueuedMailer::new(queue, move || wake.notify_one()));
     let users = PgUserRepository::new(pool.clone());
-    let site = SiteInfo { site_name: settings.site_name.clone(), public_url: settings.public_url.clone() };
+    let site = SiteInfo {
+        site_name: settings.site_name.clone(),
+        public_url: settings.public_url.clone(),
+        operator: settings.operator.clone(),
+    };
     let hasher = BcryptHasher::new(settings.bcrypt_cost)?;
     let tokens = JwtTokens::new(&settings.jwt_secret, chrono::Duration::hours(settings.session_ttl_hours));
 
@@ -269,7 +273,11 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     let csp = header::HeaderValue::from_str(&csp::policy(settings.stripe_api_base.as_deref(), &settings.media))?;
     // The built app's index.html, if there is one (API-only without it).
     let spa = std::fs::read_to_string(frontend_dir.join("index.html")).ok().map(|html| {
-        web::Data::new(SpaPages::new(SpaIndex::from_html(html), &settings.public_url, &settings.site_name))
+        web::Data::new(SpaPages::new(
+            SpaIndex::from_html(html).with_site_config(&settings.operator),
+            &settings.public_url,
+            &settings.site_name,
+        ))
     });
     let readiness: Arc<dyn Readiness> = Arc::new(PgReadiness::new(pool.clone()));
     let readiness = web::Data::from(readiness);
@@ -357,21 +365,18 @@ fn media(
 /// a screen of the app handles it, else with `404` (the app shows its
 /// not-found screen; see `adapters_http::pages::app_routes`).
 fn frontend(dir: &Path, index_html: String) -> Files {
-    let index = dir.join("index.html");
     let index_html = std::sync::Arc::new(index_html);
     Files::new("/", dir).index_file("index.html").use_etag(true).default_handler(fn_service(
         move |req: ServiceRequest| {
-            let index = index.clone();
             let index_html = std::sync::Arc::clone(&index_html);
             async move {
                 let (req, _) = req.into_parts();
                 if let Some(res) = pages::unknown_app_path(req.path(), &index_html) {
                     return Ok(ServiceResponse::new(req, res));
                 }
-                let file = NamedFile::open_async(&index).await?;
-                let mut res = file.into_response(&req);
-                res.headers_mut().insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
-                Ok(ServiceResponse::new(req, res))
+                // From memory, not from disk: the page carries the operator's details (`SpaIndex::with_site_config`).
+                let res = pages::html_page(actix_web::http::StatusCode::OK, index_html.to_string());
+                Ok::<_, actix_web::Error>(ServiceResponse::new(req, res))
             }
         },
     ))

@@ -7,6 +7,8 @@ use std::fmt;
 pub const MSG_EMAIL_REQUIRED: &str = "メールアドレスを入力してください";
 /// Validation message when the e-mail is malformed (spec 000 §5).
 pub const MSG_EMAIL_FORMAT: &str = "正しいメールアドレスの形式で入力してください";
+/// Sign-up refused because the terms and the privacy policy were not agreed to.
+pub const MSG_SIGNUP_AGREEMENT: &str = "利用規約とプライバシーポリシーに同意してください。";
 
 /// A syntactically valid, trimmed e-mail address. Comparison is case-insensitive
 /// on the whole address, matching the database's unique index on `lower(email)`.

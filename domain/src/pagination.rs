@@ -50,11 +50,42 @@ pub fn items(current: u32, total: u32) -> Vec<Item> {
     out
 }
 
+/// Comments on one page of a project's comment list.
+pub const COMMENTS_PER_PAGE: u32 = 10;
+
+/// Pages needed for `total` entries, `per_page` on each (0 for none).
+pub fn page_count(total: usize, per_page: u32) -> u32 {
+    let per_page = usize::try_from(per_page.max(1)).unwrap_or(usize::MAX);
+    u32::try_from(total.div_ceil(per_page)).unwrap_or(u32::MAX)
+}
+
+/// The entries of page `page` (from 1; clamped into the pages there are) as
+/// an index range into the whole list, and the page actually shown.
+pub fn page_slice(page: u32, per_page: u32, total: usize) -> (std::ops::Range<usize>, u32) {
+    let pages = page_count(total, per_page).max(1);
+    let page = page.clamp(1, pages);
+    let per_page = usize::try_from(per_page.max(1)).unwrap_or(usize::MAX);
+    let start = usize::try_from(page - 1).unwrap_or(usize::MAX).saturating_mul(per_page).min(total);
+    (start..start.saturating_add(per_page).min(total), page)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
     use Item::{Dots, Page};
+
+    #[test]
+    fn pages_are_cut_from_the_whole_list_and_an_out_of_range_page_is_clamped() {
+        assert_eq!(page_count(0, 10), 0);
+        assert_eq!(page_count(10, 10), 1);
+        assert_eq!(page_count(11, 10), 2);
+        assert_eq!(page_slice(1, 10, 25), (0..10, 1));
+        assert_eq!(page_slice(3, 10, 25), (20..25, 3));
+        assert_eq!(page_slice(9, 10, 25), (20..25, 3));
+        assert_eq!(page_slice(0, 10, 25), (0..10, 1));
+        assert_eq!(page_slice(1, 10, 0), (0..0, 1));
+    }
 
     #[test]
     fn five_pages_or_fewer_are_all_shown() {

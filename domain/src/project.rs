@@ -108,6 +108,47 @@ fn rounded_ratio(raised: Yen, goal: Yen, scale: u128) -> u64 {
     u64::try_from(value).unwrap_or(u64::MAX)
 }
 
+/// How a project treats its money at the end, as the terms of use define
+/// both (「オールイン方式」「オールオアナッシング方式」).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FundingModel {
+    /// Supports are carried out whether or not the goal is reached.
+    AllIn,
+    /// Supports are carried out only if the goal is reached within the period.
+    AllOrNothing,
+}
+
+impl FundingModel {
+    /// The stored code (`projects.funding_model`); `None` for anything else.
+    pub fn parse(code: &str) -> Option<Self> {
+        match code {
+            "all_in" => Some(Self::AllIn),
+            "all_or_nothing" => Some(Self::AllOrNothing),
+            _ => None,
+        }
+    }
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::AllIn => "all_in",
+            Self::AllOrNothing => "all_or_nothing",
+        }
+    }
+}
+
+/// Whether the goal was reached: raised at least the goal (a goal of zero or
+/// less is reached by any total).
+pub fn is_achieved(raised: Yen, goal: Yen) -> bool {
+    raised.0 >= goal.0
+}
+
+/// The last minute a project accepts support, in Tokyo wall-clock time: the
+/// end day at 23:59 (`period_end` is the last open day, see [`days_left`]).
+pub fn closing_time(period_end: NaiveDate) -> chrono::NaiveDateTime {
+    period_end.and_hms_opt(23, 59, 0).unwrap_or_else(|| period_end.and_time(chrono::NaiveTime::MIN))
+}
+
 /// Home-page order: open projects first, then ended ones, each group by end
 /// date, latest first.
 pub fn home_order(a_end: NaiveDate, b_end: NaiveDate, today: NaiveDate) -> Ordering {
@@ -187,6 +228,26 @@ mod tests {
     #[test]
     fn zero_goal_counts_as_zero_percent() {
         assert_eq!(Progress::new(Yen(100), Yen(0)).hundredths(), 0);
+    }
+
+    #[test]
+    fn funding_model_codes_round_trip_and_unknown_codes_are_refused() {
+        for model in [FundingModel::AllIn, FundingModel::AllOrNothing] {
+            assert_eq!(FundingModel::parse(model.code()), Some(model));
+        }
+        assert_eq!(FundingModel::parse("keep_it_all"), None);
+    }
+
+    #[test]
+    fn the_goal_is_achieved_from_the_goal_amount_upwards() {
+        assert!(!is_achieved(Yen(999_999), Yen(1_000_000)));
+        assert!(is_achieved(Yen(1_000_000), Yen(1_000_000)));
+        assert!(is_achieved(Yen(1_500_000), Yen(1_000_000)));
+    }
+
+    #[test]
+    fn a_project_closes_at_the_last_minute_of_its_end_day() {
+        assert_eq!(closing_time(d(2026, 12, 31)).format("%Y-%m-%d %H:%M").to_string(), "2026-12-31 23:59");
     }
 
     #[test]

@@ -31,6 +31,7 @@ export const mailedLink = async (address: string, pathPrefix: string, count = 1)
 export const register = async (page: Page, email: string, password = PASSWORD): Promise<void> => {
   await page.goto('/signup/');
   await page.getByLabel('メールアドレス').fill(email);
+  await page.getByRole('checkbox', { name: '利用規約とプライバシーポリシーに同意する' }).check();
   await page.getByRole('button', { name: '確認メールを送信する' }).click();
   await expect(page.getByText('ご登録のメールアドレスに確認メールを送信しました。', { exact: false })).toBeVisible();
 

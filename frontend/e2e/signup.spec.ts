@@ -8,6 +8,7 @@ const CONFIRMATION_SENT =
 const submitSignup = async (page: Page, email: string) => {
   await page.goto('/signup/');
   await page.getByLabel('メールアドレス').fill(email);
+  await page.getByRole('checkbox', { name: '利用規約とプライバシーポリシーに同意する' }).check();
   await page.getByRole('button', { name: '確認メールを送信する' }).click();
 };
 
@@ -32,6 +33,9 @@ test('signup validates the e-mail address before it can be sent', async ({ page 
 
   await input.fill('taro@example.jp');
   await expect(page.getByText('正しいメールアドレスの形式で入力してください')).toBeHidden();
+  // The agreement to the terms and the privacy policy comes before sending.
+  await expect(submit).toBeDisabled();
+  await page.getByRole('checkbox', { name: '利用規約とプライバシーポリシーに同意する' }).check();
   await expect(submit).toBeEnabled();
 });
 

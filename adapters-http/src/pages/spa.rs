@@ -40,6 +40,10 @@ impl Page {
 /// The id of the `<script type="application/json">` that carries `Page::responses`.
 pub const RESPONSES_ELEMENT_ID: &str = "prefetched-responses";
 
+/// The id of the `<script type="application/json">` with the operator's
+/// details (`{"operator": {...}}`), on every page (frontend `config/site.ts`).
+pub const SITE_CONFIG_ELEMENT_ID: &str = "site-config";
+
 #[derive(Debug, Clone)]
 pub struct SpaIndex {
     html: String,
@@ -52,6 +56,20 @@ impl SpaIndex {
 
     pub fn html(&self) -> &str {
         &self.html
+    }
+
+    /// Every page carries the operator's details as a data block (never
+    /// executed, so the CSP needs no nonce), read synchronously by the app:
+    /// the footer and the legal pages paint with them at once.
+    #[must_use]
+    pub fn with_site_config(mut self, operator: &ports::accounts::Operator) -> Self {
+        let config = serde_json::json!({ "operator": operator });
+        let tag = format!(
+            r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">{}</script>"#,
+            json_for_script(&config)
+        );
+        insert_before(&mut self.html, "</head>", &tag);
+        self
     }
 
     /// `index.html` with what `page` adds (see [`Page`]).
@@ -229,6 +247,23 @@ mod tests {
         assert!(!html.contains("old"));
         assert_eq!(html.matches("og:title").count(), 1);
         assert_eq!(html.matches("<title>").count(), 1);
+    }
+
+    #[test]
+    fn every_page_carries_the_operators_details_as_an_inert_data_block() {
+        let operator = ports::accounts::Operator { name: "上州新報</script>".into(), ..Default::default() };
+        let index =
+            SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>").with_site_config(&operator);
+
+        for html in [index.html().to_string(), index.render(&Page::default())] {
+            let open = format!(r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">"#);
+            let start = html.find(&open).unwrap() + open.len();
+            let end = start + html[start..].find("</script>").unwrap();
+            assert!(end < html.find("</head>").unwrap(), "{html}");
+            let parsed: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+            assert_eq!(parsed["operator"]["name"], "上州新報</script>");
+            assert_eq!(parsed["operator"]["email"], "support@example.jp");
+        }
     }
 
     #[test]

@@ -15,9 +15,10 @@ mod images;
 use std::path::Path;
 
 use adapters_postgres::demo::{
-    DemoBank, DemoCounts, DemoImage, DemoManualSponsor, DemoNews, DemoProject, DemoReturn, DemoSale, DemoSet, DemoUser,
+    DemoBank, DemoCounts, DemoImage, DemoManualSponsor, DemoNews, DemoOwner, DemoProject, DemoReturn, DemoSale,
+    DemoSet, DemoUser,
 };
-use chrono::{Duration, NaiveDate};
+use chrono::{Datelike, Duration, Months, NaiveDate};
 use domain::payment::SaleStatus;
 use domain::sponsor::ManualCourse;
 use images::{logo_png, logo_svg, scene_svg, Motif, Palette};
@@ -179,6 +180,15 @@ fn sale(
     }
 }
 
+/// The first day of the month `months` after today's (a delivery month).
+fn month_after(today: NaiveDate, months: u32) -> Option<NaiveDate> {
+    today.with_day(1).and_then(|first| first.checked_add_months(Months::new(months)))
+}
+
+fn faq(question: &str, answer: &str) -> (String, String) {
+    (question.into(), answer.into())
+}
+
 fn news(title: &str, description: &str, days_ago: i64) -> DemoNews {
     DemoNews { title: title.into(), description: description.into(), days_ago }
 }
@@ -224,11 +234,9 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         ),
     ];
     let return_image = files.scene("maebashi-return.svg", "ばらの苗木とお礼状", "リターン", ROSE, Motif::Roses)?;
+    let plate_image = files.scene("maebashi-plate.svg", "花壇ネームプレート", "リターン", SILK, Motif::Roses)?;
+    // The operator's order, not the price order: the featured seedling first (issue #13).
     let mut returns = vec![
-        DemoReturn {
-            image_src: Some(return_image.clone()),
-            ..ret("thanks-mail", 0, "お礼のメール（何口でも）", 3_000)
-        },
         DemoReturn {
             stock_limit: Some(30),
             address_required: true,
@@ -236,10 +244,18 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             image_src: Some(return_image.clone()),
             description_image: Some(return_image.clone()),
             description_comment: Some("苗木は秋の植え付け時期に発送します。".into()),
+            delivery_month: month_after(today, 10),
             ..ret("rose-seedling", 0, "ばらの苗木 1鉢（数量限定・配送あり）", 10_000)
         },
         DemoReturn {
-            stock_limit: Some(3), ..ret("garden-name-plate", 0, "花壇ネームプレート（完売）", 5_000)
+            delivery_month: month_after(today, 2),
+            ..ret("thanks-mail", 0, "お礼のメール（何口でも）", 3_000)
+        },
+        DemoReturn {
+            stock_limit: Some(3),
+            image_src: Some(plate_image),
+            delivery_month: month_after(today, 4),
+            ..ret("garden-name-plate", 0, "花壇ネームプレート（完売）", 5_000)
         },
         DemoReturn {
             disabled: true,
@@ -265,7 +281,9 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             ..ret("vip-dinner", 0, "特別招待：ばら園ディナー（ご招待の方のみ）", 30_000)
         },
     ];
-    returns[0].description = "<p>活動報告のメールをお届けします。何口でもご支援いただけます。</p>".into();
+    returns[1].description = "<p>活動報告のメールをお届けします。何口でもご支援いただけます。</p>".into();
+    let owner_icon = "maebashi-owner.svg";
+    files.write(owner_icon, logo_svg("花壇再生の会", "#e91e63").as_bytes())?;
     out.push(DemoProject {
         slug: "maebashi-rose-garden".into(),
         title: "前橋ばら園 花壇よみがえりプロジェクト".into(),
@@ -283,6 +301,23 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         tax_includes: true,
         slider,
         returns,
+        owner: Some(DemoOwner {
+            name: "前橋ばら園 花壇再生の会".into(),
+            image_url: Some(media(owner_icon)),
+            profile: Some(
+                "ばら園の近くに住む市民と園のボランティアで2019年に結成しました。毎週土曜日に花壇の手入れを続けています。"
+                    .into(),
+            ),
+            links: vec![
+                ("会の公式サイト".into(), "https://example.jp/maebashi-rose".into()),
+                ("活動日誌（ブログ）".into(), "https://example.jp/maebashi-rose/blog".into()),
+            ],
+        }),
+        faqs: vec![
+            faq("苗木はいつ届きますか？", "秋の植え付け時期（各リターンに記載のお届け月）に、宅配便でお届けします。"),
+            faq("領収書は発行できますか？", "ご支援完了後、マイページの支援履歴から確認できます。発行をご希望の方は運営までご連絡ください。"),
+            faq("目標金額に届かなかった場合はどうなりますか？", "このプロジェクトはオールイン方式です。目標金額に届かなくても、集まった支援金で花壇の再生を進めます。"),
+        ],
         news: vec![
             news("植え替えボランティアを募集します", "<p>毎週土曜日の午前中に作業しています。</p>", 3),
             news("目標の半分に到達しました", "", 10),
@@ -361,6 +396,7 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main =
         files.scene("takasaki-main.svg", "高崎だるま 若手職人育成プロジェクト", "高崎市", DARUMA, Motif::Daruma)?;
     let honor = files.scene("takasaki-honor.svg", "ぐんま伝統工芸 奨励賞 受賞", "高崎市", DARUMA, Motif::Medal)?;
+    let mini = files.scene("takasaki-mini.svg", "手のひらサイズのミニだるま", "リターン", DARUMA, Motif::Daruma)?;
     out.push(DemoProject {
         slug: "takasaki-daruma".into(),
         title: "高崎だるま 若手職人育成プロジェクト".into(),
@@ -382,12 +418,16 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         )),
         returns: vec![
             DemoReturn {
-                image_src: Some(main.clone()), ..ret("mini-daruma", 0, "ミニだるま（税別価格）", 3_000)
+                image_src: Some(mini),
+                delivery_month: month_after(today, 3),
+                ..ret("mini-daruma", 0, "ミニだるま（税別価格）", 3_000)
             },
             DemoReturn {
                 address_required: true,
                 address_label: Some("お届け先".into()),
                 lot_disable: true,
+                stock_limit: Some(50),
+                delivery_month: month_after(today, 5),
                 ..ret("custom-daruma", 0, "名入れだるま（1口限定・配送あり）", 20_000)
             },
             DemoReturn { course: Some("B".into()), ..ret("organisation", 2, "団体協賛（ロゴ掲載）", 30_000) },
@@ -400,6 +440,13 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             },
         ],
         news: vec![news("工房見学会を開催しました", "<p>20名の方にご参加いただきました。</p>", 2)],
+        all_or_nothing: true,
+        owner: Some(DemoOwner {
+            name: "高崎だるま 若手職人の会".into(),
+            image_url: None,
+            profile: Some("高崎市豊岡地区の工房で絵付けを学ぶ20代・30代の職人5人の会です。".into()),
+            links: vec![("工房の紹介ページ".into(), "https://example.jp/takasaki-daruma".into())],
+        }),
         sales: vec![
             sale(
                 "takasaki-01",
@@ -456,7 +503,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             &["桐生は千三百年の歴史を持つ織物のまちです。", "使われなくなった機場を改修し、体験工房として開きました。"],
             &main,
         ),
-        target: 2_000_000,
+        // Reached (370,000 of 300,000): the ended page shows 達成.
+        target: 300_000,
         period_end: today - Duration::days(10),
         main_image_url: main,
         tax_includes: true,
@@ -553,7 +601,9 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             &["沼田の高原で育つりんごは、寒暖差が生む甘さが自慢です。", "防ひょうネットの設置費用を募りました。"],
             &main,
         ),
+        // Not reached, All-or-Nothing: the ended page shows 未達成.
         target: 1_000_000,
+        all_or_nothing: true,
         period_end: today - Duration::days(40),
         main_image_url: main,
         tax_includes: true,

@@ -22,6 +22,7 @@ mod monthly;
 mod pages;
 mod password;
 mod profile;
+mod project_page;
 mod rate_limits;
 mod refunds;
 mod signup;

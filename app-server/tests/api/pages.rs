@@ -84,8 +84,9 @@ async fn a_title_with_markup_is_escaped() {
 
     assert!(!html.contains("<script>alert"));
     assert!(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"));
-    // In the embedded JSON too: the title cannot close the element that carries it.
-    assert_eq!(html.matches("</script>").count(), 1, "{html}");
+    // In the embedded JSON too: the title cannot close the element that carries it (the other
+    // element is the operator's details).
+    assert_eq!(html.matches("</script>").count(), 2, "{html}");
     let embedded = embedded_responses(&html);
     assert_eq!(embedded["/project/get/detail?slug=numata-apple"]["project"]["title"], r#"<script>alert("x")</script>"#);
 }
@@ -148,4 +149,26 @@ async fn assets_go_out_precompressed_to_browsers_that_accept_it() {
     assert_eq!(app.get("/assets/missing.js").await.status(), 404);
     let head = app.client.head(format!("{}/assets/main.0123abcd.js", app.address)).send().await.unwrap();
     assert_eq!(head.status(), 200);
+}
+
+#[tokio::test]
+async fn every_page_carries_the_operators_details_from_the_settings() {
+    let dir = frontend_dir();
+    let app = spawn_demo_app_with(|s| {
+        s.frontend_dir = dir.clone();
+        s.operator.name = "上州新報株式会社".into();
+        s.operator.email = "cf@joshu-shinpo.co.jp".into();
+    })
+    .await;
+
+    for path in ["/", "/commercial/", "/projects/kiryu-textile/", "/no-such-page/"] {
+        let html = app.get(path).await.text().await.unwrap();
+        let open = r#"<script id="site-config" type="application/json">"#;
+        let start = html.find(open).unwrap_or_else(|| panic!("{path}: {html}")) + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        let config: Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(config["operator"]["name"], "上州新報株式会社", "{path}");
+        assert_eq!(config["operator"]["email"], "cf@joshu-shinpo.co.jp", "{path}");
+        assert!(config["operator"]["representative"].is_string(), "{path}");
+    }
 }

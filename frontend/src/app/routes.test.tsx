@@ -156,7 +156,11 @@ describe('router', () => {
     renderApp('/terms/');
 
     const toggle = await screen.findByRole('button', { name: 'メニューを開く' });
-    expect(screen.queryByRole('link', { name: 'ログイン' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'メニュー' })).not.toBeInTheDocument();
+    // Beside the menu button (wide screens): login and sign-up.
+    const account = screen.getByRole('navigation', { name: 'アカウント' });
+    expect(within(account).getByRole('link', { name: 'ログイン' })).toHaveAttribute('href', '/login/');
+    expect(within(account).getByRole('link', { name: '新規登録' })).toHaveAttribute('href', '/signup/');
 
     await user.click(toggle);
     const menu = screen.getByRole('navigation', { name: 'メニュー' });
@@ -179,6 +183,13 @@ describe('router', () => {
     expect(await within(menu).findByRole('link', { name: 'マイページ' })).toHaveAttribute('href', '/account/');
     expect(within(menu).getByRole('link', { name: '管理画面' })).toHaveAttribute('href', '/admin/');
     expect(within(menu).getByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
+    // ログアウト comes last.
+    const entries = within(menu).getAllByRole('listitem').map((item) => item.textContent);
+    expect(entries).toEqual(['マイページ', '管理画面', 'ログアウト']);
+    // Beside the menu button (shown on wide screens): my page instead of login and sign-up.
+    const account = screen.getByRole('navigation', { name: 'アカウント' });
+    expect(within(account).getByRole('link', { name: 'マイページ' })).toHaveAttribute('href', '/account/');
+    expect(within(account).queryByRole('link', { name: 'ログイン' })).not.toBeInTheDocument();
   });
 
   it('hides the admin link from a member who is not an administrator', async () => {
@@ -216,7 +227,7 @@ describe('router', () => {
 
     await waitFor(() => expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull());
     await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
-    expect(screen.getByRole('link', { name: '新規登録' })).toBeInTheDocument();
+    expect(within(screen.getByRole('navigation', { name: 'メニュー' })).getByRole('link', { name: '新規登録' })).toBeInTheDocument();
   });
 
   it('scrolls to the top on navigation', async () => {

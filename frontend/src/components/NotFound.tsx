@@ -1,21 +1,44 @@
 import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
+import { useGetOpenProjectsQuery } from './openProjects/openProjectsApi';
 
 export const NOT_FOUND_TITLE = 'お探しのページが見つかりませんでした';
 
-/** Shown for unknown paths, and by pages whose subject does not exist. */
+/** Where to go instead: the projects still open (nothing while they load or when none is open). */
+function OpenProjects() {
+  const { data } = useGetOpenProjectsQuery();
+  if (!data || data.length === 0) return null;
+  return (
+    <section className="not-found__projects" aria-labelledby="not-found-projects-title">
+      <h2 id="not-found-projects-title" className="not-found__subtitle">募集中のプロジェクト</h2>
+      <ul className="not-found__list">
+        {data.map((project) => (
+          <li key={project.slug}>
+            <Link to={paths.project.getHref(project.slug)}>{project.title}</Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * Shown for unknown paths, and by pages whose subject does not exist. The heading keeps the spec's
+ * 'Page Not Found' (small, as a label); what the reader sees first is the Japanese sentence under it.
+ */
 export function NotFound() {
   usePageMetaOverride({ title: NOT_FOUND_TITLE });
   return (
     <section className="page not-found" aria-labelledby="not-found-title">
       <p className="not-found__code" aria-hidden="true">404</p>
-      <h1 id="not-found-title" className="not-found__title">Page Not Found</h1>
-      <p>お探しのページが見つかりませんでした。</p>
-      <p>URLが間違っているか、ページが移動または削除された可能性があります。</p>
+      <h1 id="not-found-title" className="not-found__title" lang="en">Page Not Found</h1>
+      <p className="not-found__lead">{NOT_FOUND_TITLE}。</p>
+      <p>URLが間違っているか、ページが移動または削除された可能性があります。募集中のプロジェクトは下記からご覧いただけます。</p>
       <p>
         <Link className="button" to={paths.home.getHref()}>トップページへ戻る</Link>
       </p>
+      <OpenProjects />
     </section>
   );
 }

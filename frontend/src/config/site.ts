@@ -9,9 +9,10 @@ export const SITE_DESCRIPTION =
 export const formatPageTitle = (title: string): string => `${title} | ${SITE_NAME}`;
 
 /**
- * The operator shown on the legal pages. The server may inject the real values as
- * `window.__SITE_CONFIG__ = { operator: {...} }`; otherwise these placeholders (which
- * deliberately name no real company) are used.
+ * The operator shown on the legal pages, in the footer and in mails. The server writes the values it is
+ * configured with (`OPERATOR_*`, README) into every page as `<script id="site-config"
+ * type="application/json">{"operator": {...}}</script>`; without it (tests, a bare build) these
+ * placeholders, which deliberately name no real company, are used. Production refuses to start with them.
  */
 export interface OperatorConfig {
   /** 販売事業者 / 運営者 */
@@ -43,17 +44,28 @@ export const DEFAULT_SITE_CONFIG: SiteConfig = {
   },
 };
 
-declare global {
-  interface Window {
-    __SITE_CONFIG__?: { operator?: Partial<OperatorConfig> };
-  }
-}
+/** The id of the data block the server writes into every page (adapters-http `SITE_CONFIG_ELEMENT_ID`). */
+export const SITE_CONFIG_ELEMENT_ID = 'site-config';
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
-/** The site configuration: the server's injected values over the defaults, field by field. */
+/** The operator the page carries, or nothing when there is no (readable) block. */
+const embeddedOperator = (): Partial<Record<keyof OperatorConfig, unknown>> | undefined => {
+  if (typeof document === 'undefined') return undefined;
+  const text = document.getElementById(SITE_CONFIG_ELEMENT_ID)?.textContent;
+  if (!text) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const operator = (parsed as { operator?: unknown } | null)?.operator;
+    return typeof operator === 'object' && operator !== null ? (operator as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The site configuration: the server's values over the defaults, field by field. */
 export const getSiteConfig = (): SiteConfig => {
-  const injected = typeof window === 'undefined' ? undefined : window.__SITE_CONFIG__?.operator;
+  const injected = embeddedOperator();
   const operator = { ...DEFAULT_SITE_CONFIG.operator };
   if (injected) {
     for (const key of Object.keys(operator) as Array<keyof OperatorConfig>) {

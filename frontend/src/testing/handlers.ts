@@ -7,6 +7,8 @@ const url = (path: string): string => new URL(`/v1${path}`, 'http://localhost:30
  * Tests that care override them with `server.use(...)`; everything else still fails when unhandled.
  */
 export const defaultHandlers = [
+  // The not-found page lists the open projects; none unless a test says otherwise.
+  http.get(url('/helper/get/master'), () => HttpResponse.json({ master: { projects: [], env: { name: 'local', flag: false } } })),
   http.get(url('/sponsors/get/footer'), () =>
     HttpResponse.json({ hidden: false, tiers: { LL: [], L: [], M: [], S: [] } }),
   ),

@@ -263,6 +263,7 @@ mod tests {
             let site = SiteInfo {
                 site_name: "ぐんまクラウドファンディング".into(),
                 public_url: "https://cf.example.jp".into(),
+                operator: Default::default(),
             };
             let service = EmailChangeService::new(
                 self.users,

@@ -11,6 +11,48 @@ pub struct SiteInfo {
     pub site_name: String,
     /// Public origin of the site, without a trailing slash.
     pub public_url: String,
+    /// Who runs the site: the mails' signature (and the legal pages, the footer).
+    pub operator: Operator,
+}
+
+/// The operator's details the commercial-transactions notice, the footer and
+/// the mails show (`OPERATOR_*` settings). The serialised field names are
+/// the ones the frontend reads (`window` config block, `config/site.ts`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Operator {
+    /// 販売事業者 (company name).
+    pub name: String,
+    /// 運営責任者.
+    pub representative: String,
+    /// 所在地.
+    pub address: String,
+    /// 電話番号.
+    pub phone: String,
+    /// メールアドレス.
+    pub email: String,
+    /// 問い合わせ受付時間.
+    pub hours: String,
+}
+
+impl Operator {
+    /// Stand-in values for development: they name no real company, and
+    /// production refuses to start while any of them is still in place.
+    pub fn placeholder() -> Self {
+        Self {
+            name: "株式会社ぐんま地域新聞（運営事務局）".into(),
+            representative: "運営事務局長".into(),
+            address: "〒371-0000 群馬県前橋市本町一丁目1番1号".into(),
+            phone: "027-000-0000".into(),
+            email: "support@example.jp".into(),
+            hours: "平日 10:00〜17:00（土日祝日・年末年始を除く）".into(),
+        }
+    }
+}
+
+impl Default for Operator {
+    fn default() -> Self {
+        Self::placeholder()
+    }
 }
 
 fn validity(ttl: Duration) -> String {
@@ -23,9 +65,21 @@ fn validity(ttl: Duration) -> String {
 
 impl SiteInfo {
     fn footer(&self) -> String {
+        format!("このメールにお心当たりがない場合は、破棄してください。\n{}", self.signature())
+    }
+
+    /// The rule, the site and who runs it, with how to reach them.
+    pub fn signature(&self) -> String {
+        let o = &self.operator;
         format!(
-            "このメールにお心当たりがない場合は、破棄してください。\n\n――――――――――――――――――――\n{}\n{}/\n",
-            self.site_name, self.public_url
+            "\n――――――――――――――――――――\n{site}\n{url}/\n運営：{name}\n{address}\nTEL：{phone}（{hours}）\nお問い合わせ：{email}\n",
+            site = self.site_name,
+            url = self.public_url,
+            name = o.name,
+            address = o.address,
+            phone = o.phone,
+            hours = o.hours,
+            email = o.email,
         )
     }
 
@@ -119,8 +173,23 @@ mod tests {
 
     fn site() -> SiteInfo {
         SiteInfo {
-            site_name: "ぐんまクラウドファンディング".into(), public_url: "https://cf.example.jp".into()
+            site_name: "ぐんまクラウドファンディング".into(),
+            public_url: "https://cf.example.jp".into(),
+            operator: Operator {
+                name: "上州新報社".into(),
+                email: "help@joshu.example".into(),
+                ..Operator::placeholder()
+            },
         }
+    }
+
+    #[test]
+    fn every_mail_is_signed_with_the_operators_details() {
+        let to = Email::parse("a@example.jp").unwrap();
+        let body = site().activation_mail(&to, "K", Duration::hours(24)).text_body;
+        assert!(body.contains("運営：上州新報社"), "{body}");
+        assert!(body.contains("お問い合わせ：help@joshu.example"), "{body}");
+        assert!(body.contains("TEL：027-000-0000"), "{body}");
     }
 
     #[test]

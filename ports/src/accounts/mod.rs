@@ -18,7 +18,7 @@ pub use email_change::MockEmailChanges;
 pub use email_change::{
     EmailChangeConfig, EmailChangeError, EmailChangeRequest, EmailChangeService, EmailChanged, EmailChanges,
 };
-pub use mails::SiteInfo;
+pub use mails::{Operator, SiteInfo};
 #[cfg(any(test, feature = "mocks"))]
 pub use password::MockPasswordFlows;
 pub use password::{PasswordConfig, PasswordFlowError, PasswordFlows, PasswordService};

@@ -189,6 +189,7 @@ mod tests {
             site: SiteInfo {
                 site_name: "ぐんまクラウドファンディング".into(),
                 public_url: "https://cf.example.jp".into(),
+                operator: Default::default(),
             },
             reset_ttl: Duration::hours(1),
         };

@@ -159,6 +159,7 @@ mod tests {
             site: SiteInfo {
                 site_name: "ぐんまクラウドファンディング".into(),
                 public_url: "https://cf.example.jp".into(),
+                operator: Default::default(),
             },
             activation_ttl: Duration::hours(24),
         }

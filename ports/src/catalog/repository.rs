@@ -27,6 +27,32 @@ pub struct SliderImage {
     pub alt: String,
 }
 
+/// Who runs a project, as its page introduces them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProjectOwner {
+    pub name: String,
+    /// Photo or logo; `None` = a default icon.
+    pub image_url: Option<String>,
+    /// A short introduction (plain text).
+    pub profile: Option<String>,
+    /// In the operator's order.
+    pub links: Vec<OwnerLink>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OwnerLink {
+    pub label: String,
+    /// An absolute http(s) URL (checked by the database).
+    pub url: String,
+}
+
+/// A question the operator answers on the project page (plain text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Faq {
+    pub question: String,
+    pub answer: String,
+}
+
 /// The project's own account for anonymous bank transfers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BankAccount {
@@ -62,6 +88,11 @@ pub struct ProjectRecord {
     pub accepts_bank_transfer: bool,
     /// The question supporters answer at payment step 1, if any.
     pub additional_data: Option<AdditionalData>,
+    pub funding_model: domain::project::FundingModel,
+    /// `None` = the page shows no owner box.
+    pub owner: Option<ProjectOwner>,
+    /// In the operator's order; empty = no FAQ section.
+    pub faqs: Vec<Faq>,
 }
 
 /// A project's extra question for its supporters (the seed's `additionalData`).
@@ -104,6 +135,10 @@ pub struct ReturnRecord {
     /// Name of the delivery address field ('お届け先').
     pub address_label: Option<String>,
     pub show_user_email: Option<String>,
+    /// The month the return is delivered (its first day); `None` = not announced.
+    pub delivery_month: Option<NaiveDate>,
+    /// Paid supports of this return (the same rule as the project's total).
+    pub supporters: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,8 +213,9 @@ pub trait CatalogRepository: Send + Sync {
     /// Paid total of one return. MUST return `Ok(None)` when no return has `return_id`.
     async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError>;
 
-    /// The returns of a project that `viewer` may see, in display order
-    /// (empty for an unknown project). MUST
+    /// The returns of a project that `viewer` may see, in the operator's
+    /// order (`position`, then id; empty for an unknown project), each with
+    /// its paid supports. MUST
     /// leave out returns with `flag >= 900` and returns restricted
     /// (`show_user_email`) to an address other than `viewer`'s (all restricted
     /// ones when `viewer` is `None`).

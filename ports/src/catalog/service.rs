@@ -9,7 +9,7 @@ use domain::comment::CommentText;
 use domain::ids::ProjectId;
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
-use domain::project::{days_left, is_open, sort_for_home, Progress};
+use domain::project::{closing_time, days_left, is_achieved, is_open, sort_for_home, Progress};
 use domain::returns::{is_listed, purchase_block, Remaining};
 use domain::sponsor::{aggregate, sponsor_wall, ManualCourse, SponsorTier, ANONYMOUS_NAME};
 use domain::time::tokyo_date;
@@ -139,6 +139,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             is_open: is_open(project.period_end, today),
             paid,
             progress: Progress::new(paid.amount, project.target),
+            achieved: is_achieved(paid.amount, project.target),
         }
     }
 
@@ -181,6 +182,8 @@ fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Re
         monthly: record.monthly,
         address_required: record.address_required,
         address_label: record.address_label.clone(),
+        delivery_month: record.delivery_month,
+        supporters: record.supporters,
     })
 }
 
@@ -308,6 +311,10 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
             .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
             .collect(),
             additional_data: project.additional_data,
+            funding_model: project.funding_model,
+            closes_at: closing_time(project.period_end),
+            owner: project.owner,
+            faqs: project.faqs,
             card,
         })
     }

@@ -57,6 +57,9 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         accepts_card: true,
         accepts_bank_transfer: false,
         additional_data: None,
+        funding_model: domain::project::FundingModel::AllIn,
+        owner: None,
+        faqs: vec![],
     }
 }
 
@@ -83,6 +86,8 @@ fn ret(id: i64, price: i64) -> ReturnRecord {
         address_required: false,
         address_label: None,
         show_user_email: None,
+        delivery_month: None,
+        supporters: 0,
     }
 }
 
@@ -151,6 +156,40 @@ async fn a_project_page_prices_its_returns_and_says_why_one_cannot_be_bought() {
     assert_eq!(limited.description, "[clean]<b>内容</b>");
     assert_eq!(sold_out.block, Some(PurchaseBlock::SoldOut));
     assert_eq!(disabled.block, Some(PurchaseBlock::Disabled));
+}
+
+#[tokio::test]
+async fn a_project_page_carries_its_owner_faq_funding_model_closing_minute_and_result() {
+    use crate::catalog::{Faq, OwnerLink, ProjectOwner};
+    let owner = ProjectOwner {
+        name: "前橋ばら会".into(),
+        image_url: None,
+        profile: Some("ばらを育てて30年".into()),
+        links: vec![OwnerLink { label: "公式サイト".into(), url: "https://example.jp/".into() }],
+    };
+    let faqs = vec![Faq { question: "いつ届きますか".into(), answer: "3月です".into() }];
+    let mut repo = MockCatalogRepository::new();
+    with_projects(
+        &mut repo,
+        vec![ProjectRecord {
+            funding_model: domain::project::FundingModel::AllOrNothing,
+            owner: Some(owner.clone()),
+            faqs: faqs.clone(),
+            ..project(1, "p", day(2026, 12, 31))
+        }],
+    );
+    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum { amount: Yen(1_000_000), supports: 3 }));
+    repo.expect_visible_returns().returning(|_, _| {
+        Ok(vec![ReturnRecord { supporters: 2, delivery_month: Some(day(2027, 3, 1)), ..ret(1, 3_300) }])
+    });
+
+    let detail = service(repo).project_detail("p".into(), None).await.unwrap();
+
+    assert_eq!((detail.owner, detail.faqs), (Some(owner), faqs));
+    assert_eq!(detail.funding_model, domain::project::FundingModel::AllOrNothing);
+    assert_eq!(detail.closes_at.to_string(), "2026-12-31 23:59:00");
+    assert!(detail.card.achieved, "1,000,000 of 1,000,000 reaches the goal");
+    assert_eq!((detail.returns[0].supporters, detail.returns[0].delivery_month), (2, Some(day(2027, 3, 1))));
 }
 
 #[tokio::test]

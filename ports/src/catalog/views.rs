@@ -27,6 +27,8 @@ pub struct ProjectCard {
     pub is_open: bool,
     pub paid: PaidSum,
     pub progress: Progress,
+    /// Raised at least the goal (`domain::project::is_achieved`).
+    pub achieved: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,6 +57,9 @@ pub struct ReturnView {
     pub monthly: bool,
     pub address_required: bool,
     pub address_label: Option<String>,
+    pub delivery_month: Option<NaiveDate>,
+    /// Paid supports of this return.
+    pub supporters: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -72,6 +77,11 @@ pub struct ProjectDetail {
     /// The methods step 2 offers.
     pub payment_types: Vec<domain::payment::PayType>,
     pub additional_data: Option<super::repository::AdditionalData>,
+    pub funding_model: domain::project::FundingModel,
+    /// The last minute supports are taken, Tokyo wall-clock time.
+    pub closes_at: chrono::NaiveDateTime,
+    pub owner: Option<super::repository::ProjectOwner>,
+    pub faqs: Vec<super::repository::Faq>,
 }
 
 /// What `sales/get/sum` asks for.

@@ -37,10 +37,10 @@ impl PaymentMails {
 
     fn footer(&self, sale: &SaleRecord) -> String {
         format!(
-            "\nプロジェクトページ：{url}/projects/{slug}/\n\n――――――――――――――――――――\n{site}\n{url}/\n",
+            "\nプロジェクトページ：{url}/projects/{slug}/\n{signature}",
             url = self.site.public_url,
             slug = sale.project_slug,
-            site = self.site.site_name,
+            signature = self.site.signature(),
         )
     }
 

@@ -176,7 +176,11 @@ fn clock() -> MockClock {
 
 fn mails() -> PaymentMails {
     PaymentMails {
-        site: SiteInfo { site_name: "まちのクラファン".into(), public_url: "http://127.0.0.1:8080".into() }
+        site: SiteInfo {
+            site_name: "まちのクラファン".into(),
+            public_url: "http://127.0.0.1:8080".into(),
+            operator: Default::default(),
+        },
     }
 }
 

@@ -30,10 +30,10 @@ function FooterSponsors({ slug, load }: { slug: string | undefined; load: boolea
   return (
     <section className="footer-sponsors" aria-labelledby="footer-sponsors-title">
       <h2 id="footer-sponsors-title" className="footer-sponsors__title">応援企業・団体</h2>
-      <SponsorGroup label="特別協賛" sponsors={LL} size={4} />
-      <SponsorGroup label="協賛（大）" sponsors={L} size={3} />
-      <SponsorGroup label="協賛（中）" sponsors={M} size={2} />
-      <SponsorGroup label="協賛" sponsors={S} size={1} />
+      <SponsorGroup label="特別協賛" sponsors={LL} size={4} named />
+      <SponsorGroup label="協賛（大）" sponsors={L} size={3} named />
+      <SponsorGroup label="協賛（中）" sponsors={M} size={2} named />
+      <SponsorGroup label="協賛" sponsors={S} size={1} named />
     </section>
   );
 }
@@ -56,10 +56,19 @@ export function Footer() {
         <Link to={paths.home.getHref()} className="site-footer__logo" aria-label={`${SITE_NAME} トップページ`}>
           <Logo variant="inverse" />
         </Link>
-        <p className="site-footer__banner">
-          <span className="site-footer__banner-label">運営</span>
-          {operator.name}
-        </p>
+        <address className="site-footer__operator" aria-label="運営者">
+          <p className="site-footer__banner">
+            <span className="site-footer__banner-label">運営</span>
+            {operator.name}
+          </p>
+          <p>{operator.address}</p>
+          <p>
+            TEL <a href={`tel:${operator.phone.replace(/[^0-9+]/g, '')}`}>{operator.phone}</a>（{operator.hours}）
+          </p>
+          <p>
+            お問い合わせ <a href={`mailto:${operator.email}`}>{operator.email}</a>
+          </p>
+        </address>
         <nav aria-label="サイト情報">
           <ul className="site-footer__links">
             <li><Link to={paths.terms.getHref()}>利用規約</Link></li>

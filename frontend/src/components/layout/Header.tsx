@@ -19,6 +19,17 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
   const [open, setOpen] = useState(false);
   const { pathname } = useLocation();
 
+  // Over the hero the header is transparent; once the page scrolls it turns solid, so it stays
+  // readable wherever the reader is (it is fixed at the top on every page).
+  const [scrolled, setScrolled] = useState(false);
+  useEffect(() => {
+    if (variant !== 'overlay') return undefined;
+    const update = () => setScrolled(window.scrollY > 48);
+    update();
+    window.addEventListener('scroll', update, { passive: true });
+    return () => window.removeEventListener('scroll', update);
+  }, [variant]);
+
   useEffect(() => setOpen(false), [pathname]);
   useEffect(() => {
     if (!open) return undefined;
@@ -31,13 +42,25 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
 
   // Inside the home hero it is part of the page's content, not the page banner.
   const Tag = variant === 'overlay' ? 'div' : 'header';
+  const transparent = variant === 'overlay' && !open && !scrolled;
   return (
-    <Tag
-      className={`site-header site-header--${variant}${variant === 'overlay' && !open ? ' site-header--transparent' : ''}`}
-    >
+    <Tag className={`site-header site-header--${variant}${transparent ? ' site-header--transparent' : ''}`}>
       <Link to={paths.home.getHref()} className="site-header__logo">
-        <Logo variant={variant === 'overlay' && !open ? 'inverse' : 'default'} />
+        <Logo variant={transparent ? 'inverse' : 'default'} />
       </Link>
+      {/* Wide screens show the account links beside the menu button (phones keep them in the menu). */}
+      <nav className="site-header__actions" aria-label="アカウント">
+        {isLoggedIn ? (
+          <Link className="site-header__action" to={paths.account.getHref()}>マイページ</Link>
+        ) : (
+          <>
+            <Link className="site-header__action" to={paths.login.getHref()}>ログイン</Link>
+            <Link className="site-header__action site-header__action--primary" to={paths.signup.getHref()}>
+              新規登録
+            </Link>
+          </>
+        )}
+      </nav>
       <button
         type="button"
         className="menu-button"
@@ -53,11 +76,6 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
           {isLoggedIn ? (
             <>
               <li>
-                <button type="button" className="menu-overlay__item" onClick={onLogout}>
-                  ログアウト
-                </button>
-              </li>
-              <li>
                 <Link className="menu-overlay__item" to={paths.account.getHref()}>マイページ</Link>
               </li>
               {isAdmin && (
@@ -65,6 +83,12 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
                   <Link className="menu-overlay__item" to={paths.admin.getHref()}>管理画面</Link>
                 </li>
               )}
+              {/* Last: the one entry that ends something. */}
+              <li>
+                <button type="button" className="menu-overlay__item" onClick={onLogout}>
+                  ログアウト
+                </button>
+              </li>
             </>
           ) : (
             <>

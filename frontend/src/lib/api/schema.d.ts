@@ -76,7 +76,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's shown comments, newest first. */
+        /**
+         * A project's shown comments, newest first; with `page`, ten of them and
+         *     the pagination bar.
+         */
         get: operations["comment_list"];
         put?: never;
         post?: never;
@@ -152,91 +155,6 @@ export interface paths {
         get: operations["news_list"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/mail/get/detail": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** One sent mail: sender, project, title, body, progress and every recipient's status. */
-        get: operations["mail_detail"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/mail/get/list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Sent mails, newest first, 20 a page. */
-        get: operations["list_mails"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/mail/get/preview": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** How many a mail to this choice would reach (shown before sending). */
-        get: operations["preview_recipients"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/mail/set/optOut": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Stops mass mail to all members for the member of a signed link (no login; a repeat is fine). */
-        post: operations["opt_out_of_mail"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/mail/set/register": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Queues a mass mail: checked, sanitised, stored with its recipients, sent by a background job. */
-        post: operations["register_mail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -562,23 +480,6 @@ export interface paths {
         };
         /** The logged-in user's own data. */
         get: operations["auth_user"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/user/get/byId": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** An account's user name and address (the seed shows the mail's sender with it). */
-        get: operations["user_by_id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -991,6 +892,9 @@ export interface components {
         };
         CommentListResponse: {
             comments: components["schemas"]["CommentDto"][];
+            pagination?: components["schemas"]["PaginationDto"] | null;
+            /** @description Shown comments of the project, on every page together. */
+            total: number;
         };
         /** @description The display name of the author's sale (anonymous supporters are masked). */
         CommentSaleDto: {
@@ -1068,6 +972,12 @@ export interface components {
             isBanned: boolean;
             unbannedTime?: string | null;
         };
+        FaqDto: {
+            /** @description Plain text (line breaks kept). */
+            answer: string;
+            /** @description Plain text. */
+            question: string;
+        };
         /** @description One refused field of a form. */
         FieldMessage: {
             field: string;
@@ -1089,6 +999,8 @@ export interface components {
             /** @example taro@example.jp */
             mail: string;
         };
+        /** @enum {string} */
+        FundingModelDto: "all_in" | "all_or_nothing";
         /** @description One sale of the caller's payment history. */
         HistoryEntryDto: {
             /** Format: int64 */
@@ -1198,58 +1110,6 @@ export interface components {
         LogoUrlsDto: {
             logo: components["schemas"]["UrlDto"][];
         };
-        MailDetailDto: components["schemas"]["MailSummaryDto"] & {
-            /** @description The body as sanitised HTML. */
-            content: string;
-            recipients: components["schemas"]["RecipientDto"][];
-        };
-        MailDetailResponse: {
-            mail: components["schemas"]["MailDetailDto"];
-        };
-        MailListPage: {
-            /** @description Newest first. */
-            data: components["schemas"]["MailSummaryDto"][];
-            /** Format: int32 */
-            page: number;
-            /** @description The domain's pagination bar for this page. */
-            pages: components["schemas"]["PageItemDto"][];
-            /** Format: int32 */
-            perPage: number;
-            /** Format: int64 */
-            total: number;
-            /** Format: int32 */
-            totalPages: number;
-        };
-        MailListResponse: {
-            mails: components["schemas"]["MailListPage"];
-        };
-        /** @description Sent / failed / total of the sending job. */
-        MailProgressDto: {
-            /** Format: int32 */
-            failed: number;
-            /** Format: int32 */
-            sent: number;
-            /** @description `queued`, `sending`, `sent` (finished) or `failed` (given up). */
-            status: string;
-            /** Format: int32 */
-            total: number;
-        };
-        MailSummaryDto: {
-            /** @description ISO 8601, Tokyo time. */
-            createdAt: string;
-            /** @description The first 95 characters of the body's text, '…' when cut. */
-            excerpt: string;
-            /** Format: int64 */
-            id: number;
-            progress: components["schemas"]["MailProgressDto"];
-            /** Format: int64 */
-            projectId: number | null;
-            projectTitle: string | null;
-            senderEmail: string;
-            /** @description The sender's user name (the seed reads it through `/user/get/byId`). */
-            senderName: string | null;
-            title: string;
-        };
         ManualLogoDto: {
             link: string | null;
             name: string;
@@ -1268,13 +1128,6 @@ export interface components {
             /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
             type: string;
         };
-        OptOutRequest: {
-            /** @description The token of the link in the mail. */
-            token: string;
-        };
-        OptOutResponse: {
-            optedOut: boolean;
-        };
         OwnDisplayNameDto: {
             displayname: string;
             /**
@@ -1283,12 +1136,33 @@ export interface components {
              */
             id: number;
         };
-        /** @description One slot of the pagination bar: a page number or dots. */
-        PageItemDto: {
-            /** @description `page` or `dots`. */
-            kind: string;
+        OwnerDto: {
+            imageUrl: string | null;
+            links: components["schemas"]["OwnerLinkDto"][];
+            name: string;
+            /** @description Plain text. */
+            profile: string | null;
+        };
+        OwnerLinkDto: {
+            label: string;
+            url: string;
+        };
+        /**
+         * @description Where a page sits among the others (spec 000 §9's bar: every page up to
+         *     five, otherwise a window with dots).
+         */
+        PaginationDto: {
+            /** @description The bar's slots: a page number, or `null` for dots. */
+            items: (number | null)[];
+            /**
+             * Format: int32
+             * @description The page answered (an out-of-range request is clamped).
+             */
+            page: number;
             /** Format: int32 */
-            page: number | null;
+            pages: number;
+            /** Format: int32 */
+            perPage: number;
         };
         /**
          * @description The current password given to change a credential is wrong (the seed's
@@ -1310,13 +1184,6 @@ export interface components {
             jsUrl: string;
             /** @example pk_test_local */
             publishableKey: string;
-        };
-        PreviewResponse: {
-            /**
-             * Format: int32
-             * @description How many would receive the mail now (opted-out members not counted).
-             */
-            recipients: number;
         };
         /** @description Profile fields; empty or invisible-only strings clear a field. */
         ProfileRequest: {
@@ -1344,6 +1211,8 @@ export interface components {
             ring: number;
         };
         ProjectCardDto: {
+            /** @description The paid total reached the goal (the ended page's 達成 / 未達成). */
+            achieved: boolean;
             /** Format: int32 */
             daysLeft: number;
             description: string;
@@ -1369,10 +1238,20 @@ export interface components {
         ProjectDetailDto: components["schemas"]["ProjectCardDto"] & {
             additionalData: components["schemas"]["AdditionalDataDto"] | null;
             anonymousBank: components["schemas"]["BankDto"] | null;
+            /**
+             * @description The last minute supports are taken, Asia/Tokyo (`2026-12-31T23:59:00+09:00`).
+             * @example 2026-12-31T23:59:00+09:00
+             */
+            closesAt: string;
             /** @description Sanitised HTML. */
             content: string;
+            /** @description Questions and answers in the operator's order; empty = no FAQ section. */
+            faqs: components["schemas"]["FaqDto"][];
+            /** @description `all_in` or `all_or_nothing`, as the terms of use define them. */
+            fundingModel: components["schemas"]["FundingModelDto"];
             honorImgUrl: string | null;
             ImgUrlLink: string | null;
+            owner: components["schemas"]["OwnerDto"] | null;
             /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
             paymentTypes: number[];
             returns: components["schemas"]["ReturnDto"][];
@@ -1412,17 +1291,6 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
-        RecipientDto: {
-            /** Format: int32 */
-            attempts: number;
-            email: string;
-            /** @description Why it failed, or the last relay error while pending. */
-            error: string | null;
-            /** @description ISO 8601, Tokyo time. */
-            sentAt: string | null;
-            /** @description `pending`, `sent` or `failed`. */
-            status: string;
-        };
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
@@ -1440,34 +1308,16 @@ export interface components {
             card: components["schemas"]["CardDto"];
             data: components["schemas"]["CardsDto"];
         };
-        /** @description The form: a project (its paid supporters) or everyone (all members). */
-        RegisterMailRequest: {
-            /** @description HTML from the editor; sanitised on the server. Required ('内容を入力してください。'), at most 200,000 bytes. */
-            content: string;
-            /**
-             * Format: int64
-             * @description The project the mail is about; absent or null for a mail to every member.
-             */
-            projectId?: number | null;
-            /** @description Required ('タイトルを入力してください。'), at most 200 characters. */
-            title: string;
-            /** @description With a project: `true` mails every member about it instead of its supporters. */
-            toAllMembers?: boolean | null;
-        };
-        RegisterMailResponse: {
-            /** @description The addresses it is being sent to. */
-            emails: string[];
-            /**
-             * Format: int64
-             * @description The sent mail's id (its detail page shows the progress).
-             */
-            id: number;
-        };
         /**
          * @description `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
          *     accepted for compatibility and ignored: the server decides the outcome.
          */
         RegisterRequest: {
+            /**
+             * @description Agreement to the terms of use and the privacy policy (the sign-up screen always sends it).
+             *     `false` is refused; absent is accepted, so the seed's clients that never sent it keep working.
+             */
+            agreeTerms?: boolean | null;
             /** @example taro@example.jp */
             email: string;
             /**
@@ -1513,6 +1363,11 @@ export interface components {
             blockMessage: string | null;
             blockReason: components["schemas"]["BlockReason"] | null;
             course: string | null;
+            /**
+             * @description The delivery month, `YYYY-MM`; null = not announced.
+             * @example 2027-03
+             */
+            deliveryMonth: string | null;
             description: string;
             descriptionComment: string | null;
             descriptionImage: string | null;
@@ -1530,6 +1385,11 @@ export interface components {
             /** Format: int32 */
             remaining: number | null;
             slug: string;
+            /**
+             * Format: int64
+             * @description Paid supports of this return.
+             */
+            supporters: number;
             /** Format: int64 */
             tax: number;
             taxLabel: components["schemas"]["TaxLabel"];
@@ -1789,9 +1649,6 @@ export interface components {
             /** @description The primary address, when there is one. */
             main: components["schemas"]["AddressDto"][];
         };
-        UserByIdResponse: {
-            user: components["schemas"]["UserNameDto"];
-        };
         /** @description The logged-in user's own data; unset strings are `null`. */
         UserDto: {
             addresses: components["schemas"]["UserAddressesDto"];
@@ -1813,12 +1670,6 @@ export interface components {
         UserImagesDto: {
             icon: components["schemas"]["ImageDto"][];
             logo: components["schemas"]["ImageDto"][];
-        };
-        UserNameDto: {
-            email: string;
-            /** Format: int64 */
-            id: number;
-            username: string | null;
         };
         WebhookResponse: {
             received: boolean;
@@ -2028,6 +1879,8 @@ export interface operations {
     comment_list: {
         parameters: {
             query: {
+                /** @description A page of `COMMENTS_PER_PAGE` (10) comments, from 1; without it every comment (the seed's contract). */
+                page?: number;
                 /** @description The project's id. */
                 project_id: number;
             };
@@ -2255,205 +2108,6 @@ export interface operations {
                 };
             };
             /** @description `not_found` */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    mail_detail: {
-        parameters: {
-            query: {
-                id: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The mail */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MailDetailResponse"];
-                };
-            };
-            /** @description `malformed_request`: no numeric `id` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `mail_not_found`: no such mail; `not_found`: not an administrator */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    list_mails: {
-        parameters: {
-            query?: {
-                /** @description From 1; 1 when absent. */
-                page?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MailListResponse"];
-                };
-            };
-            /** @description `malformed_request`: `page` is not a positive integer */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not an administrator (as for an unknown path) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    preview_recipients: {
-        parameters: {
-            query?: {
-                /** @description The project whose paid supporters would receive it; absent for every member. */
-                projectId?: number;
-                /** @description With a project: count every member instead. */
-                toAllMembers?: boolean;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The count */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PreviewResponse"];
-                };
-            };
-            /** @description `unknown_project` or `malformed_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not an administrator (as for an unknown path) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    opt_out_of_mail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OptOutRequest"];
-            };
-        };
-        responses: {
-            /** @description Opted out */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OptOutResponse"];
-                };
-            };
-            /** @description `invalid_link`: the token is not genuine, or `malformed_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
-    register_mail: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["RegisterMailRequest"];
-            };
-        };
-        responses: {
-            /** @description Queued; the job sends it */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RegisterMailResponse"];
-                };
-            };
-            /** @description `validation_failed` with `errors` (title and content messages), `unknown_project`, `no_recipients` or `malformed_request` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: not an administrator (as for an unknown path) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3251,46 +2905,6 @@ export interface operations {
             };
         };
     };
-    user_by_id: {
-        parameters: {
-            query: {
-                id: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The account */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UserByIdResponse"];
-                };
-            };
-            /** @description `malformed_request`: no numeric `id` */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description `not_found`: no such account, or not an administrator */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-        };
-    };
     login: {
         parameters: {
             query?: never;
@@ -3402,7 +3016,7 @@ export interface operations {
                     "application/json": components["schemas"]["RegisterResponse"];
                 };
             };
-            /** @description `malformed_request` or `validation_failed` (e-mail) */
+            /** @description `malformed_request` or `validation_failed` (e-mail, or `agreeTerms` false) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -17,6 +17,8 @@ export const USER_FLAG = {
 export interface SignupRequest {
   flag: typeof SIGNUP_REQUEST_FLAG;
   email: string;
+  /** Agreement to the terms of use and the privacy policy; the server refuses `false` (docs/api.md). */
+  agreeTerms: boolean;
 }
 
 export type SignupResponse = ApiResponse<'register'>;

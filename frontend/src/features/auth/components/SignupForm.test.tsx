@@ -8,7 +8,7 @@ import { apiUrl, server } from '@/testing/server';
 import { EMAIL_MESSAGES } from '@/lib/validation';
 import { SIGNUP_MESSAGES, SignupForm } from './SignupForm';
 
-type Body = { flag: number; email: string };
+type Body = { flag: number; email: string; agreeTerms: boolean };
 
 /** Answers `path` with `userFlag` and records the request bodies. */
 const answer = (path: '/user/register' | '/user/reRegister', userFlag: number) => {
@@ -22,19 +22,43 @@ const answer = (path: '/user/register' | '/user/reRegister', userFlag: number) =
   return bodies;
 };
 
-const setup = () => {
+/** The form with the agreement box ticked (unless `agree` is false). */
+const setup = async ({ agree = true } = {}) => {
   const user = userEvent.setup();
   renderWithProviders(<SignupForm />, { route: '/signup/' });
+  const agreement = screen.getByRole('checkbox', { name: '利用規約とプライバシーポリシーに同意する' });
+  if (agree) await user.click(agreement);
   return {
     user,
+    agreement,
     input: screen.getByLabelText('メールアドレス'),
     submit: screen.getByRole('button', { name: '確認メールを送信する' }),
   };
 };
 
 describe('SignupForm', () => {
+  it('needs the agreement to the terms and the privacy policy, with links to both', async () => {
+    const bodies = answer('/user/register', 100);
+    const { user, agreement, input, submit } = await setup({ agree: false });
+    expect(screen.getByRole('link', { name: '利用規約' })).toHaveAttribute('href', '/terms/');
+    expect(screen.getByRole('link', { name: 'プライバシーポリシー' })).toHaveAttribute('href', '/policy/');
+
+    await user.type(input, 'taro@example.jp');
+    expect(submit).toBeDisabled();
+    await user.click(agreement);
+    await user.click(agreement);
+    expect(screen.getByText(SIGNUP_MESSAGES.agreementRequired)).toBeInTheDocument();
+    expect(agreement).toHaveAttribute('aria-invalid', 'true');
+
+    await user.click(agreement);
+    await user.click(submit);
+
+    expect(await screen.findByText(SIGNUP_MESSAGES.confirmationSent)).toBeInTheDocument();
+    expect(bodies).toEqual([{ flag: 100, email: 'taro@example.jp', agreeTerms: true }]);
+  });
+
   it('asks for an e-mail once the empty field is left, and keeps submit disabled', async () => {
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
     expect(screen.queryByText(EMAIL_MESSAGES.required)).not.toBeInTheDocument();
     expect(submit).toBeDisabled();
 
@@ -47,7 +71,7 @@ describe('SignupForm', () => {
   });
 
   it('rejects a malformed address and accepts it once corrected', async () => {
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'taro@example');
     await user.tab();
@@ -61,20 +85,20 @@ describe('SignupForm', () => {
 
   it('sends the trimmed address with flag 100 and says the confirmation mail was sent', async () => {
     const bodies = answer('/user/register', 100);
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, '  taro@example.jp  ');
     await user.click(submit);
 
     expect(await screen.findByText(SIGNUP_MESSAGES.confirmationSent)).toBeInTheDocument();
     expect(screen.getByText(/迷惑メールフォルダ/)).toBeInTheDocument();
-    expect(bodies).toEqual([{ flag: 100, email: 'taro@example.jp' }]);
+    expect(bodies).toEqual([{ flag: 100, email: 'taro@example.jp', agreeTerms: true }]);
   });
 
   it('offers full registration to a guest and sends the confirmation on 本登録へ進む', async () => {
     answer('/user/register', 200);
     const reRegisterBodies = answer('/user/reRegister', 100);
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'guest@example.jp');
     await user.click(submit);
@@ -84,12 +108,12 @@ describe('SignupForm', () => {
 
     expect(await screen.findByText(SIGNUP_MESSAGES.confirmationSent)).toBeInTheDocument();
     expect(screen.queryByText(SIGNUP_MESSAGES.guest)).not.toBeInTheDocument();
-    expect(reRegisterBodies).toEqual([{ flag: 100, email: 'guest@example.jp' }]);
+    expect(reRegisterBodies).toEqual([{ flag: 100, email: 'guest@example.jp', agreeTerms: true }]);
   });
 
   it('points a registered member to login and password reset', async () => {
     answer('/user/register', 1);
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'member@example.jp');
     await user.click(submit);
@@ -111,7 +135,7 @@ describe('SignupForm', () => {
         ),
       ),
     );
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'taro@example.jp');
     await user.click(submit);
@@ -123,7 +147,7 @@ describe('SignupForm', () => {
 
   it('shows the generic message when the server gives no message', async () => {
     server.use(http.post(apiUrl('/user/register'), () => new HttpResponse('oops', { status: 500 })));
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'taro@example.jp');
     await user.click(submit);
@@ -133,7 +157,7 @@ describe('SignupForm', () => {
 
   it('shows the generic message when the network fails', async () => {
     server.use(http.post(apiUrl('/user/register'), () => HttpResponse.error()));
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'taro@example.jp');
     await user.click(submit);
@@ -143,7 +167,7 @@ describe('SignupForm', () => {
 
   it('shows the generic message for an unknown userFlag', async () => {
     answer('/user/register', 7);
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'taro@example.jp');
     await user.click(submit);
@@ -158,7 +182,7 @@ describe('SignupForm', () => {
         HttpResponse.json({ error: 'not_a_guest', message: 'ゲスト登録が見つかりませんでした。' }, { status: 409 }),
       ),
     );
-    const { user, input, submit } = setup();
+    const { user, input, submit } = await setup();
 
     await user.type(input, 'guest@example.jp');
     await user.click(submit);
@@ -174,7 +198,7 @@ describe('SignupForm', () => {
         return HttpResponse.json({ userFlag: 100 });
       }),
     );
-    const { user, input } = setup();
+    const { user, input } = await setup();
 
     await user.type(input, 'taro@example.jp');
     await user.click(screen.getByRole('button', { name: '確認メールを送信する' }));

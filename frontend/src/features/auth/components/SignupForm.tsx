@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { EmailField } from '@/components/form/EmailField';
 import { FormAlert } from '@/components/form/Notice';
@@ -16,7 +16,47 @@ export const SIGNUP_MESSAGES = {
   checkSpam: 'メールが届かない場合は、迷惑メールフォルダもご確認ください。',
   guest: 'このメールアドレスはゲストとして登録済みです。',
   registered: 'このメールアドレスはすでに登録されています。',
+  /** The server answers the same text when a call says it did not agree (domain::account). */
+  agreementRequired: '利用規約とプライバシーポリシーに同意してください。',
 } as const;
+
+/** The agreement box: the terms and the privacy policy open in a new tab, so the form keeps its input. */
+function AgreementField({
+  checked,
+  error,
+  onChange,
+}: {
+  checked: boolean;
+  error: string | null;
+  onChange: (checked: boolean) => void;
+}) {
+  const errorId = useId();
+  return (
+    <div className="field">
+      <label className="agreement">
+        <input
+          type="checkbox"
+          name="agreeTerms"
+          className="agreement__box"
+          checked={checked}
+          onChange={(event) => onChange(event.target.checked)}
+          aria-invalid={error !== null}
+          aria-describedby={error ? errorId : undefined}
+        />
+        <span>
+          <a href={paths.terms.getHref()} target="_blank" rel="noopener">利用規約</a>と
+          <a href={paths.policy.getHref()} target="_blank" rel="noopener">プライバシーポリシー</a>
+          に同意する
+        </span>
+      </label>
+      {error && (
+        <p id={errorId} className="field__error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 type Outcome = { kind: 'confirmationSent' } | { kind: 'guest'; email: string } | { kind: 'registered' };
 
@@ -36,6 +76,8 @@ const outcomeOf = (userFlag: number, email: string): Outcome | null => {
 
 export function SignupForm() {
   const [outcome, setOutcome] = useState<Outcome | null>(null);
+  // Unticking the box is reason enough to say why submit is off.
+  const [agreementChanged, setAgreementChanged] = useState(false);
   const [register] = useRegisterMutation();
   const [reRegister, { isLoading: isReRegistering }] = useReRegisterMutation();
 
@@ -46,11 +88,14 @@ export function SignupForm() {
   };
 
   const form = useForm({
-    initialValues: { email: '' },
-    validators: { email: (email) => validateEmail(email.trim()) },
-    onSubmit: async ({ email }) => {
+    initialValues: { email: '', agreeTerms: false },
+    validators: {
+      email: (email) => validateEmail(email.trim()),
+      agreeTerms: (agreed) => (agreed ? null : SIGNUP_MESSAGES.agreementRequired),
+    },
+    onSubmit: async ({ email, agreeTerms }) => {
       setOutcome(null);
-      const { userFlag } = await register({ flag: SIGNUP_REQUEST_FLAG, email: email.trim() }).unwrap();
+      const { userFlag } = await register({ flag: SIGNUP_REQUEST_FLAG, email: email.trim(), agreeTerms }).unwrap();
       show(userFlag, email.trim());
     },
   });
@@ -58,7 +103,11 @@ export function SignupForm() {
 
   const onProceed = async (guestEmail: string) => {
     try {
-      const { userFlag } = await reRegister({ flag: SIGNUP_REQUEST_FLAG, email: guestEmail }).unwrap();
+      const { userFlag } = await reRegister({
+        flag: SIGNUP_REQUEST_FLAG,
+        email: guestEmail,
+        agreeTerms: form.values.agreeTerms,
+      }).unwrap();
       show(userFlag, guestEmail);
     } catch (error) {
       setOutcome(null);
@@ -70,6 +119,14 @@ export function SignupForm() {
     <>
       <form className="form" noValidate onSubmit={form.handleSubmit} aria-busy={busy}>
         <EmailField {...form.field('email')} />
+        <AgreementField
+          checked={form.values.agreeTerms}
+          error={agreementChanged ? form.errors.agreeTerms : form.shownError('agreeTerms')}
+          onChange={(agreed) => {
+            setAgreementChanged(true);
+            form.setValue('agreeTerms', agreed);
+          }}
+        />
         <SubmitButton busy={form.submitting} disabled={form.invalid || isReRegistering}>
           確認メールを送信する
         </SubmitButton>

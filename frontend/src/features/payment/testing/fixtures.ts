@@ -33,6 +33,8 @@ export const paymentReturn = (overrides: Partial<PaymentReturn> = {}): PaymentRe
   lotDisable: false,
   addressRequired: false,
   addressLabel: null,
+  deliveryMonth: null,
+  supporters: 0,
   ...overrides,
 });
 
@@ -51,6 +53,7 @@ export const paymentProject = (overrides: Partial<PaymentProject> = {}): Payment
   isOpen: true,
   sum: { amount: 123_000, lot: 42 },
   progress: { ring: 12.3, card: 12.3, capped: 12.3 },
+  achieved: false,
   content: '<p>本文</p>',
   slider: [],
   honorImgUrl: null,
@@ -60,6 +63,10 @@ export const paymentProject = (overrides: Partial<PaymentProject> = {}): Payment
   returns: [paymentReturn()],
   paymentTypes: [1, 2],
   additionalData: null,
+  fundingModel: 'all_in',
+  closesAt: '2026-12-31T23:59:00+09:00',
+  owner: null,
+  faqs: [],
   ...overrides,
 });
 

@@ -2,7 +2,7 @@ import type { AppDispatch } from '@/app/store';
 import { api } from '@/lib/api';
 import type { ApiResponse } from '@/lib/apiTypes';
 import type {
-  Comment,
+  CommentPage,
   MasterResponse,
   NewsItem,
   ProjectCard,
@@ -38,10 +38,17 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
       query: (projectId) => ({ url: '/information/get/list', params: { project_id: projectId } }),
       transformResponse: (response: ApiResponse<'news_list'>) => response.resInformation,
     }),
-    getComments: build.query<Comment[], number>({
-      query: (projectId) => ({ url: '/comment/get/list', params: { project_id: projectId } }),
-      transformResponse: (response: ApiResponse<'comment_list'>) => response.comments,
-      providesTags: (_result, _error, projectId) => [{ type: 'Comment', id: projectId }],
+    /** One page (10) of a project's comments, newest first, with the total and the pagination bar. */
+    getComments: build.query<CommentPage, { projectId: number; page: number }>({
+      query: ({ projectId, page }) => ({ url: '/comment/get/list', params: { project_id: projectId, page } }),
+      transformResponse: (response: ApiResponse<'comment_list'>): CommentPage => ({
+        comments: response.comments,
+        total: response.total ?? response.comments.length,
+        page: response.pagination?.page ?? 1,
+        pages: response.pagination?.pages ?? 1,
+        items: response.pagination?.items ?? [1],
+      }),
+      providesTags: (_result, _error, { projectId }) => [{ type: 'Comment', id: projectId }],
     }),
     updateComment: build.mutation<ApiResponse<'update_comment'>, { id: number; comment: string; projectId: number }>({
       query: ({ id, comment }) => ({ url: '/comment/set/update', method: 'POST', body: { id, comment } }),

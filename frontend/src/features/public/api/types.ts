@@ -26,6 +26,15 @@ export type NewsItem = Schemas['InformationDto'];
 
 export type Comment = Schemas['CommentDto'];
 
+/** A page of comments: which page it is, how many there are, and the bar (null = dots). */
+export interface CommentPage {
+  comments: Comment[];
+  total: number;
+  page: number;
+  pages: number;
+  items: Array<number | null>;
+}
+
 export type ManualSponsor = Schemas['ManualLogoDto'];
 
 export type SponsorList = Schemas['SponsorListResponse'];

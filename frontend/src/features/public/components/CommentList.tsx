@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { LoginRequiredModal } from '@/components/modals/LoginRequiredModal';
 import { getErrorMessage } from '@/lib/apiError';
 import { useGetCommentsQuery, useUpdateCommentMutation } from '../api/publicApi';
 import type { Comment } from '../api/types';
@@ -99,21 +98,54 @@ export interface CommentListProps {
   projectId: number;
   /** The logged-in user's id; only their own comments get an edit button. */
   userId: number | null;
-  isLoggedIn: boolean;
-  /** Show at most this many (the intro tab's block). */
+  /** Show only this many of the newest, without the pagination bar (the intro tab's block). */
   limit?: number;
 }
 
-/** Supporters' comments (spec 000 §4, comments). */
-export function CommentList({ projectId, userId, isLoggedIn, limit }: CommentListProps) {
-  const { data, isLoading, isError } = useGetCommentsQuery(projectId);
-  const [loginNotice, setLoginNotice] = useState(false);
+/** The pagination bar of spec 000 §9 (every page up to five, otherwise a window with dots). */
+function Pagination({ page, items, onPage }: { page: number; items: Array<number | null>; onPage: (page: number) => void }) {
+  if (items.length <= 1) return null;
+  return (
+    <nav className="pagination" aria-label="コメントのページ">
+      <ul className="pagination__list">
+        {items.map((item, index) =>
+          item === null ? (
+            <li key={`dots-${index}`} className="pagination__dots" aria-hidden="true">
+              …
+            </li>
+          ) : (
+            <li key={item}>
+              <button
+                type="button"
+                className="pagination__page"
+                aria-current={item === page ? 'page' : undefined}
+                aria-label={`${item}ページ目`}
+                onClick={() => onPage(item)}
+              >
+                {item}
+              </button>
+            </li>
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}
+
+/** Supporters' comments (spec 000 §4, comments), newest first, ten to a page. */
+export function CommentList({ projectId, userId, limit }: CommentListProps) {
+  const [page, setPage] = useState(1);
+  const { data, isLoading, isError } = useGetCommentsQuery({ projectId, page: limit === undefined ? page : 1 });
 
   if (isLoading) return <p className="loading-text" role="status">コメントを読み込み中…</p>;
   if (isError || !data) return <p className="empty">コメントを読み込めませんでした。</p>;
-  if (data.length === 0) return <p className="empty">まだコメントはありません。</p>;
+  if (data.total === 0) return <p className="empty">まだコメントはありません。</p>;
 
-  const shown = limit === undefined ? data : data.slice(0, limit);
+  const shown = limit === undefined ? data.comments : data.comments.slice(0, limit);
+  const goTo = (next: number) => {
+    setPage(next);
+    document.getElementById('mainContents_wrapper')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  };
   return (
     <>
       <ul className="comment-list">
@@ -121,14 +153,7 @@ export function CommentList({ projectId, userId, isLoggedIn, limit }: CommentLis
           <CommentItem key={comment.id} comment={comment} isAuthor={userId !== null && comment.user_id === userId} />
         ))}
       </ul>
-      {limit === undefined && !isLoggedIn && (
-        <p className="comment-list__login">
-          <button type="button" className="button button--text" onClick={() => setLoginNotice(true)}>
-            自分のコメントを編集する
-          </button>
-        </p>
-      )}
-      {loginNotice && <LoginRequiredModal title="コメントの編集" onClose={() => setLoginNotice(false)} />}
+      {limit === undefined && <Pagination page={data.page} items={data.items} onPage={goTo} />}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import type { ProjectCard } from '../api/types';
 import { ProjectStats } from './ProjectStats';
@@ -26,17 +27,21 @@ export function ProjectCardItem({ project, priority = false }: { project: Projec
       </Link>
       <div className="project-card__body">
         <h3 id={titleId} className="project-card__title">
-          <Link to={detailHref}>{project.title}</Link>
+          <Link to={detailHref}>
+            <Phrase text={project.title} />
+          </Link>
         </h3>
-        <p className="project-card__description">{project.description}</p>
+        <p className="project-card__description">
+          <Phrase text={project.description} />
+        </p>
         <p className="project-card__links">
           <Link to={returnsHref}>リターンを見る</Link>
           <Link to={detailHref}>詳しく見る</Link>
         </p>
         <ProjectStats project={project} variant="card" />
         {ended ? (
-          <button type="button" className="button button--cta button--block" disabled>
-            支援する
+          <button type="button" className="button button--closed button--block" disabled>
+            募集終了
           </button>
         ) : (
           <Link to={returnsHref} className="button button--cta button--block" aria-label={`${project.title}を支援する`}>

@@ -2,7 +2,15 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import type { ProjectDetail, ProjectReturn } from '../api/types';
 import { LoginRequiredModal } from '@/components/modals/LoginRequiredModal';
-import { formatRemaining, formatReturnPrice, formatTaxExcludedPrice, isMonthly } from '../format';
+import { Phrase } from '@/components/Phrase';
+import {
+  formatDeliveryMonth,
+  formatPeople,
+  formatReturnPrice,
+  formatStock,
+  formatTaxExcludedPrice,
+  isMonthly,
+} from '../format';
 import { paymentInfoHref, storeSupportStart } from '../support';
 import { ServerHtml } from './ServerHtml';
 import { SupportTypeModal } from './SupportTypeModal';
@@ -12,7 +20,7 @@ export const SUPPORT_LIMIT_REACHED = '支援上限に達しました';
 
 const buttonLabel = (ret: ProjectReturn): string => {
   if (ret.purchasable) return 'このリターンで支援する';
-  if (ret.blockReason === 'ended') return '受付終了';
+  if (ret.blockReason === 'ended') return '募集終了';
   if (ret.blockReason === 'sold_out') return '受付終了（上限）';
   return '受付停止中';
 };
@@ -20,6 +28,7 @@ const buttonLabel = (ret: ProjectReturn): string => {
 function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: ProjectReturn) => void }) {
   const titleId = `return-${ret.id}-title`;
   const taxExcluded = formatTaxExcludedPrice(ret);
+  const delivery = formatDeliveryMonth(ret.deliveryMonth);
   return (
     <li className={`return-card${ret.purchasable ? '' : ' return-card--blocked'}`}>
       <article aria-labelledby={titleId}>
@@ -37,16 +46,38 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
         <div className="return-card__body">
           {ret.course && <p className="return-card__course">コース{ret.course}</p>}
           {isMonthly(ret) && <p className="return-card__monthly">毎月のご支援</p>}
-          <h3 id={titleId} className="return-card__title">{ret.title}</h3>
+          <h3 id={titleId} className="return-card__title">
+            <Phrase text={ret.title} />
+          </h3>
           <p className="return-card__price">
             <span>{formatReturnPrice(ret)}</span>
             {taxExcluded && <span className="return-card__price-sub">{taxExcluded}</span>}
           </p>
-          {isMonthly(ret) ? (
-            <p className="return-card__remaining">毎月同じ日にクレジットカードでお支払いいただきます。マイページからいつでも停止できます。</p>
-          ) : (
-            <p className="return-card__remaining">{formatRemaining(ret.remaining)}</p>
-          )}
+          <dl className="return-card__facts">
+            <div>
+              <dt>支援者</dt>
+              <dd>{formatPeople(ret.supporters)}</dd>
+            </div>
+            {isMonthly(ret) ? (
+              <div>
+                <dt>お支払い</dt>
+                <dd className="return-card__remaining">
+                  毎月同じ日にクレジットカードでお支払いいただきます。マイページからいつでも停止できます。
+                </dd>
+              </div>
+            ) : (
+              <div>
+                <dt>数量</dt>
+                <dd className="return-card__remaining">{formatStock(ret.remaining, ret.limit)}</dd>
+              </div>
+            )}
+            {delivery && (
+              <div>
+                <dt>お届け</dt>
+                <dd>{delivery}</dd>
+              </div>
+            )}
+          </dl>
           <ServerHtml className="return-card__description" html={ret.description} />
           {ret.descriptionImage && (
             <img
@@ -64,7 +95,7 @@ function ReturnItem({ ret, onSupport }: { ret: ProjectReturn; onSupport: (ret: P
           {ret.disabled && ret.disabledComment && <p className="return-card__disabled-comment">{ret.disabledComment}</p>}
           <button
             type="button"
-            className="button button--cta button--block"
+            className={`button button--block ${ret.blockReason === 'ended' ? 'button--closed' : 'button--cta'}`}
             disabled={!ret.purchasable}
             onClick={() => onSupport(ret)}
             aria-describedby={titleId}

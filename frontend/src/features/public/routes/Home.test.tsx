@@ -63,7 +63,8 @@ describe('Home', () => {
     const ended = await screen.findByRole('article', { name: '桐生織の新作発表会' });
     expect(within(ended).getByText('125.3%')).toBeInTheDocument();
     expect(within(ended).getAllByText('終了').length).toBeGreaterThan(0);
-    expect(within(ended).getByRole('button', { name: '支援する' })).toBeDisabled();
+    expect(within(ended).getByRole('button', { name: '募集終了' })).toBeDisabled();
+    expect(within(ended).queryByRole('link', { name: /支援する/ })).not.toBeInTheDocument();
     const bar = within(ended).getByTestId('ring-bar');
     expect(bar).toHaveAttribute('stroke-dasharray', String(RING_CIRCUMFERENCE));
     expect(bar).toHaveAttribute('stroke-dashoffset', '0');

@@ -1,4 +1,5 @@
 import { LoadError } from '@/components/form/LoadError';
+import { Phrase } from '@/components/Phrase';
 import { Header } from '@/components/layout/Header';
 import { useLogout, useSession } from '@/app/session/useSession';
 import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
@@ -77,7 +78,9 @@ export function Home() {
             <br />
             みんなの応援で。
           </h1>
-          <p className="hero__lead">まちの挑戦を、ひとりひとりの支援で形にします。</p>
+          <p className="hero__lead">
+            <Phrase text="まちの挑戦を、ひとりひとりの支援で形にします。" />
+          </p>
           <HeroTotals />
         </div>
       </section>

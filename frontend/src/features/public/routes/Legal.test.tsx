@@ -9,7 +9,7 @@ const clauseHeadings = () => screen.getAllByRole('heading', { level: 2, name: /^
 
 describe('Legal pages', () => {
   afterEach(() => {
-    delete window.__SITE_CONFIG__;
+    document.getElementById('site-config')?.remove();
   });
 
   it('shows the privacy policy with 16 clauses', async () => {
@@ -18,7 +18,7 @@ describe('Legal pages', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'プライバシーポリシー' })).toBeInTheDocument();
     expect(clauseHeadings()).toHaveLength(16);
     expect(clauseHeadings()[0]).toHaveTextContent('第1条（基本方針）');
-    expect(screen.getByText(/support@example\.jp/)).toBeInTheDocument();
+    expect(within(screen.getByRole('main')).getByText(/support@example\.jp/)).toBeInTheDocument();
     await waitFor(() => expect(document.title).toBe(`プライバシーポリシー | ${SITE}`));
   });
 
@@ -68,8 +68,12 @@ describe('Legal pages', () => {
     }
   });
 
-  it('uses the operator the server injects', async () => {
-    window.__SITE_CONFIG__ = { operator: { name: '上州テスト株式会社', phone: '027-111-2222', email: '' } };
+  it('uses the operator the server writes into the page', async () => {
+    const block = document.createElement('script');
+    block.id = 'site-config';
+    block.type = 'application/json';
+    block.textContent = JSON.stringify({ operator: { name: '上州テスト株式会社', phone: '027-111-2222', email: '' } });
+    document.head.append(block);
     renderApp('/commercial/');
 
     const table = await screen.findByRole('table', { name: '特定商取引法に基づく表記' });

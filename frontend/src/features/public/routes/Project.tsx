@@ -1,16 +1,19 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
-import { useLocation, useParams } from 'react-router-dom';
+import { useEffect, useRef, type RefObject } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Phrase } from '@/components/Phrase';
 import { LoadError } from '@/components/form/LoadError';
 import { NotFound } from '@/components/NotFound';
 import { useSession } from '@/app/session/useSession';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
 import { useInView } from '@/hooks/useInView';
 import { useScrolledPast } from '@/hooks/useScrolledPast';
-import { useGetProjectDetailQuery } from '../api/publicApi';
+import { useGetCommentsQuery, useGetNewsQuery, useGetProjectDetailQuery } from '../api/publicApi';
 import type { ProjectDetail } from '../api/types';
 import { CommentList } from '../components/CommentList';
 import { NewsList } from '../components/NewsList';
+import { FaqSection, FundingTerms, OwnerProfile, ResultBanner, ShareButtons } from '../components/ProjectAbout';
 import { ProjectStats } from '../components/ProjectStats';
+import { SupportBar } from '../components/SupportBar';
 import { ReturnList } from '../components/ReturnList';
 import { ServerHtml } from '../components/ServerHtml';
 import { Slider } from '../components/Slider';
@@ -23,6 +26,17 @@ export const PROJECT_HASH_DELAY_MS = 200;
 const INTRO_LIMIT = 3;
 
 type TabKey = 'content' | 'news' | 'comments';
+
+/** The URL hash of each tab (`#news`, `#comments`), so a tab can be linked to. */
+export const TAB_HASHES: Record<TabKey, string> = { content: '#content', news: '#news', comments: '#comments' };
+
+/** The tab a hash opens; the intro for anything else. */
+export const tabOfHash = (hash: string): TabKey =>
+  (Object.keys(TAB_HASHES) as TabKey[]).find((key) => TAB_HASHES[key] === hash) ?? 'content';
+
+/** '新着情報 3件' once the count is known. */
+const withCount = (label: string, count: number | undefined): string =>
+  count === undefined ? label : `${label} ${count}件`;
 
 /** `--header-height` (3.5rem) plus a little: what the sticky header hides at the top of the page. */
 const STICKY_HEADER_PX = 64;
@@ -55,8 +69,12 @@ function ProjectHero({
         )}
       </div>
       <div className="project-hero__summary">
-        <h1 id="project-title" className="project-hero__title">{project.title}</h1>
-        <p className="project-hero__description">{project.description}</p>
+        <h1 id="project-title" className="project-hero__title">
+          <Phrase text={project.title} />
+        </h1>
+        <p className="project-hero__description">
+          <Phrase text={project.description} />
+        </p>
         {project.honorImgUrl &&
           (isSafeLink(project.ImgUrlLink) ? (
             <a className="project-hero__honor" href={project.ImgUrlLink} target="_blank" rel="noopener noreferrer">
@@ -67,15 +85,30 @@ function ProjectHero({
               <img src={project.honorImgUrl} alt="表彰・認定" width={320} height={107} loading="lazy" />
             </p>
           ))}
+        <ResultBanner project={project} />
         <ProjectStats project={project} variant="hero" />
-        <button
-          type="button"
-          ref={returnsButtonRef}
-          className="button button--cta button--block"
-          onClick={scrollToReturns}
-        >
-          {project.isOpen ? 'リターンを選ぶ' : 'リターン一覧を見る'}
-        </button>
+        {project.isOpen ? (
+          <button
+            type="button"
+            ref={returnsButtonRef}
+            className="button button--cta button--block"
+            onClick={scrollToReturns}
+          >
+            リターンを選ぶ
+          </button>
+        ) : (
+          <>
+            <button type="button" className="button button--closed button--block" disabled>
+              募集終了
+            </button>
+            <button type="button" ref={returnsButtonRef} className="button button--text" onClick={scrollToReturns}>
+              リターン一覧を見る
+            </button>
+          </>
+        )}
+        {/* After the call to action, so that a phone still shows it on the first screen. */}
+        <FundingTerms project={project} />
+        <ShareButtons project={project} />
       </div>
     </section>
   );
@@ -86,7 +119,12 @@ function ProjectView({ project }: { project: ProjectDetail }) {
   const session = useSession();
   const userId = session.userId ?? null;
   const { hash } = useLocation();
-  const [tab, setTab] = useState<TabKey>('content');
+  const navigate = useNavigate();
+  // The tab lives in the URL: opening '#comments' opens the comments, and a tab can be linked to.
+  const tab = tabOfHash(hash);
+  const setTab = (key: TabKey) => navigate({ hash: TAB_HASHES[key] }, { replace: true, preventScrollReset: true });
+  const { data: newsItems } = useGetNewsQuery(project.id);
+  const { data: firstComments } = useGetCommentsQuery({ projectId: project.id, page: 1 });
   const returnsRef = useRef<HTMLElement>(null);
   const returnsInView = useInView(returnsRef, { fallback: true });
   // The floating button stands in for the hero's own button once the reader has scrolled past it
@@ -94,10 +132,14 @@ function ProjectView({ project }: { project: ProjectDetail }) {
   const heroButtonRef = useRef<HTMLButtonElement>(null);
   const heroButtonPassed = useScrolledPast(heroButtonRef, STICKY_HEADER_PX);
 
-  // The content is on screen only now: scroll to the hash target 200 ms after arrival.
+  // The content is on screen only now: scroll to the hash target 200 ms after arrival (a tab's hash: to
+  // the tabs, on arrival only; switching tabs leaves the page where it is).
+  const arrivedHash = useRef(hash);
   useEffect(() => {
     if (!hash) return undefined;
-    const id = decodeURIComponent(hash.slice(1));
+    const isTab = Object.values(TAB_HASHES).includes(hash);
+    if (isTab && hash !== arrivedHash.current) return undefined;
+    const id = isTab ? 'mainContents_wrapper' : decodeURIComponent(hash.slice(1));
     const timer = window.setTimeout(() => {
       document.getElementById(id)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
     }, PROJECT_HASH_DELAY_MS);
@@ -122,7 +164,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
       </section>
       <section className="project-block" aria-labelledby="block-comments">
         <h2 id="block-comments" className="project-block__title">応援コメント</h2>
-        <CommentList projectId={project.id} userId={userId} isLoggedIn={session.isLoggedIn} limit={INTRO_LIMIT} />
+        <CommentList projectId={project.id} userId={userId} limit={INTRO_LIMIT} />
         <button type="button" className="button button--text" onClick={() => showTab('comments')}>
           応援コメントをすべて見る
         </button>
@@ -145,14 +187,16 @@ function ProjectView({ project }: { project: ProjectDetail }) {
             onChange={setTab}
             items={[
               { key: 'content', label: 'プロジェクト紹介', panel: intro },
-              { key: 'news', label: '新着情報', panel: <NewsList projectId={project.id} /> },
+              { key: 'news', label: withCount('新着情報', newsItems?.length), panel: <NewsList projectId={project.id} /> },
               {
                 key: 'comments',
-                label: '応援コメント',
-                panel: <CommentList projectId={project.id} userId={userId} isLoggedIn={session.isLoggedIn} />,
+                label: withCount('応援コメント', firstComments?.total),
+                panel: <CommentList projectId={project.id} userId={userId} />,
               },
             ]}
           />
+          <OwnerProfile project={project} />
+          <FaqSection project={project} />
         </div>
         <section id="returns" ref={returnsRef} className="project__returns" aria-labelledby="returns-title" tabIndex={-1}>
           <h2 id="returns-title" className="section-title">
@@ -163,9 +207,13 @@ function ProjectView({ project }: { project: ProjectDetail }) {
         </section>
       </div>
       {!returnsInView && heroButtonPassed && (
-        <button type="button" className="floating-returns button button--cta" onClick={scrollToReturns}>
-          リターンを確認する
-        </button>
+        <>
+          {/* Wide screens: the spec's floating button; phones: the bar with the lowest price. */}
+          <button type="button" className="floating-returns button button--cta" onClick={scrollToReturns}>
+            リターンを確認する
+          </button>
+          <SupportBar project={project} onSupport={scrollToReturns} />
+        </>
       )}
     </div>
   );

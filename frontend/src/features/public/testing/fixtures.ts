@@ -17,6 +17,7 @@ export const card = (overrides: Partial<ProjectCard> = {}): ProjectCard => ({
   isOpen: true,
   sum: { amount: 123_000, lot: 42 },
   progress: { ring: 12.3, card: 12.3, capped: 12.3 },
+  achieved: false,
   ...overrides,
 });
 
@@ -45,6 +46,8 @@ export const ret = (overrides: Partial<ProjectReturn> = {}): ProjectReturn => ({
   lotDisable: false,
   addressRequired: false,
   addressLabel: null,
+  deliveryMonth: null,
+  supporters: 0,
   ...overrides,
 });
 
@@ -60,6 +63,10 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   returns: [ret()],
   paymentTypes: [1, 2],
   additionalData: null,
+  fundingModel: 'all_in',
+  closesAt: '2026-12-31T23:59:00+09:00',
+  owner: null,
+  faqs: [],
   ...overrides,
 });
 
@@ -105,7 +112,7 @@ export const mockProjectPage = ({ project = detail(), news: items = [news()], co
       return HttpResponse.json({ project });
     }),
     http.get(apiUrl('/information/get/list'), () => HttpResponse.json({ resInformation: items })),
-    http.get(apiUrl('/comment/get/list'), () => HttpResponse.json({ comments })),
+    http.get(apiUrl('/comment/get/list'), () => HttpResponse.json({ comments, total: comments.length })),
     http.get(apiUrl('/sponsors/get/list'), () => HttpResponse.json(sponsors)),
   );
 };
