@@ -85,7 +85,6 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
             .app_data(services.refunds.clone())
-
             .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
@@ -106,7 +105,6 @@ pub fn mounted_routes() -> Vec<MountedRoute> {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use std::sync::Arc;
     use actix_web::web::Data;
     use ports::accounts::{
         EmailChanges, MockEmailChanges, MockPasswordFlows, MockProfiles, MockSessions, MockSignup, PasswordFlows,
@@ -115,14 +113,15 @@ pub(crate) mod test_support {
     use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
     use ports::admin::refunds::{MockRefunds, Refunds};
+    use std::sync::Arc;
 
+    use crate::{ProxySettings, RateLimits, Services, SiteEnv};
     use ports::admin::mass_mail::{MassMails, MockMassMails};
     use ports::catalog::{Catalog, MockCatalog};
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
     use ports::payments::support::{MockSupports, Supports};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
-    use crate::{ProxySettings, RateLimits, Services, SiteEnv};
 
     /// Services backed by mocks; a rate limiter that always allows.
     pub(crate) struct Mocks {

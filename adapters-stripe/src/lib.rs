@@ -18,8 +18,8 @@ use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
     InvoiceId, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway, PaymentId,
-    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard,
-    SubscriptionId, WebhookError,
+    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard, SubscriptionId,
+    WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_client_core::{RequestBuilder, StripeMethod};

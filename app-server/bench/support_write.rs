@@ -23,9 +23,10 @@ use ports::accounts::SiteInfo;
 use ports::clock::SystemClock;
 use ports::mailer::{MailError, Mailer, OutgoingMail};
 use ports::payments::gateway::{
-    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, GatewayError, IdempotencyKey, NewCustomer,
-    NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId, PaymentMethodId, Refund, RefundId, RefundRequest,
-    SavedCard, WebhookError,
+    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, GatewayError, IdempotencyKey, InvoiceId,
+    MonthlyPlan, NewCustomer, NewSubscription, NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId,
+    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard, SubscriptionId,
+    WebhookError,
 };
 use ports::payments::mails::PaymentMails;
 use ports::payments::support::{SupportConfig, SupportOrder, SupportService, Supporter, Supports};
@@ -116,6 +117,39 @@ impl PaymentGateway for InstantProvider {
 
     fn verify_webhook(&self, _payload: &str, _signature_header: &str) -> Result<PaymentEvent, WebhookError> {
         Err(WebhookError::BadSignature("not used by the write benchmark".into()))
+    }
+
+    async fn ensure_plan(&self, _plan: &MonthlyPlan, _key: IdempotencyKey) -> Result<(), GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn create_subscription(
+        &self,
+        _subscription: NewSubscription,
+        _key: IdempotencyKey,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn subscription(&self, _id: &SubscriptionId) -> Result<ProviderSubscription, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn update_subscription(
+        &self,
+        _id: &SubscriptionId,
+        _card: Option<PaymentMethodId>,
+        _cancel_at_period_end: Option<bool>,
+    ) -> Result<ProviderSubscription, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn invoice(&self, _id: &InvoiceId) -> Result<ProviderInvoice, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn invoices(&self, _subscription: &SubscriptionId) -> Result<Vec<ProviderInvoice>, GatewayError> {
+        not_on_this_path()
     }
 }
 

@@ -185,7 +185,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
     let cards: Arc<dyn Cards> = Arc::new(
-        CardService::new(ledger, Arc::clone(&gateway), namespace.clone()).with_subscriptions(Arc::clone(&subscriptions)),
+        CardService::new(ledger, Arc::clone(&gateway), namespace.clone())
+            .with_subscriptions(Arc::clone(&subscriptions)),
     );
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
     let dashboard: Arc<dyn AdminDashboard> =

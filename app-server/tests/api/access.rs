@@ -126,7 +126,6 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/intent/set/refund", "", Some(r#"{"saleId": 0, "amount": 0}"#), Who::Admin),
     row("POST", "/v1/admin/set/bulkRefund", "", Some(r#"{"projectId": {project}, "mode": 0}"#), Who::Admin),
     row("GET", "/v1/admin/get/bulkRefund", "project_id={project}", None, Who::Admin),
-
     // Mass mail: an empty form is refused (400) by the administrator, so the table sends nothing.
     row("POST", "/v1/mail/set/register", "", Some(r#"{"title": "", "content": ""}"#), Who::Admin),
     row("GET", "/v1/mail/get/preview", "projectId={project}", None, Who::Admin),

@@ -75,6 +75,7 @@ impl Mocks {
                 site: SiteInfo {
                     site_name: "上毛クラウドファンディング".into(),
                     public_url: "http://localhost".into(),
+                    operator: Default::default(),
                 },
             },
         )

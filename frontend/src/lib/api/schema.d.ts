@@ -69,6 +69,91 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/get/bulkRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's newest bulk refund with its progress and per-sale results
+         *     (`job: null` when none ever ran). The page polls it, so closing and
+         *     reopening the page shows the same run.
+         */
+        get: operations["bulk_refund_status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/get/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard: per project raised, goal, backers, paid / awaiting
+         *     transfer / refunded totals, days left and a daily cumulative funding
+         *     series; pending bank transfers with their deadlines; failed mails.
+         * @description `raised` and `backers` are read from the running totals the public pages
+         *     read; `paid` counts what `app-server reconcile` counts as ours.
+         */
+        get: operations["dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/get/refundProjects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The projects of the refund index (`/admin/refund/`), by id. */
+        get: operations["refund_projects"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/set/bulkRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts a bulk refund of a project's refundable sales (spec §4, §5).
+         * @description Full refunds each sale's total, half half of it (floored), specified the
+         *     same amount for each. The run is planned here (all or nothing) and then
+         *     carried out by a background job; `GET /v1/admin/get/bulkRefund` shows its
+         *     progress and per-sale results. A second run of the same project while one
+         *     runs is `409`.
+         */
+        post: operations["start_bulk_refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/comment/get/list": {
         parameters: {
             query?: never;
@@ -155,6 +240,91 @@ export interface paths {
         get: operations["news_list"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/get/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One sent mail: sender, project, title, body, progress and every recipient's status. */
+        get: operations["mail_detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/get/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sent mails, newest first, 20 a page. */
+        get: operations["list_mails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/get/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many a mail to this choice would reach (shown before sending). */
+        get: operations["preview_recipients"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/set/optOut": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stops mass mail to all members for the member of a signed link (no login; a repeat is fine). */
+        post: operations["opt_out_of_mail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/mail/set/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queues a mass mail: checked, sanitised, stored with its recipients, sent by a background job. */
+        post: operations["register_mail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -290,7 +460,9 @@ export interface paths {
          * A list of sales, one of two by the parameter.
          * @description `project_id`: the project's public supporter list (no token; public
          *     fields only). `user_id=me`: the caller's own payment history (token
-         *     required; another user's id is 403).
+         *     required; another user's id is 403). `project_id` with `refunds=1`: the
+         *     refund table of the admin screen (administrators only: 404 for anyone
+         *     else, as for an unknown path).
          */
         get: operations["sales_list"];
         put?: never;
@@ -430,6 +602,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stripe/intent/set/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refunds one sale (spec §5: single refund).
+         * @description The request is written to the audit log and the amount reserved before the
+         *     provider is asked (idempotency key `sale-{id}-refund-{refund id}`); the
+         *     flag becomes 11 only on the provider's confirmation. A refusal by the
+         *     provider is `200` with `outcome: failed` and its reason: the sale stays
+         *     refundable.
+         */
+        post: operations["refund_sale"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/subscription/get/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The member's monthly supports, newest first. */
+        get: operations["list_subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/subscription/set/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a monthly support at the end of the paid period (the supporter is
+         *     mailed). Repeating it changes nothing.
+         */
+        post: operations["cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stripe/webhook": {
         parameters: {
             query?: never;
@@ -480,6 +713,23 @@ export interface paths {
         };
         /** The logged-in user's own data. */
         get: operations["auth_user"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/get/byId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's user name and address (the seed shows the mail's sender with it). */
+        get: operations["user_by_id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -587,6 +837,29 @@ export interface paths {
          *     limits as `register`.
          */
         post: operations["reregister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/resendRegisterMail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resends the registration (activation) mail.
+         * @description A provisional account or a guest gets a new activation link (the earlier
+         *     one stops working) and the action is written to the audit log; a member's
+         *     address and an unknown one get no mail (`result` says which). Rate
+         *     limits: 60 per hour per administrator, 3 per 10 minutes per address.
+         */
+        post: operations["resend_register_mail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -834,6 +1107,63 @@ export interface components {
         };
         /** @enum {string} */
         BlockReason: "ended" | "disabled" | "sold_out";
+        BulkJobDto: {
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /** Format: int32 */
+            done: number;
+            failed: number;
+            finishedAt: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description '一括返金が完了しました' once the job has finished. */
+            message: string | null;
+            /**
+             * Format: int32
+             * @description 1 full, 2 half, 3 specified.
+             */
+            mode: number;
+            rows: components["schemas"]["BulkRowDto"][];
+            /** @description `queued`, `running`, `succeeded`, `failed`. */
+            status: string;
+            succeeded: number;
+            /** Format: int32 */
+            total: number;
+        };
+        BulkRefundBody: {
+            /**
+             * Format: int64
+             * @description Yen for every refundable sale (mode 3 only).
+             */
+            amount: number | null;
+            /**
+             * Format: int32
+             * @description 0 none, 1 full, 2 half, 3 specified amount.
+             */
+            mode: number;
+            /** Format: int64 */
+            projectId: number;
+        };
+        BulkRefundResponse: {
+            job: components["schemas"]["BulkJobDto"] | null;
+        };
+        /** @description One sale of a bulk run. */
+        BulkRowDto: {
+            /** Format: int64 */
+            amount: number;
+            reason: string | null;
+            /** Format: int64 */
+            saleId: number;
+            /** @description `succeeded`, `failed`, `pending`, `requires_action` (waiting for bank details), `skipped`, `waiting`. */
+            status: string;
+        };
+        CancelRequest: {
+            /**
+             * Format: int64
+             * @description Our subscription id (from the list).
+             */
+            id: number;
+        };
         /**
          * @description The card to pay with: a saved card (`cardId`) or one just tokenised by
          *     Stripe.js (`token`, optionally saved for members).
@@ -922,6 +1252,70 @@ export interface components {
             C: components["schemas"]["ManualLogoDto"][];
             supporters: string[];
         };
+        /** @description One project's figures. */
+        DashboardProjectDto: {
+            /** Format: int64 */
+            awaitingSales: number;
+            /**
+             * Format: int64
+             * @description Totals of bank transfers not yet received.
+             */
+            awaitingTransfer: number;
+            /**
+             * Format: int64
+             * @description Backers (paid supports): `/v1/sales/get/sum` `result.lot`.
+             */
+            backers: number;
+            /** Format: int32 */
+            daysLeft: number;
+            /**
+             * Format: int64
+             * @description Goal, yen.
+             */
+            goal: number;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description Totals (tax included) of paid sales, refunded ones included: `app-server reconcile`'s "paid (ours)".
+             */
+            paid: number;
+            /** Format: int64 */
+            paidSales: number;
+            /**
+             * Format: double
+             * @description Percent of the goal, one decimal.
+             */
+            progress: number;
+            /**
+             * Format: int64
+             * @description Raised (tax excluded, refunds left out): the same figure as `/v1/sales/get/sum` `result.amount`.
+             */
+            raised: number;
+            /**
+             * Format: int64
+             * @description Refunds the provider confirmed.
+             */
+            refunded: number;
+            /** Format: int64 */
+            refundedSales: number;
+            /** @description Days with funding, oldest first (at most 120; the first cumulative carries earlier days). */
+            series: components["schemas"]["FundingPointDto"][];
+            slug: string;
+            title: string;
+        };
+        DashboardResponse: {
+            /** @description Newest first, at most 50. */
+            failedMails: components["schemas"]["FailedMailDto"][];
+            /** @description Oldest deadline first, at most 50. */
+            pendingTransfers: components["schemas"]["PendingTransferDto"][];
+            projects: components["schemas"]["DashboardProjectDto"][];
+            /**
+             * @description Today in Asia/Tokyo, `YYYY-MM-DD`.
+             * @example 2026-11-26
+             */
+            today: string;
+        };
         DetailResponse: {
             project: components["schemas"]["ProjectDetailDto"];
         };
@@ -967,6 +1361,17 @@ export interface components {
             expired: boolean;
             message: string;
         };
+        /** @description A mail the queue gave up on. */
+        FailedMailDto: {
+            /** Format: int32 */
+            attempts: number;
+            /** @description ISO 8601, Tokyo time. */
+            failedAt: string;
+            /** Format: int64 */
+            jobId: number;
+            subject: string;
+            to: string;
+        };
         /** @description The lock state again, where the seed's client looks for it. */
         FailedStatus: {
             isBanned: boolean;
@@ -1001,6 +1406,24 @@ export interface components {
         };
         /** @enum {string} */
         FundingModelDto: "all_in" | "all_or_nothing";
+        /** @description One day of a project's funding chart. */
+        FundingPointDto: {
+            /**
+             * Format: int64
+             * @description Yen that day.
+             */
+            amount: number;
+            /**
+             * Format: int64
+             * @description Yen raised up to and including that day.
+             */
+            cumulative: number;
+            /**
+             * @description The day in Asia/Tokyo, `YYYY-MM-DD`.
+             * @example 2026-11-26
+             */
+            day: string;
+        };
         /** @description One sale of the caller's payment history. */
         HistoryEntryDto: {
             /** Format: int64 */
@@ -1065,8 +1488,7 @@ export interface components {
             resInformation: components["schemas"]["InformationDto"][];
         };
         LoginCheckData: {
-            /** @description The payment customer; `null` until payments exist. */
-            customer: Record<string, never> | null;
+            customer: components["schemas"]["SessionCustomer"] | null;
             /**
              * Format: int32
              * @description 1: the token is valid.
@@ -1110,6 +1532,58 @@ export interface components {
         LogoUrlsDto: {
             logo: components["schemas"]["UrlDto"][];
         };
+        MailDetailDto: components["schemas"]["MailSummaryDto"] & {
+            /** @description The body as sanitised HTML. */
+            content: string;
+            recipients: components["schemas"]["RecipientDto"][];
+        };
+        MailDetailResponse: {
+            mail: components["schemas"]["MailDetailDto"];
+        };
+        MailListPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["MailSummaryDto"][];
+            /** Format: int32 */
+            page: number;
+            /** @description The domain's pagination bar for this page. */
+            pages: components["schemas"]["PageItemDto"][];
+            /** Format: int32 */
+            perPage: number;
+            /** Format: int64 */
+            total: number;
+            /** Format: int32 */
+            totalPages: number;
+        };
+        MailListResponse: {
+            mails: components["schemas"]["MailListPage"];
+        };
+        /** @description Sent / failed / total of the sending job. */
+        MailProgressDto: {
+            /** Format: int32 */
+            failed: number;
+            /** Format: int32 */
+            sent: number;
+            /** @description `queued`, `sending`, `sent` (finished) or `failed` (given up). */
+            status: string;
+            /** Format: int32 */
+            total: number;
+        };
+        MailSummaryDto: {
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /** @description The first 95 characters of the body's text, '…' when cut. */
+            excerpt: string;
+            /** Format: int64 */
+            id: number;
+            progress: components["schemas"]["MailProgressDto"];
+            /** Format: int64 */
+            projectId: number | null;
+            projectTitle: string | null;
+            senderEmail: string;
+            /** @description The sender's user name (the seed reads it through `/user/get/byId`). */
+            senderName: string | null;
+            title: string;
+        };
         ManualLogoDto: {
             link: string | null;
             name: string;
@@ -1127,6 +1601,13 @@ export interface components {
             clientSecret: string;
             /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
             type: string;
+        };
+        OptOutRequest: {
+            /** @description The token of the link in the mail. */
+            token: string;
+        };
+        OptOutResponse: {
+            optedOut: boolean;
         };
         OwnDisplayNameDto: {
             displayname: string;
@@ -1146,6 +1627,13 @@ export interface components {
         OwnerLinkDto: {
             label: string;
             url: string;
+        };
+        /** @description One slot of the pagination bar: a page number or dots. */
+        PageItemDto: {
+            /** @description `page` or `dots`. */
+            kind: string;
+            /** Format: int32 */
+            page: number | null;
         };
         /**
          * @description Where a page sits among the others (spec 000 §9's bar: every page up to
@@ -1184,6 +1672,35 @@ export interface components {
             jsUrl: string;
             /** @example pk_test_local */
             publishableKey: string;
+        };
+        /** @description A bank transfer still awaited. */
+        PendingTransferDto: {
+            /** @description Last day to pay, `YYYY-MM-DD` (Asia/Tokyo); null for older sales without one. */
+            deadline: string | null;
+            email: string;
+            /** @description ISO 8601, Tokyo time. */
+            orderedAt: string;
+            /** @description The deadline has passed (the sweep cancels it shortly). */
+            overdue: boolean;
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            /**
+             * Format: int64
+             * @description Yen still to arrive when the provider reported a partial transfer.
+             */
+            remaining: number | null;
+            /** Format: int64 */
+            saleId: number;
+            /** Format: int64 */
+            total: number;
+        };
+        PreviewResponse: {
+            /**
+             * Format: int32
+             * @description How many would receive the mail now (opted-out members not counted).
+             */
+            recipients: number;
         };
         /** @description Profile fields; empty or invisible-only strings clear a field. */
         ProfileRequest: {
@@ -1291,6 +1808,130 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        RecipientDto: {
+            /** Format: int32 */
+            attempts: number;
+            email: string;
+            /** @description Why it failed, or the last relay error while pending. */
+            error: string | null;
+            /** @description ISO 8601, Tokyo time. */
+            sentAt: string | null;
+            /** @description `pending`, `sent` or `failed`. */
+            status: string;
+        };
+        /**
+         * @description How a refund ended.
+         * @enum {string}
+         */
+        RefundOutcomeDto: "succeeded" | "needs_bank_details" | "pending" | "failed";
+        /** @description A project on the refund index. */
+        RefundProjectDto: {
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int32
+             * @description Sales refundable now (flag 1, late transfers included).
+             */
+            refundable: number;
+            /**
+             * Format: int32
+             * @description Sales refunded (flag 11).
+             */
+            refunded: number;
+            /**
+             * Format: int32
+             * @description Late bank transfers waiting for their refund.
+             */
+            refundRequired: number;
+            slug: string;
+            title: string;
+        };
+        RefundProjectsResponse: {
+            projects: components["schemas"]["RefundProjectDto"][];
+        };
+        RefundRequestBody: {
+            /**
+             * Format: int64
+             * @description Yen to refund; empty, zero or negative is refused with the spec's message.
+             */
+            amount: number | null;
+            /**
+             * Format: int64
+             * @description The sale to refund.
+             */
+            saleId: number;
+        };
+        RefundResponse: {
+            /** @description What the screen says: '返金が完了しました。', '返金に失敗しました', ... */
+            message: string;
+            outcome: components["schemas"]["RefundOutcomeDto"];
+            /** @description The provider's reason of a failure. */
+            reason: string | null;
+        };
+        /** @description One row of the refund table. */
+        RefundSaleDto: {
+            /**
+             * Format: int64
+             * @description price x lot.
+             */
+            amount: number;
+            course: string | null;
+            /** @description ISO 8601, Tokyo time. */
+            createdAt: string;
+            /**
+             * Format: int32
+             * @description 1 refundable, 11 refunded, other not refundable (a late transfer counts as 1).
+             */
+            flag: number;
+            /** Format: int64 */
+            id: number;
+            /** @description Why the provider refused the last attempt (the sale stays refundable). */
+            lastFailure: string | null;
+            /**
+             * Format: int32
+             * @description Units (口数).
+             */
+            lot: number;
+            /**
+             * Format: int64
+             * @description Yen of the refund under way (pending or waiting for bank details).
+             */
+            openRefundAmount: number | null;
+            /**
+             * Format: int32
+             * @description 1 card, 2 bank transfer.
+             */
+            paymentType: number;
+            /**
+             * Format: int64
+             * @description Yen refunded (succeeded refunds).
+             */
+            refundedAmount: number;
+            /** @description A bank transfer that arrived after its sale was cancelled: it must be refunded. */
+            refundRequired: boolean;
+            returnTitle: string;
+            /** @description The first of username, displayname, corporatename. */
+            sponsorName: string;
+            state: components["schemas"]["RefundState"];
+            /**
+             * Format: int64
+             * @description What the supporter paid, tax included: the most that can be refunded.
+             */
+            total: number;
+            users: components["schemas"]["SaleUsersDto"];
+        };
+        RefundSalesData: {
+            data: components["schemas"]["RefundSaleDto"][];
+        };
+        /** @description The refund table: `data.data` is the sales list (spec §7). */
+        RefundSalesResponse: {
+            data: components["schemas"]["RefundSalesData"];
+        };
+        /**
+         * @description Where a sale stands for refunds.
+         * @enum {string}
+         */
+        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details";
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
@@ -1307,6 +1948,29 @@ export interface components {
         RegisteredCardResponse: {
             card: components["schemas"]["CardDto"];
             data: components["schemas"]["CardsDto"];
+        };
+        /** @description The form: a project (its paid supporters) or everyone (all members). */
+        RegisterMailRequest: {
+            /** @description HTML from the editor; sanitised on the server. Required ('内容を入力してください。'), at most 200,000 bytes. */
+            content: string;
+            /**
+             * Format: int64
+             * @description The project the mail is about; absent or null for a mail to every member.
+             */
+            projectId?: number | null;
+            /** @description Required ('タイトルを入力してください。'), at most 200 characters. */
+            title: string;
+            /** @description With a project: `true` mails every member about it instead of its supporters. */
+            toAllMembers?: boolean | null;
+        };
+        RegisterMailResponse: {
+            /** @description The addresses it is being sent to. */
+            emails: string[];
+            /**
+             * Format: int64
+             * @description The sent mail's id (its detail page shows the progress).
+             */
+            id: number;
         };
         /**
          * @description `{"flag": 100, "email": "..."}` as the seed's client sends it. `flag` is
@@ -1351,6 +2015,29 @@ export interface components {
             flag?: number | null;
             password: string;
         };
+        /** @description `{"email": "..."}`: the address whose registration mail is sent again. */
+        ResendRegisterMailRequest: {
+            /** @example taro@example.jp */
+            email: string;
+        };
+        ResendRegisterMailResponse: {
+            /**
+             * @description What the screen shows: '再送処理完了' when a mail was sent.
+             * @example 再送処理完了
+             */
+            message: string;
+            result: components["schemas"]["ResendResult"];
+            /**
+             * Format: int32
+             * @description The account's flag when there is one: 100 provisional, 200 guest, 1 member.
+             */
+            userFlag: number | null;
+        };
+        /**
+         * @description What the resend did.
+         * @enum {string}
+         */
+        ResendResult: "sent" | "member" | "not_registered";
         ResetRequest: {
             /** @description The key of the reset mail's link. */
             activatekey?: string | null;
@@ -1376,6 +2063,11 @@ export interface components {
             /** Format: int64 */
             id: number;
             imageSrc: string | null;
+            /**
+             * @description `month`: a monthly return (shown as 1,100円/月, backed by a subscription); null: one-off.
+             * @example month
+             */
+            interval: string | null;
             /** Format: int32 */
             limit: number | null;
             lotDisable: boolean;
@@ -1435,11 +2127,21 @@ export interface components {
              */
             total: number;
         };
-        SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"];
+        SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"] | components["schemas"]["RefundSalesResponse"];
         SaleUserDto: {
             corporatename: string | null;
             corporateurl: string | null;
             urls: components["schemas"]["LogoUrlsDto"];
+        };
+        SaleUsersDto: {
+            corporatename: string | null;
+            displayname: string | null;
+            username: string | null;
+        };
+        /** @description The seed's `customer` of a session (`customer_id` as the seed names it). */
+        SessionCustomer: {
+            /** @example cus_1Abc */
+            customer_id: string;
         };
         SettingsDto: {
             hideFooterSponsors: boolean;
@@ -1471,6 +2173,40 @@ export interface components {
          * @enum {string}
          */
         SponsorTier: "largest" | "large" | "medium" | "small";
+        SubscriptionDto: {
+            /**
+             * Format: int64
+             * @description Yen charged each month, tax included.
+             */
+            amount: number;
+            cardBrand: string | null;
+            /** @description The saved card that pays it. */
+            cardId: string | null;
+            cardLast4: string | null;
+            /** @description Last day of the paid period when stopping, or the end. */
+            endsOn: string | null;
+            /**
+             * Format: int64
+             * @description Our subscription id.
+             */
+            id: number;
+            /** @description Next charge, `YYYY-MM-DD` (Asia/Tokyo); null when stopping or ended. */
+            nextChargeDate: string | null;
+            projectSlug: string;
+            projectTitle: string;
+            returnTitle: string;
+            /**
+             * @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
+             * @example active
+             */
+            status: string;
+        };
+        SubscriptionResponse: {
+            subscription: components["schemas"]["SubscriptionDto"];
+        };
+        SubscriptionsResponse: {
+            subscriptions: components["schemas"]["SubscriptionDto"][];
+        };
         /** @description Paid total (status succeeded only) and number of paid supports. */
         SumDto: {
             /** Format: int64 */
@@ -1533,6 +2269,11 @@ export interface components {
             /** @description Opaque proof of this sale for `GET /v1/payment/get/status` (guests have no session). */
             receipt: string;
             sale: components["schemas"]["SaleDto"];
+            /**
+             * Format: int64
+             * @description The monthly support this support started (our subscription id); absent for a one-off support.
+             */
+            subscriptionId?: number | null;
         };
         /**
          * @description How the price is taxed, as the return card and the payment history label it.
@@ -1649,6 +2390,9 @@ export interface components {
             /** @description The primary address, when there is one. */
             main: components["schemas"]["AddressDto"][];
         };
+        UserByIdResponse: {
+            user: components["schemas"]["UserNameDto"];
+        };
         /** @description The logged-in user's own data; unset strings are `null`. */
         UserDto: {
             addresses: components["schemas"]["UserAddressesDto"];
@@ -1670,6 +2414,12 @@ export interface components {
         UserImagesDto: {
             icon: components["schemas"]["ImageDto"][];
             logo: components["schemas"]["ImageDto"][];
+        };
+        UserNameDto: {
+            email: string;
+            /** Format: int64 */
+            id: number;
+            username: string | null;
         };
         WebhookResponse: {
             received: boolean;
@@ -1867,6 +2617,155 @@ export interface operations {
             };
             /** @description `not_found`: not an administrator (as for an unknown path) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulk_refund_status: {
+        parameters: {
+            query: {
+                project_id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The newest run */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRefundResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    dashboard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DashboardResponse"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    refund_projects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every project with its refund counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundProjectsResponse"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start_bulk_refund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRefundBody"];
+            };
+        };
+        responses: {
+            /** @description Queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkRefundResponse"];
+                };
+            };
+            /** @description `validation_failed`: no mode, no amount, an amount above a sale ('返金額が協賛金額を超えています。'), nothing refundable; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bulk_refund_running`: a bulk refund of the project is running */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2118,6 +3017,205 @@ export interface operations {
             };
         };
     };
+    mail_detail: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mail */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailDetailResponse"];
+                };
+            };
+            /** @description `malformed_request`: no numeric `id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `mail_not_found`: no such mail; `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_mails: {
+        parameters: {
+            query?: {
+                /** @description From 1; 1 when absent. */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MailListResponse"];
+                };
+            };
+            /** @description `malformed_request`: `page` is not a positive integer */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_recipients: {
+        parameters: {
+            query?: {
+                /** @description The project whose paid supporters would receive it; absent for every member. */
+                projectId?: number;
+                /** @description With a project: count every member instead. */
+                toAllMembers?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PreviewResponse"];
+                };
+            };
+            /** @description `unknown_project` or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    opt_out_of_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptOutRequest"];
+            };
+        };
+        responses: {
+            /** @description Opted out */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OptOutResponse"];
+                };
+            };
+            /** @description `invalid_link`: the token is not genuine, or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    register_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegisterMailRequest"];
+            };
+        };
+        responses: {
+            /** @description Queued; the job sends it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegisterMailResponse"];
+                };
+            };
+            /** @description `validation_failed` with `errors` (title and content messages), `unknown_project`, `no_recipients` or `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     openapi_document: {
         parameters: {
             query?: never;
@@ -2280,7 +3378,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists` */
+            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2373,8 +3471,12 @@ export interface operations {
     sales_list: {
         parameters: {
             query?: {
+                /** @description With `project_id` and `refunds=1`: the admin refund table (spec §7 sends `intent=1` too). */
+                intent?: number;
                 /** @description A project's public supporter list. */
                 project_id?: number;
+                /** @description `1` with `project_id`: the admin refund table (administrators only; others get 404). */
+                refunds?: number;
                 /**
                  * @description `me` or the caller's own id: the caller's payment history (token required).
                  * @example me
@@ -2387,7 +3489,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The supporter list (`project_id`) or the payment history (`user_id`) */
+            /** @description The supporter list (`project_id`), the payment history (`user_id`) or the refund table (`project_id`, `refunds=1`) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2423,7 +3525,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `not_found`: unknown project */
+            /** @description `not_found`: unknown project; the refund table for a non-administrator */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2780,6 +3882,137 @@ export interface operations {
             };
         };
     };
+    refund_sale: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundRequestBody"];
+            };
+        };
+        responses: {
+            /** @description The provider's answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description `validation_failed`: '返金額を入力してください', '返金額が協賛金額の合計を超えています', or the sale is not refundable; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown sale, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The monthly supports (none before the first) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionsResponse"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    cancel_subscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription, now `canceling` (or as it was when already stopping or ended) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's subscriptions */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable`: nothing changed; try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     webhook: {
         parameters: {
             query?: never;
@@ -2896,6 +4129,46 @@ export interface operations {
             };
             /** @description `unauthorized` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    user_by_id: {
+        parameters: {
+            query: {
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserByIdResponse"];
+                };
+            };
+            /** @description `malformed_request`: no numeric `id` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no such account, or not an administrator */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3120,6 +4393,66 @@ export interface operations {
             };
             /** @description `malformed_request`, `validation_failed` or `not_a_guest` */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `mail_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    resend_register_mail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendRegisterMailRequest"];
+            };
+        };
+        responses: {
+            /** @description What was done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendRegisterMailResponse"];
+                };
+            };
+            /** @description `malformed_request` or `validation_failed` (e-mail) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
