@@ -19,7 +19,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AdminUser;
-use crate::error::FieldMessage;
+use crate::error::{malformed_request, FieldMessage};
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -144,9 +144,10 @@ fn mass_mail_error(e: MassMailError) -> ApiError {
 async fn register_mail(
     admin: AdminUser,
     mails: web::Data<dyn MassMails>,
-    body: Json<RegisterMailRequest>,
+    body: Result<Json<RegisterMailRequest>, actix_web::Error>,
 ) -> Result<Json<RegisterMailResponse>, ApiError> {
-    let body = body.into_inner();
+    // Input is read only after the administrator check (see admin.rs): anyone else gets 404, not a 400.
+    let body = body.map_err(|_| malformed_request())?.into_inner();
     let form = MailForm {
         project_id: body.project_id.map(ProjectId),
         to_all_members: body.to_all_members,
@@ -188,8 +189,9 @@ pub(crate) struct PreviewResponse {
 async fn preview_recipients(
     _admin: AdminUser,
     mails: web::Data<dyn MassMails>,
-    query: web::Query<PreviewQuery>,
+    query: Result<web::Query<PreviewQuery>, actix_web::Error>,
 ) -> Result<Json<PreviewResponse>, ApiError> {
+    let query = query.map_err(|_| malformed_request())?;
     let form = MailForm {
         project_id: query.project_id.map(ProjectId),
         to_all_members: query.to_all_members,
@@ -301,8 +303,9 @@ pub(crate) struct MailListResponse {
 async fn list_mails(
     _admin: AdminUser,
     mails: web::Data<dyn MassMails>,
-    query: web::Query<ListQuery>,
+    query: Result<web::Query<ListQuery>, actix_web::Error>,
 ) -> Result<Json<MailListResponse>, ApiError> {
+    let query = query.map_err(|_| malformed_request())?;
     let page = query.page.unwrap_or(1);
     if !(1..=MAX_PAGE).contains(&page) {
         return Err(ApiError::BadRequest {
@@ -401,8 +404,9 @@ fn detail_dto(detail: MailDetail) -> MailDetailDto {
 async fn mail_detail(
     _admin: AdminUser,
     mails: web::Data<dyn MassMails>,
-    query: web::Query<IdQuery>,
+    query: Result<web::Query<IdQuery>, actix_web::Error>,
 ) -> Result<Json<MailDetailResponse>, ApiError> {
+    let query = query.map_err(|_| malformed_request())?;
     let found = mails.detail(query.id).await.map_err(|e| ApiError::internal(&e))?;
     // Its own code, so an unknown mail is told apart from an unknown path (and from a caller who may not look).
     let mail = found.ok_or_else(|| ApiError::Field {
@@ -445,8 +449,9 @@ pub(crate) struct UserByIdResponse {
 async fn user_by_id(
     _admin: AdminUser,
     mails: web::Data<dyn MassMails>,
-    query: web::Query<IdQuery>,
+    query: Result<web::Query<IdQuery>, actix_web::Error>,
 ) -> Result<Json<UserByIdResponse>, ApiError> {
+    let query = query.map_err(|_| malformed_request())?;
     let found = mails.username(UserId(query.id)).await.map_err(|e| ApiError::internal(&e))?;
     let (id, username, email) = found.ok_or(ApiError::NotFound)?;
     Ok(Json(UserByIdResponse { user: UserNameDto { id: id.get(), username, email } }))

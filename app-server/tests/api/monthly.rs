@@ -142,10 +142,11 @@ fn provider_id(app: &TestApp, id: i64) -> String {
         .subscription_id
 }
 
-/// Waits (up to 10 s) until `sql` counts `expected`.
+/// Waits (up to 30 s: webhooks queue behind every other test's on the shared provider) until `sql` counts
+/// `expected`.
 async fn eventually(app: &TestApp, sql: &str, expected: i64) {
     let mut last = -1;
-    for _ in 0..100 {
+    for _ in 0..300 {
         last = app.query_i64(sql);
         if last == expected {
             return;
