@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isProtectedPath, paths } from './paths';
 
 describe('paths', () => {
-  it('holds every route of both specifications exactly once', () => {
+  it('holds every route of both specifications, and the opt-out page, exactly once', () => {
     const patterns = Object.values(paths).map((route) => route.path);
     expect(new Set(patterns).size).toBe(patterns.length);
     expect(patterns).toEqual(
@@ -16,9 +16,11 @@ describe('paths', () => {
         '/payment/bank/:project/:return/', '/payment/confirm/:project/:return/', '/payment/complete/:project/:return/',
         '/admin/', '/admin/resendRegisterMail/', '/admin/mail/', '/admin/mail/register/', '/admin/mail/:id/',
         '/admin/refund/', '/admin/refund/:slug',
+        // Ours: the opt-out link of mass mail (特定電子メール法).
+        '/mail/optout/',
       ]),
     );
-    expect(patterns).toHaveLength(32);
+    expect(patterns).toHaveLength(33);
   });
 
   it('builds project links with an optional hash anchor', () => {

@@ -1,5 +1,5 @@
 import { useSavedCardsQuery } from './api/paymentApi';
-import { useSubscriptionsQuery } from './api/subscriptionsApi';
+import { useSubscriptionsQuery } from '@/app/session/subscriptionsApi';
 
 /**
  * Keeps a member's saved cards and monthly supports loaded for the whole session (spec 000 §4: after the login

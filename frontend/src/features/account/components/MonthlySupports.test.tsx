@@ -22,7 +22,7 @@ const active = {
 
 describe('MonthlySupports on my page', () => {
   it('lists a monthly support and stops it after a confirmation', async () => {
-    loginAs();
+    loginAs({ customerId: 'cus_monthly' });
     serveUser(makeUser());
     let cancelled: unknown = null;
     server.use(
@@ -52,7 +52,7 @@ describe('MonthlySupports on my page', () => {
   });
 
   it('says when there is none', async () => {
-    loginAs();
+    loginAs({ customerId: 'cus_monthly' });
     serveUser(makeUser());
     renderApp('/account/');
     const region = await screen.findByRole('region', { name: '毎月のご支援' });

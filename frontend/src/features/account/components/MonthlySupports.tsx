@@ -4,14 +4,15 @@ import { LoadError } from '@/components/form/LoadError';
 import { Notice } from '@/components/form/Notice';
 import { Modal } from '@/components/Modal';
 import { PageLoading } from '@/components/PageLoading';
+import { useSession } from '@/app/session/useSession';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import {
   useCancelSubscriptionMutation,
   useSubscriptionsQuery,
   type Subscription,
-} from '@/features/payment/api/subscriptionsApi';
-import { formatJapaneseDate, formatYen } from '@/features/payment/format';
+} from '@/app/session/subscriptionsApi';
+import { formatJapaneseDate, formatYen } from '@/lib/format';
 
 const STATUS_LABELS: Record<Subscription['status'], string> = {
   active: '継続中',
@@ -86,7 +87,9 @@ function Item({ subscription, onStop }: { subscription: Subscription; onStop: (s
 
 /** My page's 毎月のご支援: each monthly support, with a stop that asks first (issue #10). */
 export function MonthlySupports() {
-  const { data, isLoading, error, refetch } = useSubscriptionsQuery();
+  // A monthly support needs a saved card, so a member without a provider customer has none: nothing to ask.
+  const { hasCustomer } = useSession();
+  const { data, isLoading, error, refetch } = useSubscriptionsQuery(undefined, { skip: !hasCustomer });
   const [cancel, { isLoading: stopping }] = useCancelSubscriptionMutation();
   const [asking, setAsking] = useState<Subscription | null>(null);
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
@@ -118,7 +121,9 @@ export function MonthlySupports() {
           <p>{message.text}</p>
         </Notice>
       )}
-      {isLoading ? (
+      {!hasCustomer ? (
+        <p className="empty">毎月のご支援はありません。</p>
+      ) : isLoading ? (
         <PageLoading />
       ) : !data ? (
         <LoadError message={getErrorMessage(error)} onRetry={() => void refetch()} />

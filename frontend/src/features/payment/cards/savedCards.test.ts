@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '../api/subscriptionsApi';
+import type { Subscription } from '@/app/session/subscriptionsApi';
 import { card } from '../testing/fixtures';
 import { CARD_MESSAGES, cardExpiry, cardName, defaultAfterDeleting, deletionWarnings } from './savedCards';
 

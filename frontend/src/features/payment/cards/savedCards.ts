@@ -1,5 +1,5 @@
 import type { Card } from '../api/types';
-import { isRunning, type Subscription } from '../api/subscriptionsApi';
+import { isRunning, type Subscription } from '@/app/session/subscriptionsApi';
 
 /** The cards screen's texts: the spec's (000 §8, 001 §8) character for character, and the contract's warnings. */
 export const CARD_MESSAGES = {

@@ -6,7 +6,7 @@ import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
 import { apiUrl, server } from '@/testing/server';
 import { loginAs } from '@/testing/session';
-import type { Subscription } from '../api/subscriptionsApi';
+import type { Subscription } from '@/app/session/subscriptionsApi';
 import { CARD_MESSAGES } from '../cards/savedCards';
 import { PAYMENT_MESSAGES } from '../messages';
 import { card, fakeStripe, serveCards, serveLibrary } from '../testing/fixtures';

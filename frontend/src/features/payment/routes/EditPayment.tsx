@@ -8,7 +8,7 @@ import { PageLoading } from '@/components/PageLoading';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useChangeDefaultCardMutation, useDeleteCardMutation, useSavedCardsQuery } from '../api/paymentApi';
-import { useSubscriptionsQuery } from '../api/subscriptionsApi';
+import { useSubscriptionsQuery } from '@/app/session/subscriptionsApi';
 import type { Card } from '../api/types';
 import { CARD_MESSAGES, cardExpiry, cardName, deletionWarnings } from '../cards/savedCards';
 import { CardRegisterModal, StripeElements } from '../components/CardForms';
