@@ -87,6 +87,7 @@ test('the administrator resends a registration mail: new link works, old one doe
   const email = uniqueEmail('resend');
   await page.goto('/signup/');
   await page.getByLabel('メールアドレス').fill(email);
+  await page.getByRole('checkbox', { name: '利用規約とプライバシーポリシーに同意する' }).check();
   await page.getByRole('button', { name: '確認メールを送信する' }).click();
   const [first] = linksTo(mailBody((await waitForMails(email, 1))[0]!), '/signup/password/?activate=');
   expect(first).toBeTruthy();
