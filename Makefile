@@ -55,4 +55,4 @@ fuzz:
 	@bash app-server/dev/fuzz.sh
 
 clean: services-down
-	rm -rf .data frontend/dist
+	rm -rf .data frontend/dist frontend/dist-server

@@ -13,9 +13,43 @@ const API_PROXY_TARGET = process.env.API_PROXY_TARGET ?? 'http://127.0.0.1:8080'
  */
 module.exports = (_env, argv) => {
   const production = argv.mode !== 'development';
+  const browser = browserConfig(production);
+  // The production build also makes the server renderer of the first screen (docs/architecture.md, "First paint").
+  return production ? [browser, serverConfig(browser)] : browser;
+};
+
+/**
+ * Turns the application's script tags into preload hints that `src/boot.ts` runs after the first paint;
+ * only boot's own tag stays a script.
+ */
+class PreloadAppScriptsPlugin {
+  /** @param {import('webpack').Compiler} compiler */
+  apply(compiler) {
+    compiler.hooks.compilation.tap('PreloadAppScripts', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PreloadAppScripts', (groups) => {
+        const preload = (/** @type {import('html-webpack-plugin').HtmlTagObject} */ tag) => {
+          const src = String(tag.attributes.src ?? '');
+          if (tag.tagName !== 'script' || /(^|\/)boot\./.test(src)) return tag;
+          return { ...tag, tagName: 'link', voidTag: true, attributes: { rel: 'app-script', href: src, 'data-app-script': true } };
+        };
+        groups.headTags = groups.headTags.map(preload);
+        groups.bodyTags = groups.bodyTags.map(preload);
+        return groups;
+      });
+    });
+  }
+}
+
+/**
+ * @param {boolean} production
+ * @returns {import('webpack').Configuration & { devServer?: import('webpack-dev-server').Configuration }}
+ */
+function browserConfig(production) {
   return {
     mode: production ? 'production' : 'development',
-    entry: { main: './src/main.tsx' },
+    // `boot` runs first, alone, and starts `main` once the page has painted (src/boot.ts); main's webpack
+    // runtime is a file of its own, so a change elsewhere in the build does not rewrite vendor or main.
+    entry: { boot: './src/boot.ts', main: { import: './src/main.tsx', runtime: 'runtime' } },
     output: {
       path: path.resolve(__dirname, 'dist'),
       publicPath: '/',
@@ -58,13 +92,13 @@ module.exports = (_env, argv) => {
     },
     plugins: [
       new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
+      new PreloadAppScriptsPlugin(),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:8].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:8].chunk.css' : 'assets/[name].chunk.css',
       }),
     ],
     optimization: {
-      runtimeChunk: 'single',
       splitChunks: {
         chunks: 'all',
         cacheGroups: {
@@ -90,4 +124,41 @@ module.exports = (_env, argv) => {
       proxy: [{ context: ['/v1'], target: API_PROXY_TARGET, changeOrigin: true }],
     },
   };
-};
+}
+
+/**
+ * `dist-server/render.js`: the same application for Node, one self-contained file that app-server runs to
+ * render `/` and `/projects/{slug}/` (`src/server/render.tsx`). Styles and images are the browser build's:
+ * here CSS is skipped and image imports give the same URLs without writing files.
+ * @param {import('webpack').Configuration} browser
+ * @returns {import('webpack').Configuration}
+ */
+function serverConfig(browser) {
+  const webpack = require('webpack');
+  return {
+    name: 'server',
+    mode: 'production',
+    target: 'node20',
+    entry: { render: './src/server/render.tsx' },
+    output: { path: path.resolve(__dirname, 'dist-server'), filename: '[name].js', publicPath: '/', clean: true },
+    devtool: false,
+    resolve: browser.resolve,
+    module: {
+      rules: [
+        // @ts-ignore the browser's rules are defined above
+        browser.module.rules[0],
+        { test: /\.css$/, type: 'asset/source' },
+        {
+          test: /\.(svg|png|jpe?g|gif|webp)$/,
+          type: 'asset',
+          generator: { filename: 'assets/[name].[contenthash:8][ext]', emit: false },
+        },
+      ],
+    },
+    // One file: the lazily loaded pages are never rendered here, but their imports must resolve.
+    plugins: [new webpack.optimize.LimitChunkCountPlugin({ maxChunks: 1 })],
+    optimization: { minimize: false },
+    performance: { hints: false },
+    stats: 'errors-warnings',
+  };
+}

@@ -71,6 +71,22 @@ pub struct Settings {
     pub mass_mail_pause_seconds: i64,
     /// Who runs the site (`OPERATOR_*`): the commercial-transactions notice, the footer, the mails.
     pub operator: ports::accounts::Operator,
+    /// Server rendering of the first screen (`FIRST_SCREEN_*`, `NODE_BINARY`).
+    pub first_screen: FirstScreenSettings,
+}
+
+/// The Node process that renders `/` and `/projects/{slug}/` before they are
+/// sent (docs/architecture.md, "First paint").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FirstScreenSettings {
+    /// `FIRST_SCREEN_RENDERER`: the app's server bundle; by default
+    /// `dist-server/render.js` beside the frontend directory; `off` disables it.
+    pub script: Option<PathBuf>,
+    /// `NODE_BINARY`: the Node.js executable (default `node` on the `PATH`).
+    pub node: String,
+    /// `FIRST_SCREEN_TIMEOUT_MS`: a page waits at most this long for its
+    /// rendering, then goes without it (the browser renders it).
+    pub timeout_ms: u64,
 }
 
 impl std::fmt::Debug for Settings {
@@ -140,6 +156,7 @@ impl Settings {
         };
         let site_name = var("SITE_NAME", "ぐんまクラウドファンディング");
         let jwt_secret = jwt_secret()?;
+        let frontend_dir = PathBuf::from(var("FRONTEND_DIR", "frontend/dist"));
         Ok(Self {
             host: var("APP_HOST", "127.0.0.1"),
             port,
@@ -171,7 +188,7 @@ impl Settings {
                 .collect(),
             trust_forwarded_for: parsed("TRUST_FORWARDED_FOR", false)?,
             media: media_backend()?,
-            frontend_dir: PathBuf::from(var("FRONTEND_DIR", "frontend/dist")),
+            frontend_dir: frontend_dir.clone(),
             media_dir: PathBuf::from(var("MEDIA_DIR", ".data/media")),
             site_env: var("SITE_ENV", "local"),
             catalog_cache_ttl_ms: parsed("CATALOG_CACHE_TTL_MS", 3000i64)?,
@@ -186,8 +203,23 @@ impl Settings {
             mail_sender_address: var("MAIL_SENDER_ADDRESS", ""),
             mass_mail_pause_seconds: parsed("MASS_MAIL_PAUSE_SECONDS", 30i64)?.clamp(1, 3600),
             operator: operator(),
+            first_screen: FirstScreenSettings {
+                script: match var("FIRST_SCREEN_RENDERER", "").as_str() {
+                    "off" => None,
+                    "" => Some(default_renderer_script(&frontend_dir)),
+                    path => Some(PathBuf::from(path)),
+                },
+                node: var("NODE_BINARY", "node"),
+                timeout_ms: parsed("FIRST_SCREEN_TIMEOUT_MS", 1000u64)?.clamp(50, 10_000),
+            },
         })
     }
+}
+
+/// `frontend/dist-server/render.js` for `frontend/dist`: the server bundle is
+/// built beside the browser's, never inside the directory the site serves.
+fn default_renderer_script(frontend_dir: &std::path::Path) -> PathBuf {
+    frontend_dir.with_file_name("dist-server").join("render.js")
 }
 
 /// `MEDIA_BACKEND=local` (default: files under `MEDIA_DIR`, served at
@@ -439,6 +471,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_server_bundle_is_looked_for_beside_the_served_directory_not_in_it() {
+        assert_eq!(
+            default_renderer_script(std::path::Path::new("frontend/dist")),
+            PathBuf::from("frontend/dist-server/render.js")
+        );
+        assert_eq!(default_renderer_script(std::path::Path::new("/srv/site/")), PathBuf::from("/srv/dist-server/render.js"));
+    }
+
+    #[test]
     fn database_passwords_are_redacted() {
         assert_eq!(redact_url("postgres://app:s3cret@db:5432/cf"), "postgres://app:***@db:5432/cf");
         assert_eq!(redact_url("postgres://postgres@127.0.0.1/cf"), "postgres://postgres@127.0.0.1/cf");
@@ -496,6 +537,7 @@ mod production_tests {
                 email: "cf-support@joshu-shinpo.co.jp".into(),
                 hours: "平日 10:00〜17:00".into(),
             },
+            first_screen: FirstScreenSettings { script: None, node: "node".into(), timeout_ms: 1000 },
         }
     }
 

@@ -3,6 +3,7 @@
 pub mod assets;
 pub mod config;
 pub mod csp;
+pub mod first_screen;
 #[cfg(feature = "demo")]
 pub mod demo;
 pub mod media;

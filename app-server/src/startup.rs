@@ -14,6 +14,7 @@ use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_http::mass_mail::JwtOptOutTokens;
 use adapters_http::pages::{self, SpaIndex, SpaPages};
+use crate::first_screen::NodeRenderer;
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
@@ -274,11 +275,20 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     let csp = header::HeaderValue::from_str(&csp::policy(settings.stripe_api_base.as_deref(), &settings.media))?;
     // The built app's index.html, if there is one (API-only without it).
     let spa = std::fs::read_to_string(frontend_dir.join("index.html")).ok().map(|html| {
-        web::Data::new(SpaPages::new(
-            SpaIndex::from_html(html).with_site_config(&settings.operator),
+        let pages = SpaPages::new(
+            SpaIndex::from_html(html).with_site_config(&settings.operator, &settings.public_url),
             &settings.public_url,
             &settings.site_name,
-        ))
+        );
+        web::Data::new(match NodeRenderer::from_settings(&settings.first_screen) {
+            Some(renderer) => {
+                let renderer = Arc::new(renderer);
+                let warming = Arc::clone(&renderer);
+                tokio::spawn(async move { warming.warm_up().await });
+                pages.with_renderer(renderer)
+            }
+            None => pages,
+        })
     });
     let readiness: Arc<dyn Readiness> = Arc::new(PgReadiness::new(pool.clone()));
     let readiness = web::Data::from(readiness);

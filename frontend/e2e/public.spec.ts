@@ -129,6 +129,42 @@ test.describe('first paint', () => {
     expect(calls).not.toContain('/v1/project/get/detail');
   });
 
+  test('the HTML arrives as the finished first screen, readable before any script runs', async ({ browser, request }) => {
+    const [first] = await details(request);
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+
+    await page.goto('/');
+    await expect(page.getByRole('list', { name: 'プロジェクト' }).getByRole('heading', { level: 3 }).first()).toHaveText(first!.title);
+    await expect(page.getByRole('link', { name: 'ログイン' }).first()).toBeVisible();
+    await page.goto(`/projects/${first!.slug}/`);
+    await expect(page.getByRole('heading', { level: 1, name: first!.title })).toBeVisible();
+    await expect(returnsSection(page).getByRole('article').first()).toBeVisible();
+    await context.close();
+  });
+
+  test('the browser takes the rendered screen over without an error and it responds', async ({ page, request }) => {
+    const [first] = await details(request);
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+
+    // The heading the server sent is marked before the app starts; a screen rendered afresh would lose the mark.
+    await page.addInitScript(() =>
+      document.addEventListener('DOMContentLoaded', () => document.querySelector('main h1')?.setAttribute('data-from-server', '')),
+    );
+    for (const path of ['/', `/projects/${first!.slug}/`]) {
+      await page.goto(path);
+      await page.getByRole('button', { name: 'メニューを開く' }).first().click();
+      await expect(page.getByRole('navigation', { name: 'メニュー' })).toBeVisible();
+      await expect(page.locator('[data-from-server]')).toHaveCount(1);
+      await page.keyboard.press('Escape');
+    }
+    expect(errors).toEqual([]);
+  });
+
   test('a logged-in visitor still gets the returns meant for them', async ({ page, request }) => {
     const token = await tokenOf(request, 'demo-vip@example.jp');
     const asVip = async (slug: string) => {

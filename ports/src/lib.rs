@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod admin;
 pub mod catalog;
 pub mod clock;
+pub mod first_screen;
 pub mod health;
 pub mod html;
 pub mod jobs;

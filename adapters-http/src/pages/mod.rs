@@ -11,27 +11,50 @@ use actix_web::http::header::{self, CacheControl, CacheDirective};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpResponse};
 use ports::catalog::{Catalog, CatalogError};
+use ports::first_screen::{FirstScreen, FirstScreenRenderer};
 use ports::health::Readiness;
+use std::sync::Arc;
 
 use crate::page_data;
 use crate::SiteEnv;
 pub use app_routes::is_app_route;
 pub use spa::{Page, PageMeta, SpaIndex};
 
-/// `index.html` with the site's public origin and name, for server-side meta tags.
+/// `index.html` with the site's public origin and name, for server-side meta
+/// tags, and the renderer of the first screen, if there is one.
 pub struct SpaPages {
     index: SpaIndex,
     public_url: String,
     site_name: String,
+    renderer: Option<Arc<dyn FirstScreenRenderer>>,
 }
 
 impl SpaPages {
     pub fn new(index: SpaIndex, public_url: impl Into<String>, site_name: impl Into<String>) -> Self {
-        Self { index, public_url: public_url.into(), site_name: site_name.into() }
+        Self { index, public_url: public_url.into(), site_name: site_name.into(), renderer: None }
+    }
+
+    /// Pages with first-screen data arrive with their first screen rendered.
+    #[must_use]
+    pub fn with_renderer(mut self, renderer: Arc<dyn FirstScreenRenderer>) -> Self {
+        self.renderer = Some(renderer);
+        self
     }
 
     pub fn index_html(&self) -> &str {
         self.index.html()
+    }
+
+    /// `index.html` for `page` at `path`, with its first screen rendered from
+    /// the page's data when a renderer answers in time (else without: the
+    /// browser renders it).
+    async fn html(&self, path: &str, mut page: Page) -> String {
+        if let (Some(renderer), Some(responses)) = (&self.renderer, &page.responses) {
+            let responses = responses.to_string();
+            let screen = FirstScreen { path, responses: &responses, site: self.index.site_config() };
+            page.first_screen = renderer.render(screen).await;
+        }
+        self.index.render(&page)
     }
 }
 
@@ -84,7 +107,7 @@ async fn home_page(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>, spa
             Page::default()
         }
     };
-    html_page(StatusCode::OK, spa.index.render(&page))
+    html_page(StatusCode::OK, spa.html("/", page).await)
 }
 
 /// `/projects/{slug}/`: the app with the project's title, description and
@@ -107,8 +130,9 @@ async fn project_page(
                 image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
                 url: format!("{}/projects/{}/", spa.public_url, card.slug),
             };
+            let path = format!("/projects/{}/", card.slug);
             let page = Page::with_data(Some(meta), page_data::project(detail));
-            html_page(StatusCode::OK, spa.index.render(&page))
+            html_page(StatusCode::OK, spa.html(&path, page).await)
         }
         Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
         Err(CatalogError::Unexpected(e)) => {
@@ -141,8 +165,9 @@ mod tests {
     use super::*;
     use actix_web::test::{call_service, init_service, TestRequest};
     use actix_web::App;
+    use ports::catalog::{MockCatalog, PaidSum};
+    use ports::first_screen::MockFirstScreenRenderer;
     use ports::health::MockReadiness;
-    use std::sync::Arc;
 
     #[test]
     fn image_urls_become_absolute_on_the_public_origin() {
@@ -155,6 +180,58 @@ mod tests {
         let page = unknown_app_path("/no-such-page/", "<html></html>").map(|r| r.status());
         assert_eq!(page, Some(StatusCode::NOT_FOUND));
         assert!(unknown_app_path("/login/", "<html></html>").is_none());
+    }
+
+    async fn home_html(renderer: Option<MockFirstScreenRenderer>) -> String {
+        let mut catalog = MockCatalog::new();
+        catalog.expect_master().returning(|| Ok(vec![]));
+        catalog.expect_paid_sum().returning(|_| Ok(PaidSum { amount: domain::money::Yen(12_000), supports: 3 }));
+        let catalog: Arc<dyn Catalog> = Arc::new(catalog);
+        let index = SpaIndex::from_html("<html><head></head><body><div id=root></div></body></html>")
+            .with_site_config(&ports::accounts::Operator { name: "上州新報".into(), ..Default::default() }, "https://cf.example");
+        let mut spa = SpaPages::new(index, "https://cf.example", "サイト");
+        if let Some(renderer) = renderer {
+            spa = spa.with_renderer(Arc::new(renderer));
+        }
+        let env = SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() };
+        let app = init_service(
+            App::new().app_data(web::Data::from(catalog)).app_data(web::Data::new(env)).configure(config(web::Data::new(spa))),
+        )
+        .await;
+        let resp = call_service(&app, TestRequest::get().uri("/").to_request()).await;
+        assert_eq!(resp.status(), StatusCode::OK);
+        String::from_utf8(actix_web::test::read_body(resp).await.to_vec()).unwrap()
+    }
+
+    #[actix_web::test]
+    async fn home_arrives_with_its_first_screen_rendered_from_the_data_it_carries() {
+        let mut renderer = MockFirstScreenRenderer::new();
+        renderer
+            .expect_render()
+            .withf(|screen| {
+                let responses: serde_json::Value = serde_json::from_str(screen.responses).unwrap();
+                screen.path == "/"
+                    && responses["/sales/get/allSum"]["result"]["amount"] == 12000
+                    && screen.site.contains("上州新報")
+            })
+            .times(1)
+            .returning(|_| Some("<main>12,000円</main>".into()));
+
+        let html = home_html(Some(renderer)).await;
+
+        assert!(html.contains("<div id=root><main>12,000円</main></div>"), "{html}");
+        assert!(html.contains(r#"<script id="prefetched-responses""#), "the app still gets the data to hydrate with");
+    }
+
+    #[actix_web::test]
+    async fn without_an_answer_from_the_renderer_the_page_still_comes_for_the_browser_to_render() {
+        let mut renderer = MockFirstScreenRenderer::new();
+        renderer.expect_render().returning(|_| None);
+
+        for html in [home_html(Some(renderer)).await, home_html(None).await] {
+            assert!(html.contains("<div id=root></div>"), "{html}");
+            assert!(html.contains(r#"<script id="prefetched-responses""#));
+        }
     }
 
     #[actix_web::test]

@@ -28,12 +28,20 @@ pub struct Page {
     pub preload_image: Option<String>,
     /// `{"<api path and query>": <response body>}`, read by the app's API client.
     pub responses: Option<serde_json::Value>,
+    /// The server-rendered markup of the app's root element, which the app
+    /// hydrates (rendered from `responses`).
+    pub first_screen: Option<String>,
 }
 
 impl Page {
     /// A page with the first-screen data of `adapters_http::page_data`.
     pub fn with_data(meta: Option<PageMeta>, data: PageData) -> Self {
-        Self { meta, preload_image: data.lcp_image, responses: Some(serde_json::Value::Object(data.responses)) }
+        Self {
+            meta,
+            preload_image: data.lcp_image,
+            responses: Some(serde_json::Value::Object(data.responses)),
+            first_screen: None,
+        }
     }
 }
 
@@ -47,23 +55,32 @@ pub const SITE_CONFIG_ELEMENT_ID: &str = "site-config";
 #[derive(Debug, Clone)]
 pub struct SpaIndex {
     html: String,
+    /// The site configuration block's JSON (`{}` until `with_site_config`).
+    site_config: String,
 }
 
 impl SpaIndex {
     pub fn from_html(html: impl Into<String>) -> Self {
-        Self { html: html.into() }
+        Self { html: html.into(), site_config: "{}".into() }
+    }
+
+    /// The JSON of the site configuration every page carries.
+    pub fn site_config(&self) -> &str {
+        &self.site_config
     }
 
     pub fn html(&self) -> &str {
         &self.html
     }
 
-    /// Every page carries the operator's details as a data block (never
-    /// executed, so the CSP needs no nonce), read synchronously by the app:
-    /// the footer and the legal pages paint with them at once.
+    /// Every page carries the operator's details and the site's public
+    /// address as a data block (never executed, so the CSP needs no nonce),
+    /// read synchronously by the app: the footer and the legal pages paint
+    /// with them at once, and share links point to the public address.
     #[must_use]
-    pub fn with_site_config(mut self, operator: &ports::accounts::Operator) -> Self {
-        let config = serde_json::json!({ "operator": operator });
+    pub fn with_site_config(mut self, operator: &ports::accounts::Operator, public_url: &str) -> Self {
+        let config = serde_json::json!({ "operator": operator, "publicUrl": public_url });
+        self.site_config = config.to_string();
         let tag = format!(
             r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">{}</script>"#,
             json_for_script(&config)
@@ -81,6 +98,9 @@ impl SpaIndex {
         if let Some(href) = &page.preload_image {
             let tag = format!(r#"<link rel="preload" as="image" href="{}" fetchpriority="high">"#, escape(href));
             insert_before(&mut html, "</head>", &tag);
+        }
+        if let Some(markup) = &page.first_screen {
+            insert_into_root(&mut html, markup);
         }
         if let Some(responses) = &page.responses {
             let tag = format!(
@@ -122,6 +142,18 @@ fn insert_before(html: &mut String, end: &str, fragment: &str) {
     match find_ci(html, end) {
         Some(at) => html.insert_str(at, fragment),
         None => html.insert_str(0, fragment),
+    }
+}
+
+/// Puts `markup` inside the app's root element (`<div id="root">`, quoted
+/// or not); an index without one is left as it is.
+fn insert_into_root(html: &mut String, markup: &str) {
+    let lower = html.to_ascii_lowercase();
+    let open = ["<div id=root>", "<div id=\"root\">", "<div id='root'>"].iter().find_map(|tag| {
+        lower.find(tag).map(|at| at + tag.len())
+    });
+    if let Some(at) = open {
+        html.insert_str(at, markup);
     }
 }
 
@@ -253,7 +285,7 @@ mod tests {
     fn every_page_carries_the_operators_details_as_an_inert_data_block() {
         let operator = ports::accounts::Operator { name: "上州新報</script>".into(), ..Default::default() };
         let index =
-            SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>").with_site_config(&operator);
+            SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>").with_site_config(&operator, "https://cf.example");
 
         for html in [index.html().to_string(), index.render(&Page::default())] {
             let open = format!(r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">"#);
@@ -263,6 +295,7 @@ mod tests {
             let parsed: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
             assert_eq!(parsed["operator"]["name"], "上州新報</script>");
             assert_eq!(parsed["operator"]["email"], "support@example.jp");
+            assert_eq!(parsed["publicUrl"], "https://cf.example");
         }
     }
 
@@ -286,6 +319,29 @@ mod tests {
         let embedded: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
         assert_eq!(embedded, responses, "the escapes read back as the same JSON");
         assert_eq!(html.matches("</script>").count(), 1, "the payload cannot close the element");
+    }
+
+    #[test]
+    fn the_first_screen_goes_inside_the_root_element_quoted_or_not() {
+        for root in [r#"<div id="root"></div>"#, "<div id=root></div>"] {
+            let index = SpaIndex::from_html(format!("<html><head></head><body>{root}<script src=a.js></script></body></html>"));
+
+            let html = index.render(&Page { first_screen: Some("<main>前橋</main>".into()), ..Page::default() });
+
+            let root_at = html.find("root").unwrap();
+            let main_at = html.find("<main>前橋</main>").unwrap();
+            assert!(root_at < main_at && main_at < html.find("</div>").unwrap(), "{html}");
+        }
+    }
+
+    #[test]
+    fn the_site_configuration_is_kept_as_json_for_the_renderer() {
+        let operator = ports::accounts::Operator { name: "上州新報".into(), ..Default::default() };
+        let index = SpaIndex::from_html("<html><head></head><body></body></html>").with_site_config(&operator, "https://cf.example");
+
+        let parsed: serde_json::Value = serde_json::from_str(index.site_config()).unwrap();
+
+        assert_eq!(parsed["operator"]["name"], "上州新報");
     }
 
     #[test]

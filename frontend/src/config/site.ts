@@ -31,9 +31,11 @@ export interface OperatorConfig {
 
 export interface SiteConfig {
   operator: OperatorConfig;
+  /** The site's public address (`PUBLIC_URL`, no trailing slash): what share links point to. */
+  publicUrl: string;
 }
 
-export const DEFAULT_SITE_CONFIG: SiteConfig = {
+export const DEFAULT_SITE_CONFIG: Pick<SiteConfig, 'operator'> = {
   operator: {
     name: '株式会社ぐんま地域新聞（運営事務局）',
     representative: '運営事務局長',
@@ -49,29 +51,42 @@ export const SITE_CONFIG_ELEMENT_ID = 'site-config';
 
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
-/** The operator the page carries, or nothing when there is no (readable) block. */
-const embeddedOperator = (): Partial<Record<keyof OperatorConfig, unknown>> | undefined => {
-  if (typeof document === 'undefined') return undefined;
-  const text = document.getElementById(SITE_CONFIG_ELEMENT_ID)?.textContent;
-  if (!text) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(text);
-    const operator = (parsed as { operator?: unknown } | null)?.operator;
-    return typeof operator === 'object' && operator !== null ? (operator as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+/** The block's content given by the server renderer, which has no page to read it from. */
+let rendererBlock: unknown;
+
+/** The server renderer's way of giving the page's site configuration block (`src/server/render.tsx`). */
+export const provideSiteConfigBlock = (block: unknown): void => {
+  rendererBlock = block;
 };
+
+/** The configuration block the page carries, or nothing when there is no (readable) block. */
+const embeddedBlock = (): Record<string, unknown> | undefined => {
+  let parsed: unknown = rendererBlock;
+  if (parsed === undefined && typeof document !== 'undefined') {
+    const text = document.getElementById(SITE_CONFIG_ELEMENT_ID)?.textContent;
+    if (!text) return undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+  }
+  return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : undefined;
+};
+
+const origin = (): string => (typeof window === 'undefined' ? '' : window.location.origin);
 
 /** The site configuration: the server's values over the defaults, field by field. */
 export const getSiteConfig = (): SiteConfig => {
-  const injected = embeddedOperator();
+  const block = embeddedBlock();
+  const injected = block?.operator as Partial<Record<keyof OperatorConfig, unknown>> | null | undefined;
   const operator = { ...DEFAULT_SITE_CONFIG.operator };
-  if (injected) {
+  if (typeof injected === 'object' && injected !== null) {
     for (const key of Object.keys(operator) as Array<keyof OperatorConfig>) {
       const value = injected[key];
       if (nonEmpty(value)) operator[key] = value;
     }
   }
-  return { operator };
+  const publicUrl = nonEmpty(block?.publicUrl) ? block.publicUrl.replace(/\/+$/, '') : origin();
+  return { operator, publicUrl };
 };

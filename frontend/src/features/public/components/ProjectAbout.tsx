@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { getSiteConfig } from '@/config/site';
 import type { ProjectDetail } from '../api/types';
 import { FUNDING_MODELS, formatClosesAt, formatPeople, formatYen, shareLinks } from '../format';
 import { DefaultIcon } from './DefaultIcon';
@@ -8,8 +9,11 @@ const isSafeLink = (link: string): boolean => /^https?:\/\//.test(link);
 export const COPY_DONE = 'リンクをコピーしました';
 export const COPY_FAILED = 'コピーできませんでした。アドレスバーのURLをお使いください。';
 
-/** The page's own address, without a tab's hash: what a share should point to. */
-const pageUrl = (slug: string): string => `${window.location.origin}/projects/${encodeURIComponent(slug)}/`;
+/**
+ * The page's own address on the site's public origin, without a tab's hash: what a share should point to.
+ * From the page's configuration, not `window.location`, so the server renders the same links.
+ */
+const pageUrl = (slug: string): string => `${getSiteConfig().publicUrl}/projects/${encodeURIComponent(slug)}/`;
 
 /** LINE, X, Facebook and "copy the link", all with the project page's address. */
 export function ShareButtons({ project }: { project: ProjectDetail }) {
