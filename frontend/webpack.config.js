@@ -86,6 +86,15 @@ function browserConfig(production) {
             },
           },
         },
+        // Only in production, where the aliases above point at react-router's production build.
+        ...(production
+          ? [
+              {
+                test: /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]production[\\/]chunk-[^\\/]+\.mjs$/,
+                use: path.resolve(__dirname, 'scripts/react-router-pure-loader.js'),
+              },
+            ]
+          : []),
         { test: /\.css$/, use: [MiniCssExtractPlugin.loader, 'css-loader'] },
         { test: /\.(svg|png|jpe?g|gif|webp)$/, type: 'asset' },
       ],
@@ -102,7 +111,9 @@ function browserConfig(production) {
       splitChunks: {
         chunks: 'all',
         cacheGroups: {
-          // React, router and Redux change rarely: one long-cached vendor file.
+          // React, router and Redux change rarely: one long-cached vendor file (react-dom ~207 KB, RTK ~58 KB,
+          // react-router ~30 KB, immer ~13 KB of its ~330 KB). `cookie` and `set-cookie-parser` are
+          // react-router's, for server code the site does not use; listed so they would land here too.
           vendor: {
             test: /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|@reduxjs|redux|react-redux|immer|reselect|use-sync-external-store|cookie|set-cookie-parser)[\\/]/,
             name: 'vendor',
@@ -112,9 +123,11 @@ function browserConfig(production) {
         },
       },
     },
-    // Budget for the initial download, uncompressed: react-dom, react-router and RTK Query (~120 KiB
-    // gzipped) plus the home and project pages. `npm run size` prints the compressed figures.
-    performance: { hints: production ? 'warning' : false, maxAssetSize: 420_000, maxEntrypointSize: 480_000 },
+    // Budget for the initial download, uncompressed (~440 KB today): react-dom, react-router's declarative
+    // router and RTK Query (vendor, ~103 KiB gzipped) plus the home and project pages. `npm run size` prints
+    // the compressed figures; the home page's scripts are to stay within 130,000 bytes gzipped
+    // (docs/decisions.md, "Initial JavaScript within 130 KB").
+    performance: { hints: production ? 'warning' : false, maxAssetSize: 420_000, maxEntrypointSize: 450_000 },
     stats: 'errors-warnings',
     devServer: {
       port: 3000,

@@ -1,20 +1,16 @@
-import { StrictMode, useState } from 'react';
-import { Provider } from 'react-redux';
-import { RouterProvider } from 'react-router-dom';
-import { PageMetaProvider } from '@/hooks/pageMeta';
-import { createAppRouter } from './router';
+import { useState } from 'react';
+import { BrowserRouter } from 'react-router-dom';
+import { AppProviders } from './AppProviders';
+import { AppRoutes } from './AppRoutes';
 import { makePageStore } from './store';
 
 export function App() {
   const [store] = useState(makePageStore);
-  const [router] = useState(createAppRouter);
   return (
-    <StrictMode>
-      <Provider store={store}>
-        <PageMetaProvider>
-          <RouterProvider router={router} />
-        </PageMetaProvider>
-      </Provider>
-    </StrictMode>
+    <AppProviders store={store}>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
+    </AppProviders>
   );
 }

@@ -1,11 +1,12 @@
 import { Suspense, useEffect } from 'react';
-import { Outlet, useLocation, useMatches } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
 import { Footer } from '@/components/layout/Footer';
 import { Header } from '@/components/layout/Header';
 import { ScrollManager } from '@/components/layout/ScrollManager';
 import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
-import { HEADERLESS_ROUTES, getRouteHandle } from '@/config/routeHandle';
+import { HEADERLESS_ROUTES } from '@/config/routeHandle';
+import { useCurrentRoute } from '@/hooks/currentRoute';
 import { applyPageMeta, usePageMetaOverrideValue } from '@/hooks/pageMeta';
 import { NotFound } from '@/components/NotFound';
 import { SessionNoticeDialog } from '@/app/session/SessionNoticeDialog';
@@ -21,7 +22,7 @@ const PROJECT_HASH_DELAY_MS = 200;
 
 /** The chrome around every page: header, footer, page meta and scrolling. */
 export function AppLayout() {
-  const handle = getRouteHandle(useMatches());
+  const { handle } = useCurrentRoute();
   const override = usePageMetaOverrideValue();
   const { pathname, search } = useLocation();
   const session = useSession();

@@ -213,7 +213,7 @@ describe('router', () => {
     await user.click(await screen.findByRole('button', { name: 'メニューを開く' }));
     await user.click(await screen.findByRole('button', { name: 'ログアウト' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
   });
 

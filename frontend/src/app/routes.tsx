@@ -3,7 +3,6 @@ import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import type { RouteHandle, RouteName } from '@/config/routeHandle';
 import { NOT_FOUND_TITLE, NotFound } from '@/components/NotFound';
-import { RouteError } from '@/app/RouteError';
 import { Home, Project } from '@/features/public/routes';
 import { AppLayout } from './AppLayout';
 
@@ -34,10 +33,10 @@ const page = (
   return { path, handle, Component };
 };
 
+/** The route tree, rendered by `AppRoutes`; a page's failure shows `RouteError` (see there). */
 export const routes: RouteObject[] = [
   {
     Component: AppLayout,
-    errorElement: <RouteError />,
     children: [
       page(paths.home.path, 'Home', '地域の挑戦を応援するクラウドファンディング', Home),
       page(paths.project.path, 'Project', 'プロジェクト', Project),

@@ -1,10 +1,10 @@
-import { Link, useMatches } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import { paths } from '@/config/paths';
-import { getRouteHandle } from '@/config/routeHandle';
+import { useCurrentRoute } from '@/hooks/currentRoute';
 
 /** The page of a screen that is not built yet, titled like its route. */
 export function ComingSoon({ title }: { title?: string }) {
-  const handle = getRouteHandle(useMatches());
+  const { handle } = useCurrentRoute();
   return (
     <section className="page coming-soon" aria-labelledby="coming-soon-title">
       <h1 id="coming-soon-title" className="page__title">

@@ -1,5 +1,3 @@
-import type { UIMatch } from 'react-router-dom';
-
 /** Names of the routes, as the specs call them where they do. */
 export type RouteName =
   | 'Home' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
@@ -27,10 +25,13 @@ export const HEADERLESS_ROUTES: ReadonlySet<RouteName> = new Set([
 const isRouteHandle = (handle: unknown): handle is RouteHandle =>
   typeof handle === 'object' && handle !== null && 'name' in handle && 'title' in handle;
 
-/** The handle of the deepest matched route that has one. */
-export const getRouteHandle = (matches: UIMatch[]): RouteHandle | undefined => {
+/** The handle of the deepest matched route that has one (`matches` as `matchRoutes` gives them). */
+export const getRouteHandle = (
+  matches: readonly { route: { handle?: unknown } }[] | null,
+): RouteHandle | undefined => {
+  if (!matches) return undefined;
   for (let i = matches.length - 1; i >= 0; i -= 1) {
-    const handle = matches[i]?.handle;
+    const handle = matches[i]?.route.handle;
     if (isRouteHandle(handle)) return handle;
   }
   return undefined;

@@ -1,8 +1,8 @@
-import { render, type RenderOptions } from '@testing-library/react';
-import type { ReactElement, ReactNode } from 'react';
+import { act, render, type RenderOptions } from '@testing-library/react';
+import { useLayoutEffect, type ReactElement, type ReactNode } from 'react';
 import { Provider } from 'react-redux';
-import { MemoryRouter, RouterProvider, createMemoryRouter } from 'react-router-dom';
-import { routes } from '@/app/routes';
+import { MemoryRouter, useLocation, useNavigate, type Location, type NavigateFunction, type To } from 'react-router-dom';
+import { AppRoutes } from '@/app/AppRoutes';
 import { makeStore, type AppStore, type RootState } from '@/app/store';
 import { PageMetaProvider } from '@/hooks/pageMeta';
 
@@ -28,19 +28,59 @@ export function renderWithProviders(
   return { store, ...render(ui, { wrapper: Wrapper, ...renderOptions }) };
 }
 
+/** What a test reads and drives of the application's memory router. */
+export interface TestRouter {
+  /** Where the reader is now. */
+  readonly location: Location;
+  /** Goes to `to` as a link would. */
+  navigate: (to: To) => Promise<void>;
+}
+
+interface RouterProbeTarget {
+  location?: Location;
+  navigate?: NavigateFunction;
+}
+
+/** Hands the router's location and navigation to the test after every commit. */
+function RouterProbe({ target }: { target: RouterProbeTarget }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  useLayoutEffect(() => {
+    target.location = location;
+    target.navigate = navigate;
+  });
+  return null;
+}
+
 /** Renders the whole application at `path`, with a fresh store. */
 export function renderApp(
   path: string,
   { preloadedState, store = makeStore(preloadedState) }: Pick<ProviderOptions, 'preloadedState' | 'store'> = {},
 ) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const probe: RouterProbeTarget = {};
+  const router: TestRouter = {
+    get location() {
+      if (!probe.location) throw new Error('the application has not rendered yet');
+      return probe.location;
+    },
+    navigate: async (to) => {
+      const navigate = probe.navigate;
+      if (!navigate) throw new Error('the application has not rendered yet');
+      await act(async () => {
+        await navigate(to);
+      });
+    },
+  };
   return {
     store,
     router,
     ...render(
       <Provider store={store}>
         <PageMetaProvider>
-          <RouterProvider router={router} />
+          <MemoryRouter initialEntries={[path]}>
+            <AppRoutes />
+            <RouterProbe target={probe} />
+          </MemoryRouter>
         </PageMetaProvider>
       </Provider>,
     ),

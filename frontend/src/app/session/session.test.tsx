@@ -54,7 +54,7 @@ describe('session', () => {
     window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify({ supportType: 'login' }));
     const { router } = renderApp('/edit/profile?tab=1');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(await screen.findByRole('alertdialog', { name: 'ログインが必要です' })).toHaveTextContent(
       SESSION_MESSAGES.loginRequired,
     );
@@ -66,7 +66,7 @@ describe('session', () => {
   it('never renders a protected page for a visitor', async () => {
     const { router } = renderApp('/account/');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(screen.queryByRole('heading', { name: 'マイページ' })).not.toBeInTheDocument();
   });
 
@@ -75,8 +75,8 @@ describe('session', () => {
     answerLoginCheck401();
     const { router } = renderApp('/account/');
 
-    await waitFor(() => expect(router.state.location.search).toBe('?expired=1'));
-    expect(router.state.location.pathname).toBe('/login/');
+    await waitFor(() => expect(router.location.search).toBe('?expired=1'));
+    expect(router.location.pathname).toBe('/login/');
     const dialog = await screen.findByRole('alertdialog', { name: 'ログインの有効期限切れ' });
     expect(dialog).toHaveTextContent(SESSION_MESSAGES.expired);
     expect(screen.getAllByRole('alertdialog')).toHaveLength(1);
@@ -95,7 +95,7 @@ describe('session', () => {
     answerLoginCheck401();
     const { router } = renderApp('/terms/');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(storedFk()).toEqual({ supportType: 'guest' });
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
@@ -119,7 +119,7 @@ describe('session', () => {
     const dialog = await screen.findByRole('alertdialog', { name: '読み込みエラー' });
     expect(dialog).toHaveTextContent('データの取得に失敗しました。再読み込みしてください。');
     expect(within(dialog).getByRole('button', { name: '再読み込みする' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/account/');
+    expect(router.location.pathname).toBe('/account/');
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('kept');
 
     await user.click(within(dialog).getByRole('button', { name: '閉じる' }));
@@ -134,7 +134,7 @@ describe('session', () => {
     const { router } = renderApp('/terms/');
 
     expect(await screen.findByRole('alertdialog', { name: '読み込みエラー' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/terms/');
+    expect(router.location.pathname).toBe('/terms/');
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('kept');
   });
 
@@ -147,7 +147,7 @@ describe('session', () => {
     );
     const { router } = renderApp('/edit/profile');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(await screen.findByRole('alertdialog', { name: 'ログインエラー' })).toHaveTextContent(
       'ログインに問題が発生しました。お手数ですが管理者までお問い合わせください。',
     );
@@ -207,7 +207,7 @@ describe('session', () => {
     const { router } = renderApp('/admin/');
 
     expect(await screen.findByRole('heading', { level: 1, name: '管理画面' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/');
+    expect(router.location.pathname).toBe('/admin/');
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
   });
 
@@ -242,7 +242,7 @@ describe('session', () => {
       await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
       expect(await screen.findByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
       expect(checks).toBe(1);
-      expect(router.state.location.pathname).toBe(path);
+      expect(router.location.pathname).toBe(path);
       expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
     },
   );
@@ -259,7 +259,7 @@ describe('session', () => {
     await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
     await user.click(screen.getByRole('button', { name: 'ログアウト' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
     expect(window.localStorage.getItem(LOT_STORAGE_KEY)).toBeNull();
     expect(storedFk()).toEqual({ supportType: 'login' });

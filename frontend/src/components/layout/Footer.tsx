@@ -1,11 +1,11 @@
 import { useRef } from 'react';
-import { Link, useLocation, useMatches } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { useGetFooterSponsorsQuery } from '@/components/sponsors/footerSponsorsApi';
 import { SponsorGroup } from '@/components/sponsors/SponsorLogos';
 import { paths } from '@/config/paths';
-import { getRouteHandle } from '@/config/routeHandle';
 import { SITE_NAME, getSiteConfig } from '@/config/site';
+import { useCurrentRoute } from '@/hooks/currentRoute';
 import { useInView } from '@/hooks/useInView';
 
 /** Sponsor blocks are not shown on admin and payment routes (spec 000 §2). */
@@ -16,10 +16,9 @@ export const hidesFooterSponsors = (pathname: string): boolean => {
 
 /** The current project's slug, when the page is a project page. */
 const useProjectSlug = (): string | undefined => {
-  const matches = useMatches();
-  if (getRouteHandle(matches)?.name !== 'Project') return undefined;
-  const slug = matches[matches.length - 1]?.params.slug;
-  return slug || undefined;
+  const { handle, params } = useCurrentRoute();
+  if (handle?.name !== 'Project') return undefined;
+  return params.slug || undefined;
 };
 
 function FooterSponsors({ slug, load }: { slug: string | undefined; load: boolean }) {

@@ -76,7 +76,7 @@ describe('EditCorporate', () => {
     await user.type(screen.getByLabelText(/企業サイトURL/), 'https://jomo.example.jp/');
     await user.click(screen.getByRole('button', { name: '登録する' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/account/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/account/'));
     expect(bodies).toEqual([{ id: 7, corporatename: '上毛商事', corporateurl: 'https://jomo.example.jp/' }]);
     expect(await screen.findByText(CORPORATE_MESSAGES.saved)).toBeInTheDocument();
   });

@@ -55,7 +55,7 @@ describe('EditEmailUpdated', () => {
     expect(screen.getByRole('link', { name: 'マイページへ' })).toHaveAttribute('href', '/account/');
 
     await user.click(screen.getByRole('button', { name: 'ログアウト' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toBeNull();
   });
 
@@ -80,7 +80,7 @@ describe('EditEmailUpdated', () => {
   it('asks a visitor to log in first and comes back to the link', async () => {
     const { router } = renderApp('/edit/email/updated?activate=MAILKEY');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(JSON.parse(window.localStorage.getItem('fk') ?? '{}')).toEqual({
       loginRef: '/edit/email/updated?activate=MAILKEY',
     });

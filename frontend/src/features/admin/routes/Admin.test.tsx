@@ -94,7 +94,7 @@ describe('Admin dashboard', () => {
     const { router } = renderApp('/admin/');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
-    expect(router.state.location.pathname).toBe('/admin/');
+    expect(router.location.pathname).toBe('/admin/');
     expect(screen.queryByRole('navigation', { name: '管理メニュー' })).not.toBeInTheDocument();
   });
 

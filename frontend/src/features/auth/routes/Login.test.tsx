@@ -77,7 +77,7 @@ describe('Login', () => {
 
     await fillAndSubmit(user, ' taro@example.jp ', 'secret-pass');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/account/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/account/'));
     expect(JSON.parse(window.localStorage.getItem(JWT_STORAGE_KEY) ?? 'null')).toEqual({
       type: 'Bearer',
       token: 'abc.def',
@@ -94,7 +94,7 @@ describe('Login', () => {
 
     await fillAndSubmit(user, 'taro@example.jp', 'secret-pass');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/edit/password'));
+    await waitFor(() => expect(router.location.pathname).toBe('/edit/password'));
     expect(await screen.findByLabelText('現在のパスワード')).toBeInTheDocument();
     expect(JSON.parse(window.localStorage.getItem(FK_STORAGE_KEY) ?? '{}')).toEqual({ supportType: 'login' });
   });
@@ -106,7 +106,7 @@ describe('Login', () => {
 
     await fillAndSubmit(user, 'taro@example.jp', 'secret-pass');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/account/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/account/'));
     expect(await screen.findByText('taro@example.jp')).toBeInTheDocument();
   });
 
@@ -116,7 +116,7 @@ describe('Login', () => {
 
     await fillAndSubmit(user, 'taro@example.jp', 'secret-pass');
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/account/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/account/'));
     expect(bodies).toEqual([{ email: 'taro@example.jp', password: 'secret-pass', isRegist: true }]);
     expect(await screen.findByText('taro@example.jp')).toBeInTheDocument();
   });

@@ -46,7 +46,7 @@ describe('ResetPassword', () => {
 
     await submitPassword(user, 'brand-new-pass');
 
-    await waitFor(() => expect(router.state.location.search).toBe('?isResetPass=1'));
+    await waitFor(() => expect(router.location.search).toBe('?isResetPass=1'));
     expect(bodies).toEqual([{ password: 'brand-new-pass', activatekey: 'S3CRET' }]);
     expect(await screen.findByText(LOGIN_BANNERS.isResetPass)).toBeInTheDocument();
   });

@@ -65,8 +65,8 @@ describe('SignupPassword', () => {
     await user.type(confirmation, 'long-enough');
     await user.click(submit);
 
-    await waitFor(() => expect(router.state.location.search).toBe('?isRegist=1'));
-    expect(router.state.location.pathname).toBe('/login/');
+    await waitFor(() => expect(router.location.search).toBe('?isRegist=1'));
+    expect(router.location.pathname).toBe('/login/');
     expect(bodies).toEqual([{ flag: 1, password: 'long-enough', activatekey: 'KEY123' }]);
     expect(await screen.findByText(LOGIN_BANNERS.isRegist)).toBeInTheDocument();
   });

@@ -62,7 +62,7 @@ describe('payment step 1', () => {
     await agree(user);
     await user.click(screen.getByRole('button', { name: '次へ' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/payment/method/${PROJECT}/${RETURN}/`));
+    await waitFor(() => expect(router.location.pathname).toBe(`/payment/method/${PROJECT}/${RETURN}/`));
     expect(registered).toEqual([{ email: 'guest@example.jp', isGuest: true }]);
     expect(readRecord()).toEqual({
       supportType: 'guest',
@@ -112,7 +112,7 @@ describe('payment step 1', () => {
     await user.click(screen.getByRole('button', { name: '次へ' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(shown);
-    expect(router.state.location.pathname).toBe(INFO);
+    expect(router.location.pathname).toBe(INFO);
     expect(readRecord().lot).toBeUndefined();
   });
 
@@ -215,7 +215,7 @@ describe('payment step 1', () => {
     storeRecord({ supportType: 'login', loginRef: INFO });
     const { router } = renderApp(INFO);
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/login/'));
     expect(await screen.findByRole('alertdialog')).toHaveTextContent(SESSION_MESSAGES.loginRequired);
     expect(readRecord().loginRef).toBe(INFO);
   });
@@ -245,7 +245,7 @@ describe('payment step 1', () => {
     await agree(user);
     await user.click(screen.getByRole('button', { name: '次へ' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/payment/method/${PROJECT}/${RETURN}/`));
+    await waitFor(() => expect(router.location.pathname).toBe(`/payment/method/${PROJECT}/${RETURN}/`));
     expect(readRecord()).toMatchObject({
       supportType: 'login',
       user_id: 7,

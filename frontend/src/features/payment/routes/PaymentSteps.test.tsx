@@ -92,7 +92,7 @@ describe('payment step 2', () => {
       'step',
     );
     await user.click(screen.getByRole('button', { name: '次へ' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('card')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('card')));
   });
 
   it('sends a bank transfer straight to confirm with paymentType=2', async () => {
@@ -104,7 +104,7 @@ describe('payment step 2', () => {
 
     await user.click(await screen.findByRole('radio', { name: /銀行振込/ }));
     await user.click(screen.getByRole('button', { name: '次へ' }));
-    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe(step('confirm', '?paymentType=2')));
+    await waitFor(() => expect(`${router.location.pathname}${router.location.search}`).toBe(step('confirm', '?paymentType=2')));
   });
 
   it('redirects the bank step to confirm with paymentType=2', async () => {
@@ -112,8 +112,8 @@ describe('payment step 2', () => {
     serveQuote();
     guestAfterStep1();
     const { router } = renderApp(step('bank'));
-    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=2'));
-    expect(router.state.location.pathname).toBe(step('confirm'));
+    await waitFor(() => expect(router.location.search).toBe('?paymentType=2'));
+    expect(router.location.pathname).toBe(step('confirm'));
   });
 });
 
@@ -137,7 +137,7 @@ describe('payment step 3 for members', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText('JCB **** 0005')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '次へ' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=1'));
+    await waitFor(() => expect(router.location.search).toBe('?paymentType=1'));
   });
 
   it('sets another card as the default, and says so when that fails', async () => {
@@ -242,13 +242,13 @@ describe('payment steps 3 and 4 for guests', () => {
     await waitFor(() => expect(screen.getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
     act(() => fake.change({ complete: true }));
     await user.click(screen.getByRole('button', { name: '次へ' }));
-    await waitFor(() => expect(router.state.location.search).toBe('?paymentType=1'));
+    await waitFor(() => expect(router.location.search).toBe('?paymentType=1'));
     expect(JSON.stringify({ ...window.localStorage })).not.toContain('tok_guest');
     expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('tok_guest');
 
     expect(await screen.findByText('クレジットカード（Visa **** 4242）')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '6,600円を支払う' }));
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
     expect(bodies[0]).toMatchObject({
       projectId: 1,
       returnId: 3,
@@ -309,7 +309,7 @@ describe('payment step 4', () => {
     await user.dblClick(pay);
     expect(screen.getByRole('button', { name: /決済処理中/ })).toBeDisabled();
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
     expect(bodies).toHaveLength(1);
     expect(bodies[0]!.idempotencyKey).toEqual(expect.any(String));
     expect(readRecord()).toEqual({ supportType: 'guest', guestEmail: 'guest@example.jp' });
@@ -328,7 +328,7 @@ describe('payment step 4', () => {
     expect(readRecord().lot).toBe(2);
 
     await user.click(pay);
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
     expect(bodies).toHaveLength(2);
     expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
   });
@@ -358,7 +358,7 @@ describe('payment step 4', () => {
     expect(await screen.findByText(PAYMENT_MESSAGES.cardDeclined)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: '別のカードを選択する' })).toHaveAttribute('href', step('card'));
     await user.click(pay);
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
     expect(bodies[0]!.card).toEqual({ cardId: 'card_visa' });
     expect(bodies[1]!.idempotencyKey).not.toBe(bodies[0]!.idempotencyKey);
   });
@@ -388,7 +388,7 @@ describe('payment step 4', () => {
     const { router } = renderApp(step('confirm', '?paymentType=1'));
     await user.click(await screen.findByRole('button', { name: '6,600円を支払う' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe(step('complete')));
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
     expect(fake.stripe.confirmCardPayment).toHaveBeenCalledWith('pi_1_secret_2');
     expect(receipts).toEqual(['rcpt_41']);
     expect(await screen.findByText('ご支援ありがとうございました。')).toBeInTheDocument();

@@ -525,7 +525,7 @@ describe('Support start', () => {
     await user.click(within(dialog).getByRole('button', { name: label }));
 
     expect(stored()).toEqual({ loginRef: '/payment/info/maebashi-fes/course-a/', supportType });
-    await waitFor(() => expect(router.state.location.pathname).toBe(target));
+    await waitFor(() => expect(router.location.pathname).toBe(target));
   });
 
   it('offers the anonymous bank details only when the project has them', async () => {
@@ -571,7 +571,7 @@ describe('Support start', () => {
 
     await user.click(within(section).getByRole('button', { name: /このリターンで支援する/ }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/payment/info/maebashi-fes/course-a/'));
+    await waitFor(() => expect(router.location.pathname).toBe('/payment/info/maebashi-fes/course-a/'));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     // The payment flow knows how the member supports.
     expect(stored()).toEqual({ loginRef: '/payment/info/maebashi-fes/course-a/', supportType: 'login' });

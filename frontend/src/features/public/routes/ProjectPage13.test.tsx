@@ -18,7 +18,7 @@ describe('Project page (issue #13)', () => {
     expect(await screen.findByRole('tab', { name: '新着情報 1件' })).toHaveAttribute('aria-selected', 'false');
 
     await userEvent.setup().click(screen.getByRole('tab', { name: /^新着情報/ }));
-    expect(router.state.location.hash).toBe('#news');
+    expect(router.location.hash).toBe('#news');
     expect(screen.getByRole('tab', { name: /^新着情報/ })).toHaveAttribute('aria-selected', 'true');
   });
 
