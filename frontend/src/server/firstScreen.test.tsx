@@ -49,7 +49,7 @@ afterEach(() => {
 
 describe('the server-rendered first screen', () => {
   it('is the finished home screen: the projects in order, the totals and the operator', async () => {
-    const html = await renderFirstScreen('/', homeAnswers, site);
+    const html = renderFirstScreen('/', homeAnswers, site);
 
     expect(html.indexOf('高崎だるまの工房を守る')).toBeGreaterThan(-1);
     expect(html.indexOf('高崎だるまの工房を守る')).toBeLessThan(html.indexOf(projects[1]!.title));
@@ -60,7 +60,7 @@ describe('the server-rendered first screen', () => {
   });
 
   it('is the project page with its share links on the public address', async () => {
-    const html = await renderFirstScreen('/projects/maebashi-fes/', projectAnswers, site);
+    const html = renderFirstScreen('/projects/maebashi-fes/', projectAnswers, site);
 
     expect(html).toContain(project.title);
     expect(html).toContain(encodeURIComponent('https://cf.example/projects/maebashi-fes/'));
@@ -68,7 +68,7 @@ describe('the server-rendered first screen', () => {
 
   it('is taken over by the browser without re-rendering: home', async () => {
     mockHome(projects);
-    const html = await renderFirstScreen('/', homeAnswers, site);
+    const html = renderFirstScreen('/', homeAnswers, site);
     provideSiteConfigBlock(site);
     const root = servePage('/', html, homeAnswers);
     const heading = root.querySelector('h3');
@@ -82,7 +82,7 @@ describe('the server-rendered first screen', () => {
 
   it('is taken over by the browser without re-rendering: a project page', async () => {
     mockProjectPage({ project });
-    const html = await renderFirstScreen('/projects/maebashi-fes/', projectAnswers, site);
+    const html = renderFirstScreen('/projects/maebashi-fes/', projectAnswers, site);
     provideSiteConfigBlock(site);
     const root = servePage('/projects/maebashi-fes/', html, projectAnswers);
     const heading = root.querySelector('h1');

@@ -18,14 +18,12 @@ const answer = (reply: object) => process.stdout.write(`${JSON.stringify(reply)}
 
 const lines = createInterface({ input: process.stdin });
 lines.on('line', (line) => {
-  void (async () => {
-    try {
-      const request = JSON.parse(line) as { path: string; responses: Record<string, unknown>; site: unknown };
-      answer({ html: await renderFirstScreen(request.path, request.responses, request.site) });
-    } catch (error) {
-      answer({ error: error instanceof Error ? error.message : String(error) });
-    }
-  })();
+  try {
+    const request = JSON.parse(line) as { path: string; responses: Record<string, unknown>; site: unknown };
+    answer({ html: renderFirstScreen(request.path, request.responses, request.site) });
+  } catch (error) {
+    answer({ error: error instanceof Error ? error.message : String(error) });
+  }
 });
 lines.on('close', () => process.exit(0));
 answer({ ready: true });
