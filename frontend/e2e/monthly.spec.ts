@@ -1,4 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { registeredMember } from './accounts';
 import { waitForMails } from './mail';
 import { CARDS, STRIPE_API_BASE, chooseMethod, customerOf, expectStep, fillInfoStep, registerCard, returnCard, yen } from './payment';

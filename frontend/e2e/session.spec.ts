@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { login, storedToken } from './accounts';
 
 // Demo accounts seeded by `app-server seed-demo` (password `demo-password-1`).

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mailBody, waitForMails } from './mail';
 
 const SITE = 'ぐんまクラウドファンディング';
