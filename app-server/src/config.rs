@@ -476,7 +476,10 @@ mod tests {
             default_renderer_script(std::path::Path::new("frontend/dist")),
             PathBuf::from("frontend/dist-server/render.js")
         );
-        assert_eq!(default_renderer_script(std::path::Path::new("/srv/site/")), PathBuf::from("/srv/dist-server/render.js"));
+        assert_eq!(
+            default_renderer_script(std::path::Path::new("/srv/site/")),
+            PathBuf::from("/srv/dist-server/render.js")
+        );
     }
 
     #[test]

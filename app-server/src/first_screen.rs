@@ -17,6 +17,7 @@ use ports::first_screen::{FirstScreen, FirstScreenRenderer};
 use serde::Deserialize;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::sync::oneshot;
 
 use crate::config::FirstScreenSettings;
 
@@ -38,8 +39,12 @@ pub struct NodeRenderer {
 
 enum WorkerState {
     Stopped,
+    /// Loading the bundle, in a task of its own: no page waits for it.
+    Starting(oneshot::Receiver<anyhow::Result<Worker>>),
     Running(Box<Worker>),
-    Unavailable { since: Instant },
+    Unavailable {
+        since: Instant,
+    },
 }
 
 struct Worker {
@@ -78,30 +83,36 @@ impl NodeRenderer {
         })
     }
 
-    /// Starts the worker now, so the first visitor does not wait for it.
+    /// Starts the worker and waits until it is ready or could not start,
+    /// without keeping pages from rendering (or going without) meanwhile.
     pub async fn warm_up(&self) {
-        let mut state = self.worker.lock().await;
-        self.running(&mut state).await;
+        let deadline = Instant::now() + START_LIMIT + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            {
+                let mut state = self.worker.lock().await;
+                if self.worker_now(&mut state).is_some() || matches!(*state, WorkerState::Unavailable { .. }) {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
-    async fn running<'s>(&self, state: &'s mut WorkerState) -> Option<&'s mut Worker> {
-        if let WorkerState::Unavailable { since } = state {
-            if since.elapsed() < RETRY_AFTER {
-                return None;
-            }
-        }
-        if !matches!(state, WorkerState::Running(_)) {
-            *state = match tokio::time::timeout(START_LIMIT, self.start()).await {
-                Ok(Ok(worker)) => WorkerState::Running(Box::new(worker)),
-                Ok(Err(e)) => {
-                    tracing::warn!(error = %e, "first-screen renderer did not start");
-                    WorkerState::Unavailable { since: Instant::now() }
+    /// The running worker, if there is one now; else starts one in the
+    /// background (unless starting failed less than `RETRY_AFTER` ago).
+    fn worker_now<'s>(&self, state: &'s mut WorkerState) -> Option<&'s mut Worker> {
+        match state {
+            WorkerState::Unavailable { since } if since.elapsed() < RETRY_AFTER => {}
+            WorkerState::Stopped | WorkerState::Unavailable { .. } => *state = WorkerState::Starting(self.start()),
+            WorkerState::Starting(started) => match started.try_recv() {
+                Ok(Ok(worker)) => *state = WorkerState::Running(Box::new(worker)),
+                Ok(Err(e)) => *state = unavailable(&e),
+                Err(oneshot::error::TryRecvError::Empty) => {}
+                Err(oneshot::error::TryRecvError::Closed) => {
+                    *state = unavailable(&anyhow::anyhow!("the start was abandoned"));
                 }
-                Err(_) => {
-                    tracing::warn!("first-screen renderer took too long to start");
-                    WorkerState::Unavailable { since: Instant::now() }
-                }
-            };
+            },
+            WorkerState::Running(_) => {}
         }
         match state {
             WorkerState::Running(worker) => Some(worker),
@@ -109,23 +120,41 @@ impl NodeRenderer {
         }
     }
 
-    async fn start(&self) -> anyhow::Result<Worker> {
-        let mut child = Command::new(&self.node)
-            .arg(&self.script)
-            .env("NODE_ENV", "production")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .with_context(|| format!("running {} {}", self.node, self.script.display()))?;
-        let stdin = child.stdin.take().context("no stdin")?;
-        let mut stdout = BufReader::new(child.stdout.take().context("no stdout")?);
-        let reply = read_reply(&mut stdout).await?;
-        anyhow::ensure!(reply.ready, "the renderer did not say it was ready");
-        tracing::info!(script = %self.script.display(), "first-screen renderer ready");
-        Ok(Worker { _child: child, stdin, stdout })
+    fn start(&self) -> oneshot::Receiver<anyhow::Result<Worker>> {
+        let (started, receiver) = oneshot::channel();
+        let (node, script) = (self.node.clone(), self.script.clone());
+        tokio::spawn(async move {
+            let worker = tokio::time::timeout(START_LIMIT, start_worker(&node, &script))
+                .await
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("took longer than {START_LIMIT:?} to start")));
+            // Nobody waiting any more: the worker is dropped, which stops it.
+            let _ = started.send(worker);
+        });
+        receiver
     }
+}
+
+fn unavailable(error: &anyhow::Error) -> WorkerState {
+    tracing::warn!(error = %error, "first-screen renderer did not start; pages are rendered in the browser");
+    WorkerState::Unavailable { since: Instant::now() }
+}
+
+async fn start_worker(node: &str, script: &std::path::Path) -> anyhow::Result<Worker> {
+    let mut child = Command::new(node)
+        .arg(script)
+        .env("NODE_ENV", "production")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .with_context(|| format!("running {node} {}", script.display()))?;
+    let stdin = child.stdin.take().context("no stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().context("no stdout")?);
+    let reply = read_reply(&mut stdout).await?;
+    anyhow::ensure!(reply.ready, "the renderer did not say it was ready");
+    tracing::info!(script = %script.display(), "first-screen renderer ready");
+    Ok(Worker { _child: child, stdin, stdout })
 }
 
 async fn read_reply(stdout: &mut BufReader<ChildStdout>) -> anyhow::Result<Reply> {
@@ -168,7 +197,7 @@ impl FirstScreenRenderer for NodeRenderer {
             return Some(html.to_string());
         }
         let mut state = tokio::time::timeout(self.limit, self.worker.lock()).await.ok()?;
-        let worker = self.running(&mut state).await?;
+        let worker = self.worker_now(&mut state)?;
         let html = match tokio::time::timeout(self.limit, worker.render(&request)).await {
             Ok(Ok(Ok(html))) => html,
             Ok(Ok(Err(error))) => {
@@ -216,9 +245,12 @@ mod tests {
         path
     }
 
-    fn renderer(script: PathBuf, timeout_ms: u64) -> NodeRenderer {
-        NodeRenderer::from_settings(&FirstScreenSettings { script: Some(script), node: "node".into(), timeout_ms })
-            .expect("the script exists")
+    async fn renderer(script: PathBuf, timeout_ms: u64) -> NodeRenderer {
+        let node =
+            NodeRenderer::from_settings(&FirstScreenSettings { script: Some(script), node: "node".into(), timeout_ms })
+                .expect("the script exists");
+        node.warm_up().await;
+        node
     }
 
     fn screen<'a>(path: &'a str, responses: &'a str) -> FirstScreen<'a> {
@@ -230,7 +262,8 @@ mod tests {
         let node = renderer(
             script("echo", "answer({ html: `<main>${request.path} ${request.responses.total} ${request.site.operator.name} #${count}</main>` });"),
             5_000,
-        );
+        )
+        .await;
 
         let first = node.render(screen("/", r#"{"total":"12,000円"}"#)).await;
         let again = node.render(screen("/", r#"{"total":"12,000円"}"#)).await;
@@ -251,18 +284,37 @@ mod tests {
                  answer({ html: `<p>${request.path}</p>` });",
             ),
             300,
-        );
+        )
+        .await;
 
         let started = Instant::now();
         assert_eq!(node.render(screen("/slow/", "{}")).await, None);
         assert!(started.elapsed() < Duration::from_secs(2), "the page did not wait for the slow render");
+        node.warm_up().await;
         assert_eq!(node.render(screen("/fail/", "{}")).await, None);
         assert_eq!(node.render(screen("/", "{}")).await.as_deref(), Some("<p>/</p>"));
     }
 
     #[tokio::test]
+    async fn no_page_waits_for_the_renderer_to_start() {
+        let settings = FirstScreenSettings {
+            script: Some(script("late", "answer({ html: '<p>ok</p>' });")),
+            node: "node".into(),
+            timeout_ms: 5_000,
+        };
+        let node = NodeRenderer::from_settings(&settings).unwrap();
+
+        let started = Instant::now();
+        assert_eq!(node.render(screen("/", "{}")).await, None, "the first page goes while Node starts");
+        assert!(started.elapsed() < Duration::from_millis(500));
+        node.warm_up().await;
+        assert_eq!(node.render(screen("/", "{}")).await.as_deref(), Some("<p>ok</p>"));
+    }
+
+    #[tokio::test]
     async fn without_node_or_without_the_bundle_there_is_no_first_screen() {
-        let missing = FirstScreenSettings { script: Some("/nonexistent/render.js".into()), node: "node".into(), timeout_ms: 500 };
+        let missing =
+            FirstScreenSettings { script: Some("/nonexistent/render.js".into()), node: "node".into(), timeout_ms: 500 };
         assert!(NodeRenderer::from_settings(&missing).is_none());
 
         let settings = FirstScreenSettings {
@@ -271,6 +323,7 @@ mod tests {
             timeout_ms: 500,
         };
         let node = NodeRenderer::from_settings(&settings).unwrap();
+        node.warm_up().await;
         assert_eq!(node.render(screen("/", "{}")).await, None);
     }
 

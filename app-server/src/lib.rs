@@ -3,9 +3,9 @@
 pub mod assets;
 pub mod config;
 pub mod csp;
-pub mod first_screen;
 #[cfg(feature = "demo")]
 pub mod demo;
+pub mod first_screen;
 pub mod media;
 pub mod startup;
 pub mod telemetry;

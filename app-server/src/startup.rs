@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::first_screen::NodeRenderer;
 use actix_files::Files;
 use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
 use actix_web::http::header;
@@ -14,7 +15,6 @@ use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_http::mass_mail::JwtOptOutTokens;
 use adapters_http::pages::{self, SpaIndex, SpaPages};
-use crate::first_screen::NodeRenderer;
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{

@@ -187,15 +187,20 @@ mod tests {
         catalog.expect_master().returning(|| Ok(vec![]));
         catalog.expect_paid_sum().returning(|_| Ok(PaidSum { amount: domain::money::Yen(12_000), supports: 3 }));
         let catalog: Arc<dyn Catalog> = Arc::new(catalog);
-        let index = SpaIndex::from_html("<html><head></head><body><div id=root></div></body></html>")
-            .with_site_config(&ports::accounts::Operator { name: "上州新報".into(), ..Default::default() }, "https://cf.example");
+        let index = SpaIndex::from_html("<html><head></head><body><div id=root></div></body></html>").with_site_config(
+            &ports::accounts::Operator { name: "上州新報".into(), ..Default::default() },
+            "https://cf.example",
+        );
         let mut spa = SpaPages::new(index, "https://cf.example", "サイト");
         if let Some(renderer) = renderer {
             spa = spa.with_renderer(Arc::new(renderer));
         }
         let env = SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() };
         let app = init_service(
-            App::new().app_data(web::Data::from(catalog)).app_data(web::Data::new(env)).configure(config(web::Data::new(spa))),
+            App::new()
+                .app_data(web::Data::from(catalog))
+                .app_data(web::Data::new(env))
+                .configure(config(web::Data::new(spa))),
         )
         .await;
         let resp = call_service(&app, TestRequest::get().uri("/").to_request()).await;

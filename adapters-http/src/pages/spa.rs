@@ -149,9 +149,9 @@ fn insert_before(html: &mut String, end: &str, fragment: &str) {
 /// or not); an index without one is left as it is.
 fn insert_into_root(html: &mut String, markup: &str) {
     let lower = html.to_ascii_lowercase();
-    let open = ["<div id=root>", "<div id=\"root\">", "<div id='root'>"].iter().find_map(|tag| {
-        lower.find(tag).map(|at| at + tag.len())
-    });
+    let open = ["<div id=root>", "<div id=\"root\">", "<div id='root'>"]
+        .iter()
+        .find_map(|tag| lower.find(tag).map(|at| at + tag.len()));
     if let Some(at) = open {
         html.insert_str(at, markup);
     }
@@ -284,8 +284,8 @@ mod tests {
     #[test]
     fn every_page_carries_the_operators_details_as_an_inert_data_block() {
         let operator = ports::accounts::Operator { name: "上州新報</script>".into(), ..Default::default() };
-        let index =
-            SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>").with_site_config(&operator, "https://cf.example");
+        let index = SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>")
+            .with_site_config(&operator, "https://cf.example");
 
         for html in [index.html().to_string(), index.render(&Page::default())] {
             let open = format!(r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">"#);
@@ -324,7 +324,8 @@ mod tests {
     #[test]
     fn the_first_screen_goes_inside_the_root_element_quoted_or_not() {
         for root in [r#"<div id="root"></div>"#, "<div id=root></div>"] {
-            let index = SpaIndex::from_html(format!("<html><head></head><body>{root}<script src=a.js></script></body></html>"));
+            let index =
+                SpaIndex::from_html(format!("<html><head></head><body>{root}<script src=a.js></script></body></html>"));
 
             let html = index.render(&Page { first_screen: Some("<main>前橋</main>".into()), ..Page::default() });
 
@@ -337,7 +338,8 @@ mod tests {
     #[test]
     fn the_site_configuration_is_kept_as_json_for_the_renderer() {
         let operator = ports::accounts::Operator { name: "上州新報".into(), ..Default::default() };
-        let index = SpaIndex::from_html("<html><head></head><body></body></html>").with_site_config(&operator, "https://cf.example");
+        let index = SpaIndex::from_html("<html><head></head><body></body></html>")
+            .with_site_config(&operator, "https://cf.example");
 
         let parsed: serde_json::Value = serde_json::from_str(index.site_config()).unwrap();
 
