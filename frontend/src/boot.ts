@@ -32,3 +32,6 @@ if (!paintIsReported || document.visibilityState === 'hidden') {
   // A page that has nothing to paint yet (a screen the server did not render) starts on its own.
   window.addEventListener('load', () => setTimeout(startApp, 500), { once: true });
 }
+
+// A module, so its names stay its own.
+export {};
