@@ -16,7 +16,14 @@ const homeAnswers = {
   '/helper/get/master': { master: { projects, env: { name: 'local', flag: false } } },
   '/sales/get/allSum': { result: { amount: 4_321_000, lot: 77 } },
 };
-const project = detail({ slug: 'maebashi-fes', title: '前橋の夏祭りを復活させたい' });
+const project = detail({
+  slug: 'maebashi-fes',
+  title: '前橋の夏祭りを復活させたい',
+  slider: [
+    { src: '/media/demo/p1-main.svg', alt: '' },
+    { src: '/media/demo/p1-sub.svg', alt: '' },
+  ],
+});
 const projectAnswers = { '/project/get/detail?slug=maebashi-fes': { project } };
 
 /** The page as app-server sends it: the rendered first screen, and the answers it was rendered from. */
@@ -64,6 +71,13 @@ describe('the server-rendered first screen', () => {
 
     expect(html).toContain(project.title);
     expect(html).toContain(encodeURIComponent('https://cf.example/projects/maebashi-fes/'));
+  });
+
+  it('carries no style attribute, which the pages\' Content-Security-Policy would refuse', () => {
+    for (const html of [renderFirstScreen('/', homeAnswers, site), renderFirstScreen('/projects/maebashi-fes/', projectAnswers, site)]) {
+      expect(html).toContain('<img');
+      expect(html).not.toMatch(/\sstyle=/);
+    }
   });
 
   it('is taken over by the browser without re-rendering: home', async () => {

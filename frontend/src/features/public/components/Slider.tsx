@@ -1,4 +1,4 @@
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SliderImage } from '../api/types';
 
 /** Spec 000 §9: slide transition 1000 ms, no autoplay. */
@@ -16,6 +16,13 @@ export function Slider({ images, title }: { images: SliderImage[]; title: string
   const id = useId();
   const count = images.length;
   const go = (next: number) => setIndex(((next % count) + count) % count);
+  const track = useRef<HTMLDivElement>(null);
+  // Set through the style object, not as a `style` attribute: the page's Content-Security-Policy refuses
+  // inline style attributes, which a server-rendered track would otherwise carry.
+  useLayoutEffect(() => {
+    track.current?.style.setProperty('transform', `translateX(-${index * 100}%)`);
+    track.current?.style.setProperty('transition-duration', `${SLIDE_SPEED_MS}ms`);
+  }, [index]);
 
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'ArrowRight') {
@@ -43,11 +50,7 @@ export function Slider({ images, title }: { images: SliderImage[]; title: string
         onKeyDown={onKeyDown}
         aria-label="左右の矢印キーで画像を切り替えられます"
       >
-        <div
-          className="slider__track"
-          style={{ transform: `translateX(-${index * 100}%)`, transitionDuration: `${SLIDE_SPEED_MS}ms` }}
-          aria-live="polite"
-        >
+        <div ref={track} className="slider__track" aria-live="polite">
           {images.map((image, i) => (
             <div
               key={`${image.src}-${i}`}
