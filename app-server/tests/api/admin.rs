@@ -4,6 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{activation_key, spawn_demo_app, unique_email, TestApp};
+use crate::provider::card_token;
 
 const ADMIN: &str = "demo-admin@example.jp";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -178,33 +179,6 @@ async fn resends_to_one_address_are_limited_and_bad_addresses_get_the_spec_messa
     assert_eq!((bad_status, bad["message"].as_str()), (400, Some("正しいメールアドレスの形式で入力してください")));
 }
 
-fn provider() -> (String, String) {
-    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
-    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
-    (base.trim_end_matches('/').to_string(), key)
-}
-
-/// What Stripe.js does in the browser: the card number goes to the provider, we get a token.
-async fn card_token() -> String {
-    let (base, key) = provider();
-    let body: Value = reqwest::Client::new()
-        .post(format!("{base}/v1/tokens"))
-        .basic_auth(key, Some(""))
-        .form(&[
-            ("card[number]", "4242424242424242"),
-            ("card[exp_month]", "12"),
-            ("card[exp_year]", "2031"),
-            ("card[cvc]", "123"),
-        ])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    body["id"].as_str().expect("token").to_string()
-}
-
 async fn support_body(app: &TestApp, project: i64, payment_type: i64) -> Value {
     let ret = app
         .query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"));
@@ -250,7 +224,7 @@ async fn the_dashboard_shows_the_public_totals_and_what_reconcile_counts() {
         figures_of(&app.get_with_token("/v1/admin/get/dashboard", &admin).await.json().await.unwrap()).unwrap();
     // A card payment (paid) and a guest's bank transfer (awaited), through the real provider.
     let mut card = support_body(&app, project, 1).await;
-    card["card"] = json!({"token": card_token().await});
+    card["card"] = json!({"token": card_token("4242424242424242").await});
     let paid = app.post_json_with_token("/v1/payment/set/support", &member, &card).await;
     assert_eq!(paid.status(), 200);
     let paid: Value = paid.json().await.unwrap();

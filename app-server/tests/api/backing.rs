@@ -6,32 +6,11 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
+use crate::provider::{card_token, provider};
 
 const PROJECT: &str = "maebashi-rose-garden";
 const MEMBER: &str = "demo-taro@example.jp";
 const PASSWORD: &str = "demo-password-1";
-
-fn provider() -> (String, String) {
-    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
-    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
-    (base.trim_end_matches('/').to_string(), key)
-}
-
-/// What Stripe.js does in the browser: the card number goes to the provider, we get a token.
-async fn card_token(number: &str) -> String {
-    let (base, key) = provider();
-    let body: Value = reqwest::Client::new()
-        .post(format!("{base}/v1/tokens"))
-        .basic_auth(key, Some(""))
-        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2031"), ("card[cvc]", "123")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    body["id"].as_str().expect("token").to_string()
-}
 
 async fn provider_post(path: &str, form: &[(&str, &str)]) -> Value {
     let (base, key) = provider();

@@ -4,28 +4,12 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, TestApp};
+use crate::provider::card_token;
 
 const TARO: &str = "demo-taro@example.jp";
 const HANAKO: &str = "demo-hanako@example.jp";
 const PASSWORD: &str = "demo-password-1";
 const PROJECT: &str = "maebashi-rose-garden";
-
-/// What Stripe.js does in the browser: the card number goes to the provider, we get a token.
-async fn card_token(number: &str) -> String {
-    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
-    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
-    let body: Value = reqwest::Client::new()
-        .post(format!("{}/v1/tokens", base.trim_end_matches('/')))
-        .basic_auth(key, Some(""))
-        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2031"), ("card[cvc]", "123")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    body["id"].as_str().expect("token").to_string()
-}
 
 async fn cards_of(app: &TestApp, token: &str) -> Value {
     let resp = app.get_with_token("/v1/stripe/customer/get/cards", token).await;

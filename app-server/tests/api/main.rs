@@ -23,6 +23,7 @@ mod pages;
 mod password;
 mod profile;
 mod project_page;
+mod provider;
 mod rate_limits;
 mod refunds;
 mod signup;

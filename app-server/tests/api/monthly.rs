@@ -8,16 +8,11 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+use crate::provider::{card_token, provider};
 
 const PROJECT: &str = "takasaki-daruma";
 const CLUB: &str = "supporters-club";
 const PASSWORD: &str = "monthly-password-1";
-
-fn provider() -> (String, String) {
-    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
-    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
-    (base.trim_end_matches('/').to_string(), key)
-}
 
 fn webhook_secret() -> String {
     std::env::var("STRIPE_WEBHOOK_SECRET").unwrap_or_else(|_| "whsec_local".into())
@@ -27,21 +22,6 @@ async fn provider_post(path: &str) -> (u16, Value) {
     let (base, key) = provider();
     let resp = reqwest::Client::new().post(format!("{base}{path}")).basic_auth(key, Some("")).send().await.unwrap();
     (resp.status().as_u16(), resp.json().await.unwrap_or(Value::Null))
-}
-
-async fn card_token(number: &str) -> String {
-    let (base, key) = provider();
-    let body: Value = reqwest::Client::new()
-        .post(format!("{base}/v1/tokens"))
-        .basic_auth(key, Some(""))
-        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2031"), ("card[cvc]", "123")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    body["id"].as_str().expect("token").to_string()
 }
 
 /// The provider's webhooks to this test's server, removed when the guard is dropped.

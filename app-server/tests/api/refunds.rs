@@ -16,17 +16,12 @@ use ports::payments::gateway::{
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, TestApp};
+use crate::provider::provider;
 
 const PROJECT: &str = "maebashi-rose-garden";
 const ADMIN: &str = "demo-admin@example.jp";
 const MEMBER: &str = "demo-taro@example.jp";
 const PASSWORD: &str = "demo-password-1";
-
-fn provider() -> (String, String) {
-    let base = std::env::var("STRIPE_API_BASE").expect("STRIPE_API_BASE: run `bash app-server/dev/services.sh up`");
-    let key = std::env::var("STRIPE_SECRET_KEY").unwrap_or_else(|_| "sk_test_local".into());
-    (base.trim_end_matches('/').to_string(), key)
-}
 
 async fn provider_call(method: reqwest::Method, path: &str, form: &[(&str, &str)]) -> Value {
     let (base, key) = provider();

@@ -1,26 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Subscription } from '@/app/session/subscriptionsApi';
-import { card } from '../testing/fixtures';
+import { card, subscription } from '../testing/fixtures';
 import { CARD_MESSAGES, cardExpiry, cardName, defaultAfterDeleting, deletionWarnings } from './savedCards';
 
 const visa = card({ id: 'card_visa', brand: 'Visa', last4: '4242' });
 const jcb = card({ id: 'card_jcb', brand: 'JCB', last4: '0005' });
 const master = card({ id: 'card_mc', brand: 'MasterCard', last4: '4444' });
-
-const subscription = (overrides: Partial<Subscription> = {}): Subscription => ({
-  id: 12,
-  projectTitle: '前橋の夏祭りを復活させたい',
-  projectSlug: 'maebashi-fes',
-  returnTitle: 'サポーターズクラブ',
-  amount: 1100,
-  status: 'active',
-  nextChargeDate: '2026-12-26',
-  endsOn: null,
-  cardId: 'card_visa',
-  cardBrand: 'Visa',
-  cardLast4: '4242',
-  ...overrides,
-});
 
 const PAID_BY = 'このカードは毎月のご支援「前橋の夏祭りを復活させたい」のお支払いに使われています。';
 

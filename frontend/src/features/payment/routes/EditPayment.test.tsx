@@ -9,7 +9,7 @@ import { loginAs } from '@/testing/session';
 import type { Subscription } from '@/app/session/subscriptionsApi';
 import { CARD_MESSAGES } from '../cards/savedCards';
 import { PAYMENT_MESSAGES } from '../messages';
-import { card, fakeStripe, serveCards, serveLibrary } from '../testing/fixtures';
+import { card, fakeStripe, serveCards, serveLibrary, subscription } from '../testing/fixtures';
 
 const fake = fakeStripe();
 
@@ -23,21 +23,6 @@ const jcb = card({ id: 'card_jcb', brand: 'JCB', last4: '0005', expMonth: 12, ex
 const serveSubscriptions = (subscriptions: Subscription[]): void => {
   server.use(http.get(apiUrl('/stripe/subscription/get/list'), () => HttpResponse.json({ subscriptions })));
 };
-
-const monthly = (overrides: Partial<Subscription> = {}): Subscription => ({
-  id: 12,
-  projectTitle: '前橋の夏祭りを復活させたい',
-  projectSlug: 'maebashi-fes',
-  returnTitle: 'サポーターズクラブ',
-  amount: 1100,
-  status: 'active',
-  nextChargeDate: '2026-12-26',
-  endsOn: null,
-  cardId: 'card_visa',
-  cardBrand: 'Visa',
-  cardLast4: '4242',
-  ...overrides,
-});
 
 const openScreen = async () => {
   renderApp('/edit/payment');
@@ -148,7 +133,7 @@ describe('the saved cards screen', () => {
   it('warns that a monthly support moves to the next default card', async () => {
     loginAs({ customerId: 'cus_1' });
     serveCards([visa, jcb], 'card_visa');
-    serveSubscriptions([monthly(), monthly({ id: 13, projectTitle: '終わった支援', status: 'ended' })]);
+    serveSubscriptions([subscription(), subscription({ id: 13, projectTitle: '終わった支援', status: 'ended' })]);
     const user = userEvent.setup();
     await openScreen();
     await user.click(await screen.findByRole('button', { name: '選択したカードを削除する' }));
@@ -164,7 +149,7 @@ describe('the saved cards screen', () => {
   it('warns that a monthly support stops when its card is the last one', async () => {
     loginAs({ customerId: 'cus_1' });
     serveCards([visa], 'card_visa');
-    serveSubscriptions([monthly()]);
+    serveSubscriptions([subscription()]);
     const user = userEvent.setup();
     await openScreen();
     await user.click(await screen.findByRole('button', { name: '選択したカードを削除する' }));

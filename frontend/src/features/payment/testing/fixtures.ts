@@ -2,6 +2,7 @@ import { delay, http, HttpResponse, type JsonBodyType } from 'msw';
 import { vi } from 'vitest';
 import { FK_STORAGE_KEY } from '@/lib/storage';
 import { apiUrl, server } from '@/testing/server';
+import type { Subscription } from '@/app/session/subscriptionsApi';
 import type { Card, PaymentProject, PaymentReturn, SupportResult } from '../api/types';
 import type { SupportRecord } from '../supportRecord';
 
@@ -102,6 +103,22 @@ export const card = (overrides: Partial<Card> = {}): Card => ({
   last4: '4242',
   expMonth: 12,
   expYear: 2030,
+  ...overrides,
+});
+
+/** A member's running monthly support, paid by the Visa card of `card()`. */
+export const subscription = (overrides: Partial<Subscription> = {}): Subscription => ({
+  id: 12,
+  projectTitle: '前橋の夏祭りを復活させたい',
+  projectSlug: 'maebashi-fes',
+  returnTitle: 'サポーターズクラブ',
+  amount: 1100,
+  status: 'active',
+  nextChargeDate: '2026-12-26',
+  endsOn: null,
+  cardId: 'card_visa',
+  cardBrand: 'Visa',
+  cardLast4: '4242',
   ...overrides,
 });
 
