@@ -23,6 +23,7 @@ interface Project {
   achieved: boolean;
   period: string;
   sum: { amount: number; lot: number };
+  progress: { ring: number; card: number; capped: number };
   returns: Return[];
 }
 
@@ -170,6 +171,22 @@ for (const viewport of [
       await expect(article.getByRole('link', { name: /支援する/ })).toHaveCount(0);
       // Still legible, not faded out.
       expect(await article.getByRole('button', { name: '募集終了' }).evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    });
+
+    test('money reads 10,000円 and the percentages come from one figure: one decimal on cards, two on the ring', async ({ page, request }) => {
+      const project = await openProject(request);
+
+      await page.goto('/');
+      const article = page.getByRole('article', { name: project.title });
+      await expect(article.getByRole('img', { name: `達成率 ${project.progress.card.toFixed(1)}%` })).toBeVisible();
+      await expect(article).toContainText(yen(project.sum.amount));
+      await page.goto(`/projects/${project.slug}/`);
+      await expect(page.getByRole('img', { name: `達成率 ${project.progress.ring.toFixed(2)}%` })).toBeVisible();
+      await expect(page.locator('.project-hero')).toContainText(yen(project.sum.amount));
+      for (const path of ['/', `/projects/${project.slug}/`]) {
+        await page.goto(path);
+        expect(await page.locator('body').innerText()).not.toMatch(/[￥¥]/);
+      }
     });
 
     test('the returns come in the operator order with backers, stock and their own image', async ({ page, request }) => {
