@@ -317,7 +317,8 @@ async fn the_providers_webhook_alone_marks_a_transfer_paid_and_a_replay_changes_
     .await;
 
     let mut paid = false;
-    for _ in 0..50 {
+    // Up to 30 s: the provider delivers each event to every test server's hook in turn.
+    for _ in 0..300 {
         if app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND status = 'succeeded'"))
             == 1
         {
@@ -393,7 +394,7 @@ async fn an_overdue_transfer_is_cancelled_its_lots_return_and_the_supporter_is_t
 
     app.execute(&format!("UPDATE sales SET transfer_deadline = current_date - 2 WHERE id = {sale}"));
     let mut cancelled = false;
-    for _ in 0..50 {
+    for _ in 0..300 {
         if app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND status = 'canceled'")) == 1
         {
             cancelled = true;

@@ -102,7 +102,8 @@ impl TestApp {
     /// waiting up to 5 s for at least `at_least`.
     pub async fn mails_to(&self, to: &str, at_least: usize) -> Vec<serde_json::Value> {
         let mut found = Vec::new();
-        for _ in 0..50 {
+        // Up to 20 s: mail goes through the job queue, and the whole suite shares two cores.
+        for _ in 0..200 {
             let all: Vec<serde_json::Value> =
                 self.client.get(format!("{}/api/email", self.maildev)).send().await.unwrap().json().await.unwrap();
             found = all
