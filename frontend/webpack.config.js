@@ -19,21 +19,21 @@ module.exports = (_env, argv) => {
 };
 
 /**
- * Turns the application's script tags into preload hints that `src/boot.ts` runs after the first paint;
- * only boot's own tag stays a script.
+ * Turns the application's script tags into `<link rel="app-script" data-app-script>`, which browsers do not
+ * fetch: `src/boot.ts` asks for them after the first paint. Only boot's own tag stays a script.
  */
-class PreloadAppScriptsPlugin {
+class DeferAppScriptsPlugin {
   /** @param {import('webpack').Compiler} compiler */
   apply(compiler) {
-    compiler.hooks.compilation.tap('PreloadAppScripts', (compilation) => {
-      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('PreloadAppScripts', (groups) => {
-        const preload = (/** @type {import('html-webpack-plugin').HtmlTagObject} */ tag) => {
+    compiler.hooks.compilation.tap('DeferAppScripts', (compilation) => {
+      HtmlWebpackPlugin.getHooks(compilation).alterAssetTagGroups.tap('DeferAppScripts', (groups) => {
+        const deferred = (/** @type {import('html-webpack-plugin').HtmlTagObject} */ tag) => {
           const src = String(tag.attributes.src ?? '');
           if (tag.tagName !== 'script' || /(^|\/)boot\./.test(src)) return tag;
           return { ...tag, tagName: 'link', voidTag: true, attributes: { rel: 'app-script', href: src, 'data-app-script': true } };
         };
-        groups.headTags = groups.headTags.map(preload);
-        groups.bodyTags = groups.bodyTags.map(preload);
+        groups.headTags = groups.headTags.map(deferred);
+        groups.bodyTags = groups.bodyTags.map(deferred);
         return groups;
       });
     });
@@ -101,7 +101,7 @@ function browserConfig(production) {
     },
     plugins: [
       new HtmlWebpackPlugin({ template: './public/index.html', favicon: './public/favicon.svg' }),
-      new PreloadAppScriptsPlugin(),
+      new DeferAppScriptsPlugin(),
       new MiniCssExtractPlugin({
         filename: production ? 'assets/[name].[contenthash:8].css' : 'assets/[name].css',
         chunkFilename: production ? 'assets/[name].[contenthash:8].chunk.css' : 'assets/[name].chunk.css',
