@@ -981,6 +981,8 @@ def _advance_subscription(id, **kwargs):
     invoice.billing_reason = 'subscription_cycle'
     invoice._finalize()
     invoice.attempt_count = 1
+    # As Stripe: the subscription names its newest invoice (what an ended one was last asked to pay).
+    sub.latest_invoice = invoice.id
     resources.schedule_webhook(
         resources.Event('customer.subscription.updated', sub))
     _attempt_renewal(invoice, sub)

@@ -302,20 +302,34 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         let Some(row) = row else { return Ok(()) };
         let before = row.status;
         let after = self.ledger.record_subscription(row.id, state, self.clock.now()).await?;
-        self.after_subscription_move(before, &after).await
+        self.after_subscription_move(before, state, &after).await
     }
 
     async fn after_subscription_move(
         &self,
         before: SubscriptionState,
+        state: &ProviderSubscription,
         after: &SubscriptionRecord,
     ) -> Result<(), SupportError> {
         // A subscription that never started (its first charge refused) was answered on screen.
         if after.status.is_ended() && after.provider.is_some() && self.ledger.mark_end_mailed(after.id).await? {
-            let failed = before == SubscriptionState::PastDue;
+            let failed = self.ended_unpaid(before, state).await;
             self.send(self.mails.monthly_ended(after, failed)).await;
         }
         Ok(())
+    }
+
+    /// Whether a subscription ended because its payment failed. Providers do not keep their events in
+    /// order: the end may come before the failed payment that caused it, so an unpaid last invoice at the
+    /// provider says so too (a supporter's stop or an ended project leaves the last invoice paid).
+    async fn ended_unpaid(&self, before: SubscriptionState, state: &ProviderSubscription) -> bool {
+        if before == SubscriptionState::PastDue {
+            return true;
+        }
+        match &state.latest_invoice {
+            Some(invoice) => matches!(self.gateway.invoice(invoice).await, Ok(last) if !last.paid),
+            None => false,
+        }
     }
 
     /// Stops `row` at the end of its paid period and mails the supporter why.
