@@ -60,20 +60,6 @@ async fn quote(app: &TestApp, body: &Value) -> Value {
     app.get(&url).await.json().await.unwrap()
 }
 
-/// `app-server reconcile` over the test's database: the provider and our sales agree on every payment
-/// (the demo data's payments, never made at the provider, are listed apart).
-fn assert_reconciled(app: &TestApp) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
-        .arg("reconcile")
-        .env("DATABASE_URL", &app.db.url)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
-    assert!(output.status.success(), "{printed}");
-}
-
 async fn status_of(app: &TestApp, receipt: &str) -> Value {
     let url = format!("/v1/payment/get/status?receipt={}", urlencoding(receipt));
     app.get(&url).await.json().await.unwrap()
@@ -130,7 +116,7 @@ async fn a_member_pays_by_new_card_and_sees_it_at_once_in_the_history_and_the_to
     let mails = app.mails_to(MEMBER, 1).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("ご支援ありがとうございます")));
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -165,7 +151,7 @@ async fn the_same_confirm_sent_five_times_at_once_makes_one_sale_and_one_charge(
     assert_eq!(again["sale"]["id"], sales[0]);
     assert_eq!(again["sale"]["status"], "succeeded");
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -194,7 +180,7 @@ async fn a_declined_card_is_refused_in_japanese_and_gives_its_lots_back() {
         1
     );
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -219,7 +205,7 @@ async fn a_3d_secure_card_is_paid_once_the_supporter_authenticates() {
     let now = status_of(&app, answer["receipt"].as_str().unwrap()).await;
     assert_eq!(now["sale"]["status"], "succeeded", "{now}");
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -270,23 +256,14 @@ async fn a_guest_transfers_in_two_parts_and_the_sale_is_paid_when_the_rest_arriv
     let mails = app.mails_to(&guest, 2).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("ご入金を確認しました")));
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 fn customer_of(app: &TestApp, email: &str) -> String {
-    use diesel::{Connection, RunQueryDsl};
-    #[derive(diesel::QueryableByName)]
-    struct Row {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        customer_id: String,
-    }
-    let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
-    diesel::sql_query(format!(
-        "SELECT c.customer_id FROM payment_customers c JOIN users u ON u.id = c.user_id WHERE lower(u.email) = lower('{email}')"
+    app.query_text(&format!(
+        "SELECT c.customer_id AS value FROM payment_customers c JOIN users u ON u.id = c.user_id \
+          WHERE lower(u.email) = lower('{email}')"
     ))
-    .get_result::<Row>(&mut conn)
-    .unwrap()
-    .customer_id
 }
 
 #[tokio::test]
@@ -342,7 +319,7 @@ async fn the_providers_webhook_alone_marks_a_transfer_paid_and_a_replay_changes_
         1
     );
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -368,7 +345,7 @@ async fn the_last_unit_goes_to_one_supporter_and_the_other_gets_the_sold_out_mes
     assert_eq!(app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE idempotency_key = '{key}'")), 0);
     assert_eq!(app.query_i64("SELECT count(*) AS value FROM payment_customers c JOIN users u ON u.id = c.user_id WHERE u.email LIKE 'second-%'"), 0, "no provider call for a refused support");
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
@@ -407,7 +384,7 @@ async fn an_overdue_transfer_is_cancelled_its_lots_return_and_the_supporter_is_t
     let mails = app.mails_to(&guest, 2).await;
     assert!(mails.iter().any(|m| m["subject"].as_str().unwrap_or("").contains("キャンセル")));
 
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]

@@ -185,4 +185,30 @@ impl TestApp {
         let mut conn = diesel::PgConnection::establish(&self.db.url).expect("connect");
         diesel::sql_query(sql).get_result::<Value>(&mut conn).expect("sql").value
     }
+
+    /// One text value (a column named `value`) from SQL against the test database.
+    pub fn query_text(&self, sql: &str) -> String {
+        use diesel::{Connection, RunQueryDsl};
+        #[derive(diesel::QueryableByName)]
+        struct Value {
+            #[diesel(sql_type = diesel::sql_types::Text)]
+            value: String,
+        }
+        let mut conn = diesel::PgConnection::establish(&self.db.url).expect("connect");
+        diesel::sql_query(sql).get_result::<Value>(&mut conn).expect("sql").value
+    }
+
+    /// `app-server reconcile` over the test's database: the provider and our sales agree on every payment
+    /// (the demo data's payments, never made at the provider, are listed apart).
+    pub fn assert_reconciled(&self) {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
+            .arg("reconcile")
+            .env("DATABASE_URL", &self.db.url)
+            .env("RUST_LOG", "error")
+            .output()
+            .expect("reconcile runs");
+        let printed = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
+        assert!(output.status.success(), "{printed}");
+    }
 }

@@ -108,20 +108,6 @@ async fn subscriptions(app: &TestApp, token: &str) -> Vec<Value> {
     body["subscriptions"].as_array().unwrap().clone()
 }
 
-fn provider_id(app: &TestApp, id: i64) -> String {
-    use diesel::{Connection, RunQueryDsl};
-    #[derive(diesel::QueryableByName)]
-    struct Row {
-        #[diesel(sql_type = diesel::sql_types::Text)]
-        subscription_id: String,
-    }
-    let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
-    diesel::sql_query(format!("SELECT subscription_id FROM subscriptions WHERE id = {id}"))
-        .get_result::<Row>(&mut conn)
-        .unwrap()
-        .subscription_id
-}
-
 /// Waits (up to 30 s: webhooks queue behind every other test's on the shared provider) until `sql` counts
 /// `expected`.
 async fn eventually(app: &TestApp, sql: &str, expected: i64) {
@@ -226,7 +212,7 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     assert_eq!(listed[0]["cardLast4"], "4242");
     assert_eq!(listed[0]["projectSlug"], PROJECT);
     assert!(listed[0]["nextChargeDate"].as_str().is_some());
-    let sub = provider_id(&app, id);
+    let sub = app.query_text(&format!("SELECT subscription_id AS value FROM subscriptions WHERE id = {id}"));
 
     // The paying card is deleted: the subscription moves to the one left (which fails every charge).
     let resp =
@@ -290,22 +276,10 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
 
     // The provider sends invoice.paid and invoice.payment_succeeded for every month, and may repeat
     // either: a renewal's event delivered again (with a new id) writes nothing.
-    let payload = {
-        use diesel::{Connection, RunQueryDsl};
-        #[derive(diesel::QueryableByName)]
-        struct Row {
-            #[diesel(sql_type = diesel::sql_types::Text)]
-            payload: String,
-        }
-        let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
-        diesel::sql_query(
-            "SELECT payload::text AS payload FROM provider_events WHERE event_type = 'invoice.paid' \
-             ORDER BY received_at DESC LIMIT 1",
-        )
-        .get_result::<Row>(&mut conn)
-        .unwrap()
-        .payload
-    };
+    let payload = app.query_text(
+        "SELECT payload::text AS value FROM provider_events WHERE event_type = 'invoice.paid' \
+         ORDER BY received_at DESC LIMIT 1",
+    );
     let mut again: Value = serde_json::from_str(&payload).unwrap();
     again["id"] = json!("evt_redelivered_month");
     let again = again.to_string();
@@ -360,7 +334,7 @@ async fn a_renewal_that_fails_every_retry_ends_the_subscription_and_tells_the_su
     let failing = add_card(&app, &token, "4000000000000341").await;
     let (_, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
     let id = answer["subscriptionId"].as_i64().unwrap();
-    let sub = provider_id(&app, id);
+    let sub = app.query_text(&format!("SELECT subscription_id AS value FROM subscriptions WHERE id = {id}"));
     app.post_json_with_token("/v1/stripe/customer/set/deleteCard", &token, &json!({"card_id": card})).await;
     assert_eq!(subscriptions(&app, &token).await[0]["cardId"], failing.as_str());
 

@@ -163,18 +163,6 @@ async fn refunded_at_provider(intent: &str) -> i64 {
         .sum()
 }
 
-fn assert_reconciled(app: &TestApp) {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
-        .arg("reconcile")
-        .env("DATABASE_URL", &app.db.url)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
-    assert!(output.status.success(), "{printed}");
-}
-
 fn raised(app: &TestApp, project: i64) -> i64 {
     app.query_i64(&format!(
         "SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales \
@@ -194,19 +182,9 @@ async fn a_single_refund_checks_the_amount_asks_the_provider_once_and_mails_the_
         (row_of(&rows, sale)["flag"].as_i64(), row_of(&rows, sale)["state"].as_str()),
         (Some(1), Some("refundable"))
     );
-    let supporter = {
-        use diesel::{Connection, RunQueryDsl};
-        #[derive(diesel::QueryableByName)]
-        struct Row {
-            #[diesel(sql_type = diesel::sql_types::Text)]
-            email: String,
-        }
-        let mut conn = diesel::PgConnection::establish(&app.db.url).unwrap();
-        diesel::sql_query(format!("SELECT u.email FROM sales s JOIN users u ON u.id = s.user_id WHERE s.id = {sale}"))
-            .get_result::<Row>(&mut conn)
-            .unwrap()
-            .email
-    };
+    let supporter = app.query_text(&format!(
+        "SELECT u.email AS value FROM sales s JOIN users u ON u.id = s.user_id WHERE s.id = {sale}"
+    ));
     let mails_before = app.mails_to(&supporter, 0).await.len();
 
     for amount in [Value::Null, json!(0), json!(-5)] {
@@ -349,7 +327,7 @@ async fn a_bulk_refund_of_100_sales_with_7_refused_refunds_93_and_a_rerun_refund
     let (status, body) = start_bulk(&app, &admin, project, 1).await;
     assert_eq!((status, body["message"].as_str()), (400, Some("返金できる購入情報がありません。")), "{body}");
     assert_eq!(raised(&app, project), raised_before - 100 * amount);
-    assert_reconciled(&app);
+    app.assert_reconciled();
 }
 
 #[tokio::test]
