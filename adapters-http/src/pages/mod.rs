@@ -50,8 +50,7 @@ impl SpaPages {
     /// browser renders it).
     async fn html(&self, path: &str, mut page: Page) -> String {
         if let (Some(renderer), Some(responses)) = (&self.renderer, &page.responses) {
-            let responses = responses.to_string();
-            let screen = FirstScreen { path, responses: &responses, site: self.index.site_config() };
+            let screen = FirstScreen { path, responses, site: self.index.site_config() };
             page.first_screen = renderer.render(screen).await;
         }
         self.index.render(&page)

@@ -27,7 +27,8 @@ pub struct Page {
     /// Fetched at high priority before the app asks for it.
     pub preload_image: Option<String>,
     /// `{"<api path and query>": <response body>}`, read by the app's API client.
-    pub responses: Option<serde_json::Value>,
+    /// Serialized once: the same text goes into the page and to the renderer.
+    pub responses: Option<String>,
     /// The server-rendered markup of the app's root element, which the app
     /// hydrates (rendered from `responses`).
     pub first_screen: Option<String>,
@@ -39,7 +40,7 @@ impl Page {
         Self {
             meta,
             preload_image: data.lcp_image,
-            responses: Some(serde_json::Value::Object(data.responses)),
+            responses: Some(serde_json::Value::Object(data.responses).to_string()),
             first_screen: None,
         }
     }
@@ -83,7 +84,7 @@ impl SpaIndex {
         self.site_config = config.to_string();
         let tag = format!(
             r#"<script id="{SITE_CONFIG_ELEMENT_ID}" type="application/json">{}</script>"#,
-            json_for_script(&config)
+            script_safe(&self.site_config)
         );
         insert_before(&mut self.html, "</head>", &tag);
         self
@@ -105,7 +106,7 @@ impl SpaIndex {
         if let Some(responses) = &page.responses {
             let tag = format!(
                 r#"<script id="{RESPONSES_ELEMENT_ID}" type="application/json">{}</script>"#,
-                json_for_script(responses)
+                script_safe(responses)
             );
             insert_before(&mut html, "</body>", &tag);
         }
@@ -157,10 +158,11 @@ fn insert_into_root(html: &mut String, markup: &str) {
     }
 }
 
-/// JSON that cannot end its `<script>` element or open a comment: `<`, `>`
-/// and `&` as `\u` escapes, which JSON.parse reads back unchanged.
-fn json_for_script(value: &serde_json::Value) -> String {
-    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+/// JSON text that cannot end its `<script>` element or open a comment: `<`,
+/// `>` and `&` as `\u` escapes, which JSON.parse reads back unchanged (they
+/// can only occur inside strings).
+fn script_safe(json: &str) -> String {
+    json.replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
 }
 
 /// `&`, `<`, `>`, `"` and `'` as entities.
@@ -306,7 +308,7 @@ mod tests {
 
         let html = index.render(&Page {
             preload_image: Some("/media/a b\".svg".into()),
-            responses: Some(responses.clone()),
+            responses: Some(responses.to_string()),
             ..Page::default()
         });
 
