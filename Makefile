@@ -10,7 +10,7 @@ help:
 	@echo "make run    - set up, start local services, serve the site with demo data"
 	@echo "make test   - set up, start local services, run every test"
 	@echo "make bench  - load 1M paid sales and measure the public read endpoints (not part of make test)"
-	@echo "make fuzz   - schemathesis against every /v1 operation, anonymous and as a member (a short run is in make test)"
+	@echo "make fuzz   - schemathesis against every /v1 operation, anonymous, as a member and (admin operations) as an administrator (a short run is in make test)"
 	@echo "make race   - 200 guests back 50 units at once through two servers: sold 50, refused 150, 50 intents (in make test)"
 	@echo "make crash  - kill -9 between the provider's confirmation and our write; paid after restart; replays change nothing (in make test)"
 
