@@ -196,9 +196,11 @@ impl FirstScreenRenderer for NodeRenderer {
         if let Some(html) = self.rendered.lock().ok()?.get(&request) {
             return Some(html.to_string());
         }
-        let mut state = tokio::time::timeout(self.limit, self.worker.lock()).await.ok()?;
+        // One deadline for waiting on the worker and for its answer.
+        let deadline = tokio::time::Instant::now() + self.limit;
+        let mut state = tokio::time::timeout_at(deadline, self.worker.lock()).await.ok()?;
         let worker = self.worker_now(&mut state)?;
-        let html = match tokio::time::timeout(self.limit, worker.render(&request)).await {
+        let html = match tokio::time::timeout_at(deadline, worker.render(&request)).await {
             Ok(Ok(Ok(html))) => html,
             Ok(Ok(Err(error))) => {
                 tracing::warn!(error, path = screen.path, "first screen not rendered");
