@@ -64,6 +64,7 @@ describe('bulk refund', () => {
   it('refuses an amount above any refundable row, and a table with nothing refundable', () => {
     expect(bulkRefundError(3, '1002', rows)).toBe(REFUND_MESSAGES.bulkAboveSponsored);
     expect(bulkRefundError(3, '1001', rows)).toBeNull();
+    expect(bulkRefundError(3, '0', rows)).toBe(REFUND_MESSAGES.amountRequired);
     expect(bulkRefundError(1, '', [sale(2, 5000, 'refunded')])).toBe('返金できる購入情報がありません。');
   });
 });

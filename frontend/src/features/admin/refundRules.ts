@@ -90,7 +90,8 @@ export const bulkRefundError = (mode: BulkMode, specified: string, sales: Refund
   if (rows.length === 0) return REFUND_MESSAGES.nothingRefundable;
   if (mode === 3) {
     const amount = parseAmount(specified);
-    if (amount === null) return REFUND_MESSAGES.amountRequired;
+    // The button accepts 0 as the spec says, but the server refunds at least 1 yen: ask before the confirmations.
+    if (amount === null || amount <= 0) return REFUND_MESSAGES.amountRequired;
     if (rows.some((sale) => amount > refundable(sale))) return REFUND_MESSAGES.bulkAboveSponsored;
   }
   return null;
