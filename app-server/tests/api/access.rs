@@ -50,7 +50,7 @@ const fn row(
 }
 
 /// Every route of the API. Bodies are chosen so that a caller who passes the access check gets an answer about
-/// the request itself (often a 400), never about who they are. Admin endpoints get their lines when they land.
+/// the request itself (often a 400), never about who they are.
 const TABLE: &[Row] = &[
     row("GET", "/v1/openapi.json", "", None, Who::Anyone),
     // Accounts.
