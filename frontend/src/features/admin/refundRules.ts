@@ -43,16 +43,19 @@ export const parseAmount = (raw: string): number | null => {
 /** A sale's refund ceiling: what the supporter paid (tax included) less what was already refunded. */
 export const refundable = (sale: RefundSale) => sale.total - sale.refundedAmount;
 
-/** The single-refund button is enabled only with a positive amount (spec §5). */
-export const canRefund = (raw: string) => {
+/** A typed amount the provider can refund: at least 1 yen, or null. */
+const positiveAmount = (raw: string): number | null => {
   const amount = parseAmount(raw);
-  return amount !== null && amount > 0;
+  return amount !== null && amount > 0 ? amount : null;
 };
+
+/** The single-refund button is enabled only with a positive amount (spec §5). */
+export const canRefund = (raw: string) => positiveAmount(raw) !== null;
 
 /** The single-refund checks, in the spec's order; null when the refund may be asked. */
 export const singleRefundError = (raw: string, sale: RefundSale): string | null => {
-  const amount = parseAmount(raw);
-  if (amount === null || amount <= 0) return REFUND_MESSAGES.amountRequired;
+  const amount = positiveAmount(raw);
+  if (amount === null) return REFUND_MESSAGES.amountRequired;
   if (amount > refundable(sale)) return REFUND_MESSAGES.aboveSponsored;
   return null;
 };
@@ -89,9 +92,9 @@ export const bulkRefundError = (mode: BulkMode, specified: string, sales: Refund
   const rows = sales.filter((sale) => sale.state === 'refundable');
   if (rows.length === 0) return REFUND_MESSAGES.nothingRefundable;
   if (mode === 3) {
-    const amount = parseAmount(specified);
     // The button accepts 0 as the spec says, but the server refunds at least 1 yen: ask before the confirmations.
-    if (amount === null || amount <= 0) return REFUND_MESSAGES.amountRequired;
+    const amount = positiveAmount(specified);
+    if (amount === null) return REFUND_MESSAGES.amountRequired;
     if (rows.some((sale) => amount > refundable(sale))) return REFUND_MESSAGES.bulkAboveSponsored;
   }
   return null;
