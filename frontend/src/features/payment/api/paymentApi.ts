@@ -1,3 +1,4 @@
+import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { selectLoginCheck } from '@/app/session/sessionApi';
 import { api } from '@/lib/api';
 import type { ApiQuery, ApiResponse } from '@/lib/apiTypes';
@@ -28,6 +29,10 @@ const savedCardsOf = (data: CardsResponse['data']): SavedCards => ({ cards: data
 /** Whether the session (loginCheck) knew of a provider customer; the first card makes one. */
 const sessionHasCustomer = (state: unknown): boolean =>
   selectLoginCheck(state as Parameters<typeof selectLoginCheck>[0]).data?.hasCustomer === true;
+
+/** Whether the session (loginCheck) is a member's: a guest has no member-only data to read again. */
+const sessionIsMember = (state: unknown): boolean =>
+  selectLoginCheck(state as Parameters<typeof selectLoginCheck>[0]).data?.isLoggedIn === true;
 
 /** The backing flow's endpoints (contract of issue #9). */
 export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscriptions'] }).injectEndpoints({
@@ -72,7 +77,10 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscri
     }),
     changeDefaultCard: build.mutation<ChangeDefaultCardResponse, string>({
       query: (cardId) => ({ url: '/stripe/customer/set/changeDefaultCard', method: 'POST', body: { card_id: cardId } }),
-      // The answer lists every card with the new default: no second request.
+      // The answer lists every card with the new default: no second request for them. The monthly supports paid by
+      // the default card are read again (which card pays them is on their list and in the delete warning); after a
+      // failure the server may still have changed the default, so the cards are read again too.
+      invalidatesTags: (_result, error) => (error ? ['Cards', 'Subscriptions'] : ['Subscriptions']),
       async onQueryStarted(_cardId, { dispatch, queryFulfilled }) {
         try {
           const { data } = await queryFulfilled;
@@ -102,13 +110,34 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscri
     }),
     placeSupport: build.mutation<SupportResult, SupportRequest>({
       query: (body) => ({ url: '/payment/set/support', method: 'POST', body }),
-      invalidatesTags: ['Sales'],
+      // Not `invalidatesTags`: that would refetch member-only lists for a guest too (see `supportChanged`).
+      // Also after a failure: a declined or unanswered call may still have recorded a sale.
+      async onQueryStarted(_request, { dispatch, queryFulfilled }) {
+        try {
+          await queryFulfilled;
+        } catch {
+          // The confirm screen shows the failure.
+        }
+        dispatch(supportChanged());
+      },
     }),
     supportStatus: build.query<SupportResult, string>({
       query: (receipt) => ({ url: '/payment/get/status', params: { receipt } }),
     }),
   }),
 });
+
+/**
+ * What a member's support may have changed on the server: the payment history and, for a monthly return, the
+ * monthly supports. Invalidated only for a member: a guest must never (re)fetch member-only endpoints (a 401 there
+ * would end the session with the expiry notice). RTK Query refetches only the lists someone is reading.
+ */
+export const MEMBER_SUPPORT_TAGS = ['Sales', 'Subscriptions'] as const;
+
+/** Marks a member's history and monthly supports as stale after a support changed (placed, or authenticated). */
+export const supportChanged = (): ThunkAction<void, unknown, unknown, UnknownAction> => (dispatch, getState) => {
+  if (sessionIsMember(getState())) dispatch(paymentApi.util.invalidateTags([...MEMBER_SUPPORT_TAGS]));
+};
 
 export const {
   usePaymentProjectQuery,

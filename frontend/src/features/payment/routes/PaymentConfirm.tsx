@@ -10,6 +10,7 @@ import { paths } from '@/config/paths';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
 import {
   paymentApi,
+  supportChanged,
   usePaymentLibraryQuery,
   usePaymentMemberQuery,
   usePlaceSupportMutation,
@@ -130,7 +131,10 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
     const stripe = await loadStripeLibrary(library.data);
     if (!stripe) throw new Error(PAYMENT_MESSAGES.libraryUnavailable);
     await stripe.confirmCardPayment(clientSecret);
-    return dispatch(paymentApi.endpoints.supportStatus.initiate(result.receipt, { forceRefetch: true })).unwrap();
+    const status = await dispatch(paymentApi.endpoints.supportStatus.initiate(result.receipt, { forceRefetch: true })).unwrap();
+    // The authenticated payment changed the member's history (and started the monthly support).
+    dispatch(supportChanged());
+    return status;
   };
 
   const confirm = async () => {
