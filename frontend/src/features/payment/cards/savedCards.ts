@@ -12,6 +12,11 @@ export const CARD_MESSAGES = {
   empty: '登録済みのクレジットカードはありません。',
   /** When no other card is left to pay a monthly support (contract of issue #10). */
   stopsAtPeriodEnd: 'ほかに登録済みのカードがないため、削除すると毎月のご支援は現在の期間の終わりで停止します。',
+  /** The monthly supports are still being read: deleting waits for them (the warning depends on them). */
+  subscriptionsChecking: '毎月のご支援を確認しています…',
+  /** The monthly supports could not be read: the card may pay one, so the member is told before deleting it. */
+  subscriptionsUnknown:
+    '毎月のご支援の確認ができませんでした。このカードで毎月のご支援をお支払いの場合、カードを削除すると次回の決済ができなくなります。',
 } as const;
 
 /** 'Visa 末尾4242', as the cards screen and its warnings name a card. */

@@ -158,17 +158,59 @@ describe('the saved cards screen', () => {
     expect(dialog).toHaveTextContent(CARD_MESSAGES.stopsAtPeriodEnd);
   });
 
-  it('deletes without a warning when the monthly supports cannot be read', async () => {
+  it('warns that the monthly supports could not be checked, and checks again on request', async () => {
     loginAs({ customerId: 'cus_1' });
     serveCards([visa], 'card_visa');
-    server.use(http.get(apiUrl('/stripe/subscription/get/list'), () => HttpResponse.json({ error: 'not_found' }, { status: 404 })));
+    server.use(
+      http.get(apiUrl('/stripe/subscription/get/list'), () =>
+        HttpResponse.json({ error: 'payment_unavailable', message: 'x' }, { status: 503 }),
+      ),
+    );
     const user = userEvent.setup();
     await openScreen();
     await user.click(await screen.findByRole('button', { name: '選択したカードを削除する' }));
 
     const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの削除' });
     expect(dialog).toHaveTextContent(CARD_MESSAGES.deleteConfirm);
-    expect(dialog).not.toHaveTextContent('毎月のご支援');
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      '毎月のご支援の確認ができませんでした。このカードで毎月のご支援をお支払いの場合、カードを削除すると次回の決済ができなくなります。',
+    );
+    // Told, the member may still delete the card.
+    expect(within(dialog).getByRole('button', { name: '削除する' })).toBeEnabled();
+
+    serveSubscriptions([subscription()]);
+    await user.click(within(dialog).getByRole('button', { name: '毎月のご支援をもう一度確認する' }));
+    expect(await within(dialog).findByText(/このカードは毎月のご支援「前橋の夏祭りを復活させたい」/)).toHaveTextContent(
+      CARD_MESSAGES.stopsAtPeriodEnd,
+    );
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('waits for the monthly supports before a card can be deleted', async () => {
+    loginAs({ customerId: 'cus_1' });
+    serveCards([visa], 'card_visa');
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(apiUrl('/stripe/subscription/get/list'), async () => {
+        await answered;
+        return HttpResponse.json({ subscriptions: [subscription()] });
+      }),
+    );
+    const user = userEvent.setup();
+    await openScreen();
+    await user.click(await screen.findByRole('button', { name: '選択したカードを削除する' }));
+
+    const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの削除' });
+    expect(within(dialog).getByRole('status')).toHaveTextContent('毎月のご支援を確認しています…');
+    expect(within(dialog).getByRole('button', { name: '削除する' })).toBeDisabled();
+
+    answer();
+    expect(await within(dialog).findByText(/このカードは毎月のご支援「前橋の夏祭りを復活させたい」/)).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: '削除する' })).toBeEnabled();
+    expect(within(dialog).queryByRole('status')).not.toBeInTheDocument();
   });
 });
 

@@ -16,20 +16,30 @@ import '../payment.css';
 
 type Flash = { tone: 'success' | 'error'; text: string } | null;
 
+/**
+ * What is known of the monthly supports the card may pay: `checking` while they are read (deleting waits, the
+ * warnings depend on them), `unknown` when they could not be read (the member is told so before deleting).
+ */
+type SubscriptionsCheck = 'known' | 'checking' | 'unknown';
+
 /** The confirmation before a card is deleted, naming it and what happens to the monthly supports it pays. */
 function DeleteCardDialog({
   card,
   warnings,
+  check,
   busy,
   failure,
   onConfirm,
+  onRetryCheck,
   onClose,
 }: {
   card: Card;
   warnings: string[];
+  check: SubscriptionsCheck;
   busy: boolean;
   failure: string | null;
   onConfirm: () => void;
+  onRetryCheck: () => void;
   onClose: () => void;
 }) {
   return (
@@ -39,13 +49,28 @@ function DeleteCardDialog({
       <p className="saved-cards__target">
         {cardName(card)}（有効期限 {cardExpiry(card)}）
       </p>
-      {warnings.map((warning) => (
-        <p key={warning} className="saved-cards__warning">
-          {warning}
+      {check === 'checking' && (
+        <p className="saved-cards__checking" role="status">
+          <span className="spinner spinner--small" aria-hidden="true" />
+          {CARD_MESSAGES.subscriptionsChecking}
         </p>
-      ))}
+      )}
+      {check === 'unknown' && (
+        <div className="saved-cards__warning" role="alert">
+          <p>{CARD_MESSAGES.subscriptionsUnknown}</p>
+          <button type="button" className="button button--text" onClick={onRetryCheck}>
+            毎月のご支援をもう一度確認する
+          </button>
+        </div>
+      )}
+      {check === 'known' &&
+        warnings.map((warning) => (
+          <p key={warning} className="saved-cards__warning">
+            {warning}
+          </p>
+        ))}
       <div className="modal__actions">
-        <SubmitButton type="button" busy={busy} busyLabel="削除中…" onClick={onConfirm}>
+        <SubmitButton type="button" busy={busy} busyLabel="削除中…" disabled={check === 'checking'} onClick={onConfirm}>
           削除する
         </SubmitButton>
         <button type="button" className="button button--text button--block" onClick={onClose} disabled={busy}>
@@ -99,8 +124,14 @@ function CardList({
 export function EditPayment() {
   const titleId = useId();
   const { data, isLoading, isError, error, refetch } = useSavedCardsQuery();
-  // No card, no monthly support to warn about; a failed list (no such endpoint yet) counts as none.
-  const { data: subscriptions } = useSubscriptionsQuery(undefined, { skip: !data || data.cards.length === 0 });
+  // No card, no monthly support to warn about.
+  const subscriptions = useSubscriptionsQuery(undefined, { skip: !data || data.cards.length === 0 });
+  // A list being read again may be stale (a default card change moves payments), so deleting waits for it too.
+  const subscriptionsCheck: SubscriptionsCheck = subscriptions.isFetching
+    ? 'checking'
+    : subscriptions.isError || !subscriptions.data
+      ? 'unknown'
+      : 'known';
   const [changeDefault, changing] = useChangeDefaultCardMutation();
   const [deleteCard, deleting] = useDeleteCardMutation();
   const [picked, setPicked] = useState<string | null>(null);
@@ -212,10 +243,12 @@ export function EditPayment() {
       {modal === 'delete' && selected && (
         <DeleteCardDialog
           card={selected}
-          warnings={deletionWarnings(selected.id, cards, defaultId, subscriptions ?? [])}
+          warnings={deletionWarnings(selected.id, cards, defaultId, subscriptions.data ?? [])}
+          check={subscriptionsCheck}
           busy={deleting.isLoading}
           failure={deleteFailure}
           onConfirm={() => void remove(selected)}
+          onRetryCheck={() => void subscriptions.refetch()}
           onClose={() => setModal(null)}
         />
       )}
