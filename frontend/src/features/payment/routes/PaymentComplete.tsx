@@ -9,7 +9,7 @@ import { useSupportStatusQuery } from '../api/paymentApi';
 import type { BankTransfer, SupportResult } from '../api/types';
 import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { formatJapaneseDate, formatYen } from '@/lib/format';
-import { BANK_TRANSFER_FEE_NOTE } from '../messages';
+import { BANK_TRANSFER_FEE_NOTE, isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { readReceipt } from '../supportRecord';
 
 function Backed({ result }: { result: SupportResult }) {
@@ -95,11 +95,14 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
     </Link>
   );
 
-  if (sale.status === 'succeeded' && result.subscriptionId != null) {
+  // A monthly return's sale started a monthly support. The status call (after a reload, or after 3-D Secure)
+  // does not name the subscription, so the return says it as well.
+  const monthly = result.subscriptionId != null || isMonthlyReturn(flow.ret);
+  if (sale.status === 'succeeded' && monthly) {
     return (
       <>
         <Notice tone="success">
-          <p>お支払い情報の登録が完了しました。</p>
+          <p>{PAYMENT_MESSAGES.subscriptionRegistered}</p>
         </Notice>
         <p>毎月のご支援ありがとうございます。初回分のお支払いが完了しました。次回からは毎月同じカードでお支払いいただきます。停止はマイページの「毎月のご支援」から行えます。</p>
         <Backed result={result} />

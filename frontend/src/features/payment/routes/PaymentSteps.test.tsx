@@ -16,6 +16,7 @@ import {
   fakeStripe,
   guestAfterStep1,
   paymentProject,
+  paymentReturn,
   readRecord,
   serveCards,
   serveLibrary,
@@ -395,6 +396,62 @@ describe('payment step 4', () => {
   });
 });
 
+describe('payment step 4 for a monthly support', () => {
+  const monthlyProject = () =>
+    paymentProject({ returns: [paymentReturn({ title: 'サポーターズクラブ', interval: 'month' })] });
+
+  const confirmMonthly = async () => {
+    memberAfterStep1();
+    serveProject(monthlyProject());
+    serveQuote();
+    serveLibrary();
+    serveCards([card()]);
+    const user = userEvent.setup();
+    const view = renderApp(step('confirm', '?paymentType=1'));
+    await user.click(await screen.findByRole('button', { name: '毎月6,600円の支援を申し込む' }));
+    const dialog = await screen.findByRole('dialog', { name: 'お支払いの確定' });
+    expect(dialog).toHaveTextContent(PAYMENT_MESSAGES.subscriptionConfirm);
+    await user.click(within(dialog).getByRole('button', { name: '確定する' }));
+    return { user, ...view };
+  };
+
+  it("shows the spec's failure when the monthly support could not be registered", async () => {
+    const bodies = answerSupport({ status: 503, body: { error: 'payment_unavailable', message: '決済の登録に失敗しました' } });
+    const { router } = await confirmMonthly();
+
+    expect(
+      await screen.findByText('お支払い情報の登録に失敗しました。お手数ですが管理者までお問い合わせください'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(PAYMENT_MESSAGES.paymentFailed)).not.toBeInTheDocument();
+    expect(bodies).toHaveLength(1);
+    expect(router.location.pathname).toBe(step('confirm'));
+    // The same key may continue the sale: the support record is kept.
+    expect(readRecord().lot).toBe(2);
+  });
+
+  it('says the monthly support is registered after 3-D Secure, although the status does not name it', async () => {
+    answerSupport({
+      status: 200,
+      body: supportResult(
+        { nextAction: { type: 'authenticate', clientSecret: 'pi_1_secret_2' }, subscriptionId: 12 },
+        { status: 'requires_action', returnTitle: 'サポーターズクラブ' },
+      ),
+    });
+    // As the server: the status of a sale carries no subscription id.
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () =>
+        HttpResponse.json(supportResult({}, { returnTitle: 'サポーターズクラブ' })),
+      ),
+    );
+    fake.stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { status: 'succeeded' } });
+    const { router } = await confirmMonthly();
+
+    await waitFor(() => expect(router.location.pathname).toBe(step('complete')));
+    expect(await screen.findByText('お支払い情報の登録が完了しました。')).toBeInTheDocument();
+    expect(screen.queryByText('ご支援ありがとうございました。')).not.toBeInTheDocument();
+  });
+});
+
 describe('payment step 5', () => {
   const afterSupport = (paymentType: 1 | 2) => {
     storeRecord({ supportType: 'guest', guestEmail: 'guest@example.jp' });
@@ -415,6 +472,21 @@ describe('payment step 5', () => {
     expect(screen.getByText('6,600円（税込）')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'プロジェクトページへ戻る' })).toHaveAttribute('href', `/projects/${PROJECT}/`);
     expect(screen.queryByRole('link', { name: 'マイページへ' })).not.toBeInTheDocument();
+  });
+
+  it('says a monthly support is registered, also when read again on reload', async () => {
+    afterSupport(1);
+    serveProject(paymentProject({ returns: [paymentReturn({ title: 'サポーターズクラブ', interval: 'month' })] }));
+    // The status call names no subscription (only the placing call does).
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () => HttpResponse.json(supportResult({}, { returnTitle: 'サポーターズクラブ' }))),
+    );
+    renderApp(step('complete'));
+
+    expect(await screen.findByText('お支払い情報の登録が完了しました。')).toBeInTheDocument();
+    expect(screen.getByText(/毎月のご支援ありがとうございます。/)).toBeInTheDocument();
+    expect(screen.getByText('サポーターズクラブ（2口）')).toBeInTheDocument();
+    expect(screen.queryByText('ご支援ありがとうございました。')).not.toBeInTheDocument();
   });
 
   it('shows the bank transfer instructions with the deadline as a date', async () => {
