@@ -94,7 +94,8 @@ export function AdminMailRegister() {
         <Link to={paths.adminMail.getHref()}>送信メール一覧へ</Link>
       </p>
       <h1 id="admin-mail-register-title">メールの作成</h1>
-      {sendingId !== null && <MailSending id={sendingId} />}
+      {/* One follower per mail: a second mail sent from this page is followed from its start. */}
+      {sendingId !== null && <MailSending key={sendingId} id={sendingId} />}
       <div aria-live="assertive">
         {failure && (
           <Notice tone="error">
