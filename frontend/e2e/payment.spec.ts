@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { login, registeredMember, uniqueEmail } from './accounts';
+import { login, registeredMember, submitLogin, uniqueEmail } from './accounts';
 import { mailBody, waitForMails } from './mail';
 import {
   CARDS,
@@ -34,6 +34,20 @@ const ROSE = 'maebashi-rose-garden';
 const ROSE_TITLE = '前橋ばら園 花壇よみがえりプロジェクト';
 const THANKS_MAIL = 'お礼のメール（何口でも）';
 const DECLINED_MESSAGE = 'カードが承認されませんでした。別のカードをお試しください。';
+
+/** The message under a field: the element its `aria-describedby` names as its error (`…-error`). */
+const fieldError = async (field: Locator): Promise<Locator> => {
+  await expect(field).toHaveAttribute('aria-invalid', 'true');
+  const id = (await field.getAttribute('aria-describedby'))?.split(' ').find((part) => part.endsWith('-error'));
+  expect(id, 'the field names its error message').toBeTruthy();
+  return field.page().locator(`[id="${id}"]`);
+};
+
+/** Focuses and leaves a field, as a supporter skipping it does. */
+const touch = async (field: Locator): Promise<void> => {
+  await field.focus();
+  await field.blur();
+};
 
 /** The value beside a term of a definition list (the bank details, the figures). */
 const definition = (scope: Page | Locator, term: string): Locator =>
@@ -313,22 +327,19 @@ test.describe('step 1 and the step rules', () => {
     await expect(lot).toHaveAccessibleDescription('このリターンは口数を選択できません。');
 
     const email = page.getByRole('textbox', { name: 'メールアドレス' });
-    await email.focus();
-    await email.blur();
-    await expect(email).toHaveAccessibleDescription(/メールアドレスを入力してください/);
+    await touch(email);
+    await expect(await fieldError(email)).toHaveText('メールアドレスを入力してください');
     await email.fill('taro@');
     await email.blur();
-    await expect(email).toHaveAccessibleDescription(/正しいメールアドレスの形式で入力してください/);
+    await expect(await fieldError(email)).toHaveText('正しいメールアドレスの形式で入力してください');
 
     const name = page.getByRole('textbox', { name: '表示名' });
-    await name.focus();
-    await name.blur();
-    await expect(name).toHaveAccessibleDescription(/表示名を入力してください。/);
+    await touch(name);
+    await expect(await fieldError(name)).toHaveText('表示名を入力してください。');
 
     const message = page.getByRole('textbox', { name: '職人へのメッセージ' });
-    await message.focus();
-    await message.blur();
-    await expect(message).toHaveAccessibleDescription(/職人へのメッセージを入力してください。/);
+    await touch(message);
+    await expect(await fieldError(message)).toHaveText('職人へのメッセージを入力してください。');
 
     const address = page.getByRole('region', { name: 'お届け先' });
     const recipient = address.getByRole('textbox', { name: 'お名前' });
@@ -346,6 +357,50 @@ test.describe('step 1 and the step rules', () => {
       await expect(box).toHaveAccessibleDescription(text);
     }
     await expect(next).toBeDisabled();
+  });
+
+  test('a company and an organisation return ask for their name and a well-formed site URL', async ({ page }) => {
+    for (const { title, label, required } of [
+      { title: '企業協賛（ロゴ掲載）', label: '企業名', required: '企業名を入力してください。' },
+      { title: '団体協賛（ロゴ掲載）', label: '団体名', required: '団体名を入力してください。' },
+    ]) {
+      await startGuestSupport(page, DARUMA, title);
+      await expect(page.getByRole('textbox', { name: '表示名' })).toHaveCount(0);
+
+      const name = page.getByRole('textbox', { name: label, exact: true });
+      await touch(name);
+      await expect(await fieldError(name)).toHaveText(required);
+      await name.fill('上州だるま株式会社');
+      await expect(name).toHaveAttribute('aria-invalid', 'false');
+
+      // The site is optional, but what is typed must be a URL.
+      const site = page.getByRole('textbox', { name: `${label}サイトURL（任意）` });
+      await site.fill('jomo-daruma');
+      await site.blur();
+      await expect(await fieldError(site)).toHaveText('正しいURLの形式で入力してください。');
+      await site.fill('https://example.jp/daruma/');
+      await expect(site).toHaveAttribute('aria-invalid', 'false');
+    }
+  });
+
+  test('a visitor who opens a member step is sent to log in, then brought back to it', async ({ page }) => {
+    await startSupport(page, DARUMA, '企業協賛（ロゴ掲載）');
+    await supportTypeDialog(page).getByRole('button', { name: 'ログインして支援する' }).click();
+    await expect(page).toHaveURL(/\/login\/$/);
+
+    // Without logging in, the visitor opens the member flow's step 1 directly.
+    await page.goto(`/payment/info/${DARUMA}/company/`);
+    const notice = page.getByRole('alertdialog', { name: 'ログインが必要です' });
+    await expect(notice.getByText('このページを表示するにはログインが必要です。', { exact: true })).toBeVisible();
+    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page.getByRole('list', { name: 'お申し込みの手順' })).toHaveCount(0);
+    await notice.getByRole('button', { name: '閉じる' }).click();
+    await expect(notice).toBeHidden();
+
+    await submitLogin(page, DEMO_MEMBER.email, DEMO_MEMBER.password);
+    await expect(page).toHaveURL(new RegExp(`/payment/info/${DARUMA}/company/$`));
+    await expectStep(page, 1, 'ご支援内容');
+    await expect(page.getByRole('textbox', { name: '企業名', exact: true })).toBeVisible();
   });
 
   test('a member address is refused for a guest and a known guest is told so', async ({ page }) => {
