@@ -1,7 +1,14 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login, uniqueEmail } from './accounts';
-import { STRIPE_API_BASE, projectDetail, type ProjectDetail } from './payment';
+import {
+  STRIPE_API_BASE,
+  fundBankTransfer,
+  placeGuestSupport,
+  projectDetail,
+  returnOf,
+  type ProjectDetail,
+} from './payment';
 
 // Demo accounts seeded by `app-server seed-demo` (password `demo-password-1`).
 const DEMO_PASSWORD = 'demo-password-1';
@@ -179,4 +186,75 @@ test('an administrator runs a full bulk refund through both confirmations and se
   expect(succeeded).toBeGreaterThanOrEqual(2);
   expect(succeeded + failed).toBeLessThanOrEqual(total);
   if (failed > 0) await expect(page.getByText('返金に失敗した購入（返金可能のまま残っています）：')).toBeVisible();
+});
+
+/** The refund waiting for `email`'s bank account at the local payment server (Stripe mails the supporter). */
+const refundAwaitingBankDetails = async (email: string): Promise<string> => {
+  let id: string | undefined;
+  await expect
+    .poll(async () => {
+      const response = await fetch(`${STRIPE_API_BASE}v1/refunds?limit=100`, {
+        headers: { Authorization: 'Bearer sk_test_local' },
+      });
+      const list = (await response.json()) as {
+        data: Array<{ id: string; status: string; next_action?: { display_details?: { email_sent?: { email_sent_to?: string } } } }>;
+      };
+      id = list.data.find(
+        (refund) =>
+          refund.status === 'requires_action' && refund.next_action?.display_details?.email_sent?.email_sent_to === email,
+      )?.id;
+      return id;
+    })
+    .toBeTruthy();
+  return id!;
+};
+
+test('a bank-transfer refund waits for the supporter\'s bank account, then is paid', async ({ page, request }) => {
+  // The server asks the provider about a waiting refund again after 30 s, on its 15 s sweep.
+  test.setTimeout(150_000);
+  const project = await projectDetail(request, SINGLE_PROJECT);
+  const email = uniqueEmail('refund-bank');
+  const placed = await placeGuestSupport(request, project, returnOf(project, 'thanks-mail'), 1, email);
+  const { sale, receipt } = (await placed.json()) as { sale: { id: number; total: number }; receipt: string };
+  expect(placed.status()).toBe(200);
+  await fundBankTransfer(email, sale.total);
+  await expect
+    .poll(async () => {
+      const status = await request.get(`/v1/payment/get/status?receipt=${encodeURIComponent(receipt)}`);
+      return ((await status.json()) as { sale: { status: string } }).sale.status;
+    })
+    .toBe('succeeded');
+
+  await login(page, ADMIN, DEMO_PASSWORD);
+  await openRefundTable(page, project.title);
+  const row = saleRow(page, sale.id);
+  await expect(row.getByRole('rowheader')).toContainText('銀行振込');
+  await row.getByPlaceholder('返金額を入力').fill('1000');
+  await row.getByRole('button', { name: /の購入を返金する$/ }).click();
+  await page.getByRole('dialog', { name: '返金の確認' }).getByRole('button', { name: '返金する' }).click();
+
+  await expect(page.getByRole('status').filter({ hasText: '返金を受け付けました。' })).toHaveText(
+    '返金を受け付けました。支援者へ返金先口座の入力をお願いするメールが送られ、入力され次第返金されます。',
+  );
+  const waiting = row.getByText('口座情報の入力待ち', { exact: true });
+  await expect(waiting).toBeVisible();
+  await expect(waiting).toHaveAttribute('title', '銀行振込の返金は、支援者がメールで案内された返金先口座を入力すると完了します。');
+  await expect(row.getByRole('button')).toHaveCount(0);
+  await expect(row.getByRole('cell').last()).toHaveText('1,000円');
+  // Still waiting after a reload: the state comes from the server.
+  await page.reload();
+  await expect(saleRow(page, sale.id).getByText('口座情報の入力待ち', { exact: true })).toBeVisible();
+
+  // The supporter names an account (the local payment server plays them): the refund is paid.
+  const refund = await refundAwaitingBankDetails(email);
+  const answered = await fetch(`${STRIPE_API_BASE}_test/refunds/${refund}/bank_details`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer sk_test_local' },
+  });
+  expect(answered.status, await answered.clone().text()).toBe(200);
+  await expect(async () => {
+    await page.reload();
+    await expect(saleRow(page, sale.id)).toContainText('1,000円返金済み', { timeout: 2_000 });
+  }).toPass({ timeout: 110_000, intervals: [5_000] });
+  await expect(saleRow(page, sale.id).getByText('口座情報の入力待ち')).toHaveCount(0);
 });
