@@ -1,0 +1,66 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { renderApp } from '@/testing/render';
+import { apiUrl, server } from '@/testing/server';
+import { loginAs } from '@/testing/session';
+import type { RefundSale } from './api/refundsApi';
+
+const PROJECT = { id: 4, slug: 'kiryu-textile', title: '桐生織の工房を次の世代へ', refundable: 0, refunded: 1, refundRequired: 0 };
+
+const sale = (overrides: Partial<RefundSale>): RefundSale => ({
+  id: 81,
+  amount: 10_000,
+  total: 11_000,
+  course: null,
+  createdAt: '2026-11-20T10:00:00+09:00',
+  flag: 11,
+  lastFailure: null,
+  lot: 1,
+  openRefundAmount: null,
+  paymentType: 1,
+  refundedAmount: 11_000,
+  refundRequired: false,
+  returnTitle: '桐生織ストール',
+  sponsorName: '群馬 太郎',
+  state: 'refunded',
+  users: { username: null, displayname: '群馬 太郎', corporatename: null },
+  ...overrides,
+});
+
+const serveProject = (sales: RefundSale[]) => {
+  const started: unknown[] = [];
+  server.use(
+    http.get(apiUrl('/admin/get/refundProjects'), () => HttpResponse.json({ projects: [PROJECT] })),
+    http.get(apiUrl('/sales/get/list'), () => HttpResponse.json({ data: { data: sales } })),
+    http.get(apiUrl('/admin/get/bulkRefund'), () => HttpResponse.json({ job: null })),
+    http.post(apiUrl('/admin/set/bulkRefund'), async ({ request }) => {
+      started.push(await request.json());
+      return HttpResponse.json({ job: null });
+    }),
+  );
+  return started;
+};
+
+describe('the refund screen of a project', () => {
+  it('refuses a bulk refund when nothing is left to refund, and asks nothing', async () => {
+    loginAs({ isAdmin: true });
+    const started = serveProject([
+      sale({}),
+      sale({ id: 82, state: 'needs_bank_details', flag: 1, paymentType: 2, refundedAmount: 0, openRefundAmount: 3_000 }),
+    ]);
+    const user = userEvent.setup();
+    renderApp(`/admin/refund/${PROJECT.slug}`);
+    expect(await screen.findByRole('heading', { level: 1, name: `返金：${PROJECT.title}` })).toBeInTheDocument();
+    const waiting = await screen.findByRole('row', { name: /群馬 太郎銀行振込/ });
+    expect(within(waiting).getByText('口座情報の入力待ち')).toBeInTheDocument();
+
+    await user.selectOptions(screen.getByLabelText('返金方法'), '半額');
+    await user.click(screen.getByRole('button', { name: '一括返金' }));
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^返金できる購入情報がありません。$/);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(started).toEqual([]);
+  });
+});
