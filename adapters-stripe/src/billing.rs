@@ -4,7 +4,7 @@
 //! an invoice names its PaymentIntent differently by API version
 //! (`payment_intent`, or `payments.data[].payment.payment_intent`).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 use domain::money::Yen;
@@ -17,7 +17,7 @@ use serde_json::Value;
 use stripe::Client;
 use stripe_client_core::{RequestBuilder, StripeMethod};
 
-use crate::{gateway_error, idempotent, path_segment, SALE_ID_METADATA};
+use crate::{gateway_error, idempotent, path_segment, Origin, NAMESPACE_METADATA, SALE_ID_METADATA};
 
 /// The metadata key that ties a subscription to our subscription row.
 pub const SUBSCRIPTION_ROW_METADATA: &str = "subscription_row";
@@ -49,7 +49,8 @@ struct SubscriptionForm<'a> {
     default_payment_method: &'a str,
     /// A refused first charge is an error, and no subscription stays behind.
     payment_behavior: &'static str,
-    metadata: HashMap<&'static str, String>,
+    /// Sorted: a repeat with the same idempotency key sends the very same body.
+    metadata: BTreeMap<String, String>,
 }
 
 #[derive(Serialize)]
@@ -115,6 +116,7 @@ async fn exists_or(client: &Client, path: &str, error: GatewayError) -> Result<(
 
 pub(crate) async fn create_subscription(
     client: &Client,
+    origin: &Origin,
     request: &NewSubscription,
     key: &IdempotencyKey,
 ) -> Result<ProviderSubscription, GatewayError> {
@@ -123,26 +125,31 @@ pub(crate) async fn create_subscription(
         items: vec![Item { plan: &request.plan_id }],
         default_payment_method: request.card.as_str(),
         payment_behavior: "error_if_incomplete",
-        metadata: HashMap::from([
-            (SALE_ID_METADATA, request.sale_id.to_string()),
-            (SUBSCRIPTION_ROW_METADATA, request.subscription_row.to_string()),
-        ]),
+        metadata: origin
+            .metadata(&[
+                (SALE_ID_METADATA, request.sale_id.to_string()),
+                (SUBSCRIPTION_ROW_METADATA, request.subscription_row.to_string()),
+            ])
+            .into_iter()
+            .collect(),
     };
     let answer = send(client, RequestBuilder::new(StripeMethod::Post, "/subscriptions").form(&form), Some(key)).await?;
-    subscription(&answer).map_err(GatewayError::Unexpected)
+    subscription(&answer, origin).map_err(GatewayError::Unexpected)
 }
 
 pub(crate) async fn retrieve_subscription(
     client: &Client,
+    origin: &Origin,
     id: &SubscriptionId,
 ) -> Result<ProviderSubscription, GatewayError> {
     let path = format!("/subscriptions/{}", path_segment(id.as_str())?);
     let answer = send(client, RequestBuilder::new(StripeMethod::Get, path), None).await?;
-    subscription(&answer).map_err(GatewayError::Unexpected)
+    subscription(&answer, origin).map_err(GatewayError::Unexpected)
 }
 
 pub(crate) async fn update_subscription(
     client: &Client,
+    origin: &Origin,
     id: &SubscriptionId,
     card: Option<&PaymentMethodId>,
     cancel_at_period_end: Option<bool>,
@@ -150,7 +157,7 @@ pub(crate) async fn update_subscription(
     let path = format!("/subscriptions/{}", path_segment(id.as_str())?);
     let form = UpdateForm { default_payment_method: card.map(PaymentMethodId::as_str), cancel_at_period_end };
     let answer = send(client, RequestBuilder::new(StripeMethod::Post, path).form(&form), None).await?;
-    subscription(&answer).map_err(GatewayError::Unexpected)
+    subscription(&answer, origin).map_err(GatewayError::Unexpected)
 }
 
 pub(crate) async fn retrieve_invoice(client: &Client, id: &InvoiceId) -> Result<ProviderInvoice, GatewayError> {
@@ -187,7 +194,7 @@ fn time(value: Option<&Value>) -> Option<DateTime<Utc>> {
 }
 
 /// A subscription object (an API answer or an event's `data.object`).
-pub(crate) fn subscription(value: &Value) -> Result<ProviderSubscription, String> {
+pub(crate) fn subscription(value: &Value, origin: &Origin) -> Result<ProviderSubscription, String> {
     let id = id_of(value.get("id")).ok_or("subscription without an id")?;
     let raw_status = value.get("status").and_then(Value::as_str).unwrap_or_default();
     let status =
@@ -195,8 +202,10 @@ pub(crate) fn subscription(value: &Value) -> Result<ProviderSubscription, String
     // Newer API versions keep the period on the items.
     let period_end =
         time(value.get("current_period_end")).or_else(|| time(value.pointer("/items/data/0/current_period_end")));
+    let ours = origin.owns(value.pointer(&format!("/metadata/{NAMESPACE_METADATA}")).and_then(Value::as_str));
     let row = value
         .pointer(&format!("/metadata/{SUBSCRIPTION_ROW_METADATA}"))
+        .filter(|_| ours)
         .and_then(Value::as_str)
         .and_then(|r| r.parse().ok());
     Ok(ProviderSubscription {
@@ -267,11 +276,28 @@ mod tests {
             "default_payment_method": "card_9", "latest_invoice": "in_3",
             "items": {"data": [{"current_period_end": 1_800_000_000}]},
             "metadata": {"subscription_row": "12", "sale_id": "4"}});
-        let sub = subscription(&value).unwrap();
+        let sub = subscription(&value, &Origin::default()).unwrap();
         assert_eq!(sub.status, SubscriptionState::PastDue);
         assert_eq!(sub.row, Some(12));
         assert_eq!(sub.card, Some(PaymentMethodId::new("card_9")));
         assert!(sub.cancel_at_period_end && sub.current_period_end.is_some());
-        assert!(subscription(&serde_json::json!({"id": "sub_1", "status": "weird"})).is_err());
+        assert!(subscription(&serde_json::json!({"id": "sub_1", "status": "weird"}), &Origin::default()).is_err());
+    }
+
+    #[test]
+    fn a_subscription_names_our_row_only_when_it_carries_our_namespace() {
+        let tagged = |tag: Option<&str>| {
+            let mut value = serde_json::json!({"id": "sub_1", "status": "active",
+                "metadata": {"subscription_row": "12", "sale_id": "4"}});
+            if let Some(tag) = tag {
+                value["metadata"]["key_namespace"] = tag.into();
+            }
+            value
+        };
+        let ours = Origin(Some("test_db_1".into()));
+        assert_eq!(subscription(&tagged(Some("test_db_1")), &ours).unwrap().row, Some(12));
+        assert_eq!(subscription(&tagged(Some("test_db_2")), &ours).unwrap().row, None);
+        assert_eq!(subscription(&tagged(None), &ours).unwrap().row, None);
+        assert_eq!(subscription(&tagged(Some("test_db_1")), &Origin::default()).unwrap().row, None);
     }
 }

@@ -17,9 +17,9 @@ use stripe_shared::{
 use stripe_types::Currency;
 use stripe_webhook::{Event, EventObject};
 
-use crate::SALE_ID_METADATA;
+use crate::{Origin, NAMESPACE_METADATA, SALE_ID_METADATA};
 
-pub(crate) fn payment(pi: &PaymentIntent) -> Result<Payment, String> {
+pub(crate) fn payment(pi: &PaymentIntent, origin: &Origin) -> Result<Payment, String> {
     if pi.currency != Currency::JPY {
         return Err(format!("payment {} is in {}, not yen", pi.id.as_str(), pi.currency));
     }
@@ -50,7 +50,12 @@ pub(crate) fn payment(pi: &PaymentIntent) -> Result<Payment, String> {
         amount,
         amount_received,
         amount_remaining,
-        sale_id: pi.metadata.get(SALE_ID_METADATA).and_then(|id| id.parse().ok()).map(SaleId),
+        sale_id: pi
+            .metadata
+            .get(SALE_ID_METADATA)
+            .filter(|_| origin.owns(pi.metadata.get(NAMESPACE_METADATA).map(String::as_str)))
+            .and_then(|id| id.parse().ok())
+            .map(SaleId),
         destination: pi.transfer_data.as_ref().map(|t| Destination {
             account: ConnectedAccountId::new(t.destination.id().as_str()),
             application_fee: Yen(pi.application_fee_amount.unwrap_or(0)),
@@ -151,7 +156,7 @@ pub(crate) fn refund(refund: &stripe_shared::Refund, payment: &PaymentId) -> Res
     })
 }
 
-pub(crate) fn event(event: &Event) -> Result<PaymentEvent, String> {
+pub(crate) fn event(event: &Event, origin: &Origin) -> Result<PaymentEvent, String> {
     let event_type = event.type_.as_str().to_owned();
     let kind = match event_type.as_str() {
         "payment_intent.succeeded" => PaymentEventKind::Succeeded,
@@ -174,7 +179,7 @@ pub(crate) fn event(event: &Event) -> Result<PaymentEvent, String> {
         | EventObject::PaymentIntentPaymentFailed(pi)
         | EventObject::PaymentIntentProcessing(pi)
         | EventObject::PaymentIntentRequiresAction(pi)
-        | EventObject::PaymentIntentSucceeded(pi) => Some(payment(pi)?),
+        | EventObject::PaymentIntentSucceeded(pi) => Some(payment(pi, origin)?),
         _ => None,
     };
     let created_at = DateTime::from_timestamp(event.created, 0)

@@ -14,12 +14,13 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use domain::ids::SaleId;
+use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
-    InvoiceId, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway, PaymentId,
-    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard, SubscriptionId,
-    WebhookError,
+    InvoiceId, KeyNamespace, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway,
+    PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, RefundStatus,
+    SavedCard, SubscriptionId, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_client_core::{RequestBuilder, StripeMethod};
@@ -36,7 +37,7 @@ use stripe_core::payment_intent::{
     RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
-use stripe_core::refund::{CreateRefund, RetrieveRefund};
+use stripe_core::refund::{CreateRefund, ListRefund, RetrieveRefund};
 use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
@@ -47,11 +48,36 @@ pub const STRIPE_API_BASE: &str = "https://api.stripe.com/";
 /// Per-attempt timeout for calls to the Stripe API.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Stripe's largest page; a supporter keeps a handful of cards.
-const MAX_CARDS_LISTED: i64 = 100;
+/// Stripe's largest page (a supporter keeps a handful of cards; a payment has a few refunds).
+const MAX_LISTED: i64 = 100;
 
 /// The metadata key that ties a PaymentIntent to our sale.
 pub const SALE_ID_METADATA: &str = "sale_id";
+
+/// The metadata key naming the database whose ids the other metadata carry (absent in production).
+pub const NAMESPACE_METADATA: &str = "key_namespace";
+
+/// Whose records the ids in an object's metadata name. Test and developer databases share one provider
+/// account, each numbers its sales from 1, and the provider posts every event to every endpoint: an id
+/// in the metadata is ours only when the object carries our namespace (none in production).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Origin(Option<String>);
+
+impl Origin {
+    /// `ids` as metadata, tagged with our namespace when there is one.
+    pub(crate) fn metadata(&self, ids: &[(&str, String)]) -> HashMap<String, String> {
+        let mut metadata: HashMap<String, String> = ids.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect();
+        if let Some(namespace) = &self.0 {
+            metadata.insert(NAMESPACE_METADATA.to_owned(), namespace.clone());
+        }
+        metadata
+    }
+
+    /// Whether an object tagged `tag` (its `key_namespace` metadata) was written by us.
+    pub(crate) fn owns(&self, tag: Option<&str>) -> bool {
+        self.0.as_deref() == tag
+    }
+}
 
 /// What the gateway needs: `STRIPE_SECRET_KEY`, `STRIPE_API_BASE` (unset = Stripe
 /// itself) and `STRIPE_WEBHOOK_SECRET`.
@@ -60,6 +86,8 @@ pub struct StripeSettings {
     pub secret_key: String,
     pub api_base: Option<String>,
     pub webhook_secret: String,
+    /// The namespace of our idempotency keys, also written into the metadata of what we create.
+    pub namespace: KeyNamespace,
 }
 
 impl std::fmt::Debug for StripeSettings {
@@ -78,6 +106,7 @@ pub struct ConfigError(String);
 pub struct StripeGateway {
     client: Client,
     webhook_secret: String,
+    origin: Origin,
 }
 
 impl std::fmt::Debug for StripeGateway {
@@ -87,6 +116,10 @@ impl std::fmt::Debug for StripeGateway {
 }
 
 impl StripeGateway {
+    fn sale_metadata(&self, sale_id: SaleId) -> HashMap<String, String> {
+        self.origin.metadata(&[(SALE_ID_METADATA, sale_id.to_string())])
+    }
+
     /// A gateway for the settings' key at the api base ([`STRIPE_API_BASE`] when unset;
     /// a missing trailing slash is added).
     pub fn new(settings: &StripeSettings) -> Result<Self, ConfigError> {
@@ -108,7 +141,11 @@ impl StripeGateway {
             .timeout(REQUEST_TIMEOUT)
             .build()
             .map_err(|e| ConfigError(e.to_string()))?;
-        Ok(Self { client, webhook_secret: settings.webhook_secret.clone() })
+        Ok(Self {
+            client,
+            webhook_secret: settings.webhook_secret.clone(),
+            origin: Origin(settings.namespace.name().map(str::to_owned)),
+        })
     }
 }
 
@@ -132,7 +169,7 @@ impl PaymentGateway for StripeGateway {
             .payment_method(charge.payment_method.as_str())
             .automatic_payment_methods(cards_without_redirects())
             .confirm(true)
-            .metadata(sale_metadata(charge.sale_id));
+            .metadata(self.sale_metadata(charge.sale_id));
         if let Some(customer) = &charge.customer {
             request = request.customer(customer.as_str());
         }
@@ -141,7 +178,7 @@ impl PaymentGateway for StripeGateway {
         }
         let intent =
             request.customize().request_strategy(idempotent(&key)?).send(&self.client).await.map_err(gateway_error)?;
-        convert::payment(&intent).map_err(GatewayError::Unexpected)
+        convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
     }
 
     async fn start_bank_transfer(
@@ -157,13 +194,13 @@ impl PaymentGateway for StripeGateway {
             ))
             .payment_method_options(jp_bank_transfer_options())
             .confirm(true)
-            .metadata(sale_metadata(transfer.sale_id));
+            .metadata(self.sale_metadata(transfer.sale_id));
         if let Some(destination) = &transfer.destination {
             request = with_destination(request, destination);
         }
         let intent =
             request.customize().request_strategy(idempotent(&key)?).send(&self.client).await.map_err(gateway_error)?;
-        convert::payment(&intent).map_err(GatewayError::Unexpected)
+        convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
     }
 
     async fn add_card(
@@ -193,7 +230,7 @@ impl PaymentGateway for StripeGateway {
         };
         let sources = ListCustomerPaymentSource::new(customer.as_str())
             .object("card")
-            .limit(MAX_CARDS_LISTED)
+            .limit(MAX_LISTED)
             .send(&self.client)
             .await
             .map_err(gateway_error)?;
@@ -236,7 +273,7 @@ impl PaymentGateway for StripeGateway {
             .send(&self.client)
             .await;
         match cancelled {
-            Ok(intent) => convert::payment(&intent).map_err(GatewayError::Unexpected),
+            Ok(intent) => convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected),
             // Paid (or cancelled) meanwhile: Stripe refuses, and the payment as it is
             // is the answer.
             Err(StripeError::Stripe(api, status))
@@ -254,7 +291,7 @@ impl PaymentGateway for StripeGateway {
 
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
         let intent = RetrievePaymentIntent::new(id.as_str()).send(&self.client).await.map_err(gateway_error)?;
-        convert::payment(&intent).map_err(GatewayError::Unexpected)
+        convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
     }
 
     async fn refund(&self, refund: RefundRequest, key: IdempotencyKey) -> Result<Refund, GatewayError> {
@@ -281,12 +318,34 @@ impl PaymentGateway for StripeGateway {
         convert::refund(&refund, &payment).map_err(GatewayError::Unexpected)
     }
 
+    async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError> {
+        let mut refunded = 0;
+        let mut after: Option<String> = None;
+        loop {
+            let mut request = ListRefund::new().payment_intent(payment.as_str()).limit(MAX_LISTED);
+            if let Some(last) = &after {
+                request = request.starting_after(last.as_str());
+            }
+            let page = request.send(&self.client).await.map_err(gateway_error)?;
+            for refund in &page.data {
+                if convert::refund(refund, payment).map_err(GatewayError::Unexpected)?.status == RefundStatus::Succeeded
+                {
+                    refunded += refund.amount;
+                }
+            }
+            match page.data.last() {
+                Some(last) if page.has_more => after = Some(last.id.as_str().to_owned()),
+                _ => return Ok(Yen(refunded)),
+            }
+        }
+    }
+
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {
         let event = Webhook::construct_event(payload, signature_header, &self.webhook_secret).map_err(|e| match e {
             stripe_webhook::WebhookError::BadParse(msg) => WebhookError::BadPayload(msg),
             other => WebhookError::BadSignature(other.to_string()),
         })?;
-        let mut event = convert::event(&event).map_err(WebhookError::BadPayload)?;
+        let mut event = convert::event(&event, &self.origin).map_err(WebhookError::BadPayload)?;
         let is_invoice = event.event_type.starts_with("invoice.");
         if is_invoice || event.event_type.starts_with("customer.subscription.") {
             let body: serde_json::Value =
@@ -296,7 +355,8 @@ impl PaymentGateway for StripeGateway {
             if is_invoice {
                 event.invoice = Some(billing::invoice(object).map_err(WebhookError::BadPayload)?);
             } else {
-                event.subscription = Some(billing::subscription(object).map_err(WebhookError::BadPayload)?);
+                event.subscription =
+                    Some(billing::subscription(object, &self.origin).map_err(WebhookError::BadPayload)?);
             }
         }
         Ok(event)
@@ -311,11 +371,11 @@ impl PaymentGateway for StripeGateway {
         subscription: NewSubscription,
         key: IdempotencyKey,
     ) -> Result<ProviderSubscription, GatewayError> {
-        billing::create_subscription(&self.client, &subscription, &key).await
+        billing::create_subscription(&self.client, &self.origin, &subscription, &key).await
     }
 
     async fn subscription(&self, id: &SubscriptionId) -> Result<ProviderSubscription, GatewayError> {
-        billing::retrieve_subscription(&self.client, id).await
+        billing::retrieve_subscription(&self.client, &self.origin, id).await
     }
 
     async fn update_subscription(
@@ -324,7 +384,7 @@ impl PaymentGateway for StripeGateway {
         card: Option<PaymentMethodId>,
         cancel_at_period_end: Option<bool>,
     ) -> Result<ProviderSubscription, GatewayError> {
-        billing::update_subscription(&self.client, id, card.as_ref(), cancel_at_period_end).await
+        billing::update_subscription(&self.client, &self.origin, id, card.as_ref(), cancel_at_period_end).await
     }
 
     async fn invoice(&self, id: &InvoiceId) -> Result<ProviderInvoice, GatewayError> {
@@ -364,10 +424,6 @@ fn with_destination(request: CreatePaymentIntent, destination: &Destination) -> 
     request
         .application_fee_amount(destination.application_fee.value())
         .transfer_data(CreatePaymentIntentTransferData::new(destination.account.as_str()))
-}
-
-fn sale_metadata(sale_id: SaleId) -> HashMap<String, String> {
-    HashMap::from([(SALE_ID_METADATA.to_owned(), sale_id.to_string())])
 }
 
 /// Stripe refuses non-positive amounts anyway; refusing here keeps a bug from reaching it.

@@ -13,6 +13,7 @@ fn gateway() -> StripeGateway {
         secret_key: "sk_test_unit".into(),
         api_base: Some("http://127.0.0.1:9".into()),
         webhook_secret: SECRET.into(),
+        namespace: KeyNamespace::none(),
     })
     .unwrap()
 }
@@ -51,7 +52,7 @@ fn intent(json: &str) -> stripe_shared::PaymentIntent {
 
 #[test]
 fn a_bank_transfer_waiting_for_money_carries_its_instructions_and_the_amount_still_due() {
-    let payment = convert::payment(&intent(&intent_json("requires_action", BANK_ACTION))).unwrap();
+    let payment = convert::payment(&intent(&intent_json("requires_action", BANK_ACTION)), &Origin::default()).unwrap();
     assert_eq!(payment.status, IntentStatus::RequiresAction);
     assert_eq!((payment.amount, payment.amount_remaining), (Yen(5000), Yen(3000)));
     assert_eq!(payment.sale_id, Some(SaleId(42)));
@@ -70,7 +71,7 @@ fn a_bank_transfer_waiting_for_money_carries_its_instructions_and_the_amount_sti
 
 #[test]
 fn a_card_waiting_for_3d_secure_hands_out_its_client_secret() {
-    let payment = convert::payment(&intent(&intent_json("requires_action", ""))).unwrap();
+    let payment = convert::payment(&intent(&intent_json("requires_action", "")), &Origin::default()).unwrap();
     assert_eq!(payment.next_action, Some(NextAction::Authenticate { client_secret: "pi_1_secret_x".into() }));
     assert_eq!(payment.amount_remaining, Yen(5000));
 }
@@ -78,13 +79,13 @@ fn a_card_waiting_for_3d_secure_hands_out_its_client_secret() {
 #[test]
 fn a_payment_in_another_currency_than_yen_is_refused() {
     let json = intent_json("succeeded", "").replace(r#""currency":"jpy""#, r#""currency":"usd""#);
-    assert!(convert::payment(&intent(&json)).unwrap_err().contains("not yen"));
+    assert!(convert::payment(&intent(&json), &Origin::default()).unwrap_err().contains("not yen"));
 }
 
 #[test]
 fn instructions_without_an_account_number_are_refused_rather_than_shown_half() {
     let json = intent_json("requires_action", &BANK_ACTION.replace(r#""account_number":"1234567","#, ""));
-    assert!(convert::payment(&intent(&json)).unwrap_err().contains("account number"));
+    assert!(convert::payment(&intent(&json), &Origin::default()).unwrap_err().contains("account number"));
 }
 
 #[test]
@@ -97,6 +98,19 @@ fn a_signed_partial_funding_event_is_read_with_its_remaining_amount() {
     assert_eq!(event.created_at.timestamp(), 1_700_000_000);
     let payment = event.payment.unwrap();
     assert_eq!((payment.id.as_str(), payment.amount_remaining), ("pi_1", Yen(3000)));
+}
+
+#[test]
+fn a_payment_names_our_sale_only_when_it_carries_our_namespace() {
+    let tagged = |tag: &str| intent_json("succeeded", "").replace(r#"{"sale_id":"42"}"#, tag);
+    let ours = Origin(Some("test_db_1".into()));
+    let sale_of = |json: String, origin: &Origin| convert::payment(&intent(&json), origin).unwrap().sale_id;
+    assert_eq!(sale_of(tagged(r#"{"sale_id":"42","key_namespace":"test_db_1"}"#), &ours), Some(SaleId(42)));
+    // Another database's sale 42 (a test or a developer on the same provider account) is not ours.
+    assert_eq!(sale_of(tagged(r#"{"sale_id":"42","key_namespace":"test_db_2"}"#), &ours), None);
+    assert_eq!(sale_of(tagged(r#"{"sale_id":"42"}"#), &ours), None);
+    assert_eq!(sale_of(tagged(r#"{"sale_id":"42","key_namespace":"test_db_1"}"#), &Origin::default()), None);
+    assert_eq!(sale_of(tagged(r#"{"sale_id":"42"}"#), &Origin::default()), Some(SaleId(42)));
 }
 
 #[test]
@@ -166,6 +180,7 @@ fn bad_settings_are_refused_at_start() {
         secret_key: key.into(),
         api_base: base.map(Into::into),
         webhook_secret: secret.into(),
+        namespace: KeyNamespace::none(),
     };
     assert!(StripeGateway::new(&settings("", None, "whsec_x")).is_err());
     assert!(StripeGateway::new(&settings("sk_test_x", None, "")).is_err());

@@ -235,6 +235,7 @@ async fn an_unreachable_provider_is_unavailable_and_worth_retrying() {
         secret_key: support::secret_key(),
         api_base: Some("http://127.0.0.1:9/".to_owned()),
         webhook_secret: "whsec_unused".to_owned(),
+        namespace: ports::payments::gateway::KeyNamespace::none(),
     })
     .unwrap();
     let err = gateway.payment(&PaymentId::new("pi_1")).await.unwrap_err();

@@ -126,8 +126,15 @@ class Scenario:
             after = page['data'][-1]['id']
 
     def intents_of(self, sale_id):
+        # Other databases on the same provider have their own sale 1, 2, ...: the
+        # server tags its payments with its database's name (key_namespace).
+        ours = {'sale_id': str(sale_id), 'key_namespace': self.key_namespace()}
         return [pi for pi in self.provider_list('/v1/payment_intents')
-                if pi.get('metadata', {}).get('sale_id') == str(sale_id)]
+                if all(pi.get('metadata', {}).get(k) == v for k, v in ours.items())]
+
+    def key_namespace(self):
+        name = self.args.database_url.rsplit('/', 1)[-1].split('?')[0].lower()
+        return ''.join(c if c.isascii() and c.isalnum() else '_' for c in name)[:40]
 
     # --- database -----------------------------------------------------------
 

@@ -39,7 +39,7 @@ What this wrapper changes compared to localstripe's own command:
   transfer arriving and applies it to the customer's open transfers:
   `payment_intent.partially_funded` or `payment_intent.succeeded`.
   A paid transfer can be refunded in parts up to what arrived (settled at
-  once: `succeeded`). Limits: no separate `/confirm` of a bank
+  once: `succeeded`), and its refunds are listed by `payment_intent`. Limits: no separate `/confirm` of a bank
   PaymentIntent, no cash-balance endpoints, no
   `customer_cash_balance_transaction.*` or `cash_balance.*` events.
 * Cards saved as customer sources (token -> `POST /v1/customers/{c}/sources`
@@ -69,7 +69,9 @@ What this wrapper changes compared to localstripe's own command:
 
 * A slow provider, for the crash test (app-server/dev/crash.sh):
   `POST /_test/delay_next` (secret key; form `path=/v1/payment_intents`,
-  `seconds=N`) makes the next POST to exactly that path be carried out as
+  `seconds=N`, optional `key_prefix=...` to hold only a request whose
+  Idempotency-Key starts with it, so that tests running at once on one
+  server are not held) makes the next POST to exactly that path be carried out as
   usual (the PaymentIntent created and confirmed, its idempotency key
   remembered) and then holds the answer N seconds. The webhooks that request
   sends are held as long, so a client killed meanwhile hears of the payment
@@ -88,6 +90,7 @@ import hashlib
 import json
 import logging
 import time
+import urllib.parse
 
 from aiohttp import web
 from localstripe import resources, server, webhooks
@@ -296,6 +299,30 @@ def _refuse_refund_above_unrefunded(charge, payment_intent, amount):
 
 
 resources.Refund.__init__ = _init_refund_compat
+
+_list_refunds = resources.Refund._api_list_all.__func__
+
+
+@classmethod
+def _list_refunds_compat(cls, url, charge=None, payment_intent=None,
+                         limit=None, starting_after=None):
+    """localstripe finds a PaymentIntent's refunds through its charge; an
+    emulated bank transfer has none, and its refunds name the PaymentIntent
+    itself (as Stripe's list by `payment_intent` answers either)."""
+    bank = _bank_transfer_intent(payment_intent) if charge is None else None
+    if bank is None:
+        return _list_refunds(cls, url, charge=charge,
+                             payment_intent=payment_intent, limit=limit,
+                             starting_after=starting_after)
+    li = super(resources.Refund, cls)._api_list_all(
+        url, limit=limit, starting_after=starting_after)
+    li._list = [r for r in li._list
+                if getattr(r, 'payment_intent', None) == bank.id]
+    li._list.sort(key=lambda r: r.date, reverse=True)
+    return li
+
+
+resources.Refund._api_list_all = _list_refunds_compat
 
 
 # --- bank transfer emulation (jp_bank_transfer) ------------------------------
@@ -1240,8 +1267,13 @@ async def idempotency_middleware(request, handler):
             request.path.startswith('/_config/'):
         return await handler(request)
     scope = (request.headers.get('Authorization', ''), key)
+    # Stripe compares the parameters, not the bytes: a map (metadata) may
+    # come in another order. Stable sort: a list keeps its values' order.
+    params = sorted(urllib.parse.parse_qsl((await request.read()).decode(),
+                                           keep_blank_values=True),
+                    key=lambda pair: pair[0])
     fingerprint = hashlib.sha256(
-        request.path.encode() + b'\0' + await request.read()).hexdigest()
+        json.dumps([request.path, params]).encode()).hexdigest()
     if scope in _idempotent:
         seen, status, body = _idempotent[scope]
         if seen != fingerprint:
@@ -1261,7 +1293,7 @@ async def idempotency_middleware(request, handler):
 
 # --- a slow provider: hold the answer of one request -------------------------
 
-_delays = []  # [(path, seconds)], used once each, first match first
+_delays = []  # [(path, seconds, key_prefix)], used once each, first match first
 _held_seconds = contextvars.ContextVar('held_seconds', default=0)
 
 
@@ -1272,24 +1304,28 @@ async def _delay_next(request):
         seconds = float(data.get('seconds', ''))
     except ValueError:
         seconds = -1
+    key_prefix = data.get('key_prefix', '')
     if not path.startswith('/v1/') or not 0 < seconds <= 300:
         return server.json_response({'error': {
             'type': 'invalid_request_error',
             'message': 'path must start with /v1/ and seconds be in ]0, 300]'
         }}, status=400)
-    _delays.append((path, seconds))
-    return server.json_response({'path': path, 'seconds': seconds})
+    _delays.append((path, seconds, key_prefix))
+    return server.json_response({'path': path, 'seconds': seconds,
+                                 'key_prefix': key_prefix})
 
 
 @web.middleware
 async def delay_middleware(request, handler):
     if request.method == 'DELETE' and request.path == '/_config/data':
         _delays.clear()
-    match = next((i for i, (path, _) in enumerate(_delays)
-                  if request.method == 'POST' and path == request.path), None)
+    key = request.headers.get('Idempotency-Key', '')
+    match = next((i for i, (path, _, prefix) in enumerate(_delays)
+                  if request.method == 'POST' and path == request.path
+                  and key.startswith(prefix)), None)
     if match is None:
         return await handler(request)
-    _, seconds = _delays.pop(match)
+    _, seconds, _ = _delays.pop(match)
     _held_seconds.set(seconds)
     # Outermost: the request is carried out and its idempotent answer stored
     # before the hold, as at a provider whose answer is lost on the way back.

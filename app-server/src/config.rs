@@ -322,6 +322,7 @@ impl Settings {
             secret_key: self.stripe_secret_key.clone().unwrap_or_else(|| LOCAL_STRIPE_SECRET_KEY.into()),
             api_base: self.stripe_api_base.clone(),
             webhook_secret: self.stripe_webhook_secret.clone().unwrap_or_else(|| LOCAL_STRIPE_WEBHOOK_SECRET.into()),
+            namespace: self.payment_key_namespace(),
         }
     }
 

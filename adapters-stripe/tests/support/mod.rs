@@ -42,6 +42,7 @@ pub fn gateway(webhook_secret: &str) -> StripeGateway {
         secret_key: secret_key(),
         api_base: Some(api_base()),
         webhook_secret: webhook_secret.to_owned(),
+        namespace: KeyNamespace::none(),
     })
     .unwrap()
 }

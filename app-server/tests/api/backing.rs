@@ -155,6 +155,66 @@ async fn the_same_confirm_sent_five_times_at_once_makes_one_sale_and_one_charge(
 }
 
 #[tokio::test]
+async fn a_confirm_sent_again_after_the_browser_timed_out_makes_one_sale_and_one_charge() {
+    let app = spawn_demo_app().await;
+    let token = app.login(MEMBER, PASSWORD).await;
+    let mut body = support_body(&app, "thanks-mail", 1).await;
+    body["card"] = json!({"token": card_token("4242424242424242").await});
+    // The provider carries this app's next charge out, then holds its answer for 4 s (only this app's: tests run
+    // at once on one provider).
+    let mut settings = app_server::config::Settings::from_env().unwrap();
+    settings.database_url = app.db.url.clone();
+    let namespace = settings.payment_key_namespace();
+    let namespace = namespace.name().unwrap();
+    provider_post("/_test/delay_next", &[("path", "/v1/payment_intents"), ("seconds", "4"), ("key_prefix", namespace)])
+        .await;
+
+    // The supporter's browser gives up after a second and the supporter presses the button again.
+    let impatient = reqwest::Client::builder().timeout(Duration::from_secs(1)).build().unwrap();
+    let first =
+        impatient.post(format!("{}/v1/payment/set/support", app.address)).bearer_auth(&token).json(&body).send().await;
+    assert!(first.as_ref().is_err_and(reqwest::Error::is_timeout), "{first:?}");
+    let (status, again) = place(&app, Some(&token), &body).await;
+
+    assert_eq!((status, again["sale"]["status"].as_str()), (200, Some("succeeded")), "{again}");
+    let key = body["idempotencyKey"].as_str().unwrap();
+    assert_eq!(app.query_i64(&format!("SELECT count(*) AS value FROM sales WHERE idempotency_key = '{key}'")), 1);
+    let sale = again["sale"]["id"].as_i64().unwrap().to_string();
+    let charged = provider_intents()
+        .await
+        .iter()
+        .filter(|pi| pi["metadata"]["sale_id"] == sale.as_str() && pi["metadata"]["key_namespace"] == namespace)
+        .count();
+    assert_eq!(charged, 1, "one PaymentIntent at the provider");
+    app.assert_reconciled();
+}
+
+/// Every PaymentIntent the provider holds, page after page.
+async fn provider_intents() -> Vec<Value> {
+    let (base, secret) = provider();
+    let mut intents = Vec::new();
+    let mut after = String::new();
+    loop {
+        let cursor = if after.is_empty() { String::new() } else { format!("&starting_after={after}") };
+        let page: Value = reqwest::Client::new()
+            .get(format!("{base}/v1/payment_intents?limit=100{cursor}"))
+            .basic_auth(&secret, Some(""))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let data = page["data"].as_array().unwrap();
+        intents.extend(data.iter().cloned());
+        match data.last() {
+            Some(last) if page["has_more"] == true => after = last["id"].as_str().unwrap().to_owned(),
+            _ => return intents,
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_declined_card_is_refused_in_japanese_and_gives_its_lots_back() {
     let app = spawn_demo_app().await;
     let token = app.login(MEMBER, PASSWORD).await;

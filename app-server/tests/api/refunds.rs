@@ -47,8 +47,11 @@ struct PaidSales {
 
 impl PaidSales {
     async fn new(app: &TestApp, project: i64) -> Self {
-        let gateway = StripeGateway::new(&Settings::from_env().unwrap().stripe()).unwrap();
         let ns = KeyNamespace::new(&format!("rt{}", uuid::Uuid::new_v4().simple())).unwrap();
+        // Our own namespace in the metadata too: the app finds these sales by their payment id only.
+        let stripe =
+            adapters_stripe::StripeSettings { namespace: ns.clone(), ..Settings::from_env().unwrap().stripe() };
+        let gateway = StripeGateway::new(&stripe).unwrap();
         let template = app.query_i64(&format!(
             "SELECT id AS value FROM sales WHERE project_id = {project} AND payment_type = 1 \
                AND status = 'succeeded' ORDER BY id LIMIT 1"
@@ -236,6 +239,12 @@ async fn a_single_refund_checks_the_amount_asks_the_provider_once_and_mails_the_
         "never twice: {body}"
     );
     assert_eq!(refunded_at_provider(&intent).await, 1000);
+
+    // The supporter's own history says so.
+    let token = app.login(&supporter, PASSWORD).await;
+    let history: Value = app.get_with_token("/v1/sales/get/list?user_id=me", &token).await.json().await.unwrap();
+    let entry = history["data"].as_array().unwrap().iter().find(|e| e["id"] == sale).expect("sale in the history");
+    assert_eq!((entry["statusLabel"].as_str(), entry["refundedAmount"].as_i64()), (Some("返金済み"), Some(1000)));
 
     let mails = app.mails_to(&supporter, mails_before + 1).await;
     assert!(
