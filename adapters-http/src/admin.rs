@@ -10,7 +10,9 @@ use domain::account::{AccountStatus, Email, ResendOutcome};
 use domain::time::tokyo;
 use ports::accounts::Signup;
 use ports::admin::audit::{AdminActionEntry, AdminActionKind, AuditLog, NewAdminAction};
-use ports::admin::dashboard::{AdminDashboard, Dashboard, FailedMail, PendingTransfer, ProjectFigures};
+use ports::admin::dashboard::{
+    AdminDashboard, Dashboard, FailedMail, FailedMailSource, PendingTransfer, ProjectFigures,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -332,7 +334,11 @@ impl PendingTransferDto {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct FailedMailDto {
-    job_id: i64,
+    /// Unique in the list: `job-{id}` for a queued mail, `recipient-{id}` for a mass-mail recipient.
+    key: String,
+    /// The mass mail this recipient belongs to (`/admin/mail/{id}/`); null for a queued mail.
+    #[schema(required = true)]
+    mail_id: Option<i64>,
     to: String,
     subject: String,
     attempts: i32,
@@ -342,7 +348,13 @@ pub(crate) struct FailedMailDto {
 
 impl From<FailedMail> for FailedMailDto {
     fn from(m: FailedMail) -> Self {
-        Self { job_id: m.job_id, to: m.to, subject: m.subject, attempts: m.attempts, failed_at: iso(m.failed_at) }
+        let (key, mail_id) = match m.source {
+            FailedMailSource::Queued { job_id } => (format!("job-{job_id}"), None),
+            FailedMailSource::MassMail { mail_id, recipient_id } => {
+                (format!("recipient-{recipient_id}"), Some(mail_id))
+            }
+        };
+        Self { key, mail_id, to: m.to, subject: m.subject, attempts: m.attempts, failed_at: iso(m.failed_at) }
     }
 }
 

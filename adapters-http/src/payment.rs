@@ -466,6 +466,7 @@ const WEBHOOK_MAX_BYTES: usize = 256 * 1024;
 async fn webhook(
     req: HttpRequest,
     supports: web::Data<dyn Supports>,
+    refunds: web::Data<dyn ports::admin::refunds::Refunds>,
     body: web::Bytes,
 ) -> Result<Json<WebhookResponse>, ApiError> {
     if body.len() > WEBHOOK_MAX_BYTES {
@@ -476,7 +477,16 @@ async fn webhook(
     let payload = std::str::from_utf8(&body).map_err(|_| refused())?;
     let signature = req.headers().get("Stripe-Signature").and_then(|v| v.to_str().ok()).ok_or_else(refused)?;
     match supports.apply_webhook(payload, signature).await {
-        Ok(()) => Ok(Json(WebhookResponse { received: true })),
+        Ok(()) => {
+            // Signed and recorded: a refund that changed (a supporter named a bank account, say) is read back
+            // from the provider now, as the open-refund sweep would in a while.
+            if is_refund_event(payload) {
+                if let Err(error) = refunds.sweep_open_refunds().await {
+                    tracing::warn!(%error, "open refunds not updated on a refund event; the sweep retries");
+                }
+            }
+            Ok(Json(WebhookResponse { received: true }))
+        }
         Err(WebhookApplyError::Refused(error)) => {
             tracing::warn!(%error, "webhook refused");
             Err(refused())
@@ -485,9 +495,18 @@ async fn webhook(
     }
 }
 
+/// `refund.created`, `refund.updated`, `refund.failed` or `charge.refunded`.
+fn is_refund_event(payload: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(payload)
+        .ok()
+        .and_then(|event| event.get("type")?.as_str().map(|t| t.starts_with("refund.") || t == "charge.refunded"))
+        .unwrap_or(false)
+}
+
 #[cfg(test)]
 mod tests {
     use actix_web::{test, App};
+    use ports::admin::refunds::MockRefunds;
     use ports::payments::support::{FieldProblem, MockSupports};
     use serde_json::json;
 
@@ -623,6 +642,25 @@ mod tests {
         let req = test::TestRequest::get().uri("/v1/payment/get/status?receipt=41");
         let (status, _) = call(supports, req).await;
         assert_eq!(status, StatusCode::NOT_FOUND);
+    }
+
+    #[actix_web::test]
+    async fn a_refund_event_updates_the_open_refunds_and_a_payment_event_does_not() {
+        for (event_type, sweeps) in [("refund.updated", 1), ("charge.refunded", 1), ("payment_intent.succeeded", 0)] {
+            let mut supports = MockSupports::new();
+            supports.expect_apply_webhook().times(1).returning(|_, _| Ok(()));
+            let mut refunds = MockRefunds::new();
+            refunds.expect_sweep_open_refunds().times(sweeps).returning(|| Ok(1));
+            let services = Mocks { supports, refunds, ..Mocks::default() }.into_services();
+            let app = test::init_service(App::new().configure(configure(services))).await;
+            let req = test::TestRequest::post()
+                .uri("/v1/stripe/webhook")
+                .insert_header(("Stripe-Signature", "t=1,v1=checked-by-the-use-case"))
+                .set_payload(json!({"id": "evt_1", "type": event_type}).to_string())
+                .to_request();
+            let resp = test::call_service(&app, req).await;
+            assert_eq!(resp.status(), StatusCode::OK, "{event_type}");
+        }
     }
 
     #[actix_web::test]

@@ -5,6 +5,7 @@
 use actix_multipart::Multipart;
 use actix_web::web::{self, Json, Query};
 use actix_web::{get, post, HttpRequest};
+use domain::money::Yen;
 use domain::profile::{
     company_name, display_name, parse_optional_url, AddressInput, ProfileInput, UploadError, MAX_UPLOAD_BYTES,
 };
@@ -514,6 +515,9 @@ pub(crate) struct OwnDisplayNameDto {
     displayname: String,
 }
 
+/// The history's label of a sale the provider has refunded (in part or in full).
+const REFUNDED_LABEL: &str = "返金済み";
+
 /// One sale of the caller's payment history.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -538,8 +542,10 @@ pub(crate) struct HistoryEntryDto {
     payment_type: i32,
     /// `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`.
     status: &'static str,
-    /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ...).
+    /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金済み once refunded).
     status_label: &'static str,
+    /// Yen refunded to the supporter so far; 0 when nothing was refunded.
+    refunded_amount: i64,
     #[schema(required = true)]
     displayname: Option<OwnDisplayNameDto>,
     /// A bank transfer still awaited: where to pay, how much, until when.
@@ -562,7 +568,12 @@ impl From<HistoryEntry> for HistoryEntryDto {
             tax_label: entry.tax_mode.into(),
             payment_type: entry.payment_type.code(),
             status: entry.status.as_str(),
-            status_label: entry.status.history_label(entry.payment_type),
+            status_label: if entry.refunded > Yen::ZERO {
+                REFUNDED_LABEL
+            } else {
+                entry.status.history_label(entry.payment_type)
+            },
+            refunded_amount: entry.refunded.value(),
             displayname: entry.display_name.map(|(id, displayname)| OwnDisplayNameDto { id, displayname }),
             bank_transfer: entry
                 .pending_transfer

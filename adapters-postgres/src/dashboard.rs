@@ -13,7 +13,8 @@ use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
 use domain::payment::{PayType, SaleStatus};
 use ports::admin::dashboard::{
-    DailyFunding, DashboardRecords, DashboardRepository, FailedMail, PendingTransfer, ProjectFiguresRecord,
+    DailyFunding, DashboardRecords, DashboardRepository, FailedMail, FailedMailSource, PendingTransfer,
+    ProjectFiguresRecord,
 };
 use ports::catalog::PaidSum;
 use ports::mailer::SEND_MAIL;
@@ -84,12 +85,16 @@ static PENDING: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// Only the address and subject: a queued mail's body may hold a one-time key.
-const FAILED_MAILS: &str =
-    "SELECT id, coalesce(payload->>'to', '') AS recipient, coalesce(payload->>'subject', '') AS subject, \
-            attempts, coalesce(finished_at, updated_at) AS failed_at \
-       FROM background_jobs WHERE kind = $1 AND status = 'failed' \
-      ORDER BY coalesce(finished_at, updated_at) DESC, id DESC LIMIT $2";
+/// Only the address and subject: a queued mail's body may hold a one-time key. Mass-mail recipients the
+/// sending job gave up on are failed mails too (`mail_id` set, `id` the recipient row).
+const FAILED_MAILS: &str = "SELECT id, mail_id, recipient, subject, attempts, failed_at FROM ( \
+       SELECT id, NULL::bigint AS mail_id, coalesce(payload->>'to', '') AS recipient, \
+              coalesce(payload->>'subject', '') AS subject, attempts, coalesce(finished_at, updated_at) AS failed_at \
+         FROM background_jobs WHERE kind = $1 AND status = 'failed' \
+       UNION ALL \
+       SELECT r.id, m.id, r.email, m.title, r.attempts, coalesce(m.finished_at, m.created_at) \
+         FROM mail_recipients r JOIN sent_mails m ON m.id = r.mail_id WHERE r.given_up \
+     ) failed ORDER BY failed_at DESC, mail_id NULLS FIRST, id DESC LIMIT $2";
 
 #[derive(QueryableByName)]
 struct ProjectRow {
@@ -155,6 +160,8 @@ struct PendingRow {
 struct FailedRow {
     #[diesel(sql_type = BigInt)]
     id: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    mail_id: Option<i64>,
     #[diesel(sql_type = Text)]
     recipient: String,
     #[diesel(sql_type = Text)]
@@ -233,7 +240,10 @@ impl DashboardRepository for PgDashboard {
             failed_mails: failed
                 .into_iter()
                 .map(|row| FailedMail {
-                    job_id: row.id,
+                    source: match row.mail_id {
+                        Some(mail_id) => FailedMailSource::MassMail { mail_id, recipient_id: row.id },
+                        None => FailedMailSource::Queued { job_id: row.id },
+                    },
                     to: row.recipient,
                     subject: row.subject,
                     attempts: row.attempts,

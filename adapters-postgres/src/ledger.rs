@@ -27,7 +27,7 @@ use ports::payments::gateway::{
 };
 use ports::payments::ledger::{
     AdditionalQuestion, Checkout, DeliveryAddress, GuestLookup, MonthRecorded, NewSale, PaymentReport, PlaceError,
-    Placed, Recorded, SaleRecord, SubscriptionRecord, SupportLedger,
+    Placed, Recorded, SaleRecord, SubscriptionRecord, SubscriptionTally, SupportLedger,
 };
 use ports::RepoError;
 
@@ -183,6 +183,8 @@ struct SaleRow {
     one_time_card_id: Option<String>,
     #[diesel(sql_type = Bool)]
     refund_required: bool,
+    #[diesel(sql_type = BigInt)]
+    refunded_amount: i64,
     #[diesel(sql_type = Timestamptz)]
     created_at: DateTime<Utc>,
 }
@@ -231,6 +233,7 @@ impl TryFrom<SaleRow> for SaleRecord {
             one_time_card: provider_id(row.one_time_card_id, PaymentMethodId::new),
             card: provider_id(row.card_id, PaymentMethodId::new),
             refund_required: row.refund_required,
+            refunded: Yen(row.refunded_amount),
             created_at: row.created_at,
         })
     }
@@ -243,7 +246,7 @@ const SALE_SELECT: &str = "SELECT s.id, s.user_id, u.email, s.project_id, p.slug
        s.amount, s.tax, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
        s.intent_id, coalesce(d.displayname, '') AS displayname, s.amount_remaining, \
        s.bank_instructions::text AS bank_instructions, s.transfer_deadline, s.card_id, s.one_time_card_id, \
-       s.refund_required, s.created_at \
+       s.refund_required, s.refunded_amount, s.created_at \
      FROM sales s \
      JOIN users u ON u.id = s.user_id \
      JOIN projects p ON p.id = s.project_id \
@@ -625,11 +628,13 @@ fn record_in(
         .transpose()
         .map_err(|e| RepoError::Unexpected(e.into()))?;
 
-    // What the provider told us is kept whatever the status does; the ids only once.
+    // What the provider told us is kept whatever the status does; the ids only once. The amount still due
+    // only shrinks: a partial funding reported late (events come in any order) must not raise it again.
     sql_query(
         "UPDATE sales SET intent_id = coalesce(intent_id, $2), card_id = coalesce(card_id, $3), \
-           one_time_card_id = coalesce(one_time_card_id, $4), amount_remaining = coalesce($5, amount_remaining), \
-           bank_instructions = coalesce($6::jsonb, bank_instructions), updated_at = $7 \
+           one_time_card_id = coalesce(one_time_card_id, $4), amount_remaining = least($5, amount_remaining), \
+           bank_instructions = CASE WHEN $5 > amount_remaining THEN bank_instructions \
+             ELSE coalesce($6::jsonb, bank_instructions) END, updated_at = $7 \
          WHERE id = $1",
     )
     .bind::<BigInt, _>(id.get())
@@ -909,9 +914,12 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         let (event_id, event_type) = (event_id.to_string(), event_type.to_string());
         let payload = payload.to_string();
         with_conn(&self.pool, move |conn| {
-            let inserted = sql_query(
+            // A redelivery of an event not applied yet is another attempt (the no-op update makes the row count).
+            let to_apply = sql_query(
                 "INSERT INTO provider_events (event_id, event_type, object_id, payload, received_at) \
-                 VALUES ($1, $2, $3, $4::jsonb, $5) ON CONFLICT (event_id) DO NOTHING",
+                 VALUES ($1, $2, $3, $4::jsonb, $5) \
+                 ON CONFLICT (event_id) DO UPDATE SET event_id = EXCLUDED.event_id \
+                   WHERE provider_events.processed_at IS NULL",
             )
             .bind::<Text, _>(event_id)
             .bind::<Text, _>(event_type)
@@ -920,7 +928,7 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
             .bind::<Timestamptz, _>(now)
             .execute(conn)
             .map_err(map_diesel)?;
-            Ok(inserted == 1)
+            Ok(to_apply == 1)
         })
         .await
     }
@@ -953,10 +961,11 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
             // `_` is LIKE's one-character wildcard: escaped, the prefix is exactly "pi_".
             let rows: Vec<EventPaymentRow> = sql_query(
                 "SELECT event_id, object_id FROM provider_events \
-                  WHERE processed_at IS NULL AND object_id LIKE 'pi\\_%' \
+                  WHERE processed_at IS NULL AND object_id LIKE 'pi\\_%' AND attempts < $2 \
                   ORDER BY received_at, event_id LIMIT $1",
             )
             .bind::<BigInt, _>(limit)
+            .bind::<Integer, _>(ports::payments::ledger::MAX_EVENT_ATTEMPTS)
             .load(conn)
             .map_err(map_diesel)?;
             Ok(rows.into_iter().map(|r| (r.event_id, PaymentId::new(r.object_id))).collect())
@@ -1025,6 +1034,10 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
 
     async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
         with_conn(&self.pool, move |conn| crate::subscriptions::running(conn, after, limit)).await
+    }
+
+    async fn subscription_tallies(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
+        with_conn(&self.pool, move |conn| crate::subscriptions::tallies(conn, after, limit)).await
     }
 
     async fn subscriptions_of_ended_projects(

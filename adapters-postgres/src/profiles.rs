@@ -143,6 +143,8 @@ struct HistoryRow {
     bank_instructions: Option<String>,
     #[diesel(sql_type = Nullable<Date>)]
     transfer_deadline: Option<NaiveDate>,
+    #[diesel(sql_type = BigInt)]
+    refunded_amount: i64,
 }
 
 impl TryFrom<HistoryRow> for HistoryEntry {
@@ -179,6 +181,7 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             status,
             display_name: row.display_name_id.zip(row.display_name),
             pending_transfer,
+            refunded: Yen(row.refunded_amount),
         })
     }
 }
@@ -336,7 +339,8 @@ impl ProfileRepository for PgProfileRepository {
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
                         r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
                         d.id AS display_name_id, d.displayname AS display_name, \
-                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline \
+                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
+                        s.refunded_amount \
                    FROM sales s \
                    JOIN projects p ON p.id = s.project_id \
                    JOIN returns r ON r.id = s.return_id \

@@ -15,7 +15,7 @@ use domain::money::Yen;
 use ports::payments::gateway::{
     CustomerId, InvoiceId, PaymentMethodId, ProviderInvoice, ProviderSubscription, SubscriptionId, SubscriptionState,
 };
-use ports::payments::ledger::{MonthRecorded, SubscriptionRecord};
+use ports::payments::ledger::{MonthRecorded, SubscriptionRecord, SubscriptionTally};
 use ports::RepoError;
 
 use crate::error::map_diesel;
@@ -180,6 +180,45 @@ struct IdRow {
     id: i64,
 }
 
+#[derive(QueryableByName)]
+struct TallyRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = Text)]
+    subscription_id: String,
+    #[diesel(sql_type = Text)]
+    status: String,
+    #[diesel(sql_type = BigInt)]
+    months_paid: i64,
+}
+
+pub(crate) fn tallies(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
+    let rows: Vec<TallyRow> = sql_query(
+        "SELECT b.id, b.project_id, b.subscription_id, b.status, \
+           (SELECT count(*) FROM sales m WHERE m.subscription_id = b.id AND m.invoice_id IS NOT NULL \
+              AND m.status = 'succeeded') AS months_paid \
+         FROM subscriptions b WHERE b.subscription_id IS NOT NULL AND b.id > $1 ORDER BY b.id LIMIT $2",
+    )
+    .bind::<BigInt, _>(after)
+    .bind::<BigInt, _>(limit)
+    .load(conn)
+    .map_err(map_diesel)?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(SubscriptionTally {
+                id: row.id,
+                project_id: stored_id("subscriptions.project_id", row.project_id)?,
+                provider: SubscriptionId::new(row.subscription_id),
+                status: SubscriptionState::parse(&row.status)
+                    .ok_or_else(|| corrupt("subscriptions.status", row.status))?,
+                months_paid: row.months_paid,
+            })
+        })
+        .collect()
+}
+
 /// The row of a first sale's subscription, written once (a repeat of the
 /// support call finds it).
 pub(crate) fn open(
@@ -212,8 +251,11 @@ pub(crate) fn record(
     now: DateTime<Utc>,
 ) -> Result<SubscriptionRecord, RepoError> {
     let provider = Some(state.id.as_str()).filter(|p| !p.is_empty());
+    // An ended subscription stays ended: the provider does not order its events, and an `updated` sent
+    // before the `deleted` may arrive after it.
     sql_query(
-        "UPDATE subscriptions SET subscription_id = coalesce(subscription_id, $2), status = $3, \
+        "UPDATE subscriptions SET subscription_id = coalesce(subscription_id, $2), \
+           status = CASE WHEN status IN ('canceled', 'incomplete_expired') THEN status ELSE $3 END, \
            current_period_end = coalesce($4, current_period_end), cancel_at_period_end = $5, \
            card_id = coalesce($6, card_id), updated_at = $7, \
            canceled_at = CASE WHEN $3 IN ('canceled', 'incomplete_expired', 'unpaid') THEN coalesce(canceled_at, $7) ELSE canceled_at END \

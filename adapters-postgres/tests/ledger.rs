@@ -16,10 +16,12 @@ use domain::payment::{BankAccountType, BankTransferInstructions, PayType, SaleSt
 use domain::profile::Address;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 use ports::clock::Clock;
-use ports::payments::gateway::{ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId};
+use ports::payments::gateway::{
+    ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId, ProviderSubscription, SubscriptionId, SubscriptionState,
+};
 use ports::payments::ledger::{
     AdditionalQuestion, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, SaleRecord,
-    SupportLedger,
+    SupportLedger, MAX_EVENT_ATTEMPTS,
 };
 use ports::RepoError;
 
@@ -540,6 +542,22 @@ async fn reports_move_a_transfer_forward_only_and_payment_sets_paid_at_and_the_r
     assert_eq!((partial.previous, partial.sale.amount_remaining), (None, Some(Yen(1000))));
     assert_eq!(partial.sale.instructions.map(|i| i.amount_remaining), Some(Yen(1000)));
 
+    // The first "waiting" event delivered again, late: the amount still due does not grow back.
+    let late = ledger
+        .record_payment(
+            sale.id,
+            PaymentReport {
+                amount_remaining: Some(Yen(3000)),
+                instructions: Some(instructions(3000)),
+                ..report(sale.id, SaleStatus::AwaitingBankTransfer)
+            },
+            at(26, 4),
+        )
+        .await
+        .unwrap();
+    assert_eq!(late.sale.amount_remaining, Some(Yen(1000)));
+    assert_eq!(late.sale.instructions.map(|i| i.amount_remaining), Some(Yen(1000)));
+
     let paid = ledger
         .record_payment(
             sale.id,
@@ -649,6 +667,32 @@ async fn a_transfer_paid_after_its_cancellation_with_no_stock_left_stays_cancell
 }
 
 #[tokio::test]
+async fn an_ended_subscription_stays_ended_when_an_older_update_arrives_late() {
+    let (_db, ledger) = setup();
+    let sale = place_new(&ledger, order(MEMBER, 1, "monthly-key-0001")).await;
+    ledger.save_customer(MEMBER, &CustomerId::new("cus_1")).await.unwrap();
+    let row = ledger
+        .open_subscription(sale.id, &CustomerId::new("cus_1"), &PaymentMethodId::new("card_1"), "plan_1", Yen(1100))
+        .await
+        .unwrap();
+    let state = |status| ProviderSubscription {
+        id: SubscriptionId::new("sub_1"),
+        status,
+        current_period_end: Some(at(26, 1)),
+        cancel_at_period_end: false,
+        card: Some(PaymentMethodId::new("card_1")),
+        latest_invoice: None,
+        row: Some(row.id),
+    };
+    ledger.record_subscription(row.id, &state(SubscriptionState::Active), at(26, 2)).await.unwrap();
+    ledger.record_subscription(row.id, &state(SubscriptionState::Canceled), at(26, 3)).await.unwrap();
+
+    let late = ledger.record_subscription(row.id, &state(SubscriptionState::Active), at(26, 4)).await.unwrap();
+
+    assert_eq!(late.status, SubscriptionState::Canceled);
+}
+
+#[tokio::test]
 async fn a_report_for_an_unknown_sale_is_not_found() {
     let (_db, ledger) = setup();
     let missing = ledger.record_payment(SaleId(999), report(SaleId(999), SaleStatus::Succeeded), at(26, 2)).await;
@@ -733,15 +777,12 @@ async fn the_first_customer_stored_for_a_user_is_kept() {
 async fn an_event_is_recorded_once_and_unapplied_payments_are_listed_until_applied() {
     let (db, ledger) = setup();
     let payload = serde_json::json!({ "id": "evt_1", "type": "payment_intent.succeeded" });
+    let deliver =
+        |at| ledger.record_event("evt_1", "payment_intent.succeeded", Some("pi_1".into()), payload.clone(), at);
 
-    let first = ledger
-        .record_event("evt_1", "payment_intent.succeeded", Some("pi_1".into()), payload.clone(), at(26, 1))
-        .await
-        .unwrap();
-    let redelivered = ledger
-        .record_event("evt_1", "payment_intent.succeeded", Some("pi_1".into()), payload, at(26, 2))
-        .await
-        .unwrap();
+    let first = deliver(at(26, 1)).await.unwrap();
+    // Not applied yet (failed, or the process died half way): a redelivery is another attempt.
+    let redelivered = deliver(at(26, 2)).await.unwrap();
     ledger
         .record_event("evt_2", "customer.created", Some("cus_1".into()), serde_json::json!({}), at(26, 2))
         .await
@@ -754,8 +795,7 @@ async fn an_event_is_recorded_once_and_unapplied_payments_are_listed_until_appli
     // A LIKE wildcard must not let "pix..." pass for a payment.
     ledger.record_event("evt_5", "other", Some("pix_1".into()), serde_json::json!({}), at(26, 3)).await.unwrap();
 
-    assert!(first);
-    assert!(!redelivered);
+    assert!(first && redelivered);
     assert_eq!(count(&db.url, "provider_events"), 5);
     assert_eq!(
         ledger.unapplied_event_payments(10).await.unwrap(),
@@ -766,12 +806,17 @@ async fn an_event_is_recorded_once_and_unapplied_payments_are_listed_until_appli
     ledger.finish_event("evt_1", None, at(26, 4)).await.unwrap();
 
     assert_eq!(ledger.unapplied_event_payments(10).await.unwrap(), vec![("evt_3".to_string(), PaymentId::new("pi_3"))]);
+    assert!(!deliver(at(26, 5)).await.unwrap(), "an applied event is not applied again");
     assert_eq!(
         text(&db.url, "SELECT attempts || ' ' || last_error AS value FROM provider_events WHERE event_id = 'evt_3'")
             .as_deref(),
         Some("1 sale locked")
     );
     assert!(matches!(ledger.finish_event("evt_unknown", None, at(26, 4)).await, Err(RepoError::NotFound)));
+
+    // An event that keeps failing is left to an operator, with its last error.
+    exec(&db.url, &format!("UPDATE provider_events SET attempts = {MAX_EVENT_ATTEMPTS} WHERE event_id = 'evt_3'"));
+    assert_eq!(ledger.unapplied_event_payments(10).await.unwrap(), vec![]);
 }
 
 // --------------------------------------------------------------- guests ----

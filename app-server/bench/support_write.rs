@@ -115,6 +115,10 @@ impl PaymentGateway for InstantProvider {
         not_on_this_path()
     }
 
+    async fn refunded(&self, _payment: &PaymentId) -> Result<Yen, GatewayError> {
+        not_on_this_path()
+    }
+
     fn verify_webhook(&self, _payload: &str, _signature_header: &str) -> Result<PaymentEvent, WebhookError> {
         Err(WebhookError::BadSignature("not used by the write benchmark".into()))
     }

@@ -83,7 +83,10 @@ e2e() {
   done
   register_payment_webhook "e2e-$port" "$port" || return 1
   (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" STRIPE_API_BASE="$STRIPE_API_BASE" \
-    E2E_DATABASE_URL="$url" npx playwright test ${E2E_SPECS:-})
+    E2E_DATABASE_URL="$url" npx playwright test ${E2E_SPECS:-}) || return 1
+  # Every payment the browser made agrees with the provider (exit 1 and the sales listed otherwise).
+  echo "==> reconcile: the browser suite's sales against the provider"
+  DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" reconcile | tail -n 15
 }
 
 if [ "$only" = all ]; then

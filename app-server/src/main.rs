@@ -76,15 +76,18 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
     }
     for d in &report.differences {
         let there = match d.provider {
-            ProviderView::Payment { status, received } => format!("{status:?}, received {received}"),
+            ProviderView::Payment { status, received, refunded } => {
+                format!("{status:?}, received {received}, refunded {refunded}")
+            }
             ProviderView::Unknown => "unknown at the provider".to_string(),
         };
         println!(
-            "difference: sale {} ({}): ours {}, {}; provider {there}",
+            "difference: sale {} ({}): ours {}, {}, refunded {}; provider {there}",
             d.sale,
             d.payment,
             d.status.as_str(),
-            d.total
+            d.total,
+            d.refunded
         );
     }
     if !report.unknown.is_empty() {
@@ -103,8 +106,22 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
             ids.join(", ")
         );
     }
-    println!("differences: {}", report.differences.len());
-    Ok(report.differences.len())
+    for d in &report.subscription_differences {
+        let there = match d.provider {
+            Some((status, months)) => format!("{}, {months} paid months", status.as_str()),
+            None => "unknown at the provider".to_string(),
+        };
+        println!(
+            "difference: monthly support {} ({}): ours {}, {} paid months; provider {there}",
+            d.id,
+            d.subscription,
+            d.status.as_str(),
+            d.months_paid
+        );
+    }
+    let differences = report.differences.len() + report.subscription_differences.len();
+    println!("differences: {differences}");
+    Ok(differences)
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {

@@ -295,5 +295,33 @@ async fn a_mail_the_queue_gave_up_on_is_listed_without_its_body() {
     assert_eq!(failed["to"], "lost@example.jp");
     assert_eq!(failed["subject"], "【テスト】会員登録のご案内");
     assert_eq!(failed["attempts"], 8);
+    assert_eq!(failed["mailId"], Value::Null);
     assert!(!board.to_string().contains("SECRET"));
+}
+
+#[tokio::test]
+async fn a_mass_mail_recipient_the_job_gave_up_on_is_a_failed_mail_linked_to_its_mail() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let mail = app.query_i64(&format!(
+        "INSERT INTO sent_mails (title, content, sender_user_id, segment, status, recipients_total, sent_count, \
+           failed_count, finished_at) \
+         SELECT '【テスト】秋のお知らせ', '<p>本文</p>', id, 'all_users', 'sent', 2, 0, 2, now() FROM users \
+          WHERE email = '{ADMIN}' RETURNING id AS value"
+    ));
+    app.execute(&format!(
+        "INSERT INTO mail_recipients (mail_id, user_id, email, attempts, error, given_up) \
+         SELECT {mail}, id, email, 5, 'mailbox unavailable', true FROM users \
+          WHERE email IN ('demo-taro@example.jp', 'demo-hanako@example.jp')"
+    ));
+
+    let board: Value = app.get_with_token("/v1/admin/get/dashboard", &admin).await.json().await.unwrap();
+
+    let failed: Vec<&Value> =
+        board["failedMails"].as_array().unwrap().iter().filter(|m| m["mailId"] == json!(mail)).collect();
+    let mut to: Vec<&str> = failed.iter().map(|m| m["to"].as_str().unwrap()).collect();
+    to.sort_unstable();
+    assert_eq!(to, ["demo-hanako@example.jp", "demo-taro@example.jp"]);
+    assert!(failed.iter().all(|m| m["subject"] == "【テスト】秋のお知らせ" && m["attempts"] == 5));
+    assert_ne!(failed[0]["key"], failed[1]["key"], "each recipient is its own row");
 }

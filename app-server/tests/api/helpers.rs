@@ -201,14 +201,20 @@ impl TestApp {
     /// `app-server reconcile` over the test's database: the provider and our sales agree on every payment
     /// (the demo data's payments, never made at the provider, are listed apart).
     pub fn assert_reconciled(&self) {
+        let (printed, success) = self.reconcile();
+        assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
+        assert!(success, "{printed}");
+    }
+
+    /// What `app-server reconcile` prints over the test's database, and whether it exited 0.
+    pub fn reconcile(&self) -> (String, bool) {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
             .arg("reconcile")
             .env("DATABASE_URL", &self.db.url)
             .env("RUST_LOG", "error")
             .output()
             .expect("reconcile runs");
-        let printed = String::from_utf8_lossy(&output.stdout);
-        assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
-        assert!(output.status.success(), "{printed}");
+        let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        (printed, output.status.success())
     }
 }

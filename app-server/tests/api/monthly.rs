@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
 use crate::provider::{card_token, provider};
 
 const PROJECT: &str = "takasaki-daruma";
@@ -207,6 +207,10 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&first_card)).await).await;
     assert_eq!(status, 200, "{answer}");
     let id = answer["subscriptionId"].as_i64().unwrap();
+    // Read again by its receipt (a reload of the complete page): still a monthly support.
+    let receipt = answer["receipt"].as_str().unwrap();
+    let again: Value = app.get(&format!("/v1/payment/get/status?receipt={receipt}")).await.json().await.unwrap();
+    assert_eq!(again["subscriptionId"], id, "{again}");
     let listed = subscriptions(&app, &token).await;
     assert_eq!(listed[0]["amount"], 1100);
     assert_eq!(listed[0]["cardLast4"], "4242");
@@ -314,15 +318,13 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     assert_eq!(app.query_i64(&months_sql(id)), 3);
     hook.remove().await;
 
-    // `app-server reconcile`: every month's payment agrees with the provider.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_app-server"))
-        .arg("reconcile")
-        .env("DATABASE_URL", &app.db.url)
-        .env("RUST_LOG", "error")
-        .output()
-        .unwrap();
-    let printed = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(printed.lines().last(), Some("differences: 0"), "{printed}");
+    // `app-server reconcile`: every month's payment, the subscription's status and its paid months agree.
+    app.assert_reconciled();
+    // A month the provider was paid and we lost is seen.
+    app.execute(&format!("UPDATE sales SET invoice_id = NULL, subscription_id = NULL WHERE id = (SELECT max(id) FROM sales WHERE subscription_id = {id})"));
+    let (printed, success) = app.reconcile();
+    assert!(printed.contains(&format!("difference: monthly support {id} ")), "{printed}");
+    assert_eq!((printed.lines().last(), success), (Some("differences: 1"), false), "{printed}");
 }
 
 #[tokio::test]
@@ -357,4 +359,40 @@ async fn a_renewal_that_fails_every_retry_ends_the_subscription_and_tells_the_su
         mails.iter().find(|m| m["subject"].as_str().unwrap_or_default().contains("終了しました")).expect("end mail");
     assert!(ended["text"].as_str().unwrap_or_default().contains("完了できなかった"));
     hook.remove().await;
+}
+
+#[tokio::test]
+async fn a_monthly_support_stops_by_itself_when_its_project_ends_and_the_supporter_is_told() {
+    let app = spawn_demo_app_with(|s| s.payment_sweep_seconds = 1).await;
+    let (email, token) = member(&app, "monthly-end").await;
+    let card = add_card(&app, &token, "4242424242424242").await;
+    let (project, _) = club(&app).await;
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
+    assert_eq!(status, 200, "{answer}");
+    let id = answer["subscriptionId"].as_i64().unwrap();
+    let sub = app.query_text(&format!("SELECT subscription_id AS value FROM subscriptions WHERE id = {id}"));
+    let mails_before = app.mails_to(&email, 1).await.len();
+
+    app.execute(&format!("UPDATE projects SET period_end = current_date - 1 WHERE id = {project}"));
+
+    eventually(&app, &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND cancel_at_period_end"), 1)
+        .await;
+    let (base, key) = provider();
+    let at_provider: Value = reqwest::Client::new()
+        .get(format!("{base}/v1/subscriptions/{sub}"))
+        .basic_auth(key, Some(""))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(at_provider["cancel_at_period_end"], true, "stopped at the provider, at the end of the paid month");
+    let mails = app.mails_to(&email, mails_before + 1).await;
+    assert!(
+        mails.iter().any(|m| m["text"].as_str().is_some_and(|t| t.contains("プロジェクトの終了にともない、毎月のご支援を停止します。"))),
+        "{:?}",
+        subjects(&mails)
+    );
+    assert_eq!(subscriptions(&app, &token).await[0]["status"], "canceling");
 }

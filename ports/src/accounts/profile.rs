@@ -99,6 +99,8 @@ pub struct HistoryEntry {
     pub display_name: Option<(i64, String)>,
     /// A bank transfer still awaited: where to pay, how much, until when.
     pub pending_transfer: Option<PendingTransfer>,
+    /// What the provider has refunded of the sale so far (0 when nothing).
+    pub refunded: domain::money::Yen,
 }
 
 /// What a supporter still has to transfer for a sale.

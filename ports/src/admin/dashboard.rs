@@ -65,14 +65,22 @@ pub struct PendingTransfer {
     pub deadline: Option<NaiveDate>,
 }
 
-/// A queued mail that failed for good.
+/// A mail that failed for good: one of the mail queue, or one recipient of a mass mail.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FailedMail {
-    pub job_id: i64,
+    pub source: FailedMailSource,
     pub to: String,
     pub subject: String,
     pub attempts: i32,
     pub failed_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailedMailSource {
+    /// A mail of the queue (confirmations, transfer instructions, ...).
+    Queued { job_id: i64 },
+    /// A recipient the mass-mail job gave up on.
+    MassMail { mail_id: i64, recipient_id: i64 },
 }
 
 /// What the storage answers in one read.

@@ -636,6 +636,10 @@ pub trait PaymentGateway: Send + Sync {
     /// [`GatewayError::NotFound`] for an unknown id.
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError>;
 
+    /// Yen the provider has refunded of a payment so far (its succeeded
+    /// refunds), for the reconcile report.
+    async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError>;
+
     /// Checks a webhook's signature header against the payload and our
     /// webhook secret (refusing timestamps older than the provider's
     /// tolerance, 5 minutes) and reads the event. MUST NOT accept a payload
@@ -728,6 +732,10 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
 
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError> {
         (**self).refund_status(id).await
+    }
+
+    async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError> {
+        (**self).refunded(payment).await
     }
 
     fn verify_webhook(&self, payload: &str, signature_header: &str) -> Result<PaymentEvent, WebhookError> {

@@ -16,6 +16,11 @@ use super::gateway::{
 };
 use crate::RepoError;
 
+/// Failed applications of one provider event after which the reconciler
+/// stops retrying it (about ten minutes of sweeps); the sales it names are
+/// still asked about by the reconciler's own sweep.
+pub const MAX_EVENT_ATTEMPTS: i32 = 20;
+
 /// What the server needs to know to price and accept a support of one
 /// return, read in one go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -140,6 +145,8 @@ pub struct SaleRecord {
     /// The card charged (set before the charge is sent).
     pub card: Option<PaymentMethodId>,
     pub refund_required: bool,
+    /// Refunded to the supporter so far, as the provider confirmed it (0 when nothing).
+    pub refunded: Yen,
     pub created_at: DateTime<Utc>,
 }
 
@@ -185,6 +192,17 @@ pub struct Recorded {
     /// Money arrived for a cancelled sale whose return has no stock left: the
     /// sale stays cancelled and is flagged for refund.
     pub refund_required: bool,
+}
+
+/// A subscription as the reconcile report compares it with the provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionTally {
+    pub id: i64,
+    pub project_id: ProjectId,
+    pub provider: SubscriptionId,
+    pub status: SubscriptionState,
+    /// Months recorded as paid sales (one per paid invoice).
+    pub months_paid: i64,
 }
 
 /// A monthly support as we keep it (mirrored from the provider).
@@ -292,8 +310,10 @@ pub trait SupportLedger: Send + Sync {
     /// (a concurrent first card), keeps and returns that one.
     async fn save_customer(&self, user: UserId, customer: &CustomerId) -> Result<CustomerId, RepoError>;
 
-    /// Records a verified provider event; `false` when its id was recorded
-    /// before (a redelivery), so it is applied once.
+    /// Records a verified provider event; `false` when an event of that id
+    /// was applied before (a redelivery), so it is applied once. An event
+    /// recorded but not applied yet (its apply failed, or the process died
+    /// half way) answers `true` again: a redelivery is another attempt.
     async fn record_event(
         &self,
         event_id: &str,
@@ -306,7 +326,9 @@ pub trait SupportLedger: Send + Sync {
     /// Marks an event applied (`error: None`) or counts a failed application.
     async fn finish_event(&self, event_id: &str, error: Option<String>, now: DateTime<Utc>) -> Result<(), RepoError>;
 
-    /// Payments named by events received but not yet applied, oldest first.
+    /// Payments named by events received but not yet applied, oldest first,
+    /// up to [`MAX_EVENT_ATTEMPTS`] failed attempts each: an event that keeps
+    /// failing stays in the table with its last error for an operator.
     async fn unapplied_event_payments(&self, limit: i64) -> Result<Vec<(String, PaymentId)>, RepoError>;
 
     /// Writes (once per first sale) the subscription row of a monthly
@@ -354,6 +376,10 @@ pub trait SupportLedger: Send + Sync {
 
     /// Running subscriptions, by id after `after`: the reconciler's pages.
     async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError>;
+
+    /// Every subscription the provider knows (all statuses), by id after
+    /// `after`, with the months we recorded paid: the reconcile report's pages.
+    async fn subscription_tallies(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError>;
 
     /// Running subscriptions not yet stopping whose project ended before `today`.
     async fn subscriptions_of_ended_projects(

@@ -118,7 +118,7 @@ fn account_block(i: &BankTransferInstructions) -> String {
         holder = i.account_holder_name,
     );
     if let Some(reference) = &i.reference {
-        block.push_str(&format!("振込依頼人名の前に付ける番号：{reference}\n"));
+        block.push_str(&format!("お振込人名の前に付ける番号：{reference}\n"));
     }
     block
 }

@@ -9,7 +9,7 @@ use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
 use domain::payment::{IntentStatus, SaleStatus};
 
-use super::gateway::{GatewayError, PaymentGateway, PaymentId};
+use super::gateway::{GatewayError, PaymentGateway, PaymentId, SubscriptionId, SubscriptionState};
 use super::ledger::{SaleRecord, SupportLedger};
 use crate::RepoError;
 
@@ -32,6 +32,8 @@ pub enum ProviderView {
     Payment {
         status: IntentStatus,
         received: Yen,
+        /// Its succeeded refunds (read for paid payments only).
+        refunded: Yen,
     },
     /// The provider does not know the payment id.
     Unknown,
@@ -45,7 +47,22 @@ pub struct Difference {
     pub payment: PaymentId,
     pub status: SaleStatus,
     pub total: Yen,
+    /// What we recorded as refunded.
+    pub refunded: Yen,
     pub provider: ProviderView,
+}
+
+/// A monthly support whose status or paid months differ from the provider's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubscriptionDifference {
+    /// Our subscription row.
+    pub id: i64,
+    pub project: ProjectId,
+    pub subscription: SubscriptionId,
+    pub status: SubscriptionState,
+    pub months_paid: i64,
+    /// The provider's status and paid invoices; `None` when it does not know the subscription.
+    pub provider: Option<(SubscriptionState, i64)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -53,6 +70,8 @@ pub struct ReconcileReport {
     /// By project id.
     pub projects: Vec<ProjectTotals>,
     pub differences: Vec<Difference>,
+    /// Monthly supports on which we and the provider disagree (also counted in their project's `differences`).
+    pub subscription_differences: Vec<SubscriptionDifference>,
     /// Payments the provider does not know, when they are not counted as
     /// differences (see [`UnknownPayments`]); their sales are left out of
     /// the projects' figures.
@@ -77,15 +96,18 @@ pub enum ReportError {
     /// The provider could not be read: no figures rather than wrong ones.
     #[error("payment {payment} of sale {sale} not read: {error}")]
     Provider { sale: SaleId, payment: PaymentId, error: GatewayError },
+    #[error("subscription {id} not read: {error}")]
+    Subscription { id: i64, error: GatewayError },
 }
 
 /// Whether our record of a sale agrees with the provider's payment: the
 /// status the payment means (`IntentStatus::sale_status`) and, when either
-/// side counts it paid, the money.
-fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen) -> bool {
+/// side counts it paid, the money received and the money refunded.
+fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen, refunded: Yen) -> bool {
     let paid_here = sale.status == SaleStatus::Succeeded;
     let paid_there = status == IntentStatus::Succeeded;
-    status.sale_status(sale.pay_type) == sale.status && (!(paid_here || paid_there) || received == sale.terms.total)
+    status.sale_status(sale.pay_type) == sale.status
+        && (!(paid_here || paid_there) || (received == sale.terms.total && refunded == sale.refunded))
 }
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the
@@ -112,10 +134,19 @@ pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
                 provider: Yen::ZERO,
                 differences: 0,
             });
+            let provider_error = |error| ReportError::Provider { sale: sale.id, payment: payment_id.clone(), error };
             let view = match gateway.payment(&payment_id).await {
-                Ok(payment) => ProviderView::Payment { status: payment.status, received: payment.amount_received },
+                Ok(payment) => {
+                    // Only money that was paid can have been refunded.
+                    let refunded = if payment.status == IntentStatus::Succeeded {
+                        gateway.refunded(&payment_id).await.map_err(provider_error)?
+                    } else {
+                        Yen::ZERO
+                    };
+                    ProviderView::Payment { status: payment.status, received: payment.amount_received, refunded }
+                }
                 Err(GatewayError::NotFound(_)) => ProviderView::Unknown,
-                Err(error) => return Err(ReportError::Provider { sale: sale.id, payment: payment_id, error }),
+                Err(error) => return Err(provider_error(error)),
             };
             let difference = Difference {
                 sale: sale.id,
@@ -123,6 +154,7 @@ pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
                 payment: payment_id,
                 status: sale.status,
                 total: sale.terms.total,
+                refunded: sale.refunded,
                 provider: view,
             };
             if view == ProviderView::Unknown && unknown_payments == UnknownPayments::ListApart {
@@ -134,11 +166,11 @@ pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
                 totals.ours = Yen(totals.ours.0 + sale.terms.total.0);
             }
             match view {
-                ProviderView::Payment { status, received } => {
+                ProviderView::Payment { status, received, refunded } => {
                     if status == IntentStatus::Succeeded {
                         totals.provider = Yen(totals.provider.0 + received.0);
                     }
-                    if agrees(&sale, status, received) {
+                    if agrees(&sale, status, received, refunded) {
                         continue;
                     }
                 }
@@ -148,8 +180,48 @@ pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
             report.differences.push(difference);
         }
     }
+    let mut after = 0;
+    loop {
+        let tallies = ledger.subscription_tallies(after, page).await?;
+        let Some(last) = tallies.last() else { break };
+        after = last.id;
+        for tally in tallies {
+            let provider = subscription_view(gateway, &tally.provider)
+                .await
+                .map_err(|error| ReportError::Subscription { id: tally.id, error })?;
+            let unknown_is_fine = provider.is_none() && unknown_payments == UnknownPayments::ListApart;
+            if provider == Some((tally.status, tally.months_paid)) || unknown_is_fine {
+                continue;
+            }
+            if let Some(totals) = projects.get_mut(&tally.project_id) {
+                totals.differences += 1;
+            }
+            report.subscription_differences.push(SubscriptionDifference {
+                id: tally.id,
+                project: tally.project_id,
+                subscription: tally.provider,
+                status: tally.status,
+                months_paid: tally.months_paid,
+                provider,
+            });
+        }
+    }
     report.projects = projects.into_values().collect();
     Ok(report)
+}
+
+/// The provider's status of a subscription and its paid invoices; `None` when it does not know it.
+async fn subscription_view<G: PaymentGateway>(
+    gateway: &G,
+    id: &SubscriptionId,
+) -> Result<Option<(SubscriptionState, i64)>, GatewayError> {
+    let subscription = match gateway.subscription(id).await {
+        Ok(subscription) => subscription,
+        Err(GatewayError::NotFound(_)) => return Ok(None),
+        Err(error) => return Err(error),
+    };
+    let paid = gateway.invoices(id).await?.iter().filter(|invoice| invoice.paid).count();
+    Ok(Some((subscription.status, i64::try_from(paid).unwrap_or(i64::MAX))))
 }
 
 #[cfg(test)]

@@ -11,8 +11,9 @@ use domain::money::{PriceBreakdown, TaxMode, TaxRate};
 use domain::payment::PayType;
 
 use super::*;
-use crate::payments::gateway::{MockPaymentGateway, Payment};
+use crate::payments::gateway::{InvoiceId, MockPaymentGateway, Payment, ProviderInvoice, ProviderSubscription};
 use crate::payments::ledger::MockSupportLedger;
+use crate::payments::ledger::SubscriptionTally;
 
 const ROSE: ProjectId = ProjectId(1);
 const TEA: ProjectId = ProjectId(2);
@@ -43,6 +44,7 @@ fn sale(id: i64, project: ProjectId, pay_type: PayType, status: SaleStatus) -> S
         one_time_card: None,
         card: None,
         refund_required: false,
+        refunded: Yen::ZERO,
         created_at: Utc.with_ymd_and_hms(2026, 11, 26, 1, 0, 0).unwrap(),
     }
 }
@@ -67,16 +69,23 @@ fn ledger(sales: Vec<SaleRecord>) -> MockSupportLedger {
     ledger.expect_sales_with_payment().returning(move |after, limit| {
         Ok(sales.iter().filter(|s| s.id > after).take(usize::try_from(limit).unwrap()).cloned().collect())
     });
+    ledger.expect_subscription_tallies().returning(|_, _| Ok(vec![]));
     ledger
 }
 
-/// A provider knowing `payments`; any other id is not found.
+/// A provider knowing `payments`, none refunded; any other id is not found.
 fn provider(payments: Vec<Payment>) -> MockPaymentGateway {
+    provider_with_refunds(payments, HashMap::new())
+}
+
+/// A provider knowing `payments`, with yen refunded of some (by payment id).
+fn provider_with_refunds(payments: Vec<Payment>, refunded: HashMap<PaymentId, Yen>) -> MockPaymentGateway {
     let known: HashMap<PaymentId, Payment> = payments.into_iter().map(|p| (p.id.clone(), p)).collect();
     let mut gateway = MockPaymentGateway::new();
     gateway
         .expect_payment()
         .returning(move |id| known.get(id).cloned().ok_or_else(|| GatewayError::NotFound(id.to_string())));
+    gateway.expect_refunded().returning(move |id| Ok(refunded.get(id).copied().unwrap_or(Yen::ZERO)));
     gateway
 }
 
@@ -138,7 +147,12 @@ async fn a_payment_that_succeeded_at_the_provider_for_a_sale_still_pending_here_
             payment: PaymentId::new("pi_1"),
             status: SaleStatus::Pending,
             total: Yen(5000),
-            provider: ProviderView::Payment { status: IntentStatus::Succeeded, received: Yen(5000) },
+            refunded: Yen::ZERO,
+            provider: ProviderView::Payment {
+                status: IntentStatus::Succeeded,
+                received: Yen(5000),
+                refunded: Yen::ZERO
+            },
         }]
     );
 }
@@ -155,6 +169,26 @@ async fn a_paid_sale_whose_payment_received_another_amount_is_a_difference() {
 }
 
 #[tokio::test]
+async fn a_refund_recorded_on_one_side_only_is_a_difference() {
+    let refunded_here = SaleRecord { refunded: Yen(2000), ..sale(1, ROSE, PayType::Card, SaleStatus::Succeeded) };
+    let both = SaleRecord { refunded: Yen(5000), ..sale(2, ROSE, PayType::Card, SaleStatus::Succeeded) };
+    let ledger = ledger(vec![refunded_here, both, sale(3, ROSE, PayType::Card, SaleStatus::Succeeded)]);
+    let gateway = provider_with_refunds(
+        (1..=3).map(|id| payment(id, IntentStatus::Succeeded, 5000)).collect(),
+        // Sale 3 was refunded at the provider (its dashboard, say) and never here.
+        HashMap::from([(PaymentId::new("pi_2"), Yen(5000)), (PaymentId::new("pi_3"), Yen(1000))]),
+    );
+
+    let report = reconcile_report(&ledger, &gateway, UnknownPayments::Difference, 100).await.unwrap();
+
+    let differing: Vec<(SaleId, Yen, ProviderView)> =
+        report.differences.iter().map(|d| (d.sale, d.refunded, d.provider)).collect();
+    let paid = |refunded| ProviderView::Payment { status: IntentStatus::Succeeded, received: Yen(5000), refunded };
+    assert_eq!(differing, vec![(SaleId(1), Yen(2000), paid(Yen::ZERO)), (SaleId(3), Yen::ZERO, paid(Yen(1000)))]);
+    assert_eq!(report.projects[0].differences, 2);
+}
+
+#[tokio::test]
 async fn a_sale_paid_here_but_cancelled_at_the_provider_is_a_difference() {
     let ledger = ledger(vec![sale(1, ROSE, PayType::BankTransfer, SaleStatus::Succeeded)]);
     let gateway = provider(vec![payment(1, IntentStatus::Canceled, 0)]);
@@ -164,7 +198,7 @@ async fn a_sale_paid_here_but_cancelled_at_the_provider_is_a_difference() {
     assert_eq!((report.projects[0].ours, report.projects[0].provider), (Yen(5000), Yen::ZERO));
     assert_eq!(
         report.differences[0].provider,
-        ProviderView::Payment { status: IntentStatus::Canceled, received: Yen::ZERO }
+        ProviderView::Payment { status: IntentStatus::Canceled, received: Yen::ZERO, refunded: Yen::ZERO }
     );
 }
 
@@ -198,4 +232,63 @@ async fn a_provider_that_cannot_be_read_gives_no_figures() {
     let error = reconcile_report(&ledger, &gateway, UnknownPayments::Difference, 100).await.unwrap_err();
 
     assert!(matches!(error, ReportError::Provider { sale: SaleId(1), .. }), "{error}");
+}
+
+/// Monthly support `id` of ROSE as we recorded it.
+fn tally(id: i64, status: SubscriptionState, months_paid: i64) -> SubscriptionTally {
+    SubscriptionTally { id, project_id: ROSE, provider: SubscriptionId::new(format!("sub_{id}")), status, months_paid }
+}
+
+fn invoice(id: &str, subscription: i64, paid: bool) -> ProviderInvoice {
+    ProviderInvoice {
+        id: InvoiceId::new(id),
+        subscription: Some(SubscriptionId::new(format!("sub_{subscription}"))),
+        paid,
+        amount_paid: if paid { Yen(1100) } else { Yen::ZERO },
+        amount_due: Yen(1100),
+        payment: None,
+        attempt_count: 1,
+        next_payment_attempt: None,
+    }
+}
+
+#[tokio::test]
+async fn a_monthly_support_whose_status_or_paid_months_differ_from_the_provider_is_a_difference() {
+    let mut ledger = MockSupportLedger::new();
+    ledger.expect_sales_with_payment().returning(|_, _| Ok(vec![]));
+    ledger.expect_subscription_tallies().returning(|after, _| {
+        let all = vec![
+            tally(1, SubscriptionState::Active, 2),
+            // The provider ended it; we still think it runs.
+            tally(2, SubscriptionState::Active, 1),
+            // The provider was paid a month we never recorded.
+            tally(3, SubscriptionState::Active, 1),
+        ];
+        Ok(all.into_iter().filter(|t| t.id > after).collect())
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_subscription().returning(|id| {
+        Ok(ProviderSubscription {
+            id: id.clone(),
+            status: if id.as_str() == "sub_2" { SubscriptionState::Canceled } else { SubscriptionState::Active },
+            current_period_end: None,
+            cancel_at_period_end: false,
+            card: None,
+            latest_invoice: None,
+            row: None,
+        })
+    });
+    gateway.expect_invoices().returning(|id| {
+        Ok(match id.as_str() {
+            "sub_1" => vec![invoice("in_12", 1, true), invoice("in_11", 1, true)],
+            "sub_2" => vec![invoice("in_21", 2, true)],
+            _ => vec![invoice("in_32", 3, true), invoice("in_31", 3, true), invoice("in_30", 3, false)],
+        })
+    });
+
+    let report = reconcile_report(&ledger, &gateway, UnknownPayments::Difference, 100).await.unwrap();
+
+    let differing: Vec<(i64, Option<(SubscriptionState, i64)>)> =
+        report.subscription_differences.iter().map(|d| (d.id, d.provider)).collect();
+    assert_eq!(differing, vec![(2, Some((SubscriptionState::Canceled, 1))), (3, Some((SubscriptionState::Active, 2)))]);
 }

@@ -713,10 +713,16 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
 
     async fn status(&self, sale: SaleId) -> Result<SupportOutcome, SupportError> {
         let sale = self.ledger.sale(sale).await?.ok_or(SupportError::NotFound)?;
-        if is_final(sale.status) {
-            return Ok(SupportOutcome { sale, authenticate: None, subscription: None });
+        let mut outcome = if is_final(sale.status) {
+            SupportOutcome { sale, authenticate: None, subscription: None }
+        } else {
+            self.refresh(sale).await?
+        };
+        // A monthly return's first month says so after a reload or 3-D Secure too, as its placing answer did.
+        if outcome.subscription.is_none() {
+            outcome.subscription = self.ledger.subscription_by_sale(outcome.sale.id).await?.map(|s| s.id);
         }
-        self.refresh(sale).await
+        Ok(outcome)
     }
 
     async fn apply_webhook(&self, payload: &str, signature: &str) -> Result<(), WebhookApplyError> {

@@ -1367,8 +1367,13 @@ export interface components {
             attempts: number;
             /** @description ISO 8601, Tokyo time. */
             failedAt: string;
-            /** Format: int64 */
-            jobId: number;
+            /** @description Unique in the list: `job-{id}` for a queued mail, `recipient-{id}` for a mass-mail recipient. */
+            key: string;
+            /**
+             * Format: int64
+             * @description The mass mail this recipient belongs to (`/admin/mail/{id}/`); null for a queued mail.
+             */
+            mailId: number | null;
             subject: string;
             to: string;
         };
@@ -1442,10 +1447,15 @@ export interface components {
              */
             payment_type: number;
             project: components["schemas"]["TitleSlugDto"];
+            /**
+             * Format: int64
+             * @description Yen refunded to the supporter so far; 0 when nothing was refunded.
+             */
+            refundedAmount: number;
             return: components["schemas"]["TitleDto"];
             /** @description `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`. */
             status: string;
-            /** @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ...). */
+            /** @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金済み once refunded). */
             statusLabel: string;
             /**
              * Format: int64

@@ -26,6 +26,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   statusLabel: '支払い済み',
   displayname: { id: 31, displayname: '上州太郎' },
   bankTransfer: null,
+  refundedAmount: 0,
   ...overrides,
 });
 
@@ -41,6 +42,19 @@ const serveSales = (sales: Sale[]) => {
 };
 
 describe('EditPaymentList', () => {
+  it('shows a refunded sale as refunded, with the amount returned', async () => {
+    loginAs();
+    serveSales([sale({ statusLabel: '返金済み', refundedAmount: 3000 }), sale({ id: 2 })]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    const [refunded, paid] = within(list).getAllByRole('listitem');
+    expect(within(refunded!).getByText('返金済み')).toBeInTheDocument();
+    expect(within(refunded!).getByText('返金額').nextElementSibling).toHaveTextContent('3,000円');
+    expect(within(paid!).queryByText('返金額')).not.toBeInTheDocument();
+  });
+
+
   it('lists the sales with date, project, return, amount, type and status', async () => {
     loginAs();
     const userIds = serveSales([

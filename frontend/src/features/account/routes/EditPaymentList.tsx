@@ -138,6 +138,12 @@ function SaleItem({ sale }: { sale: Sale }) {
           <dt>お支払い方法</dt>
           <dd>{PAYMENT_TYPE_LABELS[sale.payment_type] ?? '—'}</dd>
         </div>
+        {sale.refundedAmount > 0 && (
+          <div>
+            <dt>返金額</dt>
+            <dd>{formatYen(sale.refundedAmount)}</dd>
+          </div>
+        )}
         {sale.bankTransfer && (
           <div>
             <dt>お振込先</dt>

@@ -64,7 +64,8 @@ const dashboard: Dashboard = {
     },
   ],
   failedMails: [
-    { jobId: 9, to: 'lost@example.jp', subject: '【ぐんま】会員登録のご案内', attempts: 8, failedAt: '2026-11-26T08:00:00+09:00' },
+    { key: 'job-9', mailId: null, to: 'lost@example.jp', subject: '【ぐんま】会員登録のご案内', attempts: 8, failedAt: '2026-11-26T08:00:00+09:00' },
+    { key: 'recipient-4', mailId: 3, to: 'away@example.jp', subject: '秋のお知らせ', attempts: 5, failedAt: '2026-11-26T07:00:00+09:00' },
   ],
 };
 
@@ -150,6 +151,8 @@ describe('Admin dashboard', () => {
     const failed = screen.getByRole('region', { name: '送信に失敗したメール' });
     expect(within(failed).getByText('【ぐんま】会員登録のご案内')).toBeInTheDocument();
     expect(within(failed).getByText(/宛先 lost@example\.jp/)).toBeInTheDocument();
+    // A mass-mail recipient links to its mail's page.
+    expect(within(failed).getByRole('link', { name: '秋のお知らせ' })).toHaveAttribute('href', '/admin/mail/3/');
     const actions = screen.getByRole('region', { name: '最近の管理操作' });
     expect(await within(actions).findByText('登録メールの再送：guest@example.jp')).toBeInTheDocument();
     expect(within(actions).getByText('2026年11月26日 09:05・admin@example.jp')).toBeInTheDocument();

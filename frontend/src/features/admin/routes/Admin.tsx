@@ -110,8 +110,10 @@ function FailedMails({ dashboard }: { dashboard: Dashboard }) {
   return (
     <ul className="admin-list">
       {dashboard.failedMails.map((mail) => (
-        <li key={mail.jobId} className="admin-list__item">
-          <span className="admin-list__main">{mail.subject}</span>
+        <li key={mail.key} className="admin-list__item">
+          <span className="admin-list__main">
+            {mail.mailId === null ? mail.subject : <Link to={paths.adminMailDetail.getHref(mail.mailId)}>{mail.subject}</Link>}
+          </span>
           <span className="admin-list__meta">
             宛先 {mail.to}・{formatInstant(mail.failedAt)}・{mail.attempts}回試行
           </span>
