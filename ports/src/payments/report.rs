@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::payment::{IntentStatus, SaleStatus};
+use domain::payment::{IntentStatus, PayType, SaleStatus};
 
 use super::gateway::{GatewayError, PaymentGateway, PaymentId};
 use super::ledger::{SaleRecord, SupportLedger};
@@ -81,11 +81,18 @@ pub enum ReportError {
 
 /// Whether our record of a sale agrees with the provider's payment: the
 /// status the payment means (`IntentStatus::sale_status`) and, when either
-/// side counts it paid, the money.
+/// side counts it paid, the money. A transfer cancelled at its deadline
+/// whose payment still waits for money is as it should be: the payment stays
+/// open during the grace period (`SupportConfig::transfer_grace`).
 fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen) -> bool {
     let paid_here = sale.status == SaleStatus::Succeeded;
     let paid_there = status == IntentStatus::Succeeded;
-    status.sale_status(sale.pay_type) == sale.status && (!(paid_here || paid_there) || received == sale.terms.total)
+    let open_after_deadline = sale.status == SaleStatus::Canceled
+        && sale.pay_type == PayType::BankTransfer
+        && !sale.refund_required
+        && status.sale_status(sale.pay_type) == SaleStatus::AwaitingBankTransfer;
+    open_after_deadline
+        || (status.sale_status(sale.pay_type) == sale.status && (!(paid_here || paid_there) || received == sale.terms.total))
 }
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the
