@@ -182,6 +182,11 @@ async fn a_partly_paid_transfer_is_listed_for_refund_when_its_payment_is_closed_
         "the payment was closed and the sale flagged for refund"
     );
     assert_eq!(intent_at_provider(&app, sale).await["status"], "canceled");
+    assert_eq!(
+        app.query_i64(&format!("SELECT amount_remaining AS value FROM sales WHERE id = {sale}")),
+        total - 1000,
+        "what is still owed stays on the sale"
+    );
     let row = refund_row(&app, sale).await;
     assert_eq!((row["refundRequired"].as_bool(), row["state"].as_str()), (Some(true), Some("refundable")), "{row}");
     assert_eq!(app.query_text(&format!("SELECT status AS value FROM sales WHERE id = {sale}")), "canceled");

@@ -887,6 +887,10 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         };
         let partly = |p: &Payment| p.amount_received > Yen::ZERO || p.amount_remaining < p.amount;
         let partly_paid = stored_partly || before.as_ref().is_some_and(partly);
+        if let Some(open) = before.as_ref().filter(|p| partly(p) && !is_final(p.status.sale_status(sale.pay_type))) {
+            // What is still owed stays on the sale for the refund: the closed payment no longer shows it.
+            self.ledger.record_payment(sale.id, report_of(open, sale.pay_type), self.clock.now()).await?;
+        }
         let closed = match before {
             Some(payment) if payment.status == domain::payment::IntentStatus::Succeeded => Some(payment),
             Some(payment) if is_final(payment.status.sale_status(sale.pay_type)) => None,

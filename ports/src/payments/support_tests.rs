@@ -692,7 +692,7 @@ async fn after_the_grace_period_the_sweep_closes_the_payment_at_the_provider() {
 
 #[tokio::test]
 async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_refund() {
-    let Book { mut ledger, .. } = grace_ledger(transfer(SaleStatus::Canceled));
+    let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
     ledger.expect_close_transfer().with(eq(SALE), eq(true), mockall::predicate::always()).times(1).returning(
         |_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }),
     );
@@ -700,11 +700,16 @@ async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_r
     // 4,000 of 6,600 yen arrived: 2,600 still owed when the payment is closed.
     gateway.expect_payment().returning(|_| Ok(open_transfer(4000)));
     gateway.expect_cancel_payment().times(1).returning(|_| Ok(payment(IntentStatus::Canceled)));
-    let (mailer, _) = recording_mailer();
+    let (mailer, sent) = recording_mailer();
 
     let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
+    // The amount still owed is kept on the sale (the cancelled payment no longer shows it); nothing moves.
+    let reports = reports.lock().unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].amount_remaining, Some(Yen(2600)));
+    assert!(sent.lock().unwrap().is_empty());
 }
 
 #[tokio::test]
