@@ -284,10 +284,7 @@ static LATE_OPEN: LazyLock<String> = LazyLock::new(|| {
     )
 });
 static LATE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "{SALE_SELECT} WHERE {} AND s.updated_at < $1 ORDER BY s.updated_at, s.id LIMIT $2",
-        LATE_OPEN.as_str()
-    )
+    format!("{SALE_SELECT} WHERE {} AND s.updated_at < $1 ORDER BY s.updated_at, s.id LIMIT $2", LATE_OPEN.as_str())
 });
 static TRANSFERS_TO_CLOSE: LazyLock<String> = LazyLock::new(|| {
     format!(
@@ -915,7 +912,12 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         .await
     }
 
-    async fn close_transfer(&self, sale: SaleId, partly_paid: bool, now: DateTime<Utc>) -> Result<SaleRecord, RepoError> {
+    async fn close_transfer(
+        &self,
+        sale: SaleId,
+        partly_paid: bool,
+        now: DateTime<Utc>,
+    ) -> Result<SaleRecord, RepoError> {
         with_conn(&self.pool, move |conn| {
             // Only a sale still cancelled is flagged: one revived meanwhile was paid in full.
             let updated = sql_query(format!(

@@ -716,7 +716,13 @@ async fn the_reconcile_report_reads_the_sales_with_a_payment_by_id_page_after_pa
 
 /// A bank transfer of `user` with deadline `deadline`, awaiting its money and then cancelled at `cancelled_at` by
 /// the deadline sweep (its payment `pi_{id}` left open at the provider).
-async fn cancelled_transfer(ledger: &Ledger, user: UserId, key: &str, deadline: NaiveDate, cancelled_at: DateTime<Utc>) -> SaleRecord {
+async fn cancelled_transfer(
+    ledger: &Ledger,
+    user: UserId,
+    key: &str,
+    deadline: NaiveDate,
+    cancelled_at: DateTime<Utc>,
+) -> SaleRecord {
     let sale = place_new(ledger, NewSale { ret: UNLIMITED, ..bank_order(user, key, deadline) }).await;
     ledger.record_payment(sale.id, report(sale.id, SaleStatus::AwaitingBankTransfer), at(20, 0)).await.unwrap();
     let cancel = PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() };
@@ -783,7 +789,13 @@ async fn a_closed_payment_takes_the_transfer_off_both_lists_and_partial_money_fl
     // Closing again keeps the first time.
     ledger.close_transfer(unpaid.id, false, at(26, 9)).await.unwrap();
     assert_eq!(
-        number(&db.url, &format!("SELECT extract(hour FROM intent_closed_at)::bigint AS value FROM sales WHERE id = {}", unpaid.id.get())),
+        number(
+            &db.url,
+            &format!(
+                "SELECT extract(hour FROM intent_closed_at)::bigint AS value FROM sales WHERE id = {}",
+                unpaid.id.get()
+            )
+        ),
         6
     );
     // The refund list counts a flagged sale as refundable (flag 1) until refunded.

@@ -64,7 +64,8 @@ async fn transfer(app: &TestApp) -> (i64, i64, String) {
 async fn miss_the_deadline(app: &TestApp, sale: i64) {
     app.execute(&format!("UPDATE sales SET transfer_deadline = current_date - 2 WHERE id = {sale}"));
     assert!(
-        eventually(app, &format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND status = 'canceled'")).await,
+        eventually(app, &format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND status = 'canceled'"))
+            .await,
         "the deadline sweep cancelled the sale"
     );
 }
@@ -200,8 +201,11 @@ async fn an_unpaid_transfer_past_its_grace_period_is_closed_at_the_provider_and_
     miss_the_deadline(&app, sale).await;
 
     assert!(
-        eventually(&app, &format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND intent_closed_at IS NOT NULL"))
-            .await,
+        eventually(
+            &app,
+            &format!("SELECT count(*) AS value FROM sales WHERE id = {sale} AND intent_closed_at IS NOT NULL")
+        )
+        .await,
         "the payment was closed"
     );
     assert_eq!(intent_at_provider(&app, sale).await["status"], "canceled");

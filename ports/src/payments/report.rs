@@ -92,7 +92,8 @@ fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen) -> bool {
         && !sale.refund_required
         && status.sale_status(sale.pay_type) == SaleStatus::AwaitingBankTransfer;
     open_after_deadline
-        || (status.sale_status(sale.pay_type) == sale.status && (!(paid_here || paid_there) || received == sale.terms.total))
+        || (status.sale_status(sale.pay_type) == sale.status
+            && (!(paid_here || paid_there) || received == sale.terms.total))
 }
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the

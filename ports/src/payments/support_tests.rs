@@ -673,14 +673,18 @@ fn grace_ledger(to_close: SaleRecord) -> Book {
 #[tokio::test]
 async fn after_the_grace_period_the_sweep_closes_the_payment_at_the_provider() {
     let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
-    ledger.expect_close_transfer().with(eq(SALE), eq(false), mockall::predicate::always()).times(1).returning(
-        |_, _, _| Ok(SaleRecord { refund_required: false, ..transfer(SaleStatus::Canceled) }),
-    );
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(false), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: false, ..transfer(SaleStatus::Canceled) }));
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_payment().returning(|_| Ok(open_transfer(0)));
-    gateway.expect_cancel_payment().with(eq(PaymentId::new("pi_1"))).times(1).returning(|_| {
-        Ok(Payment { amount_remaining: Yen(6600), ..payment(IntentStatus::Canceled) })
-    });
+    gateway
+        .expect_cancel_payment()
+        .with(eq(PaymentId::new("pi_1")))
+        .times(1)
+        .returning(|_| Ok(Payment { amount_remaining: Yen(6600), ..payment(IntentStatus::Canceled) }));
     let (mailer, sent) = recording_mailer();
 
     let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
@@ -693,9 +697,11 @@ async fn after_the_grace_period_the_sweep_closes_the_payment_at_the_provider() {
 #[tokio::test]
 async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_refund() {
     let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
-    ledger.expect_close_transfer().with(eq(SALE), eq(true), mockall::predicate::always()).times(1).returning(
-        |_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }),
-    );
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(true), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }));
     let mut gateway = MockPaymentGateway::new();
     // 4,000 of 6,600 yen arrived: 2,600 still owed when the payment is closed.
     gateway.expect_payment().returning(|_| Ok(open_transfer(4000)));
@@ -716,9 +722,11 @@ async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_r
 async fn a_partial_funding_recorded_earlier_flags_the_sale_even_if_the_provider_no_longer_shows_it() {
     let stored = SaleRecord { amount_remaining: Some(Yen(2600)), ..transfer(SaleStatus::Canceled) };
     let Book { mut ledger, .. } = grace_ledger(stored);
-    ledger.expect_close_transfer().with(eq(SALE), eq(true), mockall::predicate::always()).times(1).returning(
-        |_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }),
-    );
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(true), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }));
     let mut gateway = MockPaymentGateway::new();
     // Cancelled at the provider by someone else already: nothing to cancel, nothing shown as received.
     gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Canceled)));
