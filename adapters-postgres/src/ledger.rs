@@ -275,6 +275,27 @@ static OVERDUE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
+/// A bank-transfer sale cancelled at its deadline whose provider payment is
+/// still open: money sent late still pays it. Written as the partial index
+/// `sales_open_late_transfers_idx` states it.
+static LATE_OPEN: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "s.status = '{}' AND s.payment_type = {} AND s.intent_id IS NOT NULL AND s.intent_closed_at IS NULL \
+           AND NOT s.refund_required",
+        sale_status_to_db(SaleStatus::Canceled),
+        PayType::BankTransfer.code()
+    )
+});
+static LATE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
+    format!("{SALE_SELECT} WHERE {} AND s.updated_at < $1 ORDER BY s.updated_at, s.id LIMIT $2", LATE_OPEN.as_str())
+});
+static TRANSFERS_TO_CLOSE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{SALE_SELECT} WHERE {} AND s.transfer_deadline < $1 ORDER BY s.transfer_deadline, s.id LIMIT $2",
+        LATE_OPEN.as_str()
+    )
+});
+
 pub(crate) fn sale_by_id(conn: &mut PgConnection, id: SaleId) -> Result<Option<SaleRecord>, RepoError> {
     let row: Option<SaleRow> =
         sql_query(SALE_BY_ID.as_str()).bind::<BigInt, _>(id.get()).get_result(conn).optional().map_err(map_diesel)?;
@@ -870,6 +891,57 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         .await
     }
 
+    async fn late_transfers(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            sale_rows(
+                sql_query(LATE_TRANSFERS.as_str())
+                    .bind::<Timestamptz, _>(changed_before)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+                    .map_err(map_diesel)?,
+            )
+        })
+        .await
+    }
+
+    async fn transfers_to_close(&self, deadline_before: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            sale_rows(
+                sql_query(TRANSFERS_TO_CLOSE.as_str())
+                    .bind::<Date, _>(deadline_before)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+                    .map_err(map_diesel)?,
+            )
+        })
+        .await
+    }
+
+    async fn close_transfer(
+        &self,
+        sale: SaleId,
+        partly_paid: bool,
+        now: DateTime<Utc>,
+    ) -> Result<SaleRecord, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            // Only a sale still cancelled is flagged: one revived meanwhile was paid in full.
+            let updated = sql_query(format!(
+                "UPDATE sales SET intent_closed_at = coalesce(intent_closed_at, $2), updated_at = $2, \
+                   refund_required = refund_required OR ($3 AND status = '{}') \
+                 WHERE id = $1",
+                sale_status_to_db(SaleStatus::Canceled)
+            ))
+            .bind::<BigInt, _>(sale.get())
+            .bind::<Timestamptz, _>(now)
+            .bind::<Bool, _>(partly_paid)
+            .execute(conn)
+            .map_err(map_diesel)?;
+            expect_row(updated)?;
+            sale_by_id(conn, sale)?.ok_or(RepoError::NotFound)
+        })
+        .await
+    }
+
     async fn customer(&self, user: UserId) -> Result<Option<CustomerId>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let row: Option<TextRow> =
@@ -1079,6 +1151,10 @@ mod tests {
         assert!(plan(&mut conn, &overdue).contains("sales_open_transfers_idx"), "{}", plan(&mut conn, &overdue));
         let unsettled = UNSETTLED.replace("$1", "TIMESTAMPTZ '2026-11-26T00:00:00Z'").replace("$2", "10");
         assert!(plan(&mut conn, &unsettled).contains("sales_unpaid_idx"), "{}", plan(&mut conn, &unsettled));
+        let to_close = TRANSFERS_TO_CLOSE.replace("$1", "DATE '2026-11-26'").replace("$2", "10");
+        assert!(plan(&mut conn, &to_close).contains("sales_open_late_transfers_idx"), "{}", plan(&mut conn, &to_close));
+        let late = LATE_TRANSFERS.replace("$1", "TIMESTAMPTZ '2026-11-26T00:00:00Z'").replace("$2", "10");
+        assert!(plan(&mut conn, &late).contains("sales_open_late_transfers_idx"), "{}", plan(&mut conn, &late));
     }
 
     #[test]

@@ -229,6 +229,7 @@ diesel::table! {
         one_time_card_id -> Nullable<Text>,
         subscription_id -> Nullable<Int8>,
         invoice_id -> Nullable<Text>,
+        intent_closed_at -> Nullable<Timestamptz>,
     }
 }
 

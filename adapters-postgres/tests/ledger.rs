@@ -758,6 +758,115 @@ async fn the_reconcile_report_reads_the_sales_with_a_payment_by_id_page_after_pa
     assert!(ledger.sales_with_payment(paid[2], 2).await.unwrap().is_empty());
 }
 
+/// A bank transfer of `user` with deadline `deadline`, awaiting its money and then cancelled at `cancelled_at` by
+/// the deadline sweep (its payment `pi_{id}` left open at the provider).
+async fn cancelled_transfer(
+    ledger: &Ledger,
+    user: UserId,
+    key: &str,
+    deadline: NaiveDate,
+    cancelled_at: DateTime<Utc>,
+) -> SaleRecord {
+    let sale = place_new(ledger, NewSale { ret: UNLIMITED, ..bank_order(user, key, deadline) }).await;
+    ledger.record_payment(sale.id, report(sale.id, SaleStatus::AwaitingBankTransfer), at(20, 0)).await.unwrap();
+    let cancel = PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() };
+    ledger.record_payment(sale.id, cancel, cancelled_at).await.unwrap().sale
+}
+
+fn ids(sales: Vec<SaleRecord>) -> Vec<SaleId> {
+    sales.into_iter().map(|s| s.id).collect()
+}
+
+#[tokio::test]
+async fn cancelled_transfers_whose_payment_is_still_open_are_listed_for_the_grace_sweep_and_the_reconciler() {
+    let (_db, ledger) = setup();
+    let older = cancelled_transfer(&ledger, MEMBER, "late-open-1", day(20), at(26, 3)).await;
+    let newer = cancelled_transfer(&ledger, OTHER_MEMBER, "late-open-2", day(24), at(26, 2)).await;
+    // Not listed: a transfer cancelled before the provider was asked (no payment), one paid after all, one
+    // flagged for refund, a card sale cancelled, a transfer still awaited.
+    let never_sent = place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(GUEST, "late-unsent", day(20)) }).await;
+    let cancel = PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() };
+    ledger.record_payment(never_sent.id, cancel, at(26, 1)).await.unwrap();
+    let revived = cancelled_transfer(&ledger, GUEST, "late-revived", day(20), at(26, 1)).await;
+    ledger.record_payment(revived.id, report(revived.id, SaleStatus::Succeeded), at(26, 2)).await.unwrap();
+    let flagged = cancelled_transfer(&ledger, MEMBER, "late-flagged", day(20), at(26, 1)).await;
+    ledger.close_transfer(flagged.id, true, at(26, 1)).await.unwrap();
+    let card = place_new(&ledger, NewSale { ret: UNLIMITED, ..order(MEMBER, 1, "late-card") }).await;
+    ledger.record_payment(card.id, report(card.id, SaleStatus::Canceled), at(26, 1)).await.unwrap();
+    let awaited = place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(MEMBER, "late-awaited", day(20)) }).await;
+    ledger.record_payment(awaited.id, report(awaited.id, SaleStatus::AwaitingBankTransfer), at(26, 1)).await.unwrap();
+
+    // The grace sweep: by deadline, those before the cut only.
+    assert_eq!(ids(ledger.transfers_to_close(day(26), 10).await.unwrap()), vec![older.id, newer.id]);
+    assert_eq!(ids(ledger.transfers_to_close(day(21), 10).await.unwrap()), vec![older.id]);
+    assert_eq!(ids(ledger.transfers_to_close(day(26), 1).await.unwrap()), vec![older.id]);
+    // The reconciler: least recently changed first, not those changed since.
+    assert_eq!(ids(ledger.late_transfers(at(26, 4), 10).await.unwrap()), vec![newer.id, older.id]);
+    assert_eq!(ids(ledger.late_transfers(at(26, 3), 10).await.unwrap()), vec![newer.id]);
+    // A check of the provider that changed nothing still moves the sale to the back of the queue.
+    ledger.record_payment(newer.id, report(newer.id, SaleStatus::AwaitingBankTransfer), at(26, 5)).await.unwrap();
+    assert_eq!(ids(ledger.late_transfers(at(26, 6), 10).await.unwrap()), vec![older.id, newer.id]);
+    assert_eq!(
+        ledger.sale(newer.id).await.unwrap().unwrap().status,
+        SaleStatus::Canceled,
+        "an open payment's report does not revive the sale"
+    );
+}
+
+#[tokio::test]
+async fn a_closed_payment_takes_the_transfer_off_both_lists_and_partial_money_flags_it_for_refund() {
+    let (db, ledger) = setup();
+    let unpaid = cancelled_transfer(&ledger, MEMBER, "close-unpaid", day(20), at(26, 1)).await;
+    let partly = cancelled_transfer(&ledger, OTHER_MEMBER, "close-partly", day(20), at(26, 1)).await;
+
+    let closed = ledger.close_transfer(unpaid.id, false, at(26, 6)).await.unwrap();
+    let flagged = ledger.close_transfer(partly.id, true, at(26, 6)).await.unwrap();
+
+    assert_eq!((closed.status, closed.refund_required), (SaleStatus::Canceled, false));
+    assert_eq!((flagged.status, flagged.refund_required), (SaleStatus::Canceled, true));
+    assert!(ledger.transfers_to_close(day(26), 10).await.unwrap().is_empty());
+    assert!(ledger.late_transfers(at(27, 0), 10).await.unwrap().is_empty());
+    assert_eq!(
+        text(&db.url, &format!("SELECT intent_closed_at::text AS value FROM sales WHERE id = {}", unpaid.id.get())),
+        Some("2026-11-26 06:00:00+00".into())
+    );
+    // Closing again keeps the first time.
+    ledger.close_transfer(unpaid.id, false, at(26, 9)).await.unwrap();
+    assert_eq!(
+        number(
+            &db.url,
+            &format!(
+                "SELECT extract(hour FROM intent_closed_at)::bigint AS value FROM sales WHERE id = {}",
+                unpaid.id.get()
+            )
+        ),
+        6
+    );
+    // The refund list counts a flagged sale as refundable (flag 1) until refunded.
+    assert_eq!(
+        number(
+            &db.url,
+            &format!(
+                "SELECT (CASE WHEN refund_required AND flag = 0 THEN 1 ELSE flag END)::bigint AS value FROM sales WHERE id = {}",
+                partly.id.get()
+            )
+        ),
+        1
+    );
+}
+
+#[tokio::test]
+async fn closing_a_transfer_that_was_paid_meanwhile_never_flags_it_and_an_unknown_sale_is_not_found() {
+    let (_db, ledger) = setup();
+    let sale = cancelled_transfer(&ledger, MEMBER, "close-paid", day(20), at(26, 1)).await;
+    ledger.record_payment(sale.id, report(sale.id, SaleStatus::Succeeded), at(26, 2)).await.unwrap();
+
+    let closed = ledger.close_transfer(sale.id, true, at(26, 3)).await.unwrap();
+
+    assert_eq!((closed.status, closed.refund_required), (SaleStatus::Succeeded, false));
+    assert!(matches!(ledger.close_transfer(SaleId(999), true, at(26, 3)).await, Err(RepoError::NotFound)));
+}
+
 // ------------------------------------------------- customers and events ----
 
 #[tokio::test]

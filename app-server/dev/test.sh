@@ -72,9 +72,10 @@ e2e() {
   .data/venv/bin/python app-server/dev/load_postal_codes.py "$url" || return 1
   DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" seed-demo >/dev/null || return 1
   # The browser suite logs in from one address far more often than a person would: its server gets
-  # ten times the production auth limits (RATE_LIMIT_SCALE), so the suite never waits on them.
+  # ten times the production auth limits (RATE_LIMIT_SCALE), so the suite never waits on them. Its payment
+  # sweeps run every 2 s (late-transfer.spec.ts waits for the transfer deadline sweep).
   DATABASE_URL="$url" APP_PORT="$port" PUBLIC_URL="http://127.0.0.1:$port" RATE_LIMIT_SCALE=10 \
-    RUST_LOG=warn "$APP_SERVER" >.data/e2e-server.log 2>&1 &
+    PAYMENT_SWEEP_SECONDS=2 RUST_LOG=warn "$APP_SERVER" >.data/e2e-server.log 2>&1 &
   APP_PID=$!
   for _ in $(seq 1 120); do
     curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break

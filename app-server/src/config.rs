@@ -63,6 +63,12 @@ pub struct Settings {
     pub reconcile_after_seconds: i64,
     /// How often every process sweeps for such sales and overdue transfers (`PAYMENT_SWEEP_SECONDS`).
     pub payment_sweep_seconds: u64,
+    /// Days after its deadline that a cancelled bank transfer's payment stays open at the provider, so that
+    /// money sent late still pays it (`TRANSFER_GRACE_DAYS`); then the sweep closes it.
+    pub transfer_grace_days: i64,
+    /// A cancelled transfer whose payment is still open is asked about this long after its last check
+    /// (`LATE_TRANSFER_CHECK_SECONDS`): a late payment's webhook may have been missed.
+    pub late_transfer_check_seconds: i64,
     /// `MAIL_SENDER_NAME`: who sends mass mail (the operator's name, shown in every mass mail's footer).
     pub mail_sender_name: String,
     /// `MAIL_SENDER_ADDRESS`: the operator's postal address for that footer (特定電子メール法); required in production.
@@ -199,6 +205,8 @@ impl Settings {
             uploads_per_hour: parsed("UPLOADS_PER_HOUR", 20u32)?,
             reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?,
             payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
+            transfer_grace_days: parsed("TRANSFER_GRACE_DAYS", ports::payments::support::TRANSFER_GRACE_DAYS)?.max(0),
+            late_transfer_check_seconds: parsed("LATE_TRANSFER_CHECK_SECONDS", 600i64)?.max(0),
             mail_sender_name: var("MAIL_SENDER_NAME", &var("SITE_NAME", "ぐんまクラウドファンディング")),
             mail_sender_address: var("MAIL_SENDER_ADDRESS", ""),
             mass_mail_pause_seconds: parsed("MASS_MAIL_PAUSE_SECONDS", 30i64)?.clamp(1, 3600),
@@ -530,6 +538,8 @@ mod production_tests {
             uploads_per_hour: 20,
             reconcile_after_seconds: 30,
             payment_sweep_seconds: 15,
+            transfer_grace_days: 30,
+            late_transfer_check_seconds: 600,
             mail_sender_name: "株式会社サイト".into(),
             mail_sender_address: "群馬県前橋市1-1".into(),
             mass_mail_pause_seconds: 30,

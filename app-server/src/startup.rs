@@ -176,6 +176,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SupportConfig {
             namespace: namespace.clone(),
             reconcile_after: chrono::Duration::seconds(settings.reconcile_after_seconds),
+            transfer_grace: chrono::Duration::days(settings.transfer_grace_days),
+            late_check_after: chrono::Duration::seconds(settings.late_transfer_check_seconds),
             ..SupportConfig::default()
         },
     ));

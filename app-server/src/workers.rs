@@ -80,8 +80,9 @@ fn hostname() -> String {
 }
 
 /// Brings provider answers that no request recorded to the sales (a crash
-/// between the provider and our write, a lost webhook) and cancels bank
-/// transfers past their deadline, every `every`. Each sale is changed under
+/// between the provider and our write, a lost webhook, a late transfer) and
+/// cancels bank transfers past their deadline (closing their payments at the
+/// provider once the grace period is over), every `every`. Each sale is changed under
 /// its row lock and only forward, so every process may sweep at once: the
 /// worst case is a repeated provider read, never a repeated change or mail.
 pub fn spawn_payment_sweeps(supports: Arc<dyn ports::payments::support::Supports>, every: Duration) {

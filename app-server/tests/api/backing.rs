@@ -8,11 +8,11 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
 use crate::provider::{card_token, provider};
 
-const PROJECT: &str = "maebashi-rose-garden";
+pub(crate) const PROJECT: &str = "maebashi-rose-garden";
 const MEMBER: &str = "demo-taro@example.jp";
 const PASSWORD: &str = "demo-password-1";
 
-async fn provider_post(path: &str, form: &[(&str, &str)]) -> Value {
+pub(crate) async fn provider_post(path: &str, form: &[(&str, &str)]) -> Value {
     let (base, key) = provider();
     reqwest::Client::new()
         .post(format!("{base}{path}"))
@@ -26,14 +26,14 @@ async fn provider_post(path: &str, form: &[(&str, &str)]) -> Value {
         .unwrap()
 }
 
-async fn return_id(app: &TestApp, slug: &str) -> (i64, i64) {
+pub(crate) async fn return_id(app: &TestApp, slug: &str) -> (i64, i64) {
     let project = app.project_id(PROJECT).await;
     let ret =
         app.query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {project} AND slug = '{slug}'"));
     (project, ret)
 }
 
-async fn support_body(app: &TestApp, slug: &str, payment_type: i64) -> Value {
+pub(crate) async fn support_body(app: &TestApp, slug: &str, payment_type: i64) -> Value {
     let (project, ret) = return_id(app, slug).await;
     json!({
         "projectId": project, "returnId": ret, "lot": 2, "paymentType": payment_type,
@@ -42,7 +42,7 @@ async fn support_body(app: &TestApp, slug: &str, payment_type: i64) -> Value {
     })
 }
 
-async fn place(app: &TestApp, token: Option<&str>, body: &Value) -> (u16, Value) {
+pub(crate) async fn place(app: &TestApp, token: Option<&str>, body: &Value) -> (u16, Value) {
     let resp = match token {
         Some(token) => app.post_json_with_token("/v1/payment/set/support", token, body).await,
         None => app.post_json("/v1/payment/set/support", body).await,
@@ -60,7 +60,7 @@ async fn quote(app: &TestApp, body: &Value) -> Value {
     app.get(&url).await.json().await.unwrap()
 }
 
-async fn status_of(app: &TestApp, receipt: &str) -> Value {
+pub(crate) async fn status_of(app: &TestApp, receipt: &str) -> Value {
     let url = format!("/v1/payment/get/status?receipt={}", urlencoding(receipt));
     app.get(&url).await.json().await.unwrap()
 }
@@ -319,7 +319,7 @@ async fn a_guest_transfers_in_two_parts_and_the_sale_is_paid_when_the_rest_arriv
     app.assert_reconciled();
 }
 
-fn customer_of(app: &TestApp, email: &str) -> String {
+pub(crate) fn customer_of(app: &TestApp, email: &str) -> String {
     app.query_text(&format!(
         "SELECT c.customer_id AS value FROM payment_customers c JOIN users u ON u.id = c.user_id \
           WHERE lower(u.email) = lower('{email}')"

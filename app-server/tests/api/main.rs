@@ -15,6 +15,7 @@ mod headers;
 mod health;
 mod helpers;
 mod inputs;
+mod late_transfers;
 mod login;
 mod mail_queue;
 mod mass_mail;

@@ -375,8 +375,12 @@ async fn a_monthly_support_stops_by_itself_when_its_project_ends_and_the_support
 
     app.execute(&format!("UPDATE projects SET period_end = current_date - 1 WHERE id = {project}"));
 
-    eventually(&app, &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND cancel_at_period_end"), 1)
-        .await;
+    eventually(
+        &app,
+        &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND cancel_at_period_end"),
+        1,
+    )
+    .await;
     let (base, key) = provider();
     let at_provider: Value = reqwest::Client::new()
         .get(format!("{base}/v1/subscriptions/{sub}"))
@@ -390,7 +394,9 @@ async fn a_monthly_support_stops_by_itself_when_its_project_ends_and_the_support
     assert_eq!(at_provider["cancel_at_period_end"], true, "stopped at the provider, at the end of the paid month");
     let mails = app.mails_to(&email, mails_before + 1).await;
     assert!(
-        mails.iter().any(|m| m["text"].as_str().is_some_and(|t| t.contains("プロジェクトの終了にともない、毎月のご支援を停止します。"))),
+        mails.iter().any(|m| m["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("プロジェクトの終了にともない、毎月のご支援を停止します。"))),
         "{:?}",
         subjects(&mails)
     );

@@ -303,6 +303,32 @@ pub trait SupportLedger: Send + Sync {
     /// Bank-transfer sales still unpaid whose deadline is before `today`.
     async fn overdue_transfers(&self, today: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
 
+    /// Bank-transfer sales cancelled at their deadline whose payment at the
+    /// provider is still open (not closed by [`Self::close_transfer`], not
+    /// flagged for refund), last changed before `changed_before`, least
+    /// recently changed first: the reconciler asks the provider whether money
+    /// arrived late (recording its answer changes the sale, so the next pass
+    /// takes the next ones).
+    async fn late_transfers(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
+
+    /// The same cancelled transfers with an open payment, whose deadline is
+    /// before `deadline_before`, oldest deadline first: the grace sweep closes
+    /// their payments at the provider.
+    async fn transfers_to_close(&self, deadline_before: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
+
+    /// Records that the provider's payment of a cancelled transfer was closed,
+    /// so the sale leaves both lists above. With `partly_paid` (money arrived
+    /// for part of it) a sale still cancelled is flagged `refund_required`, as
+    /// a late payment with no stock left is. A sale that was paid meanwhile
+    /// keeps its status and is never flagged. MUST return
+    /// `RepoError::NotFound` when no sale has `sale`.
+    async fn close_transfer(
+        &self,
+        sale: SaleId,
+        partly_paid: bool,
+        now: DateTime<Utc>,
+    ) -> Result<SaleRecord, RepoError>;
+
     /// The user's provider customer, if one was made.
     async fn customer(&self, user: UserId) -> Result<Option<CustomerId>, RepoError>;
 

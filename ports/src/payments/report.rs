@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::payment::{IntentStatus, SaleStatus};
+use domain::payment::{IntentStatus, PayType, SaleStatus};
 
 use super::gateway::{GatewayError, PaymentGateway, PaymentId, SubscriptionId, SubscriptionState};
 use super::ledger::{SaleRecord, SupportLedger};
@@ -102,12 +102,20 @@ pub enum ReportError {
 
 /// Whether our record of a sale agrees with the provider's payment: the
 /// status the payment means (`IntentStatus::sale_status`) and, when either
-/// side counts it paid, the money received and the money refunded.
+/// side counts it paid, the money received and the money refunded. A transfer
+/// cancelled at its deadline whose payment still waits for money is as it
+/// should be: the payment stays open during the grace period
+/// (`SupportConfig::transfer_grace`).
 fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen, refunded: Yen) -> bool {
     let paid_here = sale.status == SaleStatus::Succeeded;
     let paid_there = status == IntentStatus::Succeeded;
-    status.sale_status(sale.pay_type) == sale.status
-        && (!(paid_here || paid_there) || (received == sale.terms.total && refunded == sale.refunded))
+    let open_after_deadline = sale.status == SaleStatus::Canceled
+        && sale.pay_type == PayType::BankTransfer
+        && !sale.refund_required
+        && status.sale_status(sale.pay_type) == SaleStatus::AwaitingBankTransfer;
+    open_after_deadline
+        || (status.sale_status(sale.pay_type) == sale.status
+            && (!(paid_here || paid_there) || (received == sale.terms.total && refunded == sale.refunded)))
 }
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the

@@ -292,3 +292,17 @@ async fn a_monthly_support_whose_status_or_paid_months_differ_from_the_provider_
         report.subscription_differences.iter().map(|d| (d.id, d.provider)).collect();
     assert_eq!(differing, vec![(2, Some((SubscriptionState::Canceled, 1))), (3, Some((SubscriptionState::Active, 2)))]);
 }
+
+#[tokio::test]
+async fn a_transfer_cancelled_at_its_deadline_whose_payment_stays_open_is_no_difference_but_a_card_would_be() {
+    let ledger = ledger(vec![
+        sale(1, ROSE, PayType::BankTransfer, SaleStatus::Canceled),
+        sale(2, ROSE, PayType::Card, SaleStatus::Canceled),
+    ]);
+    let gateway =
+        provider(vec![payment(1, IntentStatus::RequiresAction, 0), payment(2, IntentStatus::RequiresAction, 0)]);
+
+    let report = reconcile_report(&ledger, &gateway, UnknownPayments::Difference, 100).await.unwrap();
+
+    assert_eq!(report.differences.iter().map(|d| d.sale).collect::<Vec<_>>(), vec![SaleId(2)]);
+}

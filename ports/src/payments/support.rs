@@ -204,8 +204,12 @@ pub trait Supports: Send + Sync {
     /// applies events received but not applied.
     async fn reconcile(&self) -> Result<SweepReport, SupportError>;
 
-    /// Cancels bank transfers past their deadline; their lots return. Also
-    /// stops the monthly supports of projects that ended.
+    /// Cancels the sales of bank transfers past their deadline (their lots
+    /// return) but leaves the provider's payment open, so that money sent
+    /// late still pays it; closes at the provider the payments of transfers
+    /// whose grace period ([`SupportConfig::transfer_grace`]) is over,
+    /// flagging for refund those that received part of the money. Also stops
+    /// the monthly supports of projects that ended.
     async fn expire_transfers(&self) -> Result<SweepReport, SupportError>;
 }
 
@@ -217,11 +221,28 @@ pub struct SupportConfig {
     pub reconcile_after: Duration,
     /// Sales handled per sweep.
     pub sweep_batch: i64,
+    /// How long after its deadline a cancelled transfer's payment stays open
+    /// at the provider, so that money sent late still pays it; the sweep then
+    /// closes it.
+    pub transfer_grace: Duration,
+    /// A cancelled transfer whose payment is still open is asked about this
+    /// long after its last check (a late payment's webhook may have been
+    /// missed).
+    pub late_check_after: Duration,
 }
+
+/// [`SupportConfig::transfer_grace`] unless configured: about a month.
+pub const TRANSFER_GRACE_DAYS: i64 = 30;
 
 impl Default for SupportConfig {
     fn default() -> Self {
-        Self { namespace: KeyNamespace::none(), reconcile_after: Duration::minutes(2), sweep_batch: 100 }
+        Self {
+            namespace: KeyNamespace::none(),
+            reconcile_after: Duration::minutes(2),
+            sweep_batch: 100,
+            transfer_grace: Duration::days(TRANSFER_GRACE_DAYS),
+            late_check_after: Duration::minutes(10),
+        }
     }
 }
 
@@ -771,6 +792,20 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
                 }
             }
         }
+        // Cancelled transfers whose payment is still open: money may have arrived late while no webhook got through.
+        for sale in self.ledger.late_transfers(now - self.config.late_check_after, self.config.sweep_batch).await? {
+            report.checked += 1;
+            match self.refresh(sale).await {
+                Ok(outcome) if outcome.sale.status != SaleStatus::Canceled || outcome.sale.refund_required => {
+                    report.changed += 1;
+                }
+                Ok(_) => {}
+                Err(error) => {
+                    tracing::warn!(%error, "check of a cancelled transfer failed; next sweep retries");
+                    report.failed += 1;
+                }
+            }
+        }
         for (event_id, payment_id) in self.ledger.unapplied_event_payments(self.config.sweep_batch).await? {
             report.checked += 1;
             let applied = match self.gateway.payment(&payment_id).await {
@@ -797,22 +832,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         let mut report = self.stop_ended_projects().await?;
         for sale in self.ledger.overdue_transfers(today, self.config.sweep_batch).await? {
             report.checked += 1;
-            let result = match &sale.payment {
-                Some(payment_id) => match self.gateway.cancel_payment(payment_id).await {
-                    Ok(payment) => {
-                        let mut cancel = report_of(&payment, sale.pay_type);
-                        if payment.status != domain::payment::IntentStatus::Succeeded {
-                            cancel.status = SaleStatus::Canceled;
-                        }
-                        self.record(sale.id, cancel).await
-                    }
-                    Err(error) => Err(provider_error(error)),
-                },
-                None => {
-                    self.record(sale.id, PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() }).await
-                }
-            };
-            match result {
+            match self.expire(&sale).await {
                 Ok(recorded) if recorded.previous.is_some() => report.changed += 1,
                 Ok(_) => {}
                 Err(error) => {
@@ -821,7 +841,78 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
                 }
             }
         }
+        let grace_over = today - self.config.transfer_grace;
+        for sale in self.ledger.transfers_to_close(grace_over, self.config.sweep_batch).await? {
+            report.checked += 1;
+            match self.close_transfer(&sale).await {
+                Ok(()) => report.changed += 1,
+                Err(error) => {
+                    tracing::warn!(sale = %sale.id, %error, "payment of a cancelled transfer not closed; next sweep retries");
+                    report.failed += 1;
+                }
+            }
+        }
         Ok(report)
+    }
+}
+
+impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L, G, M, C> {
+    /// Cancels an overdue transfer's sale (its lots return, the supporter is
+    /// told) after reading its payment: one paid (or being settled) just now
+    /// is recorded as the provider says. The payment itself stays open at the
+    /// provider until the grace period is over.
+    async fn expire(&self, sale: &SaleRecord) -> Result<Recorded, SupportError> {
+        let cancel = PaymentReport { status: SaleStatus::Canceled, ..PaymentReport::empty() };
+        let Some(payment_id) = &sale.payment else { return self.record(sale.id, cancel).await };
+        match self.gateway.payment(payment_id).await {
+            Ok(payment) => {
+                let said = report_of(&payment, sale.pay_type);
+                // Money arrived or is being settled: that stands. Anything else is cancelled here.
+                let report = match said.status {
+                    SaleStatus::Succeeded | SaleStatus::Processing => said,
+                    _ => PaymentReport { status: SaleStatus::Canceled, ..said },
+                };
+                self.record(sale.id, report).await
+            }
+            Err(GatewayError::NotFound(_)) => self.record(sale.id, cancel).await,
+            Err(error) => Err(provider_error(error)),
+        }
+    }
+
+    /// Closes at the provider the payment of a transfer cancelled longer ago
+    /// than the grace period. Money that arrived meanwhile is recorded (the
+    /// sale revived, or flagged for refund); money that paid only part of it
+    /// flags the sale for refund.
+    async fn close_transfer(&self, sale: &SaleRecord) -> Result<(), SupportError> {
+        let Some(payment_id) = &sale.payment else { return Ok(()) };
+        let stored_partly = sale.amount_remaining.is_some_and(|left| left < sale.terms.total);
+        let before = match self.gateway.payment(payment_id).await {
+            Ok(payment) => Some(payment),
+            Err(GatewayError::NotFound(_)) => None,
+            Err(error) => return Err(provider_error(error)),
+        };
+        let partly = |p: &Payment| p.amount_received > Yen::ZERO || p.amount_remaining < p.amount;
+        let partly_paid = stored_partly || before.as_ref().is_some_and(partly);
+        if let Some(open) = before.as_ref().filter(|p| partly(p) && !is_final(p.status.sale_status(sale.pay_type))) {
+            // What is still owed stays on the sale for the refund: the closed payment no longer shows it.
+            self.ledger.record_payment(sale.id, report_of(open, sale.pay_type), self.clock.now()).await?;
+        }
+        let closed = match before {
+            Some(payment) if payment.status == domain::payment::IntentStatus::Succeeded => Some(payment),
+            Some(payment) if is_final(payment.status.sale_status(sale.pay_type)) => None,
+            Some(_) => Some(self.gateway.cancel_payment(payment_id).await.map_err(provider_error)?),
+            None => None,
+        };
+        if let Some(paid) = closed.filter(|p| p.status == domain::payment::IntentStatus::Succeeded) {
+            // Paid in full after all (before or while closing): revived, or flagged when no stock is left.
+            self.record(sale.id, report_of(&paid, sale.pay_type)).await?;
+            return Ok(());
+        }
+        let closed = self.ledger.close_transfer(sale.id, partly_paid, self.clock.now()).await?;
+        if closed.refund_required {
+            tracing::warn!(sale = %sale.id, "cancelled transfer closed after part of the money arrived: refund required");
+        }
+        Ok(())
     }
 }
 

@@ -133,12 +133,17 @@ struct Book {
 }
 
 fn book(pay_type: PayType, placed: fn(SaleRecord) -> Placed) -> Book {
+    book_of(sale(pay_type, SaleStatus::Pending), placed)
+}
+
+/// Like `book`, with the sale as it stands before the test.
+fn book_of(initial: SaleRecord, placed: fn(SaleRecord) -> Placed) -> Book {
     let mut ledger = MockSupportLedger::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
-    let current = Arc::new(Mutex::new(sale(pay_type, SaleStatus::Pending)));
+    let current = Arc::new(Mutex::new(initial));
     let placed_sale = Arc::clone(&current);
     ledger.expect_place().returning(move |_| {
         let mut stored = placed_sale.lock().unwrap();
@@ -550,16 +555,30 @@ async fn an_unsigned_webhook_is_refused_and_records_nothing() {
     assert!(matches!(error, WebhookApplyError::Refused(_)));
 }
 
+/// No cancelled transfer with an open payment: the sweeps' other lists are empty.
+fn no_late_transfers(ledger: &mut MockSupportLedger) {
+    ledger.expect_late_transfers().returning(|_, _| Ok(vec![]));
+    ledger.expect_transfers_to_close().returning(|_, _| Ok(vec![]));
+}
+
+/// A bank-transfer sale with its payment `pi_1`, in `status`.
+fn transfer(status: SaleStatus) -> SaleRecord {
+    SaleRecord { payment: Some(PaymentId::new("pi_1")), ..sale(PayType::BankTransfer, status) }
+}
+
+/// The transfer's payment with `received` of its 6,600 yen applied so far.
+fn open_transfer(received: i64) -> Payment {
+    Payment { amount_remaining: Yen(6600 - received), ..payment(IntentStatus::RequiresAction) }
+}
+
 #[tokio::test]
-async fn an_overdue_transfer_is_cancelled_at_the_provider_and_the_supporter_told() {
+async fn an_overdue_transfer_is_cancelled_here_and_the_supporter_told_but_its_payment_stays_open() {
     let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
-    ledger.expect_overdue_transfers().returning(|_, _| {
-        let mut open = sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer);
-        open.payment = Some(PaymentId::new("pi_1"));
-        Ok(vec![open])
-    });
+    no_late_transfers(&mut ledger);
+    ledger.expect_overdue_transfers().returning(|_, _| Ok(vec![transfer(SaleStatus::AwaitingBankTransfer)]));
     let mut gateway = MockPaymentGateway::new();
-    gateway.expect_cancel_payment().returning(|_| Ok(payment(IntentStatus::Canceled)));
+    gateway.expect_payment().with(eq(PaymentId::new("pi_1"))).returning(|_| Ok(open_transfer(0)));
+    gateway.expect_cancel_payment().never();
     let (mailer, sent) = recording_mailer();
 
     let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
@@ -570,15 +589,177 @@ async fn an_overdue_transfer_is_cancelled_at_the_provider_and_the_supporter_told
 }
 
 #[tokio::test]
-async fn a_transfer_paid_just_before_its_cancellation_is_kept_as_paid() {
+async fn a_transfer_paid_just_before_its_deadline_sweep_is_kept_as_paid() {
     let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
-    ledger.expect_overdue_transfers().returning(|_, _| {
-        let mut open = sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer);
-        open.payment = Some(PaymentId::new("pi_1"));
-        Ok(vec![open])
-    });
+    no_late_transfers(&mut ledger);
+    ledger.expect_overdue_transfers().returning(|_, _| Ok(vec![transfer(SaleStatus::AwaitingBankTransfer)]));
     let mut gateway = MockPaymentGateway::new();
-    gateway.expect_cancel_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    gateway.expect_cancel_payment().never();
+    let (mailer, _) = recording_mailer();
+
+    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
+}
+
+#[tokio::test]
+async fn a_transfer_paid_after_its_cancellation_is_revived_and_the_supporter_gets_the_received_mail() {
+    let Book { mut ledger, reports } = book_of(transfer(SaleStatus::Canceled), Placed::New);
+    ledger.expect_record_event().returning(|_, _, _, _, _| Ok(true));
+    ledger.expect_sale().returning(|_| Ok(Some(transfer(SaleStatus::Canceled))));
+    ledger.expect_finish_event().returning(|_, _, _| Ok(()));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_late", IntentStatus::Succeeded)));
+    let (mailer, sent) = recording_mailer();
+
+    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
+    let sent = sent.lock().unwrap();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].subject.contains("ご入金を確認しました"), "{}", sent[0].subject);
+}
+
+#[tokio::test]
+async fn the_reconciler_finds_money_that_arrived_for_a_cancelled_transfer_while_no_webhook_got_through() {
+    let Book { mut ledger, reports } = book_of(transfer(SaleStatus::Canceled), Placed::New);
+    ledger.expect_unsettled().returning(|_, _| Ok(vec![]));
+    ledger.expect_unapplied_event_payments().returning(|_| Ok(vec![]));
+    // Checked ten minutes after its last check at the earliest: 2026-11-26 00:50 UTC.
+    ledger
+        .expect_late_transfers()
+        .withf(|before, _| *before == Utc.with_ymd_and_hms(2026, 11, 26, 0, 50, 0).unwrap())
+        .returning(|_, _| Ok(vec![transfer(SaleStatus::Canceled)]));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    let (mailer, sent) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+
+    assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
+    assert!(sent.lock().unwrap()[0].subject.contains("ご入金を確認しました"));
+}
+
+#[tokio::test]
+async fn a_cancelled_transfer_with_nothing_received_only_updates_what_it_owes_when_checked() {
+    let Book { mut ledger, reports } = book_of(transfer(SaleStatus::Canceled), Placed::New);
+    ledger.expect_unsettled().returning(|_, _| Ok(vec![]));
+    ledger.expect_unapplied_event_payments().returning(|_| Ok(vec![]));
+    ledger.expect_late_transfers().returning(|_, _| Ok(vec![transfer(SaleStatus::Canceled)]));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_payment().returning(|_| Ok(open_transfer(0)));
+    let (mailer, sent) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+
+    assert_eq!(report, SweepReport { checked: 1, changed: 0, failed: 0 });
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::AwaitingBankTransfer, "stale for a cancelled sale");
+    assert!(sent.lock().unwrap().is_empty());
+}
+
+/// A ledger for the grace sweep: nothing overdue, `to_close` past its grace period.
+fn grace_ledger(to_close: SaleRecord) -> Book {
+    let Book { mut ledger, reports } = book_of(to_close.clone(), Placed::New);
+    ledger.expect_overdue_transfers().returning(|_, _| Ok(vec![]));
+    // 2026-11-26 in Tokyo, thirty days of grace: deadlines up to 2026-10-26 are closed.
+    ledger
+        .expect_transfers_to_close()
+        .withf(|before, _| *before == chrono::NaiveDate::from_ymd_opt(2026, 10, 27).unwrap())
+        .returning(move |_, _| Ok(vec![to_close.clone()]));
+    Book { ledger, reports }
+}
+
+#[tokio::test]
+async fn after_the_grace_period_the_sweep_closes_the_payment_at_the_provider() {
+    let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(false), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: false, ..transfer(SaleStatus::Canceled) }));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_payment().returning(|_| Ok(open_transfer(0)));
+    gateway
+        .expect_cancel_payment()
+        .with(eq(PaymentId::new("pi_1")))
+        .times(1)
+        .returning(|_| Ok(Payment { amount_remaining: Yen(6600), ..payment(IntentStatus::Canceled) }));
+    let (mailer, sent) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
+    assert!(reports.lock().unwrap().is_empty());
+    assert!(sent.lock().unwrap().is_empty(), "the supporter was told at the deadline");
+}
+
+#[tokio::test]
+async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_refund() {
+    let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(true), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }));
+    let mut gateway = MockPaymentGateway::new();
+    // 4,000 of 6,600 yen arrived: 2,600 still owed when the payment is closed.
+    gateway.expect_payment().returning(|_| Ok(open_transfer(4000)));
+    gateway.expect_cancel_payment().times(1).returning(|_| Ok(payment(IntentStatus::Canceled)));
+    let (mailer, sent) = recording_mailer();
+
+    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
+    // The amount still owed is kept on the sale (the cancelled payment no longer shows it); nothing moves.
+    let reports = reports.lock().unwrap();
+    assert_eq!(reports.len(), 1);
+    assert_eq!(reports[0].amount_remaining, Some(Yen(2600)));
+    assert!(sent.lock().unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_partial_funding_recorded_earlier_flags_the_sale_even_if_the_provider_no_longer_shows_it() {
+    let stored = SaleRecord { amount_remaining: Some(Yen(2600)), ..transfer(SaleStatus::Canceled) };
+    let Book { mut ledger, .. } = grace_ledger(stored);
+    ledger
+        .expect_close_transfer()
+        .with(eq(SALE), eq(true), mockall::predicate::always())
+        .times(1)
+        .returning(|_, _, _| Ok(SaleRecord { refund_required: true, ..transfer(SaleStatus::Canceled) }));
+    let mut gateway = MockPaymentGateway::new();
+    // Cancelled at the provider by someone else already: nothing to cancel, nothing shown as received.
+    gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Canceled)));
+    gateway.expect_cancel_payment().never();
+    let (mailer, _) = recording_mailer();
+
+    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+}
+
+#[tokio::test]
+async fn money_that_arrived_before_the_grace_sweep_is_recorded_instead_of_closing_the_payment() {
+    let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
+    ledger.expect_close_transfer().never();
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
+    gateway.expect_cancel_payment().never();
+    let (mailer, sent) = recording_mailer();
+
+    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+
+    assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
+    assert!(sent.lock().unwrap()[0].subject.contains("ご入金を確認しました"));
+}
+
+#[tokio::test]
+async fn money_that_arrives_while_the_payment_is_closed_is_recorded() {
+    let Book { mut ledger, reports } = grace_ledger(transfer(SaleStatus::Canceled));
+    ledger.expect_close_transfer().never();
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_payment().returning(|_| Ok(open_transfer(0)));
+    // The provider answers a payment that succeeded meanwhile as it is.
+    gateway.expect_cancel_payment().times(1).returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, _) = recording_mailer();
 
     service(ledger, gateway, mailer).expire_transfers().await.unwrap();
@@ -591,6 +772,7 @@ async fn the_reconciler_cancels_a_card_sale_whose_card_never_reached_the_provide
     let Book { mut ledger, reports } = book(PayType::Card, Placed::New);
     ledger.expect_unsettled().returning(|_, _| Ok(vec![sale(PayType::Card, SaleStatus::Pending)]));
     ledger.expect_unapplied_event_payments().returning(|_| Ok(vec![]));
+    no_late_transfers(&mut ledger);
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_charge_card().never();
     let (mailer, _) = recording_mailer();
