@@ -328,8 +328,8 @@ impl PaymentGateway for StripeGateway {
             }
             let page = request.send(&self.client).await.map_err(gateway_error)?;
             for refund in &page.data {
-                if convert::refund(refund, payment).map_err(GatewayError::Unexpected)?.status == RefundStatus::Succeeded
-                {
+                let status = convert::refund(refund, payment).map_err(GatewayError::Unexpected)?.status;
+                if !matches!(status, RefundStatus::Failed | RefundStatus::Canceled) {
                     refunded += refund.amount;
                 }
             }

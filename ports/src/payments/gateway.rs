@@ -636,8 +636,10 @@ pub trait PaymentGateway: Send + Sync {
     /// [`GatewayError::NotFound`] for an unknown id.
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError>;
 
-    /// Yen the provider has refunded of a payment so far (its succeeded
-    /// refunds), for the reconcile report.
+    /// Yen the provider has refunded or is refunding of a payment (its
+    /// refunds neither failed nor cancelled: a refund waiting for the
+    /// supporter's bank account counts, as it does in our
+    /// `sales.refunded_amount`), for the reconcile report.
     async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError>;
 
     /// Checks a webhook's signature header against the payload and our

@@ -32,7 +32,7 @@ pub enum ProviderView {
     Payment {
         status: IntentStatus,
         received: Yen,
-        /// Its succeeded refunds (read for paid payments only).
+        /// Its refunds neither failed nor cancelled (read for paid payments only).
         refunded: Yen,
     },
     /// The provider does not know the payment id.
