@@ -149,7 +149,6 @@ const NOT_YET_MOUNTED: &[&str] = &[
     "/v1/stripe/customer/get/stripeData",
     "/v1/stripe/customer/set/register",
     "/v1/stripe/get/tax",
-    "/v1/stripe/intent/set/refund",
     "/v1/stripe/intent/set/register",
     "/v1/stripe/subscription/get/detailLists",
     "/v1/stripe/subscription/set/register",
