@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::{card_token, provider};
+use crate::provider::{card_token, provider, provider_get};
 
 pub(crate) const PROJECT: &str = "maebashi-rose-garden";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -191,20 +191,11 @@ async fn a_confirm_sent_again_after_the_browser_timed_out_makes_one_sale_and_one
 
 /// Every PaymentIntent the provider holds, page after page.
 async fn provider_intents() -> Vec<Value> {
-    let (base, secret) = provider();
     let mut intents = Vec::new();
     let mut after = String::new();
     loop {
         let cursor = if after.is_empty() { String::new() } else { format!("&starting_after={after}") };
-        let page: Value = reqwest::Client::new()
-            .get(format!("{base}/v1/payment_intents?limit=100{cursor}"))
-            .basic_auth(&secret, Some(""))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let page = provider_get(&format!("/v1/payment_intents?limit=100{cursor}")).await;
         let data = page["data"].as_array().unwrap();
         intents.extend(data.iter().cloned());
         match data.last() {

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::backing::{customer_of, place, provider_post, return_id, support_body, PROJECT};
 use crate::helpers::{spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::provider;
+use crate::provider::provider_get;
 
 const ADMIN: &str = "demo-admin@example.jp";
 const PASSWORD: &str = "demo-password-1";
@@ -81,16 +81,7 @@ async fn fund(app: &TestApp, guest: &str, amount: i64) {
 
 async fn intent_at_provider(app: &TestApp, sale: i64) -> Value {
     let intent = app.query_text(&format!("SELECT intent_id AS value FROM sales WHERE id = {sale}"));
-    let (base, key) = provider();
-    reqwest::Client::new()
-        .get(format!("{base}/v1/payment_intents/{intent}"))
-        .basic_auth(key, Some(""))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap()
+    provider_get(&format!("/v1/payment_intents/{intent}")).await
 }
 
 /// The admin refund table of the demo project (as the refund page reads it).

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::{card_token, provider};
+use crate::provider::{card_token, provider, provider_get};
 
 const PROJECT: &str = "takasaki-daruma";
 const CLUB: &str = "supporters-club";
@@ -380,16 +380,7 @@ async fn a_monthly_support_stops_by_itself_when_its_project_ends_and_the_support
         1,
     )
     .await;
-    let (base, key) = provider();
-    let at_provider: Value = reqwest::Client::new()
-        .get(format!("{base}/v1/subscriptions/{sub}"))
-        .basic_auth(key, Some(""))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let at_provider = provider_get(&format!("/v1/subscriptions/{sub}")).await;
     assert_eq!(at_provider["cancel_at_period_end"], true, "stopped at the provider, at the end of the paid month");
     // The registration mail, the thanks for the first month, then the stop.
     let mails = app.mails_to(&email, 3).await;

@@ -10,6 +10,20 @@ pub fn provider() -> (String, String) {
     (base.trim_end_matches('/').to_string(), key)
 }
 
+/// `GET {path}` at the provider (a payment, a subscription, a list page), as JSON.
+pub async fn provider_get(path: &str) -> Value {
+    let (base, key) = provider();
+    reqwest::Client::new()
+        .get(format!("{base}{path}"))
+        .basic_auth(key, Some(""))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap()
+}
+
 /// What Stripe.js does in the browser: the card number goes to the provider, we get a token.
 pub async fn card_token(number: &str) -> String {
     let (base, key) = provider();
