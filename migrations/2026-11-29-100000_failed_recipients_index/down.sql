@@ -1,0 +1,1 @@
+DROP INDEX mail_recipients_given_up_idx;
