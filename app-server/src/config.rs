@@ -203,10 +203,12 @@ impl Settings {
             stripe_api_base: optional_var("STRIPE_API_BASE"),
             stripe_publishable_key: optional_var("STRIPE_PUBLISHABLE_KEY"),
             uploads_per_hour: parsed("UPLOADS_PER_HOUR", 20u32)?,
-            reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?,
+            // Durations are bounded: a chrono Duration out of range panics, at start-up or in a sweep.
+            reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?.clamp(0, 86_400),
             payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
-            transfer_grace_days: parsed("TRANSFER_GRACE_DAYS", ports::payments::support::TRANSFER_GRACE_DAYS)?.max(0),
-            late_transfer_check_seconds: parsed("LATE_TRANSFER_CHECK_SECONDS", 600i64)?.max(0),
+            transfer_grace_days: parsed("TRANSFER_GRACE_DAYS", ports::payments::support::TRANSFER_GRACE_DAYS)?
+                .clamp(0, 365),
+            late_transfer_check_seconds: parsed("LATE_TRANSFER_CHECK_SECONDS", 600i64)?.clamp(0, 86_400),
             mail_sender_name: var("MAIL_SENDER_NAME", &var("SITE_NAME", "ぐんまクラウドファンディング")),
             mail_sender_address: var("MAIL_SENDER_ADDRESS", ""),
             mass_mail_pause_seconds: parsed("MASS_MAIL_PAUSE_SECONDS", 30i64)?.clamp(1, 3600),
