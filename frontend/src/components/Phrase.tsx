@@ -1,16 +1,17 @@
 import { Fragment, useEffect, useState } from 'react';
-import { loadSegmenter, supportsAutoPhrase } from '@/lib/phrases';
+import { loadSegmenter } from '@/lib/phrases';
 
 /**
- * Japanese text that wraps between phrases, never inside a word. Where the browser supports
- * `word-break: auto-phrase` (styles: `.phrase`) the text is rendered as is; elsewhere it is split with
- * BudouX and a `<wbr>` between phrases, with `word-break: keep-all` so that only those break.
+ * Japanese text that wraps between phrases, never inside a word. Until the segmenter has loaded (and in the
+ * server-rendered first screen) the text is rendered as is, styled `word-break: auto-phrase` (`.phrase`); then it
+ * is split with BudouX, corrected where its model cuts a word (`refinePhrases`), with a `<wbr>` between phrases
+ * and `word-break: keep-all` so that only those break. Chromium's own auto-phrase uses the same model without the
+ * correction ('花壇よみが|えり'), so the split replaces it there too.
  */
 export function Phrase({ text }: { text: string }) {
   const [phrases, setPhrases] = useState<string[] | null>(null);
 
   useEffect(() => {
-    if (supportsAutoPhrase()) return undefined;
     let live = true;
     loadSegmenter()
       .then((segment) => {
