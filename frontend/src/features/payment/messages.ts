@@ -38,7 +38,7 @@ export const requiredMessage = (label: string): string => `${label}を入力し�
 
 /** Spec 001 §9 and docs/decisions.md: the same words as the terms and the commercial notice. */
 export const BANK_TRANSFER_DEADLINE_TEXT = 'お申込日の翌日から3営業日以内（土日・祝日・年末年始を除く）';
-export const BANK_TRANSFER_FEE_NOTE = '振込手数料はご負担ください。';
+export { BANK_TRANSFER_FEE_NOTE } from '@/components/bank/BankTransferDetails';
 
 /** Spec 001 §1: shown before confirming. */
 export const PAYMENT_NOTICES = [

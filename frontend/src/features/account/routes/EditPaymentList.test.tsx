@@ -124,7 +124,10 @@ describe('EditPaymentList', () => {
     const transfer = within(list).getByRole('group', { name: 'お振込先' });
     for (const text of ['6,600', 'ローカル銀行', 'テスト支店', '普通', '1234567', 'ﾛｰｶﾙｽﾄﾗｲﾌﾟ(ｶ', 'ABCD1234', '2026年12月1日']) {
       expect(within(transfer).getByText(new RegExp(text.replace(/[()]/g, '\\$&')))).toBeInTheDocument();
+    }    for (const name of ['お振込金額をコピー', '口座番号をコピー', 'お振込人名の前に付ける番号をコピー', 'お振込期限をコピー']) {
+      expect(within(transfer).getByRole('button', { name })).toBeInTheDocument();
     }
+    expect(within(transfer).getByText('1234567')).toHaveClass('nowrap');
   });
 
   it('labels a donation 非課税, not 税込', async () => {

@@ -7,7 +7,8 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMySalesQuery, useUpdateDisplaynameMutation, type Sale } from '../api/accountApi';
 import { AccountPage } from '../components/AccountPage';
-import { formatJapaneseDate, formatTaxedPrice, formatYen } from '@/lib/format';
+import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
+import { formatTaxedPrice, formatYen } from '@/lib/format';
 import { formatDate } from '../format';
 
 export const PAYMENT_LIST_MESSAGES = {
@@ -145,24 +146,10 @@ function SaleItem({ sale }: { sale: Sale }) {
           </div>
         )}
         {sale.bankTransfer && (
-          <div>
+          <div className="sale__details-wide">
             <dt>お振込先</dt>
             <dd>
-              <div className="bank-info" role="group" aria-label="お振込先">
-                <dl className="bank-info__list">
-                  <div><dt>お振込金額</dt><dd>{formatYen(sale.bankTransfer.amountRemaining)}</dd></div>
-                  <div><dt>金融機関</dt><dd>{sale.bankTransfer.bankName}</dd></div>
-                  <div><dt>支店</dt><dd>{sale.bankTransfer.branchName}</dd></div>
-                  <div><dt>口座種別</dt><dd>{sale.bankTransfer.accountTypeLabel}</dd></div>
-                  <div><dt>口座番号</dt><dd>{sale.bankTransfer.accountNumber}</dd></div>
-                  <div><dt>口座名義</dt><dd>{sale.bankTransfer.accountHolderName}</dd></div>
-                  <div><dt>お振込人名の前に付ける番号</dt><dd>{sale.bankTransfer.reference}</dd></div>
-                  <div><dt>お振込期限</dt><dd>{sale.bankTransfer.deadline ? formatJapaneseDate(sale.bankTransfer.deadline) : sale.bankTransfer.deadlineText}</dd></div>
-                </dl>
-                <p className="bank-info__lead">
-                  {sale.bankTransfer.deadlineText}にお振り込みください。振込手数料はご負担ください。
-                </p>
-              </div>
+              <BankTransferDetails bank={sale.bankTransfer} />
             </dd>
           </div>
         )}

@@ -6,10 +6,11 @@ import { PageLoading } from '@/components/PageLoading';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useSupportStatusQuery } from '../api/paymentApi';
-import type { BankTransfer, SupportResult } from '../api/types';
+import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
+import type { SupportResult } from '../api/types';
 import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
-import { formatJapaneseDate, formatYen } from '@/lib/format';
-import { BANK_TRANSFER_FEE_NOTE, isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
+import { formatYen } from '@/lib/format';
+import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { readReceipt } from '../supportRecord';
 
 function Backed({ result }: { result: SupportResult }) {
@@ -33,52 +34,6 @@ function Backed({ result }: { result: SupportResult }) {
         </dd>
       </div>
     </dl>
-  );
-}
-
-/** Where to send the money (spec 001 §3 bank transfer info, §9 deadline and fee). */
-export function BankInstructions({ bank }: { bank: BankTransfer }) {
-  return (
-    <div className="bank-info">
-      <dl className="bank-info__list">
-        <div>
-          <dt>お振込金額</dt>
-          <dd>{formatYen(bank.amountRemaining)}</dd>
-        </div>
-        <div>
-          <dt>金融機関</dt>
-          <dd>{bank.bankName}</dd>
-        </div>
-        <div>
-          <dt>支店</dt>
-          <dd>{bank.branchName}</dd>
-        </div>
-        <div>
-          <dt>口座種別</dt>
-          <dd>{bank.accountTypeLabel}</dd>
-        </div>
-        <div>
-          <dt>口座番号</dt>
-          <dd>{bank.accountNumber}</dd>
-        </div>
-        <div>
-          <dt>口座名義</dt>
-          <dd>{bank.accountHolderName}</dd>
-        </div>
-        <div>
-          <dt>お振込人名の前に付ける番号</dt>
-          <dd>{bank.reference}</dd>
-        </div>
-        <div>
-          <dt>お振込期限</dt>
-          <dd>{formatJapaneseDate(bank.deadline)}</dd>
-        </div>
-      </dl>
-      <p className="bank-info__lead">
-        {bank.deadlineText}にお振り込みください。期限を過ぎるとお申し込みが取り消される場合があります。
-        {BANK_TRANSFER_FEE_NOTE}
-      </p>
-    </div>
   );
 }
 
@@ -134,7 +89,7 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
         <Notice tone="success">
           <p>お申し込みを受け付けました。以下の口座へお振り込みください。</p>
         </Notice>
-        <BankInstructions bank={bankTransfer} />
+        <BankTransferDetails bank={bankTransfer} />
         <p>お振込先は、ご登録のメールアドレスにもお送りしました。ご入金の確認をもってご支援の完了となります。</p>
         <Backed result={result} />
         <div className="form__actions">

@@ -504,6 +504,10 @@ describe('payment step 5', () => {
       expect(within(list as HTMLElement).getByText(text)).toBeInTheDocument();
     }
     expect(screen.getByText(/メールアドレスにもお送りしました/)).toBeInTheDocument();
+    for (const name of ['お振込金額をコピー', '口座番号をコピー', 'お振込人名の前に付ける番号をコピー', 'お振込期限をコピー']) {
+      expect(within(list as HTMLElement).getByRole('button', { name })).toBeInTheDocument();
+    }
+    expect(within(list as HTMLElement).getByText('ABCD1234')).toHaveClass('nowrap');
   });
 
   it('alerts and shows the Invalid page when the instructions cannot be read', async () => {
