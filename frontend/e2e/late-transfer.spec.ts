@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from './fixtures';
 import { registeredMember } from './accounts';
-import { chooseMethod, expectStep, fillInfoStep, fundBankTransfer, payButton, startSupport } from './payment';
+import { chooseMethod, expectStep, fillInfoStep, fundBankTransfer, startSupport } from './payment';
 
 /**
  * A bank transfer that arrives after its deadline (docs/decisions.md, "A transfer that arrives after its
@@ -29,7 +29,7 @@ test('a member whose transfer arrives after the deadline sees the support cancel
   await fillInfoStep(page, { displayname: '遅れて振り込む会員' });
   await chooseMethod(page, '銀行振込');
   await expectStep(page, 4, '確認');
-  await payButton(page).click();
+  await page.getByRole('button', { name: '申し込む', exact: true }).click();
   await expect(page).toHaveURL(/\/payment\/complete\//);
   await expect(page.getByText('お申し込みを受け付けました。以下の口座へお振り込みください。')).toBeVisible();
 

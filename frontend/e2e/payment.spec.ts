@@ -49,6 +49,9 @@ const touch = async (field: Locator): Promise<void> => {
   await field.blur();
 };
 
+/** Step 4's confirm button for a bank transfer: nothing is paid then, the supporter applies. */
+const applyButton = (page: Page): Locator => page.getByRole('button', { name: '申し込む', exact: true });
+
 /** The value beside a term of a definition list (the bank details, the figures). */
 const definition = (scope: Page | Locator, term: string): Locator =>
   scope.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]');
@@ -144,7 +147,7 @@ test.describe('a guest backs by bank transfer', () => {
     await chooseMethod(page, '銀行振込');
     await expectStep(page, 4, '確認');
     await expect(page.getByText('銀行振込', { exact: true })).toBeVisible();
-    await payButton(page).click();
+    await applyButton(page).click();
     await expect(page).toHaveURL(/\/payment\/complete\//);
     await expectStep(page, 5, '完了');
     await expect(page.getByText('お申し込みを受け付けました。以下の口座へお振り込みください。')).toBeVisible();
@@ -299,7 +302,7 @@ test.describe('stock', () => {
     const other = await placeGuestSupport(request, project, limited, limited.remaining!, uniqueEmail('pay-first'));
     expect(other.status(), await other.text()).toBe(200);
 
-    await payButton(page).click();
+    await applyButton(page).click();
     await expect(page.getByRole('alert').filter({ hasText: '支援上限に達しました' })).toBeVisible();
     await expect(page).toHaveURL(/\/payment\/confirm\//);
     // The project page follows once its short catalog cache (3 s) has expired.

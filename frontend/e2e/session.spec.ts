@@ -35,7 +35,7 @@ test('reloading a payment page keeps the member logged in', async ({ page, reque
   const check = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/user/loginCheck');
   await page.reload();
   expect((await check).status()).toBe(200);
-  await expect(page.getByRole('heading', { level: 1, name: 'ご支援内容の確認' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'ご支援内容の入力' })).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`${path}$`));
   expect(await storedToken(page)).toBe(token);
 

@@ -23,7 +23,8 @@ const servePaymentProject = (): void => {
 
 describe('router', () => {
   it.each([
-    ['/payment/info/fes/gold/', 'ご支援内容の確認'],
+    // Step 1 has its own title; the later steps, reached without step 1's lot, show the Invalid page.
+    ['/payment/info/fes/gold/', 'ご支援内容の入力'],
     ['/payment/method/fes/gold/', 'ご支援内容の確認'],
     ['/payment/card/fes/gold/', 'ご支援内容の確認'],
     ['/payment/bank/fes/gold/', 'ご支援内容の確認'],

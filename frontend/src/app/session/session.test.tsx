@@ -211,9 +211,13 @@ describe('session', () => {
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).not.toBeNull();
   });
 
-  it.each(['/payment/info/maebashi-rose-garden/rose-seedling/', '/payment/confirm/maebashi-rose-garden/rose-seedling/'])(
+  // Step 1 is titled ご支援内容の入力; the confirm step reached without step 1's lot shows the Invalid page.
+  it.each([
+    ['/payment/info/maebashi-rose-garden/rose-seedling/', 'ご支援内容の入力'],
+    ['/payment/confirm/maebashi-rose-garden/rose-seedling/', 'ご支援内容の確認'],
+  ])(
     'checks the session on %s and keeps the member logged in',
-    async (path) => {
+    async (path, title) => {
       loginAs();
       serveUser(makeUser());
       window.localStorage.setItem(FK_STORAGE_KEY, JSON.stringify({ supportType: 'login' }));
@@ -238,7 +242,7 @@ describe('session', () => {
       const user = userEvent.setup();
       const { router } = renderApp(path);
 
-      expect(await screen.findByRole('heading', { level: 1, name: 'ご支援内容の確認' })).toBeInTheDocument();
+      expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'メニューを開く' }));
       expect(await screen.findByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
       expect(checks).toBe(1);

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { useAppDispatch } from '@/app/hooks';
 import { noticeShown } from '@/app/session/sessionSlice';
@@ -7,6 +7,7 @@ import { LoadError } from '@/components/form/LoadError';
 import { NotFound } from '@/components/NotFound';
 import { PageLoading } from '@/components/PageLoading';
 import { paths } from '@/config/paths';
+import { usePageMetaOverride } from '@/hooks/pageMeta';
 import { getErrorMessage } from '@/lib/apiError';
 import { saveLoginRef } from '@/lib/storage';
 import { usePaymentProjectQuery } from '../api/paymentApi';
@@ -17,13 +18,26 @@ import '../payment.css';
 
 export type StepNumber = 1 | 2 | 3 | 4 | 5;
 
-const STEP_LABELS: Record<StepNumber, string> = {
-  1: 'ご支援内容',
-  2: 'お支払い方法',
-  3: 'お支払い情報',
-  4: '確認',
-  5: '完了',
+/** The step counter's labels, in the pieces a narrow column may wrap between ('お支払い|方法', never '方|法'). */
+const STEP_LABELS: Record<StepNumber, readonly string[]> = {
+  1: ['ご支援内容'],
+  2: ['お支払い', '方法'],
+  3: ['お支払い', '情報'],
+  4: ['確認'],
+  5: ['完了'],
 };
+
+/** Each step's own title (heading and document title), after its label in the step counter. */
+export const STEP_TITLES: Record<StepNumber, string> = {
+  1: 'ご支援内容の入力',
+  2: 'お支払い方法の選択',
+  3: 'お支払い情報の入力',
+  4: 'ご支援内容の確認',
+  5: 'お申し込み完了',
+};
+
+/** The Invalid page's title: the flow's page title of spec 001 (confirm support content). */
+export const INVALID_TITLE = 'ご支援内容の確認';
 
 /** The step counter of spec 001 §2: 1 to 5, the current one marked for assistive technology. */
 export function StepIndicator({ current }: { current: StepNumber }) {
@@ -36,7 +50,14 @@ export function StepIndicator({ current }: { current: StepNumber }) {
           aria-current={step === current ? 'step' : undefined}
         >
           <span className="payment-steps__number">{step}</span>
-          <span className="payment-steps__label">{STEP_LABELS[step]}</span>
+          <span className="payment-steps__label">
+            {STEP_LABELS[step].map((piece, index) => (
+              <Fragment key={piece}>
+                {index > 0 && <wbr />}
+                {piece}
+              </Fragment>
+            ))}
+          </span>
         </li>
       ))}
     </ol>
@@ -62,7 +83,7 @@ export function InvalidOperation() {
   return (
     <section className="page payment-page" aria-labelledby="payment-invalid-title">
       <h1 id="payment-invalid-title" className="page__title">
-        ご支援内容の確認
+        {INVALID_TITLE}
       </h1>
       <InvalidMessage />
     </section>
@@ -80,6 +101,8 @@ export interface FlowContext {
   isMember: boolean;
   /** The stored lot; set on every step after the first (the frame shows the Invalid page otherwise). */
   lot: number | null;
+  /** Replaces the step's title (the complete page of a support that failed); null restores it. */
+  retitle: (title: string | null) => void;
 }
 
 interface PaymentFlowProps {
@@ -101,6 +124,7 @@ export function PaymentFlow({ step, needsLot = true, backHref, children }: Payme
   const supportType = readSupportType();
   const session = useSession();
   const titleId = useId();
+  const [retitled, retitle] = useState<string | null>(null);
   const { data: project, error, isLoading, refetch } = usePaymentProjectQuery(projectSlug, {
     skip: supportType === null || projectSlug === '',
   });
@@ -122,9 +146,7 @@ export function PaymentFlow({ step, needsLot = true, backHref, children }: Payme
 
   return (
     <section className="page payment-page" aria-labelledby={titleId}>
-      <h1 id={titleId} className="page__title">
-        ご支援内容の確認
-      </h1>
+      <StepTitle id={titleId} title={retitled ?? STEP_TITLES[step]} />
       <StepIndicator current={step} />
       {children({
         project,
@@ -135,6 +157,7 @@ export function PaymentFlow({ step, needsLot = true, backHref, children }: Payme
         supportType,
         isMember: session.isLoggedIn,
         lot,
+        retitle,
       })}
       {backHref && (
         <p className="payment-page__back">
@@ -143,6 +166,26 @@ export function PaymentFlow({ step, needsLot = true, backHref, children }: Payme
       )}
     </section>
   );
+}
+
+/** The step's heading, also the document's title while the step is shown. */
+function StepTitle({ id, title }: { id: string; title: string }) {
+  usePageMetaOverride({ title });
+  return (
+    <h1 id={id} className="page__title">
+      {title}
+    </h1>
+  );
+}
+
+/** Sets the step's title while mounted (`FlowContext.retitle`). */
+export function Retitle({ flow, title }: { flow: FlowContext; title: string }) {
+  const { retitle } = flow;
+  useEffect(() => {
+    retitle(title);
+    return () => retitle(null);
+  }, [retitle, title]);
+  return null;
 }
 
 /** Spec 001 §5: login-type support without a session: the login-required alert, then the login page. */

@@ -8,15 +8,24 @@ import { getErrorMessage } from '@/lib/apiError';
 import { useSupportStatusQuery } from '../api/paymentApi';
 import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
 import type { SupportResult } from '../api/types';
-import { InvalidMessage, PaymentFlow, type FlowContext } from '../components/PaymentFlow';
+import { INVALID_TITLE, InvalidMessage, PaymentFlow, Retitle, type FlowContext } from '../components/PaymentFlow';
 import { formatYen } from '@/lib/format';
 import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { readReceipt } from '../supportRecord';
+
+/** The complete page's title when the support was not placed (canceled, or the payment failed). */
+export const NOT_COMPLETED_TITLE = 'お申し込みが完了しませんでした';
 
 function Backed({ result }: { result: SupportResult }) {
   const { sale } = result;
   return (
     <dl className="confirm-list">
+      <div>
+        <dt>ご注文番号</dt>
+        <dd>
+          <span className="nowrap">{sale.id}</span>
+        </dd>
+      </div>
       <div>
         <dt>プロジェクト</dt>
         <dd>{sale.projectTitle}</dd>
@@ -30,7 +39,9 @@ function Backed({ result }: { result: SupportResult }) {
       <div>
         <dt>お支払い金額</dt>
         <dd>
-          {formatYen(sale.total)}（{sale.taxLabel === '非課税' ? '非課税' : '税込'}）
+          <span className="nowrap">
+            {formatYen(sale.total)}（{sale.taxLabel === '非課税' ? '非課税' : '税込'}）
+          </span>
         </dd>
       </div>
     </dl>
@@ -117,6 +128,7 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
   }
   return (
     <>
+      <Retitle flow={flow} title={NOT_COMPLETED_TITLE} />
       <Notice tone="error">
         <p>このお申し込みは完了しませんでした（{sale.status === 'canceled' ? 'キャンセル' : '決済失敗'}）。お手数ですが最初からやりなおしてください。</p>
       </Notice>
@@ -133,6 +145,7 @@ function CompleteBody({ flow, receipt }: { flow: FlowContext; receipt: string })
     // Spec 001 §8: the instructions could not be read: the message as an alert, then the Invalid page.
     return (
       <>
+        <Retitle flow={flow} title={INVALID_TITLE} />
         {alertOpen && (
           <Modal title="エラー" role="alertdialog" onClose={() => setAlertOpen(false)}>
             <p className="modal__message">{getErrorMessage(error)}</p>
@@ -156,7 +169,13 @@ export function PaymentComplete() {
     <PaymentFlow step={5} needsLot={false}>
       {(flow) => {
         const stored = readReceipt(flow.returnKey);
-        return stored ? <CompleteBody flow={flow} receipt={stored.receipt} /> : <InvalidMessage />;
+        if (stored) return <CompleteBody flow={flow} receipt={stored.receipt} />;
+        return (
+          <>
+            <Retitle flow={flow} title={INVALID_TITLE} />
+            <InvalidMessage />
+          </>
+        );
       }}
     </PaymentFlow>
   );

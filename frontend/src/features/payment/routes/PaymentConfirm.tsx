@@ -81,6 +81,15 @@ function usePayingCard(flow: FlowContext, paymentType: PaymentTypeCode) {
   };
 }
 
+/**
+ * The confirm button: a card is charged now ('6,600円を支払う'); a bank transfer only applies, the money is sent
+ * later ('申し込む'); a monthly support says it is monthly.
+ */
+export const confirmLabel = (paymentType: PaymentTypeCode, monthly: boolean, total: number): string => {
+  if (monthly) return `毎月${formatYen(total)}の支援を申し込む`;
+  return paymentType === 2 ? '申し込む' : `${formatYen(total)}を支払う`;
+};
+
 const supporterName = (record: SupportRecord, returnType: number): string =>
   (returnType === 0 ? record.displayname : record.corporatename) ?? '';
 
@@ -348,7 +357,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
           disabled={paymentType === 1 && !paying.card}
           onClick={() => (monthly ? setAsking(true) : void confirm())}
         >
-          {monthly ? `毎月${formatYen(figures.total)}の支援を申し込む` : `${formatYen(figures.total)}を支払う`}
+          {confirmLabel(paymentType, monthly, figures.total)}
         </SubmitButton>
       </div>
       {asking && (

@@ -282,7 +282,7 @@ describe('payment step 4', () => {
     guestAfterStep1({ comment: '応援しています' });
     const user = userEvent.setup();
     const view = renderApp(step('confirm', '?paymentType=2'));
-    const pay = await screen.findByRole('button', { name: '6,600円を支払う' });
+    const pay = await screen.findByRole('button', { name: '申し込む' });
     return { user, pay, ...view };
   };
 
@@ -528,5 +528,75 @@ describe('payment step 5', () => {
     serveProject();
     renderApp(step('complete'));
     expect(await screen.findByText(PAYMENT_MESSAGES.invalidOperation)).toBeInTheDocument();
+  });
+});
+
+describe('words of the steps', () => {
+  it.each([
+    ['info', 'ご支援内容の入力', 1, 'ご支援内容'],
+    ['method', 'お支払い方法の選択', 2, 'お支払い方法'],
+    ['card', 'お支払い情報の入力', 3, 'お支払い情報'],
+  ] as const)('titles step %s %s, after its label in the step counter', async (name, title, number, label) => {
+    serveProject();
+    guestAfterStep1();
+    renderApp(step(name));
+
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeInTheDocument();
+    const current = within(screen.getByRole('list', { name: 'お申し込みの手順' })).getByRole('listitem', { current: 'step' });
+    expect(current).toHaveTextContent(`${number}${label}`);
+    await waitFor(() => expect(document.title).toBe(`${title} | ぐんまクラウドファンディング`));
+  });
+
+  it('lets the step labels wrap only between words (お支払い|方法)', async () => {
+    serveProject();
+    guestAfterStep1();
+    renderApp(step('method'));
+
+    const current = await screen.findByRole('listitem', { current: 'step' });
+    expect(current.querySelector('.payment-steps__label')!.innerHTML).toBe('お支払い<wbr>方法');
+  });
+
+  it('titles the confirm step ご支援内容の確認; a bank transfer applies (申し込む), nothing is paid yet', async () => {
+    serveProject();
+    guestAfterStep1();
+    serveQuote();
+    renderApp(step('confirm', '?paymentType=2'));
+
+    expect(await screen.findByRole('button', { name: '申し込む' })).toBeEnabled();
+    expect(screen.getByRole('heading', { level: 1, name: 'ご支援内容の確認' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /を支払う/ })).not.toBeInTheDocument();
+  });
+
+  it('titles the complete page as a completion and shows the order number', async () => {
+    storeRecord({ supportType: 'guest', guestEmail: 'guest@example.jp' });
+    window.sessionStorage.setItem(
+      'payment.receipt',
+      JSON.stringify({ receipt: 'rcpt_41', returnKey: `${PROJECT}/${RETURN}`, paymentType: 2 }),
+    );
+    serveProject();
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () =>
+        HttpResponse.json(supportResult({ bankTransfer }, { id: 1234, status: 'awaiting_bank_transfer', paymentType: 2 })),
+      ),
+    );
+    renderApp(step('complete'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'お申し込み完了' })).toBeInTheDocument();
+    const number = screen.getByText('ご注文番号', { selector: 'dt' }).nextElementSibling!;
+    expect(number).toHaveTextContent('1234');
+    await waitFor(() => expect(document.title).toBe('お申し込み完了 | ぐんまクラウドファンディング'));
+  });
+
+  it('does not call a support that failed complete', async () => {
+    storeRecord({ supportType: 'guest', guestEmail: 'guest@example.jp' });
+    window.sessionStorage.setItem(
+      'payment.receipt',
+      JSON.stringify({ receipt: 'rcpt_41', returnKey: `${PROJECT}/${RETURN}`, paymentType: 1 }),
+    );
+    serveProject();
+    server.use(http.get(apiUrl('/payment/get/status'), () => HttpResponse.json(supportResult({}, { status: 'failed' }))));
+    renderApp(step('complete'));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'お申し込みが完了しませんでした' })).toBeInTheDocument();
   });
 });

@@ -390,7 +390,7 @@ describe('Footer sponsors', () => {
       ),
     );
     renderApp('/payment/info/fes/gold/');
-    await screen.findByRole('heading', { level: 1, name: 'ご支援内容の確認' });
+    await screen.findByRole('heading', { level: 1, name: 'ご支援内容の入力' });
     expect(screen.queryByRole('heading', { name: '応援企業・団体' })).not.toBeInTheDocument();
     expect(asked).toBe(0);
   });
