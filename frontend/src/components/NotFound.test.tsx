@@ -13,6 +13,14 @@ describe('NotFound', () => {
     expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
   });
 
+  it('says it in Japanese as a heading, explains why and links back home', async () => {
+    renderApp('/no/such/page');
+
+    expect(await screen.findByRole('heading', { level: 2, name: 'お探しのページが見つかりませんでした。' })).toBeInTheDocument();
+    expect(screen.getByText(/URLが間違っているか、ページが移動または削除された可能性があります。/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'トップページへ戻る' })).toHaveAttribute('href', '/');
+  });
+
   it('links to the projects still open, and only those', async () => {
     const project = (slug: string, title: string, isOpen: boolean) => ({ slug, title, isOpen, daysLeft: isOpen ? 3 : 0 });
     server.use(

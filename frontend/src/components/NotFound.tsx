@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { usePageMetaOverride } from '@/hooks/pageMeta';
 import { useGetOpenProjectsQuery } from './openProjects/openProjectsApi';
@@ -24,8 +25,9 @@ function OpenProjects() {
 }
 
 /**
- * Shown for unknown paths, and by pages whose subject does not exist. The heading keeps the spec's
- * 'Page Not Found' (small, as a label); what the reader sees first is the Japanese sentence under it.
+ * Shown for unknown paths, and by pages whose subject does not exist. The top heading keeps the spec's
+ * 'Page Not Found' (small, as a label); what the reader sees first is the Japanese heading under it, then what
+ * to do and the way back home.
  */
 export function NotFound() {
   usePageMetaOverride({ title: NOT_FOUND_TITLE });
@@ -33,7 +35,9 @@ export function NotFound() {
     <section className="page not-found" aria-labelledby="not-found-title">
       <p className="not-found__code" aria-hidden="true">404</p>
       <h1 id="not-found-title" className="not-found__title" lang="en">Page Not Found</h1>
-      <p className="not-found__lead">{NOT_FOUND_TITLE}。</p>
+      <h2 className="not-found__lead">
+        <Phrase text={`${NOT_FOUND_TITLE}。`} />
+      </h2>
       <p>URLが間違っているか、ページが移動または削除された可能性があります。募集中のプロジェクトは下記からご覧いただけます。</p>
       <p>
         <Link className="button" to={paths.home.getHref()}>トップページへ戻る</Link>
