@@ -90,7 +90,7 @@ test('an administrator refunds one sale with the checks, the confirmation and th
 
   const row = saleRow(page, sale.id);
   const amount = row.getByPlaceholder('返金額を入力');
-  const button = row.getByRole('button', { name: /の購入を返金する$/ });
+  const button = row.getByRole('button', { name: /の支援を返金する$/ });
   await expect(button).toBeDisabled();
   await amount.fill('0');
   await expect(button).toBeDisabled();
@@ -117,11 +117,11 @@ test('an administrator refunds one sale with the checks, the confirmation and th
   // The demo's sales were never paid at the local provider: it refuses, the sale stays refundable with the reason.
   const demoRow = page.locator('tr[data-sale-id]').filter({ has: page.getByPlaceholder('返金額を入力') }).last();
   await demoRow.getByPlaceholder('返金額を入力').fill('100');
-  await demoRow.getByRole('button', { name: /の購入を返金する$/ }).click();
+  await demoRow.getByRole('button', { name: /の支援を返金する$/ }).click();
   await page.getByRole('dialog', { name: '返金の確認' }).getByRole('button', { name: '返金する' }).click();
   await expect(page.getByRole('alert')).toContainText('返金に失敗しました');
   await expect(page.getByRole('alert')).toContainText('理由：');
-  await expect(demoRow.getByRole('button', { name: /の購入を返金する$/ })).toBeVisible();
+  await expect(demoRow.getByRole('button', { name: /の支援を返金する$/ })).toBeVisible();
   await expect(demoRow).toContainText('返金に失敗しました：');
 });
 
@@ -185,7 +185,7 @@ test('an administrator runs a full bulk refund through both confirmations and se
   const [, succeeded = NaN, failed = NaN] = (await summary.innerText()).match(/成功 (\d+)件・失敗 (\d+)件/)!.map(Number);
   expect(succeeded).toBeGreaterThanOrEqual(2);
   expect(succeeded + failed).toBeLessThanOrEqual(total);
-  if (failed > 0) await expect(page.getByText('返金に失敗した購入（返金可能のまま残っています）：')).toBeVisible();
+  if (failed > 0) await expect(page.getByText('返金に失敗した支援（返金可能のまま残っています）：')).toBeVisible();
 });
 
 /** The refund waiting for `email`'s bank account at the local payment server (Stripe mails the supporter). */
@@ -230,7 +230,7 @@ test('a bank-transfer refund waits for the supporter\'s bank account, then is pa
   const row = saleRow(page, sale.id);
   await expect(row.getByRole('rowheader')).toContainText('銀行振込');
   await row.getByPlaceholder('返金額を入力').fill('1000');
-  await row.getByRole('button', { name: /の購入を返金する$/ }).click();
+  await row.getByRole('button', { name: /の支援を返金する$/ }).click();
   await page.getByRole('dialog', { name: '返金の確認' }).getByRole('button', { name: '返金する' }).click();
 
   await expect(page.getByRole('status').filter({ hasText: '返金を受け付けました。' })).toHaveText(

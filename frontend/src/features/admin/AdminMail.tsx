@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMailListQuery, type MailSummary } from './api/mailApi';
@@ -22,14 +23,18 @@ function MailRow({ mail }: { mail: MailSummary }) {
     <li className="mail-list__item">
       <article aria-labelledby={`mail-${mail.id}-title`}>
         <p className="mail-list__meta">
-          <time dateTime={mail.createdAt}>{formatDateTime(mail.createdAt)}</time>
+          <time className="nowrap" dateTime={mail.createdAt}>
+            {formatDateTime(mail.createdAt)}
+          </time>
           <span className={`mail-list__status mail-list__status--${status}`}>{STATUS_LABELS[status] ?? status}</span>
-          <span>
+          <span className="nowrap">
             {sent}/{total}件{failed > 0 ? `（失敗${failed}件）` : ''}
           </span>
         </p>
         <h2 id={`mail-${mail.id}-title`} className="mail-list__title">
-          <Link to={paths.adminMailDetail.getHref(mail.id)}>{mail.title}</Link>
+          <Link to={paths.adminMailDetail.getHref(mail.id)}>
+            <Phrase text={mail.title} />
+          </Link>
         </h2>
         <p className="mail-list__project">{mail.projectTitle ? `プロジェクト：${mail.projectTitle}` : '全会員宛て'}</p>
         <p className="mail-list__excerpt">{mail.excerpt}</p>
@@ -45,7 +50,7 @@ export function AdminMail() {
   const { data, isLoading, isError, error, refetch } = useMailListQuery(page);
 
   return (
-    <section className="page admin-mail" aria-labelledby="admin-mail-title">
+    <section className="page page--admin admin-mail" aria-labelledby="admin-mail-title">
       <p className="admin-mail__back">
         <Link to={paths.admin.getHref()}>管理画面へ</Link>
       </p>

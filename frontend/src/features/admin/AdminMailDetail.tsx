@@ -2,6 +2,7 @@ import { Link, useParams } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
 import { NotFound } from '@/components/NotFound';
 import { PageLoading } from '@/components/PageLoading';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMailDetailQuery } from './api/mailApi';
@@ -24,7 +25,7 @@ export function AdminMailDetail() {
 
   const sender = mail.senderName ? `${mail.senderName}（${mail.senderEmail}）` : mail.senderEmail;
   return (
-    <section className="page admin-mail" aria-labelledby="admin-mail-detail-title">
+    <section className="page page--admin admin-mail" aria-labelledby="admin-mail-detail-title">
       <p className="admin-mail__back">
         <Link to={paths.adminMail.getHref()}>送信メール一覧へ</Link>
       </p>
@@ -33,10 +34,14 @@ export function AdminMailDetail() {
         <dt>送信者</dt>
         <dd>{sender}</dd>
         <dt>プロジェクト</dt>
-        <dd>{mail.projectTitle ?? 'なし（全会員宛て）'}</dd>
+        <dd>
+          <Phrase text={mail.projectTitle ?? 'なし（全会員宛て）'} />
+        </dd>
         <dt>作成日時</dt>
         <dd>
-          <time dateTime={mail.createdAt}>{formatDateTime(mail.createdAt)}</time>
+          <time className="nowrap" dateTime={mail.createdAt}>
+            {formatDateTime(mail.createdAt)}
+          </time>
         </dd>
         <dt>タイトル</dt>
         <dd>{mail.title}</dd>
@@ -46,7 +51,7 @@ export function AdminMailDetail() {
       <div className="admin-mail__body" dangerouslySetInnerHTML={{ __html: mail.content }} />
       <MailSending id={mail.id} />
       <h2>送信先ごとの状況</h2>
-      <div className="admin-mail__table-wrap">
+      <div className="admin-mail__table-wrap admin-scroll" tabIndex={0} role="region" aria-label="送信先ごとの状況（横にスクロールできます）">
         <table className="admin-mail__recipients">
           <caption className="visually-hidden">送信先ごとの状況</caption>
           <thead>
@@ -60,8 +65,14 @@ export function AdminMailDetail() {
             {mail.recipients.map((r) => (
               <tr key={r.email}>
                 <td>{r.email}</td>
-                <td>{RECIPIENT_STATUS[r.status] ?? r.status}</td>
-                <td>{r.status === 'sent' && r.sentAt ? formatDateTime(r.sentAt) : r.error ?? ''}</td>
+                <td className="admin-time">{RECIPIENT_STATUS[r.status] ?? r.status}</td>
+                <td>
+                  {r.status === 'sent' && r.sentAt ? (
+                    <span className="nowrap">{formatDateTime(r.sentAt)}</span>
+                  ) : (
+                    <Phrase text={r.error ?? ''} />
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -89,7 +89,7 @@ export function AdminMailRegister() {
   };
 
   return (
-    <section className="page admin-mail" aria-labelledby="admin-mail-register-title">
+    <section className="page page--admin admin-mail" aria-labelledby="admin-mail-register-title">
       <p className="admin-mail__back">
         <Link to={paths.adminMail.getHref()}>送信メール一覧へ</Link>
       </p>

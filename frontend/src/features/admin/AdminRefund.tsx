@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useRefundProjectsQuery } from './api/refundsApi';
@@ -10,7 +11,7 @@ import './refund.css';
 export function AdminRefund() {
   const { data: projects, isLoading, error, refetch } = useRefundProjectsQuery();
   return (
-    <section className="page refund" aria-labelledby="refund-title">
+    <section className="page page--admin refund" aria-labelledby="refund-title">
       <p className="refund__back">
         <Link to={paths.admin.getHref()}>管理画面トップへ</Link>
       </p>
@@ -26,10 +27,10 @@ export function AdminRefund() {
           {projects.map((project) => (
             <li key={project.id} className="refund-projects__item">
               <Link to={paths.adminRefundDetail.getHref(project.slug)} className="refund-projects__link">
-                {project.title}
+                <Phrase text={project.title} />
               </Link>
               <span className="refund-projects__counts">
-                返金可能 {project.refundable}件・返金済み {project.refunded}件
+                <span className="nowrap">返金可能 {project.refundable}件</span>・<span className="nowrap">返金済み {project.refunded}件</span>
                 {project.refundRequired > 0 && (
                   <strong className="refund-badge">要返金の入金 {project.refundRequired}件</strong>
                 )}

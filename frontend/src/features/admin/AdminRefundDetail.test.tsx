@@ -64,3 +64,22 @@ describe('the refund screen of a project', () => {
     expect(started).toEqual([]);
   });
 });
+
+describe('the refund table on any width', () => {
+  it('uses the admin width and scrolls sideways in a focusable, named region; amounts never wrap', async () => {
+    loginAs({ isAdmin: true });
+    serveProject([sale({ id: 83, state: 'refundable', flag: 1, refundedAmount: 0, total: 10_000 })]);
+    renderApp(`/admin/refund/${PROJECT.slug}`);
+
+    const region = await screen.findByRole('region', { name: '支援一覧（横にスクロールできます）' });
+    expect(region).toHaveAttribute('tabindex', '0');
+    expect(region).toHaveClass('admin-scroll');
+    expect(region.closest('section.page')).toHaveClass('page--admin');
+    const row = within(region).getByRole('row', { name: /群馬 太郎/ });
+    expect(within(row).getByText('10,000円')).toHaveClass('admin-num');
+    expect(within(row).getByRole('button', { name: '群馬 太郎さんの支援を返金する' })).toBeInTheDocument();
+    expect(within(row).getByRole('spinbutton', { name: '群馬 太郎さんへの返金額（円）' }).closest('td')).toHaveClass(
+      'refund-table__amount-cell',
+    );
+  });
+});

@@ -4,6 +4,7 @@ import { LoadError } from '@/components/form/LoadError';
 import { Notice } from '@/components/form/Notice';
 import { NotFound } from '@/components/NotFound';
 import { PageLoading } from '@/components/PageLoading';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { useAppDispatch } from '@/app/hooks';
 import { getErrorMessage } from '@/lib/apiError';
@@ -61,13 +62,13 @@ function RefundCell({
           className="button button--primary refund-table__button"
           disabled={busy || !canRefund(raw)}
           onClick={onRefund}
-          aria-label={`${sale.sponsorName}さんの購入を返金する`}
+          aria-label={`${sale.sponsorName}さんの支援を返金する`}
         >
           返金
         </button>
       );
     case 'refunded':
-      return <span>{refundedLabel(sale.refundedAmount)}</span>;
+      return <span className="nowrap">{refundedLabel(sale.refundedAmount)}</span>;
     case 'needs_bank_details':
       return (
         <span className="refund-state refund-state--waiting" title={REFUND_MESSAGES.needsBankDetailsHelp}>
@@ -83,7 +84,7 @@ function RefundCell({
 
 function BulkProgress({ job, sales }: { job: BulkJob; sales: RefundSale[] }) {
   const running = job.status === 'queued' || job.status === 'running';
-  const nameOf = (saleId: number) => sales.find((s) => s.id === saleId)?.sponsorName ?? `購入 ${saleId}`;
+  const nameOf = (saleId: number) => sales.find((s) => s.id === saleId)?.sponsorName ?? `支援 #${saleId}`;
   const failed = job.rows.filter((row) => row.status === 'failed');
   const waiting = job.rows.filter((row) => row.status === 'requires_action');
   const skipped = job.rows.filter((row) => row.status === 'skipped');
@@ -108,7 +109,7 @@ function BulkProgress({ job, sales }: { job: BulkJob; sales: RefundSale[] }) {
       {running && <p className="refund-progress__hint">この画面を閉じても返金は続きます。再び開くと進み具合を表示します。</p>}
       {failed.length > 0 && (
         <div className="refund-bulk__failures">
-          <p>返金に失敗した購入（返金可能のまま残っています）：</p>
+          <p>返金に失敗した支援（返金可能のまま残っています）：</p>
           <ul>
             {failed.map((row) => (
               <li key={row.saleId}>
@@ -123,7 +124,7 @@ function BulkProgress({ job, sales }: { job: BulkJob; sales: RefundSale[] }) {
           口座情報の入力待ち {waiting.length}件：{REFUND_MESSAGES.needsBankDetailsHelp}
         </p>
       )}
-      {skipped.length > 0 && <p>実行時に返金できなくなっていた購入 {skipped.length}件は対象外としました。</p>}
+      {skipped.length > 0 && <p>実行時に返金できなくなっていた支援 {skipped.length}件は対象外としました。</p>}
     </section>
   );
 }
@@ -172,7 +173,7 @@ export function AdminRefundDetail() {
   if (projects.isLoading) return <PageLoading />;
   if (projects.error) {
     return (
-      <section className="page refund">
+      <section className="page page--admin refund">
         <LoadError message={getErrorMessage(projects.error)} onRetry={() => void projects.refetch()} />
       </section>
     );
@@ -245,12 +246,13 @@ export function AdminRefundDetail() {
   };
 
   return (
-    <section className="page refund" aria-labelledby="refund-detail-title">
+    <section className="page page--admin refund" aria-labelledby="refund-detail-title">
       <p className="refund__back">
         <Link to={paths.adminRefund.getHref()}>返金するプロジェクトの一覧へ</Link>
       </p>
       <h1 id="refund-detail-title" className="page__title">
-        返金：{project.title}
+        返金：
+        <Phrase text={project.title} />
       </h1>
 
       {message && (
@@ -315,19 +317,19 @@ export function AdminRefundDetail() {
         {job && <BulkProgress job={job} sales={rows} />}
       </section>
 
-      <h2 className="refund__table-title">購入一覧</h2>
+      <h2 className="refund__table-title">支援一覧</h2>
       {sales.isLoading && <PageLoading />}
       {sales.error && <LoadError message={getErrorMessage(sales.error)} onRetry={() => void sales.refetch()} />}
-      {sales.data && rows.length === 0 && <p>このプロジェクトにはまだ購入がありません。</p>}
+      {sales.data && rows.length === 0 && <p>このプロジェクトにはまだ支援がありません。</p>}
       {rows.length > 0 && (
-        <div className="refund-table__scroll" tabIndex={0} role="region" aria-label="購入一覧（横にスクロールできます）">
+        <div className="refund-table__scroll admin-scroll" tabIndex={0} role="region" aria-label="支援一覧（横にスクロールできます）">
           <table className="refund-table">
             <thead>
               <tr>
                 <th scope="col">支援者名</th>
-                <th scope="col">金額（税込）</th>
+                <th scope="col" className="admin-num">金額（税込）</th>
                 <th scope="col">コース</th>
-                <th scope="col">口数</th>
+                <th scope="col" className="admin-num">口数</th>
                 <th scope="col">返金</th>
                 <th scope="col">返金額</th>
               </tr>
@@ -336,13 +338,15 @@ export function AdminRefundDetail() {
               {rows.map((sale) => (
                 <tr key={sale.id} data-sale-id={sale.id}>
                   <th scope="row">
-                    {sale.sponsorName || '（名前なし）'}
+                    <Phrase text={sale.sponsorName || '（名前なし）'} />
                     <span className="refund-table__meta">{PAYMENT_LABELS[sale.paymentType] ?? ''}</span>
                     {sale.refundRequired && <strong className="refund-badge">入金期限後の入金（要返金）</strong>}
                   </th>
-                  <td>{yen(sale.total)}</td>
-                  <td>{sale.course ?? sale.returnTitle}</td>
-                  <td>{sale.lot}</td>
+                  <td className="admin-num">{yen(sale.total)}</td>
+                  <td>
+                    <Phrase text={sale.course ?? sale.returnTitle} />
+                  </td>
+                  <td className="admin-num">{sale.lot}</td>
                   <td>
                     <RefundCell
                       sale={sale}
@@ -356,7 +360,7 @@ export function AdminRefundDetail() {
                       </p>
                     )}
                   </td>
-                  <td>
+                  <td className="refund-table__amount-cell">
                     {sale.state === 'refundable' ? (
                       <input
                         className="field__input refund-table__amount"
@@ -370,9 +374,9 @@ export function AdminRefundDetail() {
                         onChange={(event) => setAmounts((current) => ({ ...current, [sale.id]: event.target.value }))}
                       />
                     ) : sale.openRefundAmount !== null ? (
-                      yen(sale.openRefundAmount)
+                      <span className="nowrap">{yen(sale.openRefundAmount)}</span>
                     ) : sale.refundedAmount > 0 ? (
-                      yen(sale.refundedAmount)
+                      <span className="nowrap">{yen(sale.refundedAmount)}</span>
                     ) : (
                       '—'
                     )}

@@ -72,7 +72,7 @@ export function FundingChart({ title, series }: { title: string; series: Funding
       <details className="admin-chart__details">
         <summary>日ごとの金額を表で見る</summary>
         {/* Focusable so a keyboard can scroll it sideways on a narrow screen. */}
-        <div className="admin-table-wrap" tabIndex={0} role="group" aria-label={`${title}の日ごとの支援額`}>
+        <div className="admin-table-wrap admin-scroll" tabIndex={0} role="region" aria-label={`${title}の日ごとの支援額`}>
           <table className="admin-table">
             <caption className="visually-hidden">{`${title}の日ごとの支援額と累計`}</caption>
             <thead>
@@ -86,8 +86,8 @@ export function FundingChart({ title, series }: { title: string; series: Funding
               {series.map((point) => (
                 <tr key={point.day}>
                   <th scope="row">{formatDay(point.day)}</th>
-                  <td>{formatYen(point.amount)}</td>
-                  <td>{formatYen(point.cumulative)}</td>
+                  <td className="admin-num">{formatYen(point.amount)}</td>
+                  <td className="admin-num">{formatYen(point.cumulative)}</td>
                 </tr>
               ))}
             </tbody>

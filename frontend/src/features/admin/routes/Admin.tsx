@@ -2,6 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
 import { PageLoading } from '@/components/PageLoading';
+import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import {
@@ -55,26 +56,30 @@ function ProjectCard({ project }: { project: DashboardProject }) {
   return (
     <article className="admin-project" aria-labelledby={id}>
       <h3 id={id} className="admin-project__title">
-        {project.title}
+        <Phrase text={project.title} />
       </h3>
       <dl className="admin-figures">
         <Figure label="集まった金額">
-          {formatYen(project.raised)}
-          <span className="admin-figures__sub">（目標 {formatYen(project.goal)}・{project.progress}%）</span>
+          <span className="nowrap">{formatYen(project.raised)}</span>
+          <span className="admin-figures__sub">
+            （目標 <span className="nowrap">{formatYen(project.goal)}</span>・<span className="nowrap">{project.progress}%</span>）
+          </span>
         </Figure>
-        <Figure label="支援者数">{formatCount(project.backers)}人</Figure>
-        <Figure label="残り日数">{project.daysLeft > 0 ? `${project.daysLeft}日` : '終了'}</Figure>
+        <Figure label="支援者数">
+          <span className="nowrap">{formatCount(project.backers)}人</span>
+        </Figure>
+        <Figure label="残り日数">{project.daysLeft > 0 ? <span className="nowrap">{project.daysLeft}日</span> : '終了'}</Figure>
         <Figure label="入金済み（税込）">
-          {formatYen(project.paid)}
-          <span className="admin-figures__sub">（{formatCount(project.paidSales)}件）</span>
+          <span className="nowrap">{formatYen(project.paid)}</span>
+          <span className="admin-figures__sub nowrap">（{formatCount(project.paidSales)}件）</span>
         </Figure>
         <Figure label="振込待ち">
-          {formatYen(project.awaitingTransfer)}
-          <span className="admin-figures__sub">（{formatCount(project.awaitingSales)}件）</span>
+          <span className="nowrap">{formatYen(project.awaitingTransfer)}</span>
+          <span className="admin-figures__sub nowrap">（{formatCount(project.awaitingSales)}件）</span>
         </Figure>
         <Figure label="返金済み">
-          {formatYen(project.refunded)}
-          <span className="admin-figures__sub">（{formatCount(project.refundedSales)}件）</span>
+          <span className="nowrap">{formatYen(project.refunded)}</span>
+          <span className="admin-figures__sub nowrap">（{formatCount(project.refundedSales)}件）</span>
         </Figure>
       </dl>
       <FundingChart title={project.title} series={project.series} />
@@ -90,14 +95,15 @@ function PendingTransfers({ dashboard }: { dashboard: Dashboard }) {
       {dashboard.pendingTransfers.map((t) => (
         <li key={t.saleId} className="admin-list__item">
           <span className="admin-list__main">
-            振込期限 <strong>{t.deadline ? formatDay(t.deadline) : '期限なし'}</strong>
-            {t.overdue && <span className="admin-badge admin-badge--alert">期限切れ</span>}・{formatYen(t.total)}
+            振込期限 <strong className="nowrap">{t.deadline ? formatDay(t.deadline) : '期限なし'}</strong>
+            {t.overdue && <span className="admin-badge admin-badge--alert">期限切れ</span>}・
+            <span className="nowrap">{formatYen(t.total)}</span>
             {t.remaining !== null && t.remaining !== t.total && (
-              <span className="admin-list__note">（残り {formatYen(t.remaining)}）</span>
+              <span className="admin-list__note nowrap">（残り {formatYen(t.remaining)}）</span>
             )}
           </span>
           <span className="admin-list__meta">
-            {t.projectTitle}・{t.email}・申込 {formatInstant(t.orderedAt)}
+            <Phrase text={t.projectTitle} />・{t.email}・申込日時 <span className="nowrap">{formatInstant(t.orderedAt)}</span>
           </span>
         </li>
       ))}
@@ -115,7 +121,8 @@ function FailedMails({ dashboard }: { dashboard: Dashboard }) {
             {mail.mailId === null ? mail.subject : <Link to={paths.adminMailDetail.getHref(mail.mailId)}>{mail.subject}</Link>}
           </span>
           <span className="admin-list__meta">
-            宛先 {mail.to}・{formatInstant(mail.failedAt)}・{mail.attempts}回試行
+            宛先 {mail.to}・<span className="nowrap">{formatInstant(mail.failedAt)}</span>・
+            <span className="nowrap">{mail.attempts}回試行</span>
           </span>
         </li>
       ))}
@@ -147,6 +154,7 @@ function RecentActions() {
               {target && `：${target}`}
             </span>
             <span className="admin-list__meta">
+              {/* One text: '2026年11月26日 09:05' has no break opportunity inside its time (no break-all here). */}
               {formatInstant(action.createdAt)}・{action.actorEmail}
             </span>
           </li>
@@ -164,7 +172,7 @@ function DashboardBody() {
     <>
       <Section title="プロジェクト別の状況">
         <p className="admin-note">
-          {formatDay(data.today)}時点。集まった金額と支援者数は公開ページと同じ集計（税抜・返金分を除く）です。
+          <span className="nowrap">{formatDay(data.today)}</span>時点。集まった金額と支援者数は公開ページと同じ集計（税抜・返金分を除く）です。
           <button type="button" className="button button--small" onClick={() => void refetch()} disabled={isFetching}>
             最新の情報に更新
           </button>
@@ -194,7 +202,7 @@ export function Admin() {
   const titleId = useId();
   const navId = useId();
   return (
-    <section className="page admin-page" aria-labelledby={titleId}>
+    <section className="page page--admin admin-page" aria-labelledby={titleId}>
       <h1 id={titleId} className="page__title">
         管理画面
       </h1>

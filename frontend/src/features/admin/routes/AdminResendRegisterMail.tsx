@@ -34,7 +34,7 @@ export function AdminResendRegisterMail() {
   });
 
   return (
-    <section className="page admin-page" aria-labelledby={titleId}>
+    <section className="page page--admin admin-page" aria-labelledby={titleId}>
       <h1 id={titleId} className="page__title">
         登録メールの再送
       </h1>
