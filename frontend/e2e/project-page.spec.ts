@@ -134,11 +134,11 @@ for (const viewport of [
       const comments = await count(request, `/v1/comment/get/list?project_id=${id}`, 'comments');
       await page.goto(`/projects/${project.slug}/`);
 
-      await expect(page.getByRole('tab', { name: `新着情報 ${news}件` })).toBeVisible();
+      await expect(page.getByRole('tab', { name: `活動報告 ${news}件` })).toBeVisible();
       await page.getByRole('tab', { name: `応援コメント ${comments}件` }).click();
       await expect(page).toHaveURL(new RegExp(`/projects/${project.slug}/#comments$`));
       await expect(page.getByRole('tabpanel', { name: /応援コメント/ })).toBeVisible();
-      await page.getByRole('tab', { name: /新着情報/ }).click();
+      await page.getByRole('tab', { name: /活動報告/ }).click();
       await expect(page).toHaveURL(/#news$/);
 
       await page.goto(`/projects/${project.slug}/#comments`);

@@ -208,13 +208,13 @@ test.describe('project page', () => {
     await expect(page).toHaveTitle(`${project!.title} | ${SITE}`);
 
     const tabs = page.getByRole('tab');
-    await expect(tabs).toHaveText(['プロジェクト紹介', /^新着情報 \d+件$/, /^応援コメント \d+件$/]);
+    await expect(tabs).toHaveText(['プロジェクト紹介', /^活動報告 \d+件$/, /^応援コメント \d+件$/]);
     await expect(page.getByRole('tab', { name: 'プロジェクト紹介' })).toHaveAttribute('aria-selected', 'true');
     await expect(page.getByRole('tabpanel', { name: 'プロジェクト紹介' }).getByRole('heading', { name: '支援者の皆さま' })).toBeVisible();
 
-    await page.getByRole('tab', { name: '新着情報' }).click();
-    await expect(page.getByRole('tab', { name: '新着情報' })).toHaveAttribute('aria-selected', 'true');
-    await expect(page.getByRole('tabpanel', { name: '新着情報' })).toBeVisible();
+    await page.getByRole('tab', { name: '活動報告' }).click();
+    await expect(page.getByRole('tab', { name: '活動報告' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tabpanel', { name: '活動報告' })).toBeVisible();
 
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('tab', { name: '応援コメント' })).toBeFocused();

@@ -10,7 +10,7 @@ import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 
 const METHOD_LABELS: Record<PaymentTypeCode, { label: string; hint: string }> = {
   1: { label: 'クレジットカード', hint: 'Visa / MasterCard / American Express / JCB / Diners Club / Discover' },
-  2: { label: '銀行振込', hint: 'お申込み後にご案内する口座へお振り込みください（振込手数料はご負担ください）。' },
+  2: { label: '銀行振込', hint: 'お申し込み後にご案内する口座へお振り込みください（振込手数料はご負担ください）。' },
 };
 
 function MethodForm({ flow }: { flow: FlowContext }) {

@@ -547,6 +547,14 @@ describe('words of the steps', () => {
     await waitFor(() => expect(document.title).toBe(`${title} | ぐんまクラウドファンディング`));
   });
 
+  it('writes お申し込み as the glossary does in the bank transfer hint', async () => {
+    serveProject();
+    guestAfterStep1();
+    renderApp(step('method'));
+
+    expect(await screen.findByText(/お申し込み後にご案内する口座へお振り込みください/)).toBeInTheDocument();
+  });
+
   it('lets the step labels wrap only between words (お支払い|方法)', async () => {
     serveProject();
     guestAfterStep1();

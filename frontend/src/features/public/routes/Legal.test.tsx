@@ -49,6 +49,17 @@ describe('Legal pages', () => {
     expect(text).toContain('支援契約はすべて効力を失い、支払われた支援金は支援者に返金');
   });
 
+  it("words the commercial notice as the glossary does (寄附, お申し込み, プロジェクト実行者)", async () => {
+    renderApp('/commercial/');
+
+    const main = await screen.findByRole('main');
+    await screen.findByRole('heading', { level: 1, name: '特定商取引法に基づく表記' });
+    expect(main).toHaveTextContent('寄附型プロジェクトの支援金');
+    expect(main).toHaveTextContent('プロジェクト実行者からお届けします');
+    expect(main).toHaveTextContent('お申し込み後のキャンセル');
+    expect(main.textContent).not.toMatch(/寄付|お申込み|起案者/);
+  });
+
   it('shows the commercial notice as a table with the default operator', async () => {
     renderApp('/commercial/');
 

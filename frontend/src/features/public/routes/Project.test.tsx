@@ -69,8 +69,8 @@ describe('Project page', () => {
     const user = userEvent.setup();
     renderApp(PATH);
 
-    await user.click(await screen.findByRole('tab', { name: /^新着情報/ }));
-    const newsPanel = screen.getByRole('tabpanel', { name: /^新着情報/ });
+    await user.click(await screen.findByRole('tab', { name: /^活動報告/ }));
+    const newsPanel = screen.getByRole('tabpanel', { name: /^活動報告/ });
     expect(await within(newsPanel).findByText('2026.11.20')).toBeInTheDocument();
     expect(within(newsPanel).getByText('ポスターができました')).toBeInTheDocument();
     expect(within(newsPanel).getByText('2026.11.02')).toBeInTheDocument();

@@ -34,7 +34,7 @@ export const TAB_HASHES: Record<TabKey, string> = { content: '#content', news: '
 export const tabOfHash = (hash: string): TabKey =>
   (Object.keys(TAB_HASHES) as TabKey[]).find((key) => TAB_HASHES[key] === hash) ?? 'content';
 
-/** '新着情報 3件' once the count is known. */
+/** '活動報告 3件' once the count is known. */
 const withCount = (label: string, count: number | undefined): string =>
   count === undefined ? label : `${label} ${count}件`;
 
@@ -156,10 +156,10 @@ function ProjectView({ project }: { project: ProjectDetail }) {
       {/* The server sanitises project bodies (brief, decision 7). */}
       <ServerHtml className="project-content" html={project.content} />
       <section className="project-block" aria-labelledby="block-news">
-        <h2 id="block-news" className="project-block__title">新着情報</h2>
+        <h2 id="block-news" className="project-block__title">活動報告</h2>
         <NewsList projectId={project.id} limit={INTRO_LIMIT} />
         <button type="button" className="button button--text" onClick={() => showTab('news')}>
-          新着情報をすべて見る
+          活動報告をすべて見る
         </button>
       </section>
       <section className="project-block" aria-labelledby="block-comments">
@@ -187,7 +187,7 @@ function ProjectView({ project }: { project: ProjectDetail }) {
             onChange={setTab}
             items={[
               { key: 'content', label: 'プロジェクト紹介', panel: intro },
-              { key: 'news', label: withCount('新着情報', newsItems?.length), panel: <NewsList projectId={project.id} /> },
+              { key: 'news', label: withCount('活動報告', newsItems?.length), panel: <NewsList projectId={project.id} /> },
               {
                 key: 'comments',
                 label: withCount('応援コメント', firstComments?.total),

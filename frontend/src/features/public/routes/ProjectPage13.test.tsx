@@ -15,11 +15,11 @@ describe('Project page (issue #13)', () => {
 
     const comments = await screen.findByRole('tab', { name: '応援コメント 2件' });
     expect(comments).toHaveAttribute('aria-selected', 'true');
-    expect(await screen.findByRole('tab', { name: '新着情報 1件' })).toHaveAttribute('aria-selected', 'false');
+    expect(await screen.findByRole('tab', { name: '活動報告 1件' })).toHaveAttribute('aria-selected', 'false');
 
-    await userEvent.setup().click(screen.getByRole('tab', { name: /^新着情報/ }));
+    await userEvent.setup().click(screen.getByRole('tab', { name: /^活動報告/ }));
     expect(router.location.hash).toBe('#news');
-    expect(screen.getByRole('tab', { name: /^新着情報/ })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: /^活動報告/ })).toHaveAttribute('aria-selected', 'true');
   });
 
   it('shows the owner, the FAQ, the funding model in words and the closing minute', async () => {
