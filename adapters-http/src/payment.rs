@@ -310,9 +310,13 @@ impl From<SupportError> for ApiError {
             SupportError::MonthlyRefused(message) => refused(StatusCode::CONFLICT, "monthly_refused", message.into()),
             SupportError::LoginRequired => Self::Unauthorized,
             SupportError::Declined => refused(StatusCode::PAYMENT_REQUIRED, "card_declined", error.to_string()),
-            SupportError::Unavailable => {
-                refused(StatusCode::SERVICE_UNAVAILABLE, "payment_unavailable", error.to_string())
-            }
+            SupportError::MonthlyRunning(_) => refused(StatusCode::CONFLICT, "monthly_running", error.to_string()),
+            SupportError::KeyReused => refused(StatusCode::CONFLICT, "idempotency_key_reused", error.to_string()),
+            SupportError::Unavailable | SupportError::Mismatch(_) => refused(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "payment_unavailable",
+                ports::payments::support::MSG_PAYMENT_FAILED.to_string(),
+            ),
             SupportError::Refused(violation) => crate::constraint::constraint_error(&violation),
             SupportError::Unexpected(cause) => Self::internal(cause.as_ref()),
         }
@@ -335,7 +339,7 @@ impl From<SupportError> for ApiError {
         (status = 401, description = "A token that is not valid, or a saved card or address without one", body = ErrorBody),
         (status = 402, description = "`card_declined`: the sale failed and released its lots; try another card with a new key", body = ErrorBody),
         (status = 404, description = "`not_found`: project, return, card or address", body = ErrorBody),
-        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer)", body = ErrorBody),
+        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`: the sale waits; retry with the same key", body = ErrorBody),
     ),
@@ -428,9 +432,11 @@ pub(crate) struct QuoteResponse {
 #[get("/payment/get/quote")]
 async fn quote(
     supports: web::Data<dyn Supports>,
+    viewer: crate::auth::MaybeAuthUser,
     query: web::Query<QuoteQuery>,
 ) -> Result<Json<QuoteResponse>, ApiError> {
-    let terms = supports.quote(ProjectId(query.project_id), ReturnId(query.return_id), query.lot).await?;
+    let viewer = viewer.0.map(|user| user.email);
+    let terms = supports.quote(ProjectId(query.project_id), ReturnId(query.return_id), query.lot, viewer).await?;
     Ok(Json(QuoteResponse {
         price: terms.price.value(),
         lot: terms.lot.get(),
@@ -467,11 +473,14 @@ async fn webhook(
     req: HttpRequest,
     supports: web::Data<dyn Supports>,
     refunds: web::Data<dyn ports::admin::refunds::Refunds>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<Json<WebhookResponse>, ApiError> {
-    if body.len() > WEBHOOK_MAX_BYTES {
-        return Err(ApiError::TooLarge);
-    }
+    // Read here, not by the `Bytes` extractor, whose own limit answers in plain text.
+    let body = match payload.to_bytes_limited(WEBHOOK_MAX_BYTES).await {
+        Ok(Ok(body)) => body,
+        Ok(Err(_)) => return Err(crate::error::malformed_request()),
+        Err(_) => return Err(ApiError::TooLarge),
+    };
     let refused =
         || ApiError::BadRequest { code: "bad_signature", message: "署名を確認できませんでした。".into() };
     let payload = std::str::from_utf8(&body).map_err(|_| refused())?;

@@ -827,6 +827,11 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
         with_conn(&self.pool, move |conn| sale_by_id(conn, id)).await
     }
 
+    async fn sale_by_key(&self, user: UserId, key: &str) -> Result<Option<SaleRecord>, RepoError> {
+        let key = key.to_string();
+        with_conn(&self.pool, move |conn| sale_by_key(conn, user, &key)).await
+    }
+
     async fn sale_by_payment(&self, payment: &PaymentId) -> Result<Option<SaleRecord>, RepoError> {
         let payment = payment.as_str().to_string();
         with_conn(&self.pool, move |conn| {

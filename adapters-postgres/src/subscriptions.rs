@@ -35,6 +35,8 @@ struct SubscriptionRow {
     project_slug: String,
     #[diesel(sql_type = Text)]
     project_title: String,
+    #[diesel(sql_type = BigInt)]
+    return_id: i64,
     #[diesel(sql_type = Text)]
     return_title: String,
     #[diesel(sql_type = BigInt)]
@@ -73,6 +75,7 @@ impl TryFrom<SubscriptionRow> for SubscriptionRecord {
             project_id: stored_id("subscriptions.project_id", row.project_id)?,
             project_slug: row.project_slug,
             project_title: row.project_title,
+            return_id: stored_id("subscriptions.return_id", row.return_id)?,
             return_title: row.return_title,
             sale: stored_id("subscriptions.sale_id", row.sale_id)?,
             display_name: row.displayname,
@@ -94,7 +97,7 @@ impl TryFrom<SubscriptionRow> for SubscriptionRecord {
 /// Subscriptions of monthly supports (rows written by the support call).
 const SELECT: &str =
     "SELECT b.id, b.user_id, u.email, b.project_id, p.slug AS project_slug, p.title AS project_title, \
-       r.title AS return_title, b.sale_id, coalesce(d.displayname, '') AS displayname, b.amount, b.customer_id, \
+       b.return_id, r.title AS return_title, b.sale_id, coalesce(d.displayname, '') AS displayname, b.amount, b.customer_id, \
        b.subscription_id, b.status, b.current_period_end, b.cancel_at_period_end, b.card_id, \
        b.failure_mailed_invoice, b.end_mailed, b.created_at \
      FROM subscriptions b \

@@ -76,6 +76,12 @@ async fn send(client: &Client, request: RequestBuilder, key: Option<&Idempotency
     serde_json::from_str(&miniserde::json::to_string(&answer)).map_err(|e| GatewayError::Unexpected(e.to_string()))
 }
 
+/// Reads a card token (nothing changes at the provider).
+pub(crate) async fn check_card_token(client: &Client, token: &str) -> Result<(), GatewayError> {
+    let path = format!("/tokens/{token}");
+    send(client, RequestBuilder::new(StripeMethod::Get, path), None).await.map(|_| ())
+}
+
 pub(crate) async fn ensure_plan(client: &Client, plan: &MonthlyPlan, key: &IdempotencyKey) -> Result<(), GatewayError> {
     let plan_path = format!("/plans/{}", path_segment(&plan.plan_id)?);
     if send(client, RequestBuilder::new(StripeMethod::Get, plan_path.clone()), None).await.is_ok() {

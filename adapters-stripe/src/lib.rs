@@ -221,6 +221,10 @@ impl PaymentGateway for StripeGateway {
         }
     }
 
+    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError> {
+        billing::check_card_token(&self.client, token.as_str()).await
+    }
+
     /// The customer's card sources: what `add_card` makes, and what both Stripe and
     /// localstripe list (localstripe's payment-method list leaves sources out).
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {

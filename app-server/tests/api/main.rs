@@ -15,6 +15,7 @@ mod headers;
 mod health;
 mod helpers;
 mod inputs;
+mod integrity;
 mod late_transfers;
 mod login;
 mod mail_queue;

@@ -140,7 +140,7 @@ fn hmac_sha256(key: &[u8], message: &[u8]) -> String {
 }
 
 /// Sends `payload` to our webhook signed as the provider signs it.
-async fn deliver(app: &TestApp, payload: &str) -> u16 {
+pub(crate) async fn deliver(app: &TestApp, payload: &str) -> u16 {
     let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
     let signature = hmac_sha256(webhook_secret().as_bytes(), format!("{t}.{payload}").as_bytes());
     app.client
@@ -177,11 +177,23 @@ async fn a_monthly_return_is_for_members_by_card_and_another_members_subscriptio
     assert_eq!(answer["message"], "毎月のご支援はクレジットカードでのお支払いのみご利用いただけます。");
 
     let card = add_card(&app, &token, "4242424242424242").await;
-    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
+    let first = club_body(&app, 1, Some(&card)).await;
+    let (status, answer) = back(&app, Some(&token), &first).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["sale"]["status"], "succeeded");
     assert_eq!(answer["sale"]["total"], 1100);
     let id = answer["subscriptionId"].as_i64().unwrap();
+
+    // A second monthly support of the same return (another key) is refused before anything is written; the same
+    // key again is the first support, answered once more.
+    let sales_before = app.query_i64("SELECT count(*) AS value FROM sales");
+    let (status, second) = back(&app, Some(&token), &club_body(&app, 1, Some(&card)).await).await;
+    assert_eq!((status, second["error"].as_str()), (409, Some("monthly_running")), "{second}");
+    assert!(second["message"].as_str().unwrap().contains("毎月のご支援"), "{second}");
+    assert_eq!(app.query_i64("SELECT count(*) AS value FROM sales"), sales_before);
+    let (status, again) = back(&app, Some(&token), &first).await;
+    assert_eq!((status, again["subscriptionId"].as_i64()), (200, Some(id)), "{again}");
+    assert_eq!(subscriptions(&app, &token).await.len(), 1);
 
     let (_, other) = member(&app, "monthly-other").await;
     assert!(subscriptions(&app, &other).await.is_empty());

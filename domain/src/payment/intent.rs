@@ -48,6 +48,39 @@ impl IntentStatus {
     }
 }
 
+/// Why a provider's report about a payment is not applied to a sale: the
+/// signature of an event proves who sent it, not that it is about our money.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PaymentMismatch {
+    #[error("the payment is for {actual}, the sale for {expected}")]
+    Amount { expected: Yen, actual: Yen },
+    #[error("the payment reports {actual} received, the sale is for {expected}")]
+    Received { expected: Yen, actual: Yen },
+}
+
+/// Whether a payment the provider reports may be applied to a sale of
+/// `sale_total`: the payment is for exactly that amount, and one reported
+/// paid has received all of it (a transfer still being funded may have
+/// received part, never more).
+pub fn check_payment_amounts(
+    sale_total: Yen,
+    status: IntentStatus,
+    amount: Yen,
+    amount_received: Yen,
+) -> Result<(), PaymentMismatch> {
+    if amount != sale_total {
+        return Err(PaymentMismatch::Amount { expected: sale_total, actual: amount });
+    }
+    let received_ok = match status {
+        IntentStatus::Succeeded => amount_received == sale_total,
+        _ => amount_received <= sale_total,
+    };
+    if !received_ok {
+        return Err(PaymentMismatch::Received { expected: sale_total, actual: amount_received });
+    }
+    Ok(())
+}
+
 impl SaleStatus {
     /// The status a sale takes when the provider reports `reported`, or
     /// `None` when the report changes nothing. Webhooks arrive late, twice
@@ -154,6 +187,32 @@ pub struct BankTransferInstructions {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
+    #[test]
+    fn a_paid_payment_of_one_yen_does_not_pay_a_6000_yen_sale() {
+        let paid = check_payment_amounts(Yen(6000), IntentStatus::Succeeded, Yen(6000), Yen(1));
+        assert_eq!(paid, Err(PaymentMismatch::Received { expected: Yen(6000), actual: Yen(1) }));
+        let other_amount = check_payment_amounts(Yen(6000), IntentStatus::Succeeded, Yen(1), Yen(1));
+        assert_eq!(other_amount, Err(PaymentMismatch::Amount { expected: Yen(6000), actual: Yen(1) }));
+        assert_eq!(check_payment_amounts(Yen(6000), IntentStatus::Succeeded, Yen(6000), Yen(6000)), Ok(()));
+    }
+
+    #[test]
+    fn a_transfer_being_funded_may_have_received_part() {
+        assert_eq!(check_payment_amounts(Yen(6000), IntentStatus::RequiresAction, Yen(6000), Yen(2000)), Ok(()));
+        assert!(check_payment_amounts(Yen(6000), IntentStatus::RequiresAction, Yen(6000), Yen(6001)).is_err());
+    }
+
+    proptest! {
+        /// Only a payment for the sale's own total, fully received, may ever pay a sale.
+        #[test]
+        fn only_the_exact_amount_pays(total in 1i64..10_000_000, amount in 0i64..10_000_000, received in 0i64..10_000_000) {
+            let ok = check_payment_amounts(Yen(total), IntentStatus::Succeeded, Yen(amount), Yen(received)).is_ok();
+            prop_assert_eq!(ok, amount == total && received == total);
+        }
+    }
+
     use super::*;
     use SaleStatus::*;
 

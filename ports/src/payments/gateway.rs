@@ -596,6 +596,13 @@ pub trait PaymentGateway: Send + Sync {
         key: IdempotencyKey,
     ) -> Result<SavedCard, GatewayError>;
 
+    /// Whether a browser-made card token exists at the provider, asked
+    /// before a support is written so that a made-up token holds no stock.
+    /// MUST NOT change anything; MUST return [`GatewayError::NotFound`] for
+    /// an unknown token (a token already used still exists: a retry of the
+    /// same support attaches it again by key).
+    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError>;
+
     /// The customer's cards, oldest first, and its default card.
     /// [`GatewayError::NotFound`] for an unknown customer.
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError>;
@@ -706,6 +713,10 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
         key: IdempotencyKey,
     ) -> Result<SavedCard, GatewayError> {
         (**self).add_card(customer, token, key).await
+    }
+
+    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError> {
+        (**self).check_card_token(token).await
     }
 
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {

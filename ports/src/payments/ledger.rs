@@ -214,6 +214,7 @@ pub struct SubscriptionRecord {
     pub project_id: ProjectId,
     pub project_slug: String,
     pub project_title: String,
+    pub return_id: ReturnId,
     pub return_title: String,
     /// The first month's sale.
     pub sale: SaleId,
@@ -235,6 +236,12 @@ impl SubscriptionRecord {
     /// Still charging (or still to be charged until the period's end).
     pub const fn is_running(&self) -> bool {
         matches!(self.status, SubscriptionState::Active | SubscriptionState::PastDue | SubscriptionState::Trialing)
+    }
+
+    /// Running, or being started (its first payment not settled yet): a
+    /// member has at most one such monthly support per return.
+    pub const fn holds_its_return(&self) -> bool {
+        self.is_running() || matches!(self.status, SubscriptionState::Incomplete)
     }
 }
 
@@ -276,6 +283,10 @@ pub trait SupportLedger: Send + Sync {
     async fn sale(&self, id: SaleId) -> Result<Option<SaleRecord>, RepoError>;
 
     async fn sale_by_payment(&self, payment: &PaymentId) -> Result<Option<SaleRecord>, RepoError>;
+
+    /// The sale `user` placed with idempotency key `key`; `None` when that
+    /// key was never used by that user.
+    async fn sale_by_key(&self, user: UserId, key: &str) -> Result<Option<SaleRecord>, RepoError>;
 
     /// Applies a provider report under the sale's row lock: the status moves
     /// only as `SaleStatus::after_provider_report` allows (a stale or

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::ids::UserId;
-use domain::payment::{PayType, SaleStatus};
+use domain::payment::{PayType, PaymentMismatch, SaleStatus};
 use domain::time::tokyo_date;
 
 use super::gateway::{
@@ -33,6 +33,10 @@ pub const MSG_MONTHLY_SAVED_CARD: &str = "毎月のご支援には登録済み�
 pub const MSG_MONTHLY_ONE_LOT: &str = "毎月のご支援は1口ずつのお申し込みです。";
 
 /// Who may back a monthly return, and how: members, by a saved card, one unit.
+/// A second monthly support of a return the member already supports monthly.
+pub const MSG_MONTHLY_RUNNING: &str =
+    "このリターンはすでに毎月のご支援をいただいています。ご支援の内容は「毎月のご支援」からご確認いただけます。";
+
 pub(crate) fn check_monthly_order(order: &SupportOrder) -> Result<(), SupportError> {
     if matches!(order.supporter, Supporter::Guest(_)) {
         return Err(SupportError::MonthlyRefused(MSG_MONTHLY_MEMBERS_ONLY));
@@ -154,6 +158,17 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
     /// the row is written first, the provider asked with keys derived from
     /// the sale, and its answer recorded. A repeat finds the same row and
     /// the provider answers the same key with the same subscription.
+    /// Refuses a second monthly support of the same return by one member
+    /// (another key; the same key continues its own support).
+    pub(crate) async fn refuse_second_monthly(&self, user: UserId, order: &SupportOrder) -> Result<(), SupportError> {
+        let retry_of = self.ledger.sale_by_key(user, &order.idempotency_key).await?.map(|sale| sale.id);
+        let running = self.ledger.subscriptions_of(user).await?;
+        match running.iter().find(|s| s.return_id == order.ret && s.holds_its_return() && Some(s.sale) != retry_of) {
+            Some(running) => Err(SupportError::MonthlyRunning(running.id)),
+            None => Ok(()),
+        }
+    }
+
     pub(crate) async fn start_monthly(
         &self,
         sale: SaleRecord,
@@ -180,10 +195,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                         message: MSG_MONTHLY_SAVED_CARD.to_string(),
                     }]));
                 };
-                let owned = self.gateway.cards(&customer).await.map_err(provider_error)?;
-                if !owned.cards.iter().any(|c| &c.id == chosen) {
-                    return Err(SupportError::NotFound);
-                }
+                // The card was checked to be the member's before the sale was written.
                 let report = PaymentReport { card: Some(chosen.clone()), ..PaymentReport::empty() };
                 self.ledger.record_payment(sale.id, report, self.clock.now()).await?;
                 let plan = self.plan_for(&sale);
@@ -257,6 +269,11 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
             return Ok(());
         };
         if invoice.paid {
+            if invoice.amount_paid != row.amount {
+                let mismatch = PaymentMismatch::Received { expected: row.amount, actual: invoice.amount_paid };
+                tracing::error!(invoice = %invoice.id, subscription = row.id, %mismatch, "paid invoice not applied");
+                return Err(SupportError::Mismatch(mismatch));
+            }
             match self.ledger.record_month(row.id, invoice, self.clock.now()).await? {
                 MonthRecorded::First(sale) => {
                     let report = PaymentReport {

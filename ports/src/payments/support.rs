@@ -13,8 +13,8 @@ use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::{MoneyError, PriceBreakdown, Yen};
 use domain::payment::{
-    bank_transfer_deadline, public_holidays, validate_info_step, AdditionalField, InfoStepError, InfoStepInput,
-    PayType, SaleStatus,
+    bank_transfer_deadline, check_payment_amounts, validate_info_step, AdditionalField, InfoStepError, InfoStepInput,
+    PayType, PaymentMismatch, SaleStatus,
 };
 use domain::profile::AddressError;
 use domain::returns::{check_purchase, PurchaseBlock};
@@ -103,8 +103,12 @@ pub const MSG_PAYMENT_FAILED: &str = "決済の登録に失敗しました";
 /// A member's address used for a guest support.
 pub const MSG_MEMBER_EXISTS: &str = "このメールアドレスは会員登録済みです。ログインしてからご支援ください。";
 pub const MSG_PAYMENT_TYPE_NOT_ACCEPTED: &str = "このプロジェクトではご指定のお支払い方法をご利用いただけません。";
+pub const MSG_CARD_UNUSABLE: &str = "カード情報を確認できませんでした。もう一度カード情報を入力してください。";
 pub const MSG_CARD_REQUIRED: &str = "お支払いに使うクレジットカードを選択してください。";
 pub const MSG_IDEMPOTENCY_KEY: &str = "リクエストの形式が正しくありません。";
+/// A key sent again with another order (the page was reused for a new one).
+pub const MSG_KEY_REUSED: &str =
+    "この申し込みは別の内容で受け付け済みです。ページを再読み込みしてからお申し込みください。";
 /// Saved cards and addresses belong to members.
 pub const MSG_LOGIN_REQUIRED: &str = "ログインが必要です。";
 
@@ -129,6 +133,9 @@ pub enum SupportError {
     /// A monthly return backed by a guest or by bank transfer (409).
     #[error("{0}")]
     MonthlyRefused(&'static str),
+    /// The member already supports this return monthly (our subscription id).
+    #[error("{}", super::subscriptions::MSG_MONTHLY_RUNNING)]
+    MonthlyRunning(i64),
     /// The card was refused; the sale failed and released its lots.
     #[error("{}", MSG_CARD_DECLINED)]
     Declined,
@@ -140,6 +147,15 @@ pub enum SupportError {
     /// to the field's message); nothing was written.
     #[error("refused by the storage rule {}", .0.name)]
     Refused(crate::ConstraintViolation),
+    /// The idempotency key was used before for another order (project,
+    /// return, lots or method): nothing written, as the provider answers a
+    /// key reused with other parameters.
+    #[error("{}", MSG_KEY_REUSED)]
+    KeyReused,
+    /// The provider's payment does not match the sale (amount, money
+    /// received): not applied, logged for a person to look at.
+    #[error("provider report does not match the sale: {0}")]
+    Mismatch(PaymentMismatch),
     #[error(transparent)]
     Unexpected(#[from] anyhow::Error),
 }
@@ -184,7 +200,15 @@ pub struct SweepReport {
 #[async_trait::async_trait]
 pub trait Supports: Send + Sync {
     /// The figures of `lot` units of a return, as the support call will charge them.
-    async fn quote(&self, project: ProjectId, ret: ReturnId, lot: i64) -> Result<PriceBreakdown, SupportError>;
+    /// `NotFound` also for a return shown only to another address than
+    /// `viewer`'s (the project page's rule).
+    async fn quote(
+        &self,
+        project: ProjectId,
+        ret: ReturnId,
+        lot: i64,
+        viewer: Option<Email>,
+    ) -> Result<PriceBreakdown, SupportError>;
 
     /// Makes (or finds) the guest account of an e-mail at step 1; `true`
     /// when it existed already. A member's address is `MemberExists`.
@@ -261,16 +285,25 @@ impl<L, G, M, C> SupportService<L, G, M, C> {
     }
 }
 
-/// The provider's answer about a payment, in the ledger's terms.
-fn report_of(payment: &Payment, pay_type: PayType) -> PaymentReport {
-    PaymentReport {
+/// The provider's answer about a payment of `sale`, in the ledger's terms;
+/// refused when the payment is not for the sale's total or claims to be paid
+/// without having received it all (see [`check_payment_amounts`]).
+fn report_for(sale: &SaleRecord, payment: &Payment) -> Result<PaymentReport, SupportError> {
+    check_payment_amounts(sale.terms.total, payment.status, payment.amount, payment.amount_received).map_err(
+        |mismatch| {
+            tracing::error!(sale = %sale.id, payment = %payment.id, %mismatch, "provider report not applied");
+            SupportError::Mismatch(mismatch)
+        },
+    )?;
+    let pay_type = sale.pay_type;
+    Ok(PaymentReport {
         payment: Some(payment.id.clone()),
         status: payment.status.sale_status(pay_type),
         amount_remaining: (pay_type == PayType::BankTransfer).then_some(payment.amount_remaining),
         instructions: payment.bank_transfer().cloned(),
         one_time_card: None,
         card: None,
-    }
+    })
 }
 
 fn authenticate_secret(payment: &Payment) -> Option<String> {
@@ -424,7 +457,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         };
         match answer {
             Ok(payment) => {
-                let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
+                let recorded = self.record(sale.id, report_for(sale, &payment)?).await?;
                 Ok(SupportOutcome {
                     authenticate: authenticate_secret(&payment),
                     sale: recorded.sale,
@@ -502,7 +535,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         };
         match self.gateway.payment(&payment_id).await {
             Ok(payment) => {
-                let recorded = self.record(sale.id, report_of(&payment, sale.pay_type)).await?;
+                let recorded = self.record(sale.id, report_for(&sale, &payment)?).await?;
                 Ok(SupportOutcome {
                     authenticate: authenticate_secret(&payment),
                     sale: recorded.sale,
@@ -552,6 +585,27 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         }
     }
 
+    /// What can be checked about the card before a sale holds any stock: a
+    /// saved card is one of the member's own, a typed card's token exists.
+    async fn check_card(&self, user: UserId, card: &CardChoice) -> Result<(), SupportError> {
+        match card {
+            CardChoice::Saved(card) => {
+                let Some(customer) = self.ledger.customer(user).await? else { return Err(SupportError::NotFound) };
+                let owned = self.gateway.cards(&customer).await.map_err(provider_error)?;
+                if owned.cards.iter().any(|c| &c.id == card) {
+                    Ok(())
+                } else {
+                    Err(SupportError::NotFound)
+                }
+            }
+            CardChoice::New { token, .. } => match self.gateway.check_card_token(token).await {
+                Ok(()) => Ok(()),
+                Err(GatewayError::NotFound(_) | GatewayError::Rejected(_)) => Err(card_unusable()),
+                Err(other) => Err(provider_error(other)),
+            },
+        }
+    }
+
     /// The card to charge for a sale: a saved card of the customer, or the
     /// typed one attached now (by the sale's key, so a retry attaches it
     /// once). Stored on the sale before any charge, so a retry or the
@@ -564,13 +618,8 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         may_save: bool,
     ) -> Result<PaymentMethodId, SupportError> {
         let (card, one_time) = match choice {
-            CardChoice::Saved(card) => {
-                let owned = self.gateway.cards(customer).await.map_err(provider_error)?;
-                if !owned.cards.iter().any(|c| &c.id == card) {
-                    return Err(SupportError::NotFound);
-                }
-                (card.clone(), false)
-            }
+            // Checked to be the member's before the sale was written (`check_card`).
+            CardChoice::Saved(card) => (card.clone(), false),
             CardChoice::New { token, save } => {
                 let key = IdempotencyKey::for_sale(&self.config.namespace, sale.id, KeyPurpose::AttachCard);
                 match self.gateway.add_card(customer, token, key).await {
@@ -580,6 +629,13 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
                         self.record(sale.id, PaymentReport { status: SaleStatus::Failed, ..PaymentReport::empty() })
                             .await?;
                         return Err(SupportError::Declined);
+                    }
+                    Err(error @ (GatewayError::NotFound(_) | GatewayError::Rejected(_))) => {
+                        // The provider will never take this token: the lots go back now, not at the next sweep.
+                        tracing::info!(sale = %sale.id, %error, "card token refused when attached");
+                        self.record(sale.id, PaymentReport { status: SaleStatus::Failed, ..PaymentReport::empty() })
+                            .await?;
+                        return Err(card_unusable());
                     }
                     Err(other) => return Err(provider_error(other)),
                 }
@@ -593,6 +649,14 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         self.ledger.record_payment(sale.id, report, self.clock.now()).await?;
         Ok(card)
     }
+}
+
+/// Whether a sale found by its idempotency key is the order sent again.
+fn is_same_order(sale: &SaleRecord, order: &SupportOrder, terms: &PriceBreakdown) -> bool {
+    sale.project_id == order.project
+        && sale.return_id == order.ret
+        && sale.pay_type == order.pay_type
+        && &sale.terms == terms
 }
 
 struct Validated {
@@ -613,6 +677,11 @@ fn info_problem(error: &InfoStepError) -> FieldProblem {
         InfoStepError::AdditionalRequired { .. } => "additionalData",
     };
     FieldProblem { field, message: error.to_string() }
+}
+
+/// A typed card the provider does not know (made up, or from another account).
+fn card_unusable() -> SupportError {
+    SupportError::Invalid(vec![FieldProblem { field: "card", message: MSG_CARD_UNUSABLE.to_string() }])
 }
 
 fn address_problem(error: &AddressError) -> FieldProblem {
@@ -660,8 +729,17 @@ impl PaymentReport {
 
 #[async_trait::async_trait]
 impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for SupportService<L, G, M, C> {
-    async fn quote(&self, project: ProjectId, ret: ReturnId, lot: i64) -> Result<PriceBreakdown, SupportError> {
+    async fn quote(
+        &self,
+        project: ProjectId,
+        ret: ReturnId,
+        lot: i64,
+        viewer: Option<Email>,
+    ) -> Result<PriceBreakdown, SupportError> {
         let checkout = self.checkout(project, ret).await?;
+        if !domain::returns::is_visible_to(checkout.only_for.as_deref(), viewer.as_ref().map(Email::as_str)) {
+            return Err(SupportError::NotFound);
+        }
         let lot = Lot::for_return(lot, checkout.lot_disable)
             .map_err(|e| SupportError::Invalid(vec![FieldProblem { field: "lot", message: e.to_string() }]))?;
         Ok(checkout.price_of(lot)?)
@@ -697,6 +775,12 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         }
         let valid = self.validate(&order, &checkout, &email)?;
         check_purchase(checkout.remaining, checkout.return_disabled, checkout.project_open, valid.step.lot)?;
+        if monthly {
+            self.refuse_second_monthly(user, &order).await?;
+        }
+        if let Some(card) = &order.card {
+            self.check_card(user, card).await?;
+        }
         let terms = checkout.price_of(valid.step.lot)?;
         let now = self.clock.now();
         let new_sale = NewSale {
@@ -722,7 +806,10 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
             transfer_deadline: (order.pay_type == PayType::BankTransfer).then(|| transfer_deadline_for(now)),
         };
         let sale = match self.ledger.place(new_sale).await {
-            Ok(Placed::New(sale) | Placed::Existing(sale)) => sale,
+            Ok(Placed::New(sale)) => sale,
+            // A retry continues its sale; the same key for another order is the client's mistake, never a success.
+            Ok(Placed::Existing(sale)) if is_same_order(&sale, &order, &terms) => sale,
+            Ok(Placed::Existing(_)) => return Err(SupportError::KeyReused),
             Err(PlaceError::Blocked(block)) => return Err(SupportError::Blocked(block)),
             Err(PlaceError::Repo(error)) => return Err(error.into()),
         };
@@ -747,9 +834,14 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
     }
 
     async fn apply_webhook(&self, payload: &str, signature: &str) -> Result<(), WebhookApplyError> {
-        let event = self.gateway.verify_webhook(payload, signature)?;
         let body: serde_json::Value =
             serde_json::from_str(payload).map_err(|e| WebhookError::BadPayload(e.to_string()))?;
+        let event = match self.gateway.verify_webhook(payload, signature) {
+            Ok(event) => event,
+            // Signed by the provider but of a shape we do not read: acknowledged and kept, as the provider expects.
+            Err(WebhookError::BadPayload(reason)) => return self.keep_unreadable_event(body, &reason).await,
+            Err(refused) => return Err(refused.into()),
+        };
         let object_id = event
             .payment
             .as_ref()
@@ -765,15 +857,27 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> Supports for Supp
         if !fresh {
             return Ok(());
         }
+        // The signature proves who sent the event, not that its object is current or ours: payments and invoices
+        // are read back from the provider and checked against the sale before anything moves.
         let result = match (&event.payment, &event.invoice, &event.subscription) {
-            (Some(payment), _, _) => self.apply_payment(payment).await,
-            (None, Some(invoice), _) => self.apply_invoice(invoice, event.kind).await,
+            (Some(reported), _, _) => match self.gateway.payment(&reported.id).await {
+                Ok(payment) => self.apply_payment(&payment).await,
+                Err(error) => Err(provider_error(error)),
+            },
+            (None, Some(reported), _) => match self.gateway.invoice(&reported.id).await {
+                Ok(invoice) => self.apply_invoice(&invoice, event.kind).await,
+                Err(error) => Err(provider_error(error)),
+            },
             (None, None, Some(subscription)) => self.apply_subscription(subscription).await,
             (None, None, None) => Ok(()),
         };
         let error = result.as_ref().err().map(ToString::to_string);
         self.ledger.finish_event(event.id.as_str(), error, now).await.map_err(anyhow::Error::from)?;
-        result.map_err(|e| WebhookApplyError::Failed(e.into()))
+        match result {
+            // Kept with its reason for a person to look at; sending it again would not change the answer.
+            Err(SupportError::Mismatch(_) | SupportError::NotFound) => Ok(()),
+            other => other.map_err(|e| WebhookApplyError::Failed(e.into())),
+        }
     }
 
     async fn reconcile(&self) -> Result<SweepReport, SupportError> {
@@ -866,7 +970,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         let Some(payment_id) = &sale.payment else { return self.record(sale.id, cancel).await };
         match self.gateway.payment(payment_id).await {
             Ok(payment) => {
-                let said = report_of(&payment, sale.pay_type);
+                let said = report_for(sale, &payment)?;
                 // Money arrived or is being settled: that stands. Anything else is cancelled here.
                 let report = match said.status {
                     SaleStatus::Succeeded | SaleStatus::Processing => said,
@@ -895,7 +999,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         let partly_paid = stored_partly || before.as_ref().is_some_and(partly);
         if let Some(open) = before.as_ref().filter(|p| partly(p) && !is_final(p.status.sale_status(sale.pay_type))) {
             // What is still owed stays on the sale for the refund: the closed payment no longer shows it.
-            self.ledger.record_payment(sale.id, report_of(open, sale.pay_type), self.clock.now()).await?;
+            self.ledger.record_payment(sale.id, report_for(sale, open)?, self.clock.now()).await?;
         }
         let closed = match before {
             Some(payment) if payment.status == domain::payment::IntentStatus::Succeeded => Some(payment),
@@ -905,7 +1009,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
         };
         if let Some(paid) = closed.filter(|p| p.status == domain::payment::IntentStatus::Succeeded) {
             // Paid in full after all (before or while closing): revived, or flagged when no stock is left.
-            self.record(sale.id, report_of(&paid, sale.pay_type)).await?;
+            self.record(sale.id, report_for(sale, &paid)?).await?;
             return Ok(());
         }
         let closed = self.ledger.close_transfer(sale.id, partly_paid, self.clock.now()).await?;
@@ -917,6 +1021,25 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
 }
 
 impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L, G, M, C> {
+    /// Records a signed event this adapter cannot read (a type or shape it
+    /// does not know) as finished with the reason, so it is acknowledged once
+    /// and visible later; nothing else moves.
+    async fn keep_unreadable_event(&self, body: serde_json::Value, reason: &str) -> Result<(), WebhookApplyError> {
+        let text = |key: &str| body.get(key).and_then(serde_json::Value::as_str).map(str::to_string);
+        let (Some(id), event_type) = (text("id"), text("type").unwrap_or_default()) else {
+            tracing::warn!(%reason, "signed webhook without an event id; acknowledged, nothing recorded");
+            return Ok(());
+        };
+        tracing::info!(event = %id, %event_type, %reason, "signed webhook of a shape we do not read; kept");
+        let now = self.clock.now();
+        let fresh = self.ledger.record_event(&id, &event_type, None, body, now).await.map_err(anyhow::Error::from)?;
+        if fresh {
+            let note = Some(format!("not read: {reason}"));
+            self.ledger.finish_event(&id, note, now).await.map_err(anyhow::Error::from)?;
+        }
+        Ok(())
+    }
+
     /// Applies what the provider says about a payment to its sale (found by
     /// the sale id the payment carries, or by the payment id). Payments that
     /// are not ours are ignored.
@@ -933,7 +1056,7 @@ impl<L: SupportLedger, G: PaymentGateway, M: Mailer, C: Clock> SupportService<L,
             tracing::warn!(sale = %sale.id, payment = %payment.id, "event about another payment of the sale; ignored");
             return Ok(());
         }
-        self.record(sale.id, report_of(payment, sale.pay_type)).await.map(|_| ())
+        self.record(sale.id, report_for(&sale, payment)?).await.map(|_| ())
     }
 }
 
@@ -956,7 +1079,7 @@ impl Checkout {
 
 /// When the deadline of a transfer placed now falls.
 pub fn transfer_deadline_for(now: DateTime<Utc>) -> chrono::NaiveDate {
-    bank_transfer_deadline(tokyo_date(now), &public_holidays())
+    bank_transfer_deadline(tokyo_date(now))
 }
 
 #[cfg(test)]

@@ -296,6 +296,7 @@ async fn a_provider_timeout_leaves_the_sale_pending_and_a_retry_with_the_same_ke
         Placed::Existing(sale)
     });
     let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
     gateway
         .expect_charge_card()
         .withf(|charge, key| key.as_str() == "t-sale-41-confirm" && charge.payment_method.as_str() == CARD)
@@ -314,6 +315,7 @@ async fn a_repeat_of_a_sale_that_has_its_payment_reads_the_provider_and_never_ch
         Placed::Existing(sale)
     });
     let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
     gateway.expect_charge_card().never();
     gateway.expect_payment().with(eq(PaymentId::new("pi_1"))).returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, _) = recording_mailer();
@@ -396,8 +398,10 @@ async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_pro
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
     ledger.expect_place().returning(|_| Err(PlaceError::Blocked(PurchaseBlock::SoldOut)));
     let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
     gateway.expect_charge_card().never();
     let (mailer, _) = recording_mailer();
 
@@ -531,6 +535,7 @@ async fn a_redelivered_webhook_is_recorded_once_and_applied_once() {
     });
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_1", IntentStatus::Succeeded)));
+    gateway.expect_payment().times(1).returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, sent) = recording_mailer();
     let service = service(ledger, gateway, mailer);
 
@@ -611,6 +616,7 @@ async fn a_transfer_paid_after_its_cancellation_is_revived_and_the_supporter_get
     ledger.expect_finish_event().returning(|_, _, _| Ok(()));
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_late", IntentStatus::Succeeded)));
+    gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, sent) = recording_mailer();
 
     service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
@@ -793,4 +799,129 @@ fn the_quote_and_the_sale_share_one_computation() {
     let no_account = Checkout { connected_account: None, ..checkout() };
     assert_eq!(no_account.fee_for(Yen(9900), PayType::Card), Yen::ZERO);
     assert_eq!(checkout().fee_for(Yen(9900), PayType::BankTransfer), Yen(1138));
+}
+
+/// A signed event is not believed on its own: the payment is read back, and a paid one for another amount than the
+/// sale's total moves nothing (the event is kept with its reason and acknowledged).
+#[tokio::test]
+async fn a_signed_event_whose_payment_received_one_yen_pays_nothing() {
+    let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
+    ledger.expect_record_event().returning(|_, _, _, _, _| Ok(true));
+    ledger.expect_sale().returning(|_| Ok(Some(sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer))));
+    let kept = Arc::new(Mutex::new(Vec::new()));
+    let noted = Arc::clone(&kept);
+    ledger.expect_finish_event().returning(move |_, error, _| {
+        noted.lock().unwrap().push(error);
+        Ok(())
+    });
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_1yen", IntentStatus::Succeeded)));
+    gateway.expect_payment().returning(|_| Ok(Payment { amount_received: Yen(1), ..payment(IntentStatus::Succeeded) }));
+    let (mailer, sent) = recording_mailer();
+
+    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+
+    assert!(reports.lock().unwrap().is_empty(), "nothing recorded on the sale");
+    assert!(sent.lock().unwrap().is_empty(), "no thanks mail");
+    let kept = kept.lock().unwrap();
+    assert!(kept[0].as_deref().is_some_and(|e| e.contains("1円 received")), "{kept:?}");
+}
+
+/// The event says succeeded, the provider's own record says the 3-D Secure step was never done: the provider wins.
+#[tokio::test]
+async fn an_event_that_says_succeeded_for_an_unauthenticated_card_follows_the_provider() {
+    let Book { mut ledger, reports } = book(PayType::Card, Placed::New);
+    ledger.expect_record_event().returning(|_, _, _, _, _| Ok(true));
+    ledger.expect_sale().returning(|_| Ok(Some(sale(PayType::Card, SaleStatus::Pending))));
+    ledger.expect_finish_event().returning(|_, _, _| Ok(()));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_fake", IntentStatus::Succeeded)));
+    gateway.expect_payment().returning(|_| {
+        let secret = NextAction::Authenticate { client_secret: "pi_1_secret".into() };
+        Ok(Payment { next_action: Some(secret), ..payment(IntentStatus::RequiresAction) })
+    });
+    let (mailer, _) = recording_mailer();
+
+    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+
+    let reports = reports.lock().unwrap();
+    assert_eq!(reports.iter().map(|r| r.status).collect::<Vec<_>>(), vec![SaleStatus::RequiresAction]);
+}
+
+/// A signed event of a shape we do not read is acknowledged (the provider stops sending it) and kept.
+#[tokio::test]
+async fn a_signed_event_we_cannot_read_is_acknowledged_and_kept_with_its_reason() {
+    let mut ledger = MockSupportLedger::new();
+    ledger
+        .expect_record_event()
+        .withf(|id, kind, object, _, _| id == "evt_new" && kind == "issuing_card.created" && object.is_none())
+        .times(1)
+        .returning(|_, _, _, _, _| Ok(true));
+    ledger
+        .expect_finish_event()
+        .withf(|id, error, _| id == "evt_new" && error.as_deref().is_some_and(|e| e.starts_with("not read")))
+        .times(1)
+        .returning(|_, _, _| Ok(()));
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_verify_webhook().returning(|_, _| Err(WebhookError::BadPayload("unknown object".into())));
+    let (mailer, _) = recording_mailer();
+    let body = r#"{"id":"evt_new","type":"issuing_card.created","data":{"object":{}}}"#;
+
+    service(ledger, gateway, mailer).apply_webhook(body, "t=1,v1=x").await.unwrap();
+}
+
+/// The same key sent with another lot count is refused, and the first sale is left as it was.
+#[tokio::test]
+async fn a_key_reused_for_another_order_is_refused() {
+    let Book { ledger, reports } = book(PayType::Card, Placed::Existing);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    gateway.expect_charge_card().never();
+    let (mailer, _) = recording_mailer();
+
+    let error =
+        service(ledger, gateway, mailer).place(SupportOrder { lot: 3, ..order(PayType::Card) }).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::KeyReused), "{error:?}");
+    assert_eq!(error.to_string(), MSG_KEY_REUSED);
+    assert!(reports.lock().unwrap().is_empty());
+}
+
+/// Another member's saved card is refused before any sale is written, so no stock is held.
+#[tokio::test]
+async fn another_members_saved_card_is_refused_before_the_sale_is_written() {
+    let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
+    ledger.expect_place().never();
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_cards().returning(|_| Ok(CustomerCards { cards: vec![], default: None }));
+    let (mailer, _) = recording_mailer();
+
+    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+
+    assert!(matches!(error, SupportError::NotFound), "{error:?}");
+}
+
+/// A typed card whose token the provider does not know is refused with the card field's message, nothing written.
+#[tokio::test]
+async fn a_made_up_card_token_is_refused_before_the_sale_is_written() {
+    let mut ledger = MockSupportLedger::new();
+    no_subscriptions(&mut ledger);
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_place().never();
+    let mut gateway = MockPaymentGateway::new();
+    gateway.expect_check_card_token().returning(|_| Err(GatewayError::NotFound("tok_nonexistent".into())));
+    let (mailer, _) = recording_mailer();
+    let typed = CardChoice::New { token: CardToken::new("tok_nonexistent"), save: false };
+
+    let error =
+        service(ledger, gateway, mailer).place(SupportOrder { card: Some(typed), ..order(PayType::Card) }).await;
+
+    let Err(SupportError::Invalid(problems)) = error else { panic!("{error:?}") };
+    assert_eq!(problems[0].field, "card");
+    assert_eq!(problems[0].message, MSG_CARD_UNUSABLE);
 }

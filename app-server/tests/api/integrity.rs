@@ -1,0 +1,204 @@
+//! The findings of the second integrity review, pinned against the real server, database and local payment
+//! server: signed events are checked against the provider and the sale, refused cards hold no stock, a reused
+//! key is refused, and the webhook answers in the documented shape.
+
+use serde_json::{json, Value};
+
+use crate::backing::{place, return_id, support_body};
+use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+use crate::monthly::deliver;
+use crate::provider::{card_token, provider_get};
+
+const MEMBER: &str = "demo-taro@example.jp";
+const PASSWORD: &str = "demo-password-1";
+
+fn count(app: &TestApp, sql: &str) -> i64 {
+    app.query_i64(&format!("SELECT count(*) AS value FROM {sql}"))
+}
+
+/// A signed event in the provider's shape around `object`.
+fn event(id: &str, kind: &str, object: Value) -> String {
+    let created = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    json!({
+        "id": id, "object": "event", "type": kind, "created": created, "livemode": false,
+        "pending_webhooks": 1, "request": {"id": null, "idempotency_key": null},
+        "data": {"object": object}
+    })
+    .to_string()
+}
+
+/// A guest's bank transfer of two lots, waiting for the money; its sale id and payment id.
+async fn waiting_transfer(app: &TestApp) -> (i64, String) {
+    let mut body = support_body(app, "thanks-mail", 2).await;
+    body["guestEmail"] = json!(unique_email("transfer"));
+    let (status, answer) = place(app, None, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["sale"]["status"], "awaiting_bank_transfer");
+    let sale = answer["sale"]["id"].as_i64().unwrap();
+    let payment = app.query_text(&format!("SELECT intent_id AS value FROM sales WHERE id = {sale}"));
+    (sale, payment)
+}
+
+#[tokio::test]
+async fn a_signed_event_that_says_a_transfer_was_paid_with_one_yen_pays_nothing() {
+    let app = spawn_demo_app().await;
+    let (sale, payment) = waiting_transfer(&app).await;
+    let (project, _) = return_id(&app, "thanks-mail").await;
+    let raised: Value = app.get(&format!("/v1/sales/get/sum?type=project&id={project}")).await.json().await.unwrap();
+    // The provider's own object, rewritten the way a forged or stale event would carry it.
+    let mut object = provider_get(&format!("/v1/payment_intents/{payment}")).await;
+    object["status"] = json!("succeeded");
+    object["amount_received"] = json!(1);
+    object["next_action"] = Value::Null;
+    let forged = format!("evt_forged_{}", uuid::Uuid::new_v4().simple());
+
+    let status = deliver(&app, &event(&forged, "payment_intent.succeeded", object.clone())).await;
+    // The same object under an event type that does not say paid, and with no metadata.
+    object["metadata"] = json!({});
+    let processing = format!("evt_processing_{}", uuid::Uuid::new_v4().simple());
+    let second = deliver(&app, &event(&processing, "payment_intent.processing", object)).await;
+
+    assert_eq!((status, second), (200, 200));
+    let stored = app.query_text(&format!("SELECT status AS value FROM sales WHERE id = {sale}"));
+    assert_eq!(stored, "awaiting_bank_transfer", "the provider still waits for the money");
+    let after: Value = app.get(&format!("/v1/sales/get/sum?type=project&id={project}")).await.json().await.unwrap();
+    assert_eq!(after["result"]["amount"], raised["result"]["amount"], "the total did not move");
+    assert_eq!(count(&app, &format!("provider_events WHERE event_id IN ('{forged}', '{processing}')")), 2, "kept");
+    app.assert_reconciled();
+}
+
+#[tokio::test]
+async fn a_signed_event_we_do_not_read_is_acknowledged_and_a_huge_body_gets_the_json_error() {
+    let app = spawn_demo_app().await;
+    let unreadable = format!("evt_unreadable_{}", uuid::Uuid::new_v4().simple());
+
+    let status =
+        deliver(&app, &event(&unreadable, "payment_intent.succeeded", json!({"id": "pi_unknown_shape"}))).await;
+
+    assert_eq!(status, 200, "acknowledged, so the provider stops sending it");
+    let kept = app.query_text(&format!(
+        "SELECT coalesce(last_error, '') AS value FROM provider_events WHERE event_id = '{unreadable}'"
+    ));
+    assert!(kept.starts_with("not read"), "{kept}");
+
+    let huge = "x".repeat(300 * 1024);
+    let resp = app
+        .client
+        .post(format!("{}/v1/stripe/webhook", app.address))
+        .header("Stripe-Signature", "t=1,v1=00")
+        .header("Content-Type", "application/json")
+        .body(huge)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 413);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("application/json"));
+    let body: Value = resp.json().await.unwrap();
+    assert_eq!(body["error"], "too_large");
+}
+
+#[tokio::test]
+async fn a_made_up_card_token_writes_no_sale_and_holds_no_stock() {
+    let app = spawn_demo_app().await;
+    let guest = unique_email("made-up-card");
+    let mut body = support_body(&app, "thanks-mail", 1).await;
+    body["guestEmail"] = json!(guest);
+    body["card"] = json!({"token": "tok_nonexistent"});
+    let sales_before = count(&app, "sales");
+
+    let (status, answer) = place(&app, None, &body).await;
+
+    assert_eq!((status, answer["field"].as_str()), (400, Some("card")), "{answer}");
+    assert_eq!(answer["message"], "カード情報を確認できませんでした。もう一度カード情報を入力してください。");
+    assert_eq!(count(&app, "sales"), sales_before, "no sale written");
+}
+
+#[tokio::test]
+async fn another_members_saved_card_is_refused_before_any_sale_is_written() {
+    let app = spawn_demo_app().await;
+    let owner = unique_email("card-owner");
+    app.register_member(&owner, PASSWORD).await;
+    let owner_token = app.login(&owner, PASSWORD).await;
+    let saved = app
+        .post_json_with_token(
+            "/v1/stripe/customer/set/updater",
+            &owner_token,
+            &json!({"source": card_token("4242424242424242").await, "isCardRegist": true}),
+        )
+        .await;
+    assert_eq!(saved.status(), 200);
+    let card = saved.json::<Value>().await.unwrap()["card"]["id"].as_str().unwrap().to_string();
+    let thief = app.login(MEMBER, PASSWORD).await;
+    let mut body = support_body(&app, "thanks-mail", 1).await;
+    body["lot"] = json!(10);
+    body["card"] = json!({"cardId": card});
+    let sales_before = count(&app, "sales");
+
+    let (status, answer) = place(&app, Some(&thief), &body).await;
+
+    assert_eq!(status, 404, "{answer}");
+    assert_eq!(count(&app, "sales"), sales_before, "no 10-lot sale holds the stock");
+}
+
+#[tokio::test]
+async fn the_same_key_sent_with_another_lot_count_is_refused_and_writes_nothing() {
+    let app = spawn_demo_app().await;
+    let token = app.login(MEMBER, PASSWORD).await;
+    let mut body = support_body(&app, "thanks-mail", 2).await;
+    let (status, first) = place(&app, Some(&token), &body).await;
+    assert_eq!(status, 200, "{first}");
+    let key = body["idempotencyKey"].as_str().unwrap().to_string();
+
+    body["lot"] = json!(3);
+    let (status, answer) = place(&app, Some(&token), &body).await;
+
+    assert_eq!((status, answer["error"].as_str()), (409, Some("idempotency_key_reused")), "{answer}");
+    assert_eq!(count(&app, &format!("sales WHERE idempotency_key = '{key}'")), 1);
+    let lot = app.query_i64(&format!("SELECT lot::bigint AS value FROM sales WHERE idempotency_key = '{key}'"));
+    assert_eq!(lot, 2, "the first sale is as it was");
+    // Another return under the same key: refused as well.
+    let (_, guided_tour) = return_id(&app, "guided-tour").await;
+    body["lot"] = json!(2);
+    body["returnId"] = json!(guided_tour);
+    let (status, answer) = place(&app, Some(&token), &body).await;
+    assert_eq!(status, 409, "{answer}");
+}
+
+#[tokio::test]
+async fn an_admin_mail_title_with_a_nul_or_a_line_break_is_refused_with_the_fields_message() {
+    let app = spawn_demo_app().await;
+    let admin = app.login("demo-admin@example.jp", PASSWORD).await;
+
+    for title in ["お知らせ\u{0}", "お知らせ\r\nBcc: all@example.jp"] {
+        let resp = app
+            .post_json_with_token("/v1/mail/set/register", &admin, &json!({"title": title, "content": "<p>本文</p>"}))
+            .await;
+
+        assert_eq!(resp.status(), 400, "{title:?}");
+        let body: Value = resp.json().await.unwrap();
+        assert_eq!(body["message"], "タイトルに使用できない文字が含まれています。", "{body}");
+    }
+}
+
+#[tokio::test]
+async fn a_return_shown_to_one_address_is_neither_priced_nor_totalled_for_anyone_else() {
+    let app = spawn_demo_app().await;
+    let (project, vip) = return_id(&app, "vip-dinner").await;
+    let (_, hidden) = return_id(&app, "staff-only").await;
+    let (_, open) = return_id(&app, "thanks-mail").await;
+    let invited = app.query_text(&format!("SELECT show_user_email AS value FROM returns WHERE id = {vip}"));
+    let quote = |ret: i64| format!("/v1/payment/get/quote?projectId={project}&returnId={ret}&lot=1");
+
+    assert_eq!(app.get(&quote(vip)).await.status(), 404, "anonymous");
+    let stranger = app.login(MEMBER, PASSWORD).await;
+    assert_ne!(invited, MEMBER);
+    assert_eq!(app.get_with_token(&quote(vip), &stranger).await.status(), 404, "another member");
+    assert_eq!(app.get(&quote(hidden)).await.status(), 404, "a hidden return");
+    assert_eq!(app.get(&quote(open)).await.status(), 200);
+    let guest_of_honour = app.login(&invited, PASSWORD).await;
+    assert_eq!(app.get_with_token(&quote(vip), &guest_of_honour).await.status(), 200, "the invited member");
+    for ret in [vip, hidden] {
+        assert_eq!(app.get(&format!("/v1/sales/get/sum?type=return&id={ret}")).await.status(), 404, "{ret}");
+    }
+    assert_eq!(app.get(&format!("/v1/sales/get/sum?type=return&id={open}")).await.status(), 200);
+}
