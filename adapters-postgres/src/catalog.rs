@@ -325,8 +325,10 @@ fn project_sum(
     project_totals::table.find(project_id.get()).select((project_totals::paid_amount, project_totals::supports))
 }
 
+/// Only for returns every visitor sees: a hidden return, or one shown to a single address, has no public total.
 const SUM_RETURN: &str = "SELECT coalesce(t.paid_amount, 0) AS amount, coalesce(t.supports, 0) AS supports \
-     FROM returns r LEFT JOIN return_totals t ON t.return_id = r.id WHERE r.id = $1";
+     FROM returns r LEFT JOIN return_totals t ON t.return_id = r.id \
+     WHERE r.id = $1 AND r.flag < 900 AND (r.show_user_email IS NULL OR btrim(r.show_user_email) = '')";
 
 /// In the operator's order (`position`), with each return's paid supports
 /// from the running totals (a primary-key lookup per return).

@@ -4,7 +4,7 @@
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Date, Nullable, SmallInt, Text, Timestamptz};
+use diesel::sql_types::{BigInt, Bool, Date, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
 use domain::money::{TaxMode, Yen};
@@ -256,15 +256,23 @@ impl ProfileRepository for PgProfileRepository {
 
     async fn update_profile(&self, user: UserId, update: ProfileUpdate) -> Result<(), RepoError> {
         with_conn(&self.pool, move |conn| {
+            // A field left out keeps its value ($6..$9 say which were sent).
             let updated = sql_query(
-                "UPDATE users SET username = $2, displayname = $3, profile = $4, age_group = $5, updated_at = now() \
+                "UPDATE users SET username = CASE WHEN $6 THEN $2 ELSE username END, \
+                        displayname = CASE WHEN $7 THEN $3 ELSE displayname END, \
+                        profile = CASE WHEN $8 THEN $4 ELSE profile END, \
+                        age_group = CASE WHEN $9 THEN $5 ELSE age_group END, updated_at = now() \
                   WHERE id = $1",
             )
             .bind::<BigInt, _>(user.0)
-            .bind::<Nullable<Text>, _>(update.username)
-            .bind::<Nullable<Text>, _>(update.displayname)
-            .bind::<Nullable<Text>, _>(update.profile)
-            .bind::<Nullable<Text>, _>(update.age_group)
+            .bind::<Nullable<Text>, _>(update.username.clone().flatten())
+            .bind::<Nullable<Text>, _>(update.displayname.clone().flatten())
+            .bind::<Nullable<Text>, _>(update.profile.clone().flatten())
+            .bind::<Nullable<Text>, _>(update.age_group.clone().flatten())
+            .bind::<Bool, _>(update.username.is_some())
+            .bind::<Bool, _>(update.displayname.is_some())
+            .bind::<Bool, _>(update.profile.is_some())
+            .bind::<Bool, _>(update.age_group.is_some())
             .execute(conn)
             .map_err(map_diesel)?;
             expect_row(updated)

@@ -138,6 +138,9 @@ pub const MAIL_TITLE_MAX_CHARS: usize = 200;
 /// Largest mass-mail body (bytes of HTML).
 pub const MAIL_CONTENT_MAX_BYTES: usize = 200_000;
 pub const MSG_MAIL_TITLE_TOO_LONG: &str = "タイトルは200文字以内で入力してください。";
+/// A control character, line break or NUL in the one-line title (the text rules of every stored text).
+pub const MSG_MAIL_TITLE_FORBIDDEN_CHARACTER: &str = "タイトルに使用できない文字が含まれています。";
+pub const MSG_MAIL_CONTENT_FORBIDDEN_CHARACTER: &str = "本文に使用できない文字が含まれています。";
 pub const MSG_MAIL_CONTENT_TOO_LONG: &str = "内容が長すぎます。";
 
 /// Who a mass mail goes to.
@@ -287,14 +290,18 @@ pub enum MailDraftError {
     TitleTooLong,
     #[error("{}", MSG_MAIL_CONTENT_TOO_LONG)]
     ContentTooLong,
+    #[error("{}", MSG_MAIL_TITLE_FORBIDDEN_CHARACTER)]
+    TitleForbiddenCharacter,
+    #[error("{}", MSG_MAIL_CONTENT_FORBIDDEN_CHARACTER)]
+    ContentForbiddenCharacter,
 }
 
 impl MailDraftError {
     /// The form field the message belongs to.
     pub const fn field(self) -> &'static str {
         match self {
-            Self::TitleRequired | Self::TitleTooLong => "title",
-            Self::ContentRequired | Self::ContentTooLong => "content",
+            Self::TitleRequired | Self::TitleTooLong | Self::TitleForbiddenCharacter => "title",
+            Self::ContentRequired | Self::ContentTooLong | Self::ContentForbiddenCharacter => "content",
         }
     }
 }
@@ -309,9 +316,13 @@ impl MailDraft {
             errors.push(MailDraftError::TitleRequired);
         } else if title.chars().count() > MAIL_TITLE_MAX_CHARS {
             errors.push(MailDraftError::TitleTooLong);
+        } else if crate::text::has_forbidden_character(title, false) {
+            errors.push(MailDraftError::TitleForbiddenCharacter);
         }
         if content.len() > MAIL_CONTENT_MAX_BYTES {
             errors.push(MailDraftError::ContentTooLong);
+        } else if crate::text::has_forbidden_character(content, true) {
+            errors.push(MailDraftError::ContentForbiddenCharacter);
         } else if plain_text(content).is_empty() && !content.contains("<img") {
             errors.push(MailDraftError::ContentRequired);
         }
@@ -326,6 +337,18 @@ impl MailDraft {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_title_with_a_control_character_or_line_break_is_refused() {
+        for title in ["お知らせ\u{0}", "お知らせ\r\nBcc: x@example.jp", "件名\u{7}"] {
+            let refused = MailDraft::parse(None, title, "<p>本文</p>").unwrap_err();
+            assert_eq!(refused, vec![MailDraftError::TitleForbiddenCharacter], "{title:?}");
+            assert_eq!(refused[0].to_string(), "タイトルに使用できない文字が含まれています。");
+        }
+        let refused = MailDraft::parse(None, "お知らせ", "<p>本文\u{0}</p>").unwrap_err();
+        assert_eq!(refused, vec![MailDraftError::ContentForbiddenCharacter]);
+        assert!(MailDraft::parse(None, "お知らせ", "<p>一行目</p>\n<p>二行目</p>").is_ok());
+    }
 
     #[test]
     fn tags_are_stripped_and_blocks_become_spaces() {

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::text::{rules, TextError};
+use crate::text::{rules, TextError, TextRule};
 
 pub const MSG_COMPANY_NAME_REQUIRED: &str = "企業名を入力してください。";
 pub const MSG_URL_FORMAT: &str = "正しいURLの形式で入力してください。";
@@ -28,7 +28,8 @@ pub fn display_name(raw: &str) -> Result<String, TextError> {
     rules::SALE_DISPLAY_NAME.parse(raw)
 }
 
-/// The profile edit form; every field optional, a blank one clears it.
+/// The profile edit form. A field left out (or `null`) is left as it is; a
+/// blank one clears it (docs/api.md, "Partial updates").
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProfileInput {
     pub username: Option<String>,
@@ -37,23 +38,26 @@ pub struct ProfileInput {
     pub age_group: Option<String>,
 }
 
-/// A profile edit whose every rule holds; `None` clears the field.
+/// A profile edit whose every rule holds: `None` leaves the field as it is,
+/// `Some(None)` clears it, `Some(Some(text))` sets it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProfileFields {
-    pub username: Option<String>,
-    pub displayname: Option<String>,
-    pub profile: Option<String>,
-    pub age_group: Option<String>,
+    pub username: Option<Option<String>>,
+    pub displayname: Option<Option<String>>,
+    pub profile: Option<Option<String>>,
+    pub age_group: Option<Option<String>>,
 }
 
 impl ProfileInput {
-    /// Checks the fields in form order and reports the first problem.
+    /// Checks the fields sent, in form order, and reports the first problem.
     pub fn validate(&self) -> Result<ProfileFields, TextError> {
+        let edit =
+            |rule: TextRule, sent: &Option<String>| sent.as_deref().map(|v| rule.parse_optional(Some(v))).transpose();
         Ok(ProfileFields {
-            username: rules::USERNAME.parse_optional(self.username.as_deref())?,
-            displayname: rules::PROFILE_DISPLAY_NAME.parse_optional(self.displayname.as_deref())?,
-            profile: rules::PROFILE.parse_optional(self.profile.as_deref())?,
-            age_group: rules::AGE_GROUP.parse_optional(self.age_group.as_deref())?,
+            username: edit(rules::USERNAME, &self.username)?,
+            displayname: edit(rules::PROFILE_DISPLAY_NAME, &self.displayname)?,
+            profile: edit(rules::PROFILE, &self.profile)?,
+            age_group: edit(rules::AGE_GROUP, &self.age_group)?,
         })
     }
 }
@@ -473,9 +477,10 @@ mod tests {
             age_group: None,
         };
         let fields = input.validate().unwrap();
-        assert_eq!(fields.username.as_deref(), Some("taro"));
-        assert_eq!(fields.displayname, None);
-        assert_eq!(fields.profile.as_deref(), Some("よろしく\nお願いします"));
+        assert_eq!(fields.username, Some(Some("taro".into())));
+        assert_eq!(fields.displayname, Some(None), "blank clears");
+        assert_eq!(fields.profile, Some(Some("よろしく\nお願いします".into())));
+        assert_eq!(fields.age_group, None, "left out is left as it is");
         let err = ProfileInput { displayname: Some("a\0".into()), ..ProfileInput::default() }.validate().unwrap_err();
         assert_eq!(err.to_string(), "表示名に使用できない文字が含まれています。");
     }

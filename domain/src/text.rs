@@ -104,6 +104,12 @@ fn is_forbidden(c: char, multiline: bool) -> bool {
     matches!(c, '\u{FFFE}' | '\u{FFFF}') || (!multiline && matches!(c, '\u{2028}' | '\u{2029}'))
 }
 
+/// Whether `text` holds a character no stored text may hold (see
+/// `is_forbidden`): for texts checked by their own rules, such as a mail's.
+pub fn has_forbidden_character(text: &str, multiline: bool) -> bool {
+    text.chars().any(|c| is_forbidden(c, multiline))
+}
+
 /// Trims, checks characters and length, and normalises line breaks to `\n`.
 /// An empty result is returned as `""` (blank input included); required-ness
 /// is the caller's ([`TextRule::parse`]).

@@ -76,6 +76,18 @@ async fn the_profile_is_updated_for_the_token_user_only() {
     assert_eq!(user["username"], "上毛 太郎");
     assert_eq!(user["ageGroup"], "30代");
 
+    // A field left out is left as it is; a blank one clears it (docs/api.md, "Partial updates").
+    let partial = app.post_json_with_token("/v1/user/set/update", &token, &json!({"profile": "p2"})).await;
+    assert_eq!(partial.status(), 200);
+    let user = auth_user(&app, &token).await;
+    assert_eq!((user["username"].as_str(), user["displayname"].as_str()), (Some("上毛 太郎"), Some("たろう")));
+    assert_eq!((user["profile"].as_str(), user["ageGroup"].as_str()), (Some("p2"), Some("30代")));
+    let cleared = app.post_json_with_token("/v1/user/set/update", &token, &json!({"ageGroup": ""})).await;
+    assert_eq!(cleared.status(), 200);
+    let user = auth_user(&app, &token).await;
+    assert!(user["ageGroup"].is_null() || user["ageGroup"] == "", "{user}");
+    assert_eq!(user["username"], "上毛 太郎");
+
     let other = app.post_json_with_token("/v1/user/set/update", &token, &json!({"id": me + 1, "username": "x"})).await;
     assert_eq!(other.status(), 403);
     let long = app.post_json_with_token("/v1/user/set/update", &token, &json!({"username": "あ".repeat(51)})).await;

@@ -62,11 +62,12 @@ pub struct UserProfile {
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// A profile edit: `None` leaves a field as it is, `Some(None)` clears it.
 pub struct ProfileUpdate {
-    pub username: Option<String>,
-    pub displayname: Option<String>,
-    pub profile: Option<String>,
-    pub age_group: Option<String>,
+    pub username: Option<Option<String>>,
+    pub displayname: Option<Option<String>>,
+    pub profile: Option<Option<String>>,
+    pub age_group: Option<Option<String>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
