@@ -39,7 +39,7 @@ if [ "${FUZZ_SERVICES:-}" != reuse ]; then
     bash app-server/dev/services.sh up --record "$STARTED" || exit 1
 fi
 # shellcheck disable=SC1091
-source .data/services.env
+source "${SERVICES_STATE_DIR:-.data}/services.env"
 
 SERVER_PID=""
 DB=""

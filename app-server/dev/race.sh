@@ -26,7 +26,7 @@ cleanup() {
 trap cleanup EXIT
 bash app-server/dev/services.sh up --record "$STARTED" >/dev/null || exit 1
 # shellcheck disable=SC1091
-source .data/services.env
+source "${SERVICES_STATE_DIR:-.data}/services.env"
 source app-server/dev/lib.sh
 
 cargo build --quiet -p app-server --bin app-server || exit 1

@@ -11,6 +11,15 @@ only="${1:-all}"
 
 bash app-server/dev/setup.sh || exit 1
 
+# Its own payment server and mail catcher, on ports of its own and fresh each run, never the ones `make run`
+# serves: localstripe posts every event to every webhook ever registered, and a hook cannot be removed.
+export SERVICES_STATE_DIR="${SERVICES_STATE_DIR:-$ROOT/.data/test-services}"
+export LOCALSTRIPE_PORT="${TEST_LOCALSTRIPE_PORT:-8520}" SMTP_PORT="${TEST_SMTP_PORT:-1125}" \
+  MAILDEV_WEB_PORT="${TEST_MAILDEV_WEB_PORT:-1180}"
+mkdir -p "$SERVICES_STATE_DIR" "$ROOT/.data/run"
+# Whatever an interrupted earlier run left on those ports goes first.
+bash app-server/dev/services.sh down >/dev/null 2>&1 || true
+
 APP_PID=""
 E2E_DB=""
 # The services this run starts (not those a running `make run` already serves with): only these are stopped.
@@ -23,7 +32,7 @@ cleanup() {
 trap cleanup EXIT
 bash app-server/dev/services.sh up --record "$STARTED" || exit 1
 # shellcheck disable=SC1091
-source .data/services.env
+source "$SERVICES_STATE_DIR/services.env"
 source app-server/dev/lib.sh
 
 summary=()
