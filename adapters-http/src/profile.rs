@@ -517,6 +517,8 @@ pub(crate) struct OwnDisplayNameDto {
 
 /// The history's label of a sale the provider has refunded (in part or in full).
 const REFUNDED_LABEL: &str = "返金済み";
+/// A refund started and not paid out yet: the same state the admin's refund table shows.
+const REFUNDING_LABEL: &str = "返金手続き中";
 
 /// One sale of the caller's payment history.
 #[derive(Debug, Serialize, ToSchema)]
@@ -542,10 +544,13 @@ pub(crate) struct HistoryEntryDto {
     payment_type: i32,
     /// `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`.
     status: &'static str,
-    /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金済み once refunded).
+    /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金手続き中 while a refund is
+    /// on its way, 返金済み once the provider has paid it out).
     status_label: &'static str,
-    /// Yen refunded to the supporter so far; 0 when nothing was refunded.
+    /// Yen the provider has paid back to the supporter so far; 0 when nothing.
     refunded_amount: i64,
+    /// Yen of refunds started and not paid out yet (waiting for the supporter's bank account, say).
+    refunding_amount: i64,
     #[schema(required = true)]
     displayname: Option<OwnDisplayNameDto>,
     /// A bank transfer still awaited: where to pay, how much, until when.
@@ -568,12 +573,15 @@ impl From<HistoryEntry> for HistoryEntryDto {
             tax_label: entry.tax_mode.into(),
             payment_type: entry.payment_type.code(),
             status: entry.status.as_str(),
-            status_label: if entry.refunded > Yen::ZERO {
+            status_label: if entry.refunding > Yen::ZERO {
+                REFUNDING_LABEL
+            } else if entry.refunded > Yen::ZERO {
                 REFUNDED_LABEL
             } else {
                 entry.status.history_label(entry.payment_type)
             },
             refunded_amount: entry.refunded.value(),
+            refunding_amount: entry.refunding.value(),
             displayname: entry.display_name.map(|(id, displayname)| OwnDisplayNameDto { id, displayname }),
             bank_transfer: entry
                 .pending_transfer

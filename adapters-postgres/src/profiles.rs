@@ -145,6 +145,8 @@ struct HistoryRow {
     transfer_deadline: Option<NaiveDate>,
     #[diesel(sql_type = BigInt)]
     refunded_amount: i64,
+    #[diesel(sql_type = BigInt)]
+    refund_paid: i64,
 }
 
 impl TryFrom<HistoryRow> for HistoryEntry {
@@ -181,7 +183,8 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             status,
             display_name: row.display_name_id.zip(row.display_name),
             pending_transfer,
-            refunded: Yen(row.refunded_amount),
+            refunded: Yen(row.refund_paid),
+            refunding: Yen(row.refunded_amount - row.refund_paid),
         })
     }
 }
@@ -348,7 +351,9 @@ impl ProfileRepository for PgProfileRepository {
                         r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
                         d.id AS display_name_id, d.displayname AS display_name, \
                         s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
-                        s.refunded_amount \
+                        s.refunded_amount, \
+                        (SELECT coalesce(sum(f.amount), 0) FROM refunds f \
+                          WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid \
                    FROM sales s \
                    JOIN projects p ON p.id = s.project_id \
                    JOIN returns r ON r.id = s.return_id \

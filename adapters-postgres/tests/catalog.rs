@@ -284,3 +284,30 @@ async fn a_negative_id_in_the_database_is_an_error_naming_the_column_not_a_recor
     let Err(RepoError::Unexpected(error)) = author else { panic!("a negative user id was read as {author:?}") };
     assert!(error.to_string().contains("comments.user_id"), "{error}");
 }
+
+/// The supporter's history tells a refund paid out from one still on its way (a bank-transfer refund waiting for
+/// the supporter's account): one state, as the admin's refund table shows it.
+#[tokio::test]
+async fn the_history_counts_as_refunded_only_what_the_provider_paid_out() {
+    use adapters_postgres::PgProfileRepository;
+    use ports::accounts::ProfileRepository;
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    sale(&db.url, 1, 1, 1, 1, 1000, 3, Succeeded);
+    sale(&db.url, 2, 1, 1, 1, 1000, 2, Succeeded);
+    exec(
+        &db.url,
+        "INSERT INTO refunds (sales_id, amount, status, provider_refund_id, requested_by) VALUES \
+           (1, 1000, 'succeeded', 're_1', 4), (1, 500, 'pending', 're_2', 4), (2, 700, 'failed', NULL, 4)",
+    );
+    let repo = PgProfileRepository::new(pool);
+
+    let history = repo.history(UserId(1)).await.unwrap();
+
+    let figures = |id: i64| {
+        let entry = history.iter().find(|e| e.id.get() == id).unwrap();
+        (entry.refunded, entry.refunding)
+    };
+    assert_eq!(figures(1), (Yen(1000), Yen(500)), "paid out, and still on its way");
+    assert_eq!(figures(2), (Yen::ZERO, Yen::ZERO), "a failed refund is no refund");
+}

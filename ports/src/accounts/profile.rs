@@ -100,8 +100,11 @@ pub struct HistoryEntry {
     pub display_name: Option<(i64, String)>,
     /// A bank transfer still awaited: where to pay, how much, until when.
     pub pending_transfer: Option<PendingTransfer>,
-    /// What the provider has refunded of the sale so far (0 when nothing).
+    /// What the provider has paid back of the sale so far (0 when nothing).
     pub refunded: domain::money::Yen,
+    /// Refunds started but not paid out yet (a bank-transfer refund waiting
+    /// for the supporter's account, say); 0 when none.
+    pub refunding: domain::money::Yen,
 }
 
 /// What a supporter still has to transfer for a sale.

@@ -1449,13 +1449,21 @@ export interface components {
             project: components["schemas"]["TitleSlugDto"];
             /**
              * Format: int64
-             * @description Yen refunded to the supporter so far; 0 when nothing was refunded.
+             * @description Yen the provider has paid back to the supporter so far; 0 when nothing.
              */
             refundedAmount: number;
+            /**
+             * Format: int64
+             * @description Yen of refunds started and not paid out yet (waiting for the supporter's bank account, say).
+             */
+            refundingAmount: number;
             return: components["schemas"]["TitleDto"];
             /** @description `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`. */
             status: string;
-            /** @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金済み once refunded). */
+            /**
+             * @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金手続き中 while a refund is
+             *     on its way, 返金済み once the provider has paid it out).
+             */
             statusLabel: string;
             /**
              * Format: int64

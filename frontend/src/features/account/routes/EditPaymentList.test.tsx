@@ -27,6 +27,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   displayname: { id: 31, displayname: '上州太郎' },
   bankTransfer: null,
   refundedAmount: 0,
+  refundingAmount: 0,
   ...overrides,
 });
 
@@ -52,6 +53,18 @@ describe('EditPaymentList', () => {
     expect(within(refunded!).getByText('返金済み')).toBeInTheDocument();
     expect(within(refunded!).getByText('返金額').nextElementSibling).toHaveTextContent('3,000円');
     expect(within(paid!).queryByText('返金額')).not.toBeInTheDocument();
+  });
+
+  it('shows a refund not paid out yet as in progress, never as refunded', async () => {
+    loginAs();
+    serveSales([sale({ statusLabel: '返金手続き中', refundedAmount: 0, refundingAmount: 1000 })]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    const [refunding] = within(list).getAllByRole('listitem');
+    expect(within(refunding!).getByText('返金手続き中')).toBeInTheDocument();
+    expect(within(refunding!).getByText('返金手続き中の金額').nextElementSibling).toHaveTextContent('1,000円');
+    expect(within(refunding!).queryByText('返金額')).not.toBeInTheDocument();
   });
 
 

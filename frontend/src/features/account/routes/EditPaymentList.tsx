@@ -145,6 +145,12 @@ function SaleItem({ sale }: { sale: Sale }) {
             <dd>{formatYen(sale.refundedAmount)}</dd>
           </div>
         )}
+        {sale.refundingAmount > 0 && (
+          <div>
+            <dt>返金手続き中の金額</dt>
+            <dd>{formatYen(sale.refundingAmount)}</dd>
+          </div>
+        )}
         {sale.bankTransfer && (
           <div className="sale__details-wide">
             <dt>お振込先</dt>
