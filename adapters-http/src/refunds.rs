@@ -9,11 +9,11 @@ use actix_web::{get, post, HttpResponse};
 use chrono::SecondsFormat;
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::refund::{BulkMode, RefundFlag};
+use domain::refund::{bulk_refund_message, refund_failure_text, BulkMode, RefundFlag};
 use domain::time::tokyo;
 use ports::admin::refunds::{
     BulkJob, OpenRefundStatus, RefundError, RefundOutcome, RefundProject, RefundSale, RefundSheet, Refunds,
-    MSG_BULK_DONE, MSG_NEEDS_BANK_DETAILS, MSG_REFUND_DONE, MSG_REFUND_FAILED, MSG_REFUND_PENDING,
+    MSG_NEEDS_BANK_DETAILS, MSG_REFUND_DONE, MSG_REFUND_FAILED, MSG_REFUND_PENDING,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -149,9 +149,12 @@ pub(crate) struct RefundSaleDto {
     /// Yen of the refund under way (pending or waiting for bank details).
     #[schema(required = true)]
     open_refund_amount: Option<i64>,
-    /// Why the provider refused the last attempt (the sale stays refundable).
+    /// Why the provider refused the last attempt, in Japanese (the sale stays refundable).
     #[schema(required = true)]
     last_failure: Option<String>,
+    /// The provider's own words for it (English at Stripe), for diagnosis.
+    #[schema(required = true)]
+    last_failure_detail: Option<String>,
 }
 
 impl From<RefundSale> for RefundSaleDto {
@@ -183,7 +186,8 @@ impl From<RefundSale> for RefundSaleDto {
             refunded_amount: s.refunded.0,
             state,
             open_refund_amount: s.open_refund.as_ref().map(|o| o.amount.0),
-            last_failure: s.last_failure.clone(),
+            last_failure: s.last_failure.as_deref().map(refund_failure_text),
+            last_failure_detail: s.last_failure.clone(),
         }
     }
 }
@@ -236,9 +240,12 @@ pub(crate) struct RefundResponse {
     outcome: RefundOutcomeDto,
     /// What the screen says: '返金が完了しました。', '返金に失敗しました', ...
     message: String,
-    /// The provider's reason of a failure.
+    /// Why the provider refused, in Japanese.
     #[schema(required = true)]
     reason: Option<String>,
+    /// The provider's own words for it (English at Stripe), for diagnosis.
+    #[schema(required = true)]
+    reason_detail: Option<String>,
 }
 
 /// Refunds one sale (spec §5: single refund).
@@ -275,7 +282,9 @@ async fn refund_sale(
         RefundOutcome::Pending => (RefundOutcomeDto::Pending, MSG_REFUND_PENDING, None),
         RefundOutcome::Failed { reason } => (RefundOutcomeDto::Failed, MSG_REFUND_FAILED, Some(reason)),
     };
-    Ok(Json(RefundResponse { outcome, message: message.to_string(), reason }))
+    let reason_detail = reason.clone();
+    let reason = reason.as_deref().map(refund_failure_text);
+    Ok(Json(RefundResponse { outcome, message: message.to_string(), reason, reason_detail }))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]
@@ -298,8 +307,12 @@ pub(crate) struct BulkRowDto {
     amount: i64,
     /// `succeeded`, `failed`, `pending`, `requires_action` (waiting for bank details), `skipped`, `waiting`.
     status: String,
+    /// Why it failed, in Japanese.
     #[schema(required = true)]
     reason: Option<String>,
+    /// The provider's own words for it (English at Stripe), for diagnosis.
+    #[schema(required = true)]
+    reason_detail: Option<String>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -314,7 +327,10 @@ pub(crate) struct BulkJobDto {
     done: u32,
     succeeded: usize,
     failed: usize,
-    /// '一括返金が完了しました' once the job has finished.
+    /// Sales no longer refundable when the run reached them, left alone.
+    skipped: usize,
+    /// Once the job has finished: '一括返金が完了しました' when no refund failed, otherwise how many were
+    /// refunded and how many failed.
     #[schema(required = true)]
     message: Option<String>,
     /// ISO 8601, Tokyo time.
@@ -330,21 +346,29 @@ impl From<BulkJob> for BulkJobDto {
             |t: chrono::DateTime<chrono::Utc>| t.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true);
         let succeeded = job.count("succeeded");
         let failed = job.count("failed");
+        let skipped = job.count("skipped");
         Self {
             id: job.id,
-            message: (job.status == "succeeded").then(|| MSG_BULK_DONE.to_string()),
+            message: (job.status == "succeeded").then(|| bulk_refund_message(succeeded, failed)),
             status: job.status,
             mode: job.mode,
             total: job.total,
             done: job.done,
             succeeded,
             failed,
+            skipped,
             created_at: fmt(job.created_at),
             finished_at: job.finished_at.map(fmt),
             rows: job
                 .rows
                 .into_iter()
-                .map(|r| BulkRowDto { sale_id: r.sale.0, amount: r.amount.0, status: r.status, reason: r.reason })
+                .map(|r| BulkRowDto {
+                    sale_id: r.sale.0,
+                    amount: r.amount.0,
+                    status: r.status,
+                    reason: r.reason.as_deref().map(refund_failure_text),
+                    reason_detail: r.reason,
+                })
                 .collect(),
         }
     }

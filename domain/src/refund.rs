@@ -15,6 +15,8 @@ pub const MSG_BULK_REFUND_ABOVE_SPONSORED: &str = "返金額が協賛金額を�
 pub const MSG_NOTHING_REFUNDABLE: &str = "返金できる購入情報がありません。";
 pub const MSG_SALE_NOT_REFUNDABLE: &str = "この購入情報は返金できません。";
 pub const MSG_BULK_MODE_REQUIRED: &str = "返金方法を選択してください。";
+/// The spec's bulk success (spec 001 §8), said only when no refund of the run failed.
+pub const MSG_BULK_DONE: &str = "一括返金が完了しました";
 
 /// A sale's refund flag (`flag`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -181,8 +183,68 @@ pub fn plan_total(plan: &[PlannedRefund]) -> Option<Yen> {
     Yen::checked_sum(plan.iter().map(|p| p.amount))
 }
 
+/// What an administrator reads when the provider refused a refund: Japanese
+/// for the reasons we know, a general sentence otherwise. The provider's own
+/// text (English at Stripe) stays stored beside it for diagnosis.
+pub fn refund_failure_text(provider_reason: &str) -> String {
+    let reason = provider_reason.to_ascii_lowercase();
+    let known: [(&[&str], &str); 4] = [
+        (
+            &["does not have a successful charge", "charge_not_succeeded"],
+            "この支援には返金できる入金がありません（入金前、または取り消された支払いです）。",
+        ),
+        (
+            &["insufficient funds", "balance_insufficient"],
+            "決済事業者の残高が不足しているため返金できませんでした。残高を確保してから再度お試しください。",
+        ),
+        (&["already been refunded", "charge_already_refunded"], "この支払いはすでに返金されています。"),
+        (&["greater than", "amount_too_large"], "返金額が返金できる残りの金額を超えています。"),
+    ];
+    if let Some((_, text)) = known.iter().find(|(needles, _)| needles.iter().any(|n| reason.contains(n))) {
+        return (*text).to_string();
+    }
+    if !provider_reason.is_ascii() {
+        // Already ours, in Japanese (決済が見つかりません..., 決済事業者が返金を取り消しました。).
+        return provider_reason.to_string();
+    }
+    "決済事業者が返金を受け付けませんでした。時間をおいて再度お試しください。".to_string()
+}
+
+/// The bulk refund's closing sentence: the spec's success message only when
+/// nothing failed; otherwise how many were refunded and how many failed.
+pub fn bulk_refund_message(succeeded: usize, failed: usize) -> String {
+    match (succeeded, failed) {
+        (_, 0) => MSG_BULK_DONE.to_string(),
+        (0, failed) => format!("一括返金はすべて失敗しました（{failed}件）。失敗した支援は返金可能のまま残っています。"),
+        (succeeded, failed) => format!(
+            "一括返金が終わりました。{succeeded}件を返金し、{failed}件は返金に失敗しました。失敗した支援は返金可能のまま残っています。"
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bulk_run_with_failures_never_says_it_completed() {
+        assert_eq!(bulk_refund_message(6, 0), "一括返金が完了しました");
+        assert!(bulk_refund_message(2, 4).contains("2件を返金し、4件は返金に失敗しました"));
+        assert!(bulk_refund_message(0, 4).starts_with("一括返金はすべて失敗しました（4件）"));
+        for (ok, failed) in [(2, 4), (0, 4), (5, 1)] {
+            assert!(!bulk_refund_message(ok, failed).contains("完了しました"), "{ok} {failed}");
+        }
+    }
+
+    #[test]
+    fn the_providers_english_reasons_are_told_in_japanese() {
+        let no_charge =
+            refund_failure_text("HTTP 400: This PaymentIntent does not have a successful charge to refund.");
+        assert!(no_charge.starts_with("この支援には返金できる入金がありません"), "{no_charge}");
+        assert!(refund_failure_text("Insufficient funds in Stripe account.").contains("残高が不足"));
+        assert_eq!(refund_failure_text("決済が見つかりません（pi_1）"), "決済が見つかりません（pi_1）");
+        let unknown = refund_failure_text("HTTP 500: something new");
+        assert!(!unknown.is_ascii() && !unknown.contains("something"), "{unknown}");
+    }
+
     use super::*;
     use proptest::prelude::*;
 

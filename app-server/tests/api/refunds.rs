@@ -205,13 +205,16 @@ async fn a_single_refund_checks_the_amount_asks_the_provider_once_and_mails_the_
         (status, body["outcome"].as_str(), body["message"].as_str()),
         (200, Some("failed"), Some("返金に失敗しました"))
     );
-    assert!(body["reason"].as_str().unwrap().contains("Insufficient funds"), "{body}");
+    // In Japanese on the screen; the provider's own words kept beside it.
+    assert!(body["reason"].as_str().unwrap().contains("残高が不足"), "{body}");
+    assert!(body["reasonDetail"].as_str().unwrap().contains("Insufficient funds"), "{body}");
     let rows = refund_table(&app, &admin, project).await;
     assert_eq!(
         (row_of(&rows, sale)["flag"].as_i64(), row_of(&rows, sale)["state"].as_str()),
         (Some(1), Some("refundable"))
     );
-    assert!(row_of(&rows, sale)["lastFailure"].as_str().unwrap().contains("Insufficient funds"));
+    assert!(row_of(&rows, sale)["lastFailure"].as_str().unwrap().contains("残高が不足"));
+    assert!(row_of(&rows, sale)["lastFailureDetail"].as_str().unwrap().contains("Insufficient funds"));
     provider_call(reqwest::Method::DELETE, &format!("/_test/refund_failures?payment_intent={intent}"), &[]).await;
 
     let raised_before = raised(&app, project);
@@ -285,7 +288,11 @@ async fn a_bulk_refund_of_100_sales_with_7_refused_refunds_93_and_a_rerun_refund
 
     assert_eq!((job["status"].as_str(), job["done"].as_i64()), (Some("succeeded"), Some(100)), "{job}");
     assert_eq!((job["succeeded"].as_i64(), job["failed"].as_i64()), (Some(93), Some(7)));
-    assert_eq!(job["message"], "一括返金が完了しました");
+    // Never 一括返金が完了しました when rows failed: how many of each, and that the failed stay refundable.
+    assert_eq!(
+        job["message"],
+        "一括返金が終わりました。93件を返金し、7件は返金に失敗しました。失敗した支援は返金可能のまま残っています。"
+    );
     let failed: Vec<i64> = job["rows"]
         .as_array()
         .unwrap()
@@ -303,7 +310,7 @@ async fn a_bulk_refund_of_100_sales_with_7_refused_refunds_93_and_a_rerun_refund
         let row = row_of(&rows, *id);
         if expected.contains(id) {
             assert_eq!((row["flag"].as_i64(), row["state"].as_str()), (Some(1), Some("refundable")), "{row}");
-            assert!(row["lastFailure"].as_str().unwrap().contains("Insufficient funds"), "{row}");
+            assert!(row["lastFailureDetail"].as_str().unwrap().contains("Insufficient funds"), "{row}");
         } else {
             assert_eq!((row["flag"].as_i64(), row["refundedAmount"].as_i64()), (Some(11), Some(paid.total)), "{row}");
         }
@@ -319,6 +326,7 @@ async fn a_bulk_refund_of_100_sales_with_7_refused_refunds_93_and_a_rerun_refund
     assert_eq!((status, body["job"]["total"].as_i64()), (200, Some(7)), "{body}");
     let job = finished_bulk(&app, &admin, project).await;
     assert_eq!((job["succeeded"].as_i64(), job["failed"].as_i64()), (Some(7), Some(0)), "{job}");
+    assert_eq!(job["message"], "一括返金が完了しました");
     let mut rerun: Vec<i64> = job["rows"].as_array().unwrap().iter().map(|r| r["saleId"].as_i64().unwrap()).collect();
     rerun.sort_unstable();
     assert_eq!(rerun, expected);

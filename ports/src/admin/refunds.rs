@@ -48,7 +48,7 @@ pub const OPEN_REFUND_RECHECK_SECONDS: i64 = 30;
 
 pub const MSG_REFUND_DONE: &str = "返金が完了しました。";
 pub const MSG_REFUND_FAILED: &str = "返金に失敗しました";
-pub const MSG_BULK_DONE: &str = "一括返金が完了しました";
+pub use domain::refund::MSG_BULK_DONE;
 /// The refund waits for the supporter's bank account (bank transfers).
 pub const MSG_NEEDS_BANK_DETAILS: &str =
     "返金を受け付けました。支援者へ返金先口座の入力をお願いするメールが送られ、入力され次第返金されます。";

@@ -17,6 +17,7 @@ const sale = (overrides: Partial<RefundSale>): RefundSale => ({
   createdAt: '2026-11-20T10:00:00+09:00',
   flag: 11,
   lastFailure: null,
+  lastFailureDetail: null,
   lot: 1,
   openRefundAmount: null,
   paymentType: 1,

@@ -164,7 +164,11 @@ export function AdminRefundDetail() {
       setSpecified('');
       setMessage(
         job.status === 'succeeded'
-          ? { tone: job.failed > 0 ? 'info' : 'success', text: REFUND_MESSAGES.bulkDone }
+          ? {
+              // The server's sentence: the spec's success only when nothing failed, otherwise how many of each.
+              tone: job.failed === 0 ? 'success' : job.succeeded === 0 ? 'error' : 'info',
+              text: job.message ?? REFUND_MESSAGES.bulkDone,
+            }
           : { tone: 'error', text: REFUND_MESSAGES.failed },
       );
     }

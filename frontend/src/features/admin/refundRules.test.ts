@@ -28,6 +28,7 @@ const sale = (id: number, total: number, state: RefundSale['state'] = 'refundabl
   state,
   openRefundAmount: null,
   lastFailure: null,
+  lastFailureDetail: null,
 });
 
 describe('single refund', () => {

@@ -1116,7 +1116,10 @@ export interface components {
             finishedAt: string | null;
             /** Format: int64 */
             id: number;
-            /** @description '一括返金が完了しました' once the job has finished. */
+            /**
+             * @description Once the job has finished: '一括返金が完了しました' when no refund failed, otherwise how many were
+             *     refunded and how many failed.
+             */
             message: string | null;
             /**
              * Format: int32
@@ -1124,6 +1127,8 @@ export interface components {
              */
             mode: number;
             rows: components["schemas"]["BulkRowDto"][];
+            /** @description Sales no longer refundable when the run reached them, left alone. */
+            skipped: number;
             /** @description `queued`, `running`, `succeeded`, `failed`. */
             status: string;
             succeeded: number;
@@ -1151,7 +1156,10 @@ export interface components {
         BulkRowDto: {
             /** Format: int64 */
             amount: number;
+            /** @description Why it failed, in Japanese. */
             reason: string | null;
+            /** @description The provider's own words for it (English at Stripe), for diagnosis. */
+            reasonDetail: string | null;
             /** Format: int64 */
             saleId: number;
             /** @description `succeeded`, `failed`, `pending`, `requires_action` (waiting for bank details), `skipped`, `waiting`. */
@@ -1883,8 +1891,10 @@ export interface components {
             /** @description What the screen says: '返金が完了しました。', '返金に失敗しました', ... */
             message: string;
             outcome: components["schemas"]["RefundOutcomeDto"];
-            /** @description The provider's reason of a failure. */
+            /** @description Why the provider refused, in Japanese. */
             reason: string | null;
+            /** @description The provider's own words for it (English at Stripe), for diagnosis. */
+            reasonDetail: string | null;
         };
         /** @description One row of the refund table. */
         RefundSaleDto: {
@@ -1903,8 +1913,10 @@ export interface components {
             flag: number;
             /** Format: int64 */
             id: number;
-            /** @description Why the provider refused the last attempt (the sale stays refundable). */
+            /** @description Why the provider refused the last attempt, in Japanese (the sale stays refundable). */
             lastFailure: string | null;
+            /** @description The provider's own words for it (English at Stripe), for diagnosis. */
+            lastFailureDetail: string | null;
             /**
              * Format: int32
              * @description Units (口数).
