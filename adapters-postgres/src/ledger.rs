@@ -443,10 +443,29 @@ struct StockRow {
 }
 
 /// The address the sale is delivered to: a typed one becomes a new
-/// (non-primary) address of the supporter; a saved one must be theirs.
+/// (non-primary) address of the supporter unless the same one is in their
+/// address book already (never a duplicate); a saved one must be theirs.
 fn delivery_address(conn: &mut PgConnection, user: UserId, address: &DeliveryAddress) -> Result<i64, TxError> {
     match address {
         DeliveryAddress::New(a) => {
+            let same: Option<IdRow> = sql_query(
+                "SELECT id FROM addresses WHERE user_id = $1 AND flag = 1 AND name = $2 AND tel_number = $3 \
+                    AND zip = $4 AND pref = $5 AND city = $6 AND address = $7 AND building IS NOT DISTINCT FROM $8 \
+                  ORDER BY id LIMIT 1",
+            )
+            .bind::<BigInt, _>(user.get())
+            .bind::<Text, _>(&a.name)
+            .bind::<Text, _>(&a.tel_number)
+            .bind::<Text, _>(&a.zip)
+            .bind::<Text, _>(&a.pref)
+            .bind::<Text, _>(&a.city)
+            .bind::<Text, _>(&a.address)
+            .bind::<Nullable<Text>, _>(a.building.as_deref())
+            .get_result(conn)
+            .optional()?;
+            if let Some(same) = same {
+                return Ok(same.id);
+            }
             let row: IdRow = sql_query(
                 "INSERT INTO addresses (user_id, is_primary, name, tel_number, zip, pref, city, address, building) \
                  VALUES ($1, FALSE, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -543,6 +562,16 @@ fn place_in(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, TxError> 
     .bind::<Nullable<Date>, _>(sale.transfer_deadline)
     .get_result(conn)?;
     let (id, project, ret, user) = (row.id, sale.project.get(), sale.ret.get(), sale.user.get());
+    if let Some(address_id) = address_id {
+        // The sale keeps the address as it is now; later edits of the address book change future supports only.
+        sql_query(
+            "INSERT INTO sale_addresses (sales_id, name, tel_number, zip, pref, city, address, building) \
+             SELECT $1, name, tel_number, zip, pref, city, address, building FROM addresses WHERE id = $2",
+        )
+        .bind::<BigInt, _>(id)
+        .bind::<BigInt, _>(address_id)
+        .execute(conn)?;
+    }
 
     sql_query(
         "INSERT INTO display_names (sales_id, user_id, project_id, return_id, displayname, flag) \

@@ -202,3 +202,50 @@ async fn a_return_shown_to_one_address_is_neither_priced_nor_totalled_for_anyone
     }
     assert_eq!(app.get(&format!("/v1/sales/get/sum?type=return&id={open}")).await.status(), 200);
 }
+
+#[tokio::test]
+async fn a_sale_keeps_the_address_it_was_placed_with_and_a_typed_address_is_saved_once() {
+    let app = spawn_demo_app().await;
+    let email = unique_email("address");
+    app.register_member(&email, PASSWORD).await;
+    let token = app.login(&email, PASSWORD).await;
+    let home = json!({"name": "前橋 花子", "telNumber": "0272345678", "zip": "3710023", "pref": "群馬県",
+        "city": "前橋市", "address": "本町1-1"});
+    let saved = app.post_json_with_token("/v1/address/set/register", &token, &home).await;
+    assert_eq!(saved.status(), 200);
+    let address_id = app.query_i64(&format!(
+        "SELECT a.id AS value FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.email = '{email}'"
+    ));
+    let mut body = support_body(&app, "rose-seedling", 2).await;
+    body["lot"] = json!(1);
+    body["addressId"] = json!(address_id);
+    let (status, placed) = place(&app, Some(&token), &body).await;
+    assert_eq!(status, 200, "{placed}");
+    let sale = placed["sale"]["id"].as_i64().unwrap();
+
+    let mut moved = home.clone();
+    moved["city"] = json!("高崎市");
+    moved["name"] = json!("高崎 花子");
+    let edited = app.post_json_with_token("/v1/address/set/updater", &token, &moved).await;
+    assert_eq!(edited.status(), 200);
+
+    let kept =
+        app.query_text(&format!("SELECT name || ' ' || city AS value FROM sale_addresses WHERE sales_id = {sale}"));
+    assert_eq!(kept, "前橋 花子 前橋市", "the past sale is still delivered where it was placed");
+
+    // The same typed address at two supports: one entry in the address book.
+    let typed = json!({"name": "桐生 一郎", "telNumber": "0277123456", "zip": "3760031", "pref": "群馬県",
+        "city": "桐生市", "address": "本町2-2", "building": "織物ビル3F"});
+    for _ in 0..2 {
+        let mut body = support_body(&app, "rose-seedling", 2).await;
+        body["lot"] = json!(1);
+        body["address"] = typed.clone();
+        let (status, answer) = place(&app, Some(&token), &body).await;
+        assert_eq!(status, 200, "{answer}");
+    }
+    let entries = app.query_i64(&format!(
+        "SELECT count(*) AS value FROM addresses a JOIN users u ON u.id = a.user_id \
+          WHERE u.email = '{email}' AND a.name = '桐生 一郎'"
+    ));
+    assert_eq!(entries, 1);
+}
