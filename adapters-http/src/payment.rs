@@ -303,6 +303,8 @@ impl From<SupportError> for ApiError {
                     domain::returns::PurchaseBlock::NotEnoughLeft => "not_enough_left",
                     domain::returns::PurchaseBlock::Disabled => "disabled",
                     domain::returns::PurchaseBlock::ProjectEnded => "project_ended",
+                    domain::returns::PurchaseBlock::TransferAwaited => "transfer_awaited",
+                    domain::returns::PurchaseBlock::TransferShareTaken => "transfer_share_taken",
                 };
                 refused(StatusCode::CONFLICT, code, block.to_string())
             }
@@ -339,7 +341,7 @@ impl From<SupportError> for ApiError {
         (status = 401, description = "A token that is not valid, or a saved card or address without one", body = ErrorBody),
         (status = 402, description = "`card_declined`: the sale failed and released its lots; try another card with a new key", body = ErrorBody),
         (status = 404, description = "`not_found`: project, return, card or address", body = ErrorBody),
-        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written)", body = ErrorBody),
+        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`: the sale waits; retry with the same key", body = ErrorBody),
     ),

@@ -263,6 +263,8 @@ fn block_reason(block: PurchaseBlock) -> BlockReason {
         PurchaseBlock::ProjectEnded => BlockReason::Ended,
         PurchaseBlock::Disabled => BlockReason::Disabled,
         PurchaseBlock::SoldOut | PurchaseBlock::NotEnoughLeft => BlockReason::SoldOut,
+        // Only placing a bank transfer is refused so; a return's card never carries these.
+        PurchaseBlock::TransferAwaited | PurchaseBlock::TransferShareTaken => BlockReason::SoldOut,
     }
 }
 

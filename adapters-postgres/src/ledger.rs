@@ -18,7 +18,7 @@ use domain::lot::Lot;
 use domain::money::{FeeSchedule, PriceBreakdown, TaxMode, TaxRate, Yen};
 use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
 use domain::project::is_open;
-use domain::returns::{is_hidden, PurchaseBlock, Remaining, ReturnType};
+use domain::returns::{is_hidden, transfer_hold_block, PurchaseBlock, Remaining, ReturnType};
 use domain::time::tokyo_date;
 use ports::clock::{Clock, SystemClock};
 use ports::payments::gateway::{
@@ -73,6 +73,8 @@ impl<C: Clock> PgSupportLedger<C> {
 enum TxError {
     Db(DieselError),
     Repo(RepoError),
+    /// A rule checked inside the transaction refused the sale.
+    Blocked(PurchaseBlock),
 }
 
 impl From<DieselError> for TxError {
@@ -92,6 +94,7 @@ impl TxError {
         match self {
             Self::Db(error) => map_diesel(error),
             Self::Repo(error) => error,
+            Self::Blocked(block) => RepoError::Unexpected(anyhow::anyhow!("{block}")),
         }
     }
 }
@@ -531,6 +534,9 @@ fn place_in(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, TxError> 
     if let Some(existing) = sale_by_key(conn, sale.user, &sale.idempotency_key)? {
         return Ok(Placed::Existing(existing));
     }
+    if sale.pay_type == PayType::BankTransfer {
+        check_transfer_hold(conn, sale)?;
+    }
     let address_id = sale.address.as_ref().map(|a| delivery_address(conn, sale.user, a)).transpose()?;
     sponsor_identity(conn, sale)?;
     let terms = &sale.terms;
@@ -632,9 +638,48 @@ fn stock_block(conn: &mut PgConnection, ret: ReturnId) -> Result<PurchaseBlock, 
     })
 }
 
+#[derive(QueryableByName)]
+struct TransferHolds {
+    #[diesel(sql_type = Nullable<Integer>)]
+    stock_limit: Option<i32>,
+    #[diesel(sql_type = BigInt)]
+    unpaid_lots: i64,
+    #[diesel(sql_type = BigInt)]
+    supporter_unpaid: i64,
+}
+
+/// The unpaid-transfer hold rule (`domain::returns::transfer_hold_block`),
+/// under the return's row lock: concurrent transfers of one return are
+/// counted one after the other, so the share is never exceeded.
+fn check_transfer_hold(conn: &mut PgConnection, sale: &NewSale) -> Result<(), TxError> {
+    // The lock first, the count in a statement of its own: in READ COMMITTED a statement that waited for the
+    // lock still counts from the snapshot it started with, and would miss the transfer that held the lock.
+    sql_query("SELECT id FROM returns WHERE id = $1 FOR UPDATE").bind::<BigInt, _>(sale.ret.get()).execute(conn)?;
+    let awaited = transfer_awaited("s.status");
+    let holds: TransferHolds = sql_query(format!(
+        "SELECT r.stock_limit, \
+                (SELECT coalesce(sum(s.lot), 0) FROM sales s \
+                  WHERE s.return_id = r.id AND s.payment_type = $3 AND {awaited})::bigint AS unpaid_lots, \
+                (SELECT count(*) FROM sales s \
+                  WHERE s.return_id = r.id AND s.user_id = $2 AND s.payment_type = $3 AND {awaited})::bigint \
+                  AS supporter_unpaid \
+           FROM returns r WHERE r.id = $1"
+    ))
+    .bind::<BigInt, _>(sale.ret.get())
+    .bind::<BigInt, _>(sale.user.get())
+    .bind::<SmallInt, _>(i16::try_from(PayType::BankTransfer.code()).unwrap_or(2))
+    .get_result(conn)?;
+    let lots = i64::from(sale.terms.lot.get());
+    match transfer_hold_block(holds.stock_limit.map(i64::from), holds.unpaid_lots, holds.supporter_unpaid, lots) {
+        Some(block) => Err(TxError::Blocked(block)),
+        None => Ok(()),
+    }
+}
+
 fn place(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, PlaceError> {
     match conn.transaction(|conn| place_in(conn, sale)) {
         Ok(placed) => Ok(placed),
+        Err(TxError::Blocked(block)) => Err(PlaceError::Blocked(block)),
         Err(TxError::Db(error)) if refused_by(&error) == Some(STOCK_CHECK) => {
             Err(PlaceError::Blocked(stock_block(conn, sale.ret)?))
         }

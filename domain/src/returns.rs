@@ -143,6 +143,38 @@ pub enum PurchaseBlock {
     /// The project's period is over.
     #[error("このプロジェクトは終了しました")]
     ProjectEnded,
+    /// The supporter already waits to pay a bank transfer for this limited
+    /// return ([`transfer_hold_block`]).
+    #[error("このリターンには、お振り込みをお待ちしているお申し込みがあります。お振り込みが済んでから、または期限を過ぎてから改めてお申し込みください。")]
+    TransferAwaited,
+    /// Unpaid bank transfers hold their share of this limited return already.
+    #[error(
+        "このリターンは銀行振込でお申し込みいただける数に達しました。クレジットカードでのお支払いをご利用ください。"
+    )]
+    TransferShareTaken,
+}
+
+/// The share of a limited return's stock that unpaid bank transfers may hold
+/// together, in halves: the rest stays for supporters who pay at once.
+pub const UNPAID_TRANSFER_SHARE_HALVES: i64 = 1;
+
+/// Whether a new bank transfer of `lots` may hold stock of a return: for a
+/// limited return (`limit`), a supporter has at most one unpaid transfer
+/// (`supporter_unpaid` counts theirs), and all unpaid transfers together
+/// (`unpaid_lots`) hold at most half the stock, rounded up. Unlimited returns
+/// hold nothing anyone else could miss. Decided in docs/decisions.md.
+pub fn transfer_hold_block(
+    limit: Option<i64>,
+    unpaid_lots: i64,
+    supporter_unpaid: i64,
+    lots: i64,
+) -> Option<PurchaseBlock> {
+    let limit = limit?;
+    if supporter_unpaid > 0 {
+        return Some(PurchaseBlock::TransferAwaited);
+    }
+    let share = (limit * UNPAID_TRANSFER_SHARE_HALVES + 1) / 2;
+    (unpaid_lots + lots > share).then_some(PurchaseBlock::TransferShareTaken)
 }
 
 /// Whether a return can be bought at all; `None` means it can. The ended
@@ -193,6 +225,32 @@ pub fn is_listed(flag: i32, show_user: Option<&str>, viewer_email: Option<&str>)
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn unpaid_transfers_hold_at_most_half_a_limited_return_and_one_per_supporter() {
+        // 30 lots: transfers may hold 15; a guest's 10 leave 5 for other transfers.
+        assert_eq!(transfer_hold_block(Some(30), 0, 0, 10), None);
+        assert_eq!(transfer_hold_block(Some(30), 10, 0, 5), None);
+        assert_eq!(transfer_hold_block(Some(30), 10, 0, 6), Some(PurchaseBlock::TransferShareTaken));
+        assert_eq!(transfer_hold_block(Some(30), 0, 1, 1), Some(PurchaseBlock::TransferAwaited));
+        // A single-lot return can still be reserved by one transfer; an unlimited one is never held back.
+        assert_eq!(transfer_hold_block(Some(1), 0, 0, 1), None);
+        assert_eq!(transfer_hold_block(None, 1_000, 3, 10), None);
+    }
+
+    proptest! {
+        /// However transfers arrive, those that pass never hold more than half the stock (rounded up).
+        #[test]
+        fn passing_transfers_never_exceed_the_share(limit in 1i64..500, lots in proptest::collection::vec(1i64..=10, 0..100)) {
+            let mut held = 0;
+            for lot in lots {
+                if transfer_hold_block(Some(limit), held, 0, lot).is_none() {
+                    held += lot;
+                }
+            }
+            prop_assert!(held <= (limit + 1) / 2);
+        }
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -192,21 +192,41 @@ export const fundBankTransfer = async (email: string, amount: number): Promise<v
 };
 
 /** A guest support placed through the API, as another supporter would (bank transfer: no card needed). */
+/** What Stripe.js does in the browser: the card goes to the local payment server, a token comes back. */
+const cardToken = async (number: string): Promise<string> => {
+  const response = await fetch(`${STRIPE_API_BASE}v1/tokens`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer sk_test_local', 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      'card[number]': number,
+      'card[exp_month]': '12',
+      'card[exp_year]': '2031',
+      'card[cvc]': '123',
+    }).toString(),
+  });
+  expect(response.ok, `token answered ${response.status}`).toBeTruthy();
+  return ((await response.json()) as { id: string }).id;
+};
+
+/** A guest's support through the API: by bank transfer, or (`by: 'card'`) paid at once with a good card. */
 export const placeGuestSupport = async (
   request: APIRequestContext,
   project: ProjectDetail,
   ret: ProjectReturn,
   lot: number,
   email: string,
+  by: 'transfer' | 'card' = 'transfer',
 ) => {
   const registered = await request.post('/v1/user/register', { data: { email, isGuest: true } });
   expect(registered.ok(), `guest registration answered ${registered.status()}`).toBeTruthy();
+  const card = by === 'card' ? { card: { token: await cardToken(CARDS.visa) } } : {};
   return request.post('/v1/payment/set/support', {
     data: {
+      ...card,
       projectId: project.id,
       returnId: ret.id,
       lot,
-      paymentType: 2,
+      paymentType: by === 'card' ? 1 : 2,
       idempotencyKey: `e2e-${Date.now()}-${Math.random().toString(36).slice(2)}`,
       displayname: '別の支援者',
       anonymous: false,

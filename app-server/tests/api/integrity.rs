@@ -237,8 +237,10 @@ async fn a_sale_keeps_the_address_it_was_placed_with_and_a_typed_address_is_save
     let typed = json!({"name": "桐生 一郎", "telNumber": "0277123456", "zip": "3760031", "pref": "群馬県",
         "city": "桐生市", "address": "本町2-2", "building": "織物ビル3F"});
     for _ in 0..2 {
-        let mut body = support_body(&app, "rose-seedling", 2).await;
+        // By card: one unpaid transfer per supporter holds this limited return already.
+        let mut body = support_body(&app, "rose-seedling", 1).await;
         body["lot"] = json!(1);
+        body["card"] = json!({"token": card_token("4242424242424242").await});
         body["address"] = typed.clone();
         let (status, answer) = place(&app, Some(&token), &body).await;
         assert_eq!(status, 200, "{answer}");
@@ -248,4 +250,56 @@ async fn a_sale_keeps_the_address_it_was_placed_with_and_a_typed_address_is_save
           WHERE u.email = '{email}' AND a.name = '桐生 一郎'"
     ));
     assert_eq!(entries, 1);
+}
+
+/// Twenty guests ask at once for bank transfers of 3 lots of a 30-lot return: unpaid transfers hold at most 15,
+/// a guest holds one unpaid transfer at a time, and the rest stays for supporters who pay by card.
+#[tokio::test]
+async fn unpaid_transfers_hold_at_most_half_a_limited_return_even_at_once() {
+    let app = spawn_demo_app().await;
+    let project = app.project_id("maebashi-rose-garden").await;
+    let ret = app.query_i64(&format!(
+        "INSERT INTO returns (project_id, slug, return_type, title, price, stock_limit, flag, address_required, \
+           lot_disable) VALUES ({project}, 'held-30', 0, '限定30口', 3000, 30, 0, FALSE, FALSE) RETURNING id AS value"
+    ));
+    let body = |guest: &str| {
+        json!({
+            "projectId": project, "returnId": ret, "lot": 3, "paymentType": 2, "guestEmail": guest,
+            "idempotencyKey": uuid::Uuid::new_v4().to_string(), "displayname": "振込 太郎",
+            "agreeTerms": true, "notAntisocial": true
+        })
+    };
+    let guests: Vec<String> = (0..20).map(|i| unique_email(&format!("hold{i}"))).collect();
+    let bodies: Vec<Value> = guests.iter().map(|g| body(g)).collect();
+
+    let mut tasks = tokio::task::JoinSet::new();
+    for (i, body) in bodies.into_iter().enumerate() {
+        let url = format!("{}/v1/payment/set/support", app.address);
+        tasks.spawn(async move {
+            let resp = reqwest::Client::new().post(url).json(&body).send().await.unwrap();
+            (i, resp.status().as_u16(), resp.json::<Value>().await.unwrap_or(Value::Null))
+        });
+    }
+    let mut answers = vec![(0_u16, Value::Null); 20];
+    while let Some(done) = tasks.join_next().await {
+        let (i, status, answer) = done.unwrap();
+        answers[i] = (status, answer);
+    }
+
+    let placed = answers.iter().filter(|(s, _)| *s == 200).count();
+    let refused = answers.iter().filter(|(s, a)| *s == 409 && a["error"] == "transfer_share_taken").count();
+    assert_eq!((placed, refused), (5, 15), "{answers:?}");
+    let held = app.query_i64(&format!("SELECT lots_taken::bigint AS value FROM returns WHERE id = {ret}"));
+    assert_eq!(held, 15);
+    let winner = guests.iter().zip(&answers).find(|(_, (s, _))| *s == 200).unwrap().0;
+    let (status, again) = place(&app, None, &body(winner)).await;
+    assert_eq!((status, again["error"].as_str()), (409, Some("transfer_awaited")), "{again}");
+    // A card still buys from the other half.
+    let token = app.login(MEMBER, PASSWORD).await;
+    let mut card = body("unused@example.jp");
+    card["guestEmail"] = Value::Null;
+    card["paymentType"] = json!(1);
+    card["card"] = json!({"token": card_token("4242424242424242").await});
+    let (status, paid) = place(&app, Some(&token), &card).await;
+    assert_eq!((status, paid["sale"]["status"].as_str()), (200, Some("succeeded")), "{paid}");
 }

@@ -3408,7 +3408,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written) */
+            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written) */
             409: {
                 headers: {
                     [name: string]: unknown;
