@@ -112,7 +112,7 @@ export function MonthlySupports() {
   };
 
   return (
-    <section className="monthly-supports" aria-labelledby="monthly-supports-title">
+    <section id="monthly-supports" className="monthly-supports" aria-labelledby="monthly-supports-title">
       <h2 id="monthly-supports-title" className="account-page__subtitle">
         毎月のご支援
       </h2>

@@ -110,7 +110,9 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const [busy, setBusy] = useState(false);
   const busyRef = useRef(false);
   const placed = useRef(false);
-  const [failure, setFailure] = useState<{ message: string; anotherCard: boolean } | null>(null);
+  const [failure, setFailure] = useState<{ message: string; anotherCard: boolean; runningMonthly?: boolean } | null>(
+    null,
+  );
   const monthly = isMonthlyReturn(ret);
   const [asking, setAsking] = useState(false);
 
@@ -201,7 +203,12 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
       } else {
         endAttempt();
         const fields = body?.errors?.map((field) => field.message) ?? [];
-        setFailure({ message: fields.length > 0 ? fields.join('\n') : getErrorMessage(error), anotherCard: false });
+        setFailure({
+          message: fields.length > 0 ? fields.join('\n') : getErrorMessage(error),
+          anotherCard: false,
+          // The member supports this return monthly already: the way to that support.
+          runningMonthly: body?.error === 'monthly_running',
+        });
       }
     } finally {
       busyRef.current = false;
@@ -345,6 +352,11 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
           {failure.anotherCard && (
             <p>
               <Link to={paths.paymentCard.getHref(flow.projectSlug, flow.returnSlug)}>別のカードを選択する</Link>
+            </p>
+          )}
+          {failure.runningMonthly && (
+            <p>
+              <Link to={`${paths.account.getHref()}#monthly-supports`}>ご支援中の毎月のご支援を見る</Link>
             </p>
           )}
         </Notice>

@@ -429,6 +429,19 @@ describe('payment step 4 for a monthly support', () => {
     expect(readRecord().lot).toBe(2);
   });
 
+  it('says the member supports this return monthly already, with the way to that support', async () => {
+    const message =
+      'このリターンはすでに毎月のご支援をいただいています。ご支援の内容は「毎月のご支援」からご確認いただけます。';
+    answerSupport({ status: 409, body: { error: 'monthly_running', message } });
+    await confirmMonthly();
+
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'ご支援中の毎月のご支援を見る' })).toHaveAttribute(
+      'href',
+      '/account/#monthly-supports',
+    );
+  });
+
   it('says the monthly support is registered after 3-D Secure, although the status does not name it', async () => {
     answerSupport({
       status: 200,
