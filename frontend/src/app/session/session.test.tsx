@@ -329,11 +329,13 @@ describe('session', () => {
       loginAs();
       serveUser(makeUser());
       const counts = countPaymentLoads();
-      renderApp('/account/');
+      const { store } = renderApp('/account/');
 
       await screen.findByRole('heading', { level: 1, name: 'マイページ' });
-      // Long enough for any request the session would make.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The state says what was asked: queries start when the page renders, so none started means none will go.
+      const started = Object.values(store.getState().api.queries).map((query) => query?.endpointName);
+      expect(started).not.toContain('savedCards');
+      expect(started).not.toContain('subscriptions');
       expect(counts).toEqual({ cards: 0, subscriptions: 0 });
     });
 
