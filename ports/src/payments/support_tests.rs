@@ -925,3 +925,45 @@ async fn a_made_up_card_token_is_refused_before_the_sale_is_written() {
     assert_eq!(problems[0].field, "card");
     assert_eq!(problems[0].message, MSG_CARD_UNUSABLE);
 }
+
+/// The webhook table: every payment event type we handle, its payment read back from the provider in a shape
+/// that must not move money (another amount, money short of the total, another sale's payment). Nothing is
+/// recorded on the sale and no mail goes, whichever type carries it.
+#[tokio::test]
+async fn no_payment_event_moves_money_that_does_not_match_the_sale() {
+    let kinds = [
+        ("payment_intent.succeeded", PaymentEventKind::Succeeded),
+        ("payment_intent.processing", PaymentEventKind::Processing),
+        ("payment_intent.partially_funded", PaymentEventKind::PartiallyFunded),
+        ("payment_intent.requires_action", PaymentEventKind::RequiresAction),
+        ("payment_intent.payment_failed", PaymentEventKind::Failed),
+        ("payment_intent.canceled", PaymentEventKind::Canceled),
+    ];
+    let read_backs: [(&str, fn() -> Payment); 3] = [
+        ("another amount", || Payment { amount: Yen(1), amount_received: Yen(1), ..payment(IntentStatus::Succeeded) }),
+        ("paid short", || Payment { amount_received: Yen(6599), ..payment(IntentStatus::Succeeded) }),
+        ("more received than owed", || Payment { amount_received: Yen(9000), ..payment(IntentStatus::RequiresAction) }),
+    ];
+    for (event_type, kind) in kinds {
+        for (case, read_back) in read_backs {
+            let Book { mut ledger, reports } = book(PayType::BankTransfer, Placed::New);
+            ledger.expect_record_event().returning(|_, _, _, _, _| Ok(true));
+            ledger.expect_sale().returning(|_| Ok(Some(sale(PayType::BankTransfer, SaleStatus::AwaitingBankTransfer))));
+            ledger.expect_finish_event().returning(|_, error, _| {
+                assert!(error.is_some(), "kept with its reason");
+                Ok(())
+            });
+            let mut gateway = MockPaymentGateway::new();
+            gateway.expect_verify_webhook().returning(move |_, _| {
+                Ok(PaymentEvent { event_type: event_type.into(), kind, ..event("evt_table", IntentStatus::Succeeded) })
+            });
+            gateway.expect_payment().returning(move |_| Ok(read_back()));
+            let (mailer, sent) = recording_mailer();
+
+            service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+
+            assert!(reports.lock().unwrap().is_empty(), "{event_type}, {case}: nothing recorded");
+            assert!(sent.lock().unwrap().is_empty(), "{event_type}, {case}: no mail");
+        }
+    }
+}
