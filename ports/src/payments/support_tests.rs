@@ -939,7 +939,8 @@ async fn no_payment_event_moves_money_that_does_not_match_the_sale() {
         ("payment_intent.payment_failed", PaymentEventKind::Failed),
         ("payment_intent.canceled", PaymentEventKind::Canceled),
     ];
-    let read_backs: [(&str, fn() -> Payment); 3] = [
+    type ReadBack = (&'static str, fn() -> Payment);
+    let read_backs: [ReadBack; 3] = [
         ("another amount", || Payment { amount: Yen(1), amount_received: Yen(1), ..payment(IntentStatus::Succeeded) }),
         ("paid short", || Payment { amount_received: Yen(6599), ..payment(IntentStatus::Succeeded) }),
         ("more received than owed", || Payment { amount_received: Yen(9000), ..payment(IntentStatus::RequiresAction) }),
