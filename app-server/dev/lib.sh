@@ -59,6 +59,11 @@ register_payment_webhook() {
         -d "url=http://127.0.0.1:$2/v1/stripe/webhook" -d "secret=${STRIPE_WEBHOOK_SECRET}" >/dev/null
 }
 
+# remove_payment_webhook <name>: the local payment server stops posting to it (a stopped test server's hook).
+remove_payment_webhook() {
+    curl -fsS -X DELETE -u "${STRIPE_SECRET_KEY}:" "${STRIPE_API_BASE%/}/_config/webhooks/$1" >/dev/null || true
+}
+
 # The scenario scripts (race.sh, crash.sh): a fresh database and app-servers of their own. Need APP_SERVER (the
 # binary) and DATABASE_ADMIN_URL from services.env.
 

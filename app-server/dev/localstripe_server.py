@@ -249,6 +249,15 @@ def _refuse_injected_failure(payment_intent):
                         contents={'code': 'balance_insufficient'})
 
 
+# `DELETE /_config/webhooks/{id}` removes a webhook registered under that id
+# (localstripe can only add them): a test server that stops takes its hook
+# with it, so later events are not posted to a port nobody listens on, or to
+# another test's server that took the port over.
+async def _remove_webhook(request):
+    removed = webhooks._webhooks.pop(request.match_info['id'], None)
+    return server.json_response({'id': request.match_info['id'], 'deleted': removed is not None})
+
+
 async def _set_refund_failures(request):
     data = await request.post()
     intents = data.getall('payment_intent', [])
@@ -1351,6 +1360,7 @@ def build_app():
     url = '/_test/subscriptions/{id}/advance'
     server.app.router.add_post(url, server.api_extra(_advance_subscription,
                                                      url))
+    server.app.router.add_delete('/_config/webhooks/{id}', _remove_webhook)
     server.app.router.add_post('/_test/refund_failures', _set_refund_failures)
     server.app.router.add_delete('/_test/refund_failures',
                                  _clear_refund_failures)

@@ -25,6 +25,7 @@ E2E_DB=""
 # The services this run starts (not those a running `make run` already serves with): only these are stopped.
 STARTED="$ROOT/.data/run/started-by-test.$$"
 cleanup() {
+  [ -n "$APP_PID" ] && remove_payment_webhook "e2e-${E2E_PORT:-18080}"
   [ -n "$APP_PID" ] && kill "$APP_PID" 2>/dev/null && wait "$APP_PID" 2>/dev/null
   [ -n "$E2E_DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" >/dev/null 2>&1
   bash app-server/dev/services.sh down --record "$STARTED"
