@@ -151,8 +151,7 @@ test('changing the password replaces the token and the old one is refused', asyn
   await expect(page).toHaveURL(/\/edit\/password$/);
 });
 
-// Needs the server's e-mail change contract of issue #8 (current password in updateEmail, a new token
-// from updateLoginEmail); until that lands on the server, this test fails at the marked steps.
+// The server's e-mail change contract: the current password in updateEmail, a new token from updateLoginEmail.
 test('the e-mail address changes through the mailed link, after the current password', async ({ page }) => {
   const { email } = await registeredMember(page, 'email-old');
   const newEmail = uniqueEmail('email-new');
