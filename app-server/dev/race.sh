@@ -27,6 +27,7 @@ trap cleanup EXIT
 bash app-server/dev/services.sh up --record "$STARTED" >/dev/null || exit 1
 # shellcheck disable=SC1091
 source "${SERVICES_STATE_DIR:-.data}/services.env"
+mkdir -p .data/log  # the scenario's own logs (a test run keeps its services' logs elsewhere)
 source app-server/dev/lib.sh
 
 cargo build --quiet -p app-server --bin app-server || exit 1

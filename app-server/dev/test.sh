@@ -16,7 +16,7 @@ bash app-server/dev/setup.sh || exit 1
 export SERVICES_STATE_DIR="${SERVICES_STATE_DIR:-$ROOT/.data/test-services}"
 export LOCALSTRIPE_PORT="${TEST_LOCALSTRIPE_PORT:-8520}" SMTP_PORT="${TEST_SMTP_PORT:-1125}" \
   MAILDEV_WEB_PORT="${TEST_MAILDEV_WEB_PORT:-1180}"
-mkdir -p "$SERVICES_STATE_DIR" "$ROOT/.data/run"
+mkdir -p "$SERVICES_STATE_DIR" "$ROOT/.data/run" "$ROOT/.data/log"
 # Whatever an interrupted earlier run left on those ports goes first.
 bash app-server/dev/services.sh down >/dev/null 2>&1 || true
 
