@@ -705,10 +705,13 @@ async fn a_report_for_an_unknown_sale_is_not_found() {
 #[tokio::test]
 async fn the_deadline_sweep_finds_unpaid_transfers_past_their_deadline_only() {
     let (_db, ledger) = setup();
-    let due = place_new(&ledger, bank_order(MEMBER, "overdue-pending", day(24))).await;
-    let awaiting = place_new(&ledger, bank_order(OTHER_MEMBER, "overdue-awaiting", day(25))).await;
+    // An unlimited return: unpaid transfers may hold only half of a limited one.
+    let due = place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(MEMBER, "overdue-pending", day(24)) }).await;
+    let awaiting =
+        place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(OTHER_MEMBER, "overdue-awaiting", day(25)) }).await;
     ledger.record_payment(awaiting.id, report(awaiting.id, SaleStatus::AwaitingBankTransfer), at(24, 0)).await.unwrap();
-    let today_is_the_deadline = place_new(&ledger, bank_order(GUEST, "deadline-today", day(26))).await;
+    let today_is_the_deadline =
+        place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(GUEST, "deadline-today", day(26)) }).await;
     let paid = place_new(&ledger, NewSale { ret: UNLIMITED, ..bank_order(MEMBER, "overdue-but-paid", day(20)) }).await;
     ledger.record_payment(paid.id, report(paid.id, SaleStatus::Succeeded), at(21, 0)).await.unwrap();
     place_new(&ledger, NewSale { ret: UNLIMITED, ..order(MEMBER, 1, "a-card-sale") }).await;
@@ -977,4 +980,22 @@ async fn a_members_address_is_no_guest_and_cannot_become_one() {
         GuestLookup::Guest(GUEST)
     );
     assert!(matches!(ledger.member_email(UserId(999)).await, Err(RepoError::NotFound)));
+}
+
+/// The unpaid-transfer hold rule in the sale's transaction: of a 3-lot return, unpaid transfers hold at most 2, one
+/// per supporter; a refused transfer writes nothing, and a card still buys the last lot.
+#[tokio::test]
+async fn unpaid_transfers_hold_at_most_half_a_limited_return_one_per_supporter() {
+    let (_db, ledger) = setup();
+    place_new(&ledger, bank_order(MEMBER, "hold-member-1", day(30))).await;
+
+    let again = ledger.place(bank_order(MEMBER, "hold-member-2", day(30))).await;
+    place_new(&ledger, bank_order(OTHER_MEMBER, "hold-other-1", day(30))).await;
+    let over_share = ledger.place(bank_order(GUEST, "hold-guest-1", day(30))).await;
+    let by_card = place_new(&ledger, order(GUEST, 1, "hold-guest-card")).await;
+
+    assert!(matches!(again, Err(PlaceError::Blocked(PurchaseBlock::TransferAwaited))), "{again:?}");
+    assert!(matches!(over_share, Err(PlaceError::Blocked(PurchaseBlock::TransferShareTaken))), "{over_share:?}");
+    assert_eq!(by_card.status, SaleStatus::Pending);
+    assert_eq!(ledger.checkout(OPEN, LIMITED).await.unwrap().unwrap().remaining, Remaining::Limited(0));
 }
