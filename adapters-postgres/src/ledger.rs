@@ -451,27 +451,16 @@ struct StockRow {
 fn delivery_address(conn: &mut PgConnection, user: UserId, address: &DeliveryAddress) -> Result<i64, TxError> {
     match address {
         DeliveryAddress::New(a) => {
-            let same: Option<IdRow> = sql_query(
-                "SELECT id FROM addresses WHERE user_id = $1 AND flag = 1 AND name = $2 AND tel_number = $3 \
-                    AND zip = $4 AND pref = $5 AND city = $6 AND address = $7 AND building IS NOT DISTINCT FROM $8 \
-                  ORDER BY id LIMIT 1",
-            )
-            .bind::<BigInt, _>(user.get())
-            .bind::<Text, _>(&a.name)
-            .bind::<Text, _>(&a.tel_number)
-            .bind::<Text, _>(&a.zip)
-            .bind::<Text, _>(&a.pref)
-            .bind::<Text, _>(&a.city)
-            .bind::<Text, _>(&a.address)
-            .bind::<Nullable<Text>, _>(a.building.as_deref())
-            .get_result(conn)
-            .optional()?;
-            if let Some(same) = same {
-                return Ok(same.id);
-            }
+            // One statement: the identical address already in the book, or a new one.
             let row: IdRow = sql_query(
-                "INSERT INTO addresses (user_id, is_primary, name, tel_number, zip, pref, city, address, building) \
-                 VALUES ($1, FALSE, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+                "WITH same AS ( \
+                   SELECT id FROM addresses WHERE user_id = $1 AND flag = 1 AND name = $2 AND tel_number = $3 \
+                      AND zip = $4 AND pref = $5 AND city = $6 AND address = $7 \
+                      AND building IS NOT DISTINCT FROM $8 ORDER BY id LIMIT 1), \
+                 added AS ( \
+                   INSERT INTO addresses (user_id, is_primary, name, tel_number, zip, pref, city, address, building) \
+                   SELECT $1, FALSE, $2, $3, $4, $5, $6, $7, $8 WHERE NOT EXISTS (SELECT 1 FROM same) RETURNING id) \
+                 SELECT id FROM same UNION ALL SELECT id FROM added",
             )
             .bind::<BigInt, _>(user.get())
             .bind::<Text, _>(&a.name)
