@@ -629,8 +629,6 @@ fn stock_block(conn: &mut PgConnection, ret: ReturnId) -> Result<PurchaseBlock, 
 
 #[derive(QueryableByName)]
 struct TransferHolds {
-    #[diesel(sql_type = Nullable<Integer>)]
-    stock_limit: Option<i32>,
     #[diesel(sql_type = BigInt)]
     unpaid_lots: i64,
     #[diesel(sql_type = BigInt)]
@@ -639,27 +637,27 @@ struct TransferHolds {
 
 /// The unpaid-transfer hold rule (`domain::returns::transfer_hold_block`),
 /// under the return's row lock: concurrent transfers of one return are
-/// counted one after the other, so the share is never exceeded.
+/// counted one after the other, so the share is never exceeded. An unlimited
+/// return is neither locked here nor counted: its transfers hold nothing.
 fn check_transfer_hold(conn: &mut PgConnection, sale: &NewSale) -> Result<(), TxError> {
     // The lock first, the count in a statement of its own: in READ COMMITTED a statement that waited for the
     // lock still counts from the snapshot it started with, and would miss the transfer that held the lock.
-    sql_query("SELECT id FROM returns WHERE id = $1 FOR UPDATE").bind::<BigInt, _>(sale.ret.get()).execute(conn)?;
+    let stock: StockRow = sql_query("SELECT stock_limit, lots_taken FROM returns WHERE id = $1 FOR UPDATE")
+        .bind::<BigInt, _>(sale.ret.get())
+        .get_result(conn)?;
+    let Some(limit) = stock.stock_limit else { return Ok(()) };
     let awaited = transfer_awaited("s.status");
     let holds: TransferHolds = sql_query(format!(
-        "SELECT r.stock_limit, \
-                (SELECT coalesce(sum(s.lot), 0) FROM sales s \
-                  WHERE s.return_id = r.id AND s.payment_type = $3 AND {awaited})::bigint AS unpaid_lots, \
-                (SELECT count(*) FROM sales s \
-                  WHERE s.return_id = r.id AND s.user_id = $2 AND s.payment_type = $3 AND {awaited})::bigint \
-                  AS supporter_unpaid \
-           FROM returns r WHERE r.id = $1"
+        "SELECT coalesce(sum(s.lot), 0)::bigint AS unpaid_lots, \
+                count(*) FILTER (WHERE s.user_id = $2)::bigint AS supporter_unpaid \
+           FROM sales s WHERE s.return_id = $1 AND s.payment_type = $3 AND {awaited}"
     ))
     .bind::<BigInt, _>(sale.ret.get())
     .bind::<BigInt, _>(sale.user.get())
     .bind::<SmallInt, _>(i16::try_from(PayType::BankTransfer.code()).unwrap_or(2))
     .get_result(conn)?;
     let lots = i64::from(sale.terms.lot.get());
-    match transfer_hold_block(holds.stock_limit.map(i64::from), holds.unpaid_lots, holds.supporter_unpaid, lots) {
+    match transfer_hold_block(Some(i64::from(limit)), holds.unpaid_lots, holds.supporter_unpaid, lots) {
         Some(block) => Err(TxError::Blocked(block)),
         None => Ok(()),
     }
