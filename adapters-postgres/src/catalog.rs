@@ -413,8 +413,8 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
            LEFT JOIN display_names d ON d.sales_id = s.id \
          WHERE s.project_id = $1 AND {} \
          ORDER BY s.created_at DESC, s.id DESC LIMIT $2",
-        counts_toward_totals("s2.status", "s2.flag"),
-        counts_toward_totals("s.status", "s.flag")
+        counts_toward_totals("s2"),
+        counts_toward_totals("s")
     )
 });
 

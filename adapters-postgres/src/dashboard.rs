@@ -21,7 +21,7 @@ use ports::mailer::SEND_MAIL;
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{counts_toward_totals, sale_status_to_db, stored_id, transfer_awaited};
+use crate::sql_rules::{counted_amount, counts_toward_totals, sale_status_to_db, stored_id, transfer_awaited};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -66,10 +66,11 @@ static PROJECTS: LazyLock<String> = LazyLock::new(|| {
 /// project add up to its `project_totals.paid_amount`.
 static DAILY: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "SELECT project_id, (paid_at AT TIME ZONE 'Asia/Tokyo')::date AS day, sum(amount)::bigint AS amount \
+        "SELECT project_id, (paid_at AT TIME ZONE 'Asia/Tokyo')::date AS day, sum({})::bigint AS amount \
            FROM sales WHERE {} \
           GROUP BY project_id, day",
-        counts_toward_totals("status", "flag")
+        counted_amount("sales"),
+        counts_toward_totals("sales")
     )
 });
 

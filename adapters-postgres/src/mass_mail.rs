@@ -2,6 +2,8 @@
 //! counters on `sent_mails` change in the same statement as the recipient
 //! row they count, so the progress bar never disagrees with the rows.
 
+use std::sync::LazyLock;
+
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -15,6 +17,7 @@ use ports::admin::mass_mail::{
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::sql_rules::counts_toward_totals;
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -28,12 +31,18 @@ impl PgMassMails {
     }
 }
 
-/// Who a segment reaches: members who did not opt out, or the project's paid (not refunded) supporters.
-const RECIPIENTS_SQL: &str = "SELECT u.id, u.email FROM users u \
-     WHERE ($1::bigint IS NULL AND u.status = 'member' \
-             AND NOT EXISTS (SELECT 1 FROM mail_opt_outs o WHERE o.user_id = u.id)) \
-        OR ($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM sales s WHERE s.user_id = u.id \
-             AND s.project_id = $1 AND s.status = 'succeeded' AND s.flag <> 11))";
+/// Who a segment reaches: members who did not opt out, or the project's supporters (a sale that counts toward
+/// its totals: paid, and not refunded in full).
+static RECIPIENTS_SQL: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT u.id, u.email FROM users u \
+         WHERE ($1::bigint IS NULL AND u.status = 'member' \
+                 AND NOT EXISTS (SELECT 1 FROM mail_opt_outs o WHERE o.user_id = u.id)) \
+            OR ($1::bigint IS NOT NULL AND EXISTS (SELECT 1 FROM sales s WHERE s.user_id = u.id \
+                 AND s.project_id = $1 AND {}))",
+        counts_toward_totals("s")
+    )
+});
 
 fn segment_project(segment: MailSegment) -> Option<i64> {
     match segment {
@@ -219,7 +228,7 @@ impl MassMailRepository for PgMassMails {
         let project = segment_project(segment);
         with_conn(&self.pool, move |conn| {
             project_exists(conn, project)?;
-            let row = diesel::sql_query(format!("SELECT count(*) AS n FROM ({RECIPIENTS_SQL}) r"))
+            let row = diesel::sql_query(format!("SELECT count(*) AS n FROM ({}) r", RECIPIENTS_SQL.as_str()))
                 .bind::<Nullable<BigInt>, _>(project)
                 .get_result::<CountRow>(conn)
                 .map_err(map_diesel)?;
@@ -249,7 +258,8 @@ impl MassMailRepository for PgMassMails {
                 .id;
                 let emails = diesel::sql_query(format!(
                     "INSERT INTO mail_recipients (mail_id, user_id, email) \
-                     SELECT $2, r.id, r.email FROM ({RECIPIENTS_SQL}) r ORDER BY r.id RETURNING email"
+                     SELECT $2, r.id, r.email FROM ({}) r ORDER BY r.id RETURNING email",
+                    RECIPIENTS_SQL.as_str()
                 ))
                 .bind::<Nullable<BigInt>, _>(project)
                 .bind::<BigInt, _>(id)

@@ -1,8 +1,8 @@
 //! The domain's rules as SQL text, derived from the domain once so that no
-//! query restates them: which sales count toward totals, what "blank" means
+//! query restates them: which sales count toward totals and with what amount, what "blank" means
 //! for a name, and the one mapping between `SaleStatus` and `sales.status`.
 //! Where a migration must state a rule itself (the running-totals triggers'
-//! `sale_counts_toward_totals`, `return_type_allows_logo`, `trim_whitespace`),
+//! `sale_counted_amount`, `return_type_allows_logo`, `trim_whitespace`),
 //! a test here ties it to the domain.
 
 use std::fmt::Write as _;
@@ -10,7 +10,6 @@ use std::sync::LazyLock;
 
 use domain::ids::NotAnId;
 use domain::payment::SaleStatus;
-use domain::refund::RefundFlag;
 use ports::RepoError;
 
 /// A value read from the database that the domain cannot accept. Names the
@@ -48,18 +47,22 @@ fn status_filter(column: &str, rule: fn(SaleStatus) -> bool) -> String {
     }
 }
 
-/// A sale with `status` and (refund) `flag` columns counts toward raised
-/// totals, backer counts and sponsor amounts
-/// (`domain::payment::counts_toward_totals`: paid and not refunded). The
-/// migration's `sale_counts_toward_totals`, which the running-totals
-/// triggers use, states the same rule; the tests below tie both to the
-/// domain.
-pub(crate) fn counts_toward_totals(status: &str, flag: &str) -> String {
+/// The sale `sale` (a table name or alias of `sales`) counts as one support
+/// toward backer counts and sponsor walls
+/// (`domain::payment::counts_toward_totals`: paid, and not refunded in full).
+/// The migration's `sale_counted_amount`, which the running-totals triggers
+/// use, states the same rule; the tests below tie both to the domain.
+pub(crate) fn counts_toward_totals(sale: &str) -> String {
     format!(
-        "({} AND {flag} <> {})",
-        status_filter(status, SaleStatus::counts_toward_totals),
-        RefundFlag::Refunded.code()
+        "({} AND {sale}.total > {sale}.refunded_amount)",
+        status_filter(&format!("{sale}.status"), SaleStatus::counts_toward_totals)
     )
+}
+
+/// What the sale `sale` adds to raised totals and sponsor amounts
+/// (`domain::payment::counted_amount`: paid, tax included, less refunds).
+pub(crate) fn counted_amount(sale: &str) -> String {
+    format!("(CASE WHEN {} THEN {sale}.total - {sale}.refunded_amount ELSE 0 END)", counts_toward_totals(sale))
 }
 
 /// `column` (a `sales.status`) holds a sale that may still be paid: it keeps
@@ -100,8 +103,9 @@ pub(crate) fn trim(expr: &str) -> String {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use diesel::sql_types::{Bool, SmallInt, Text};
+    use diesel::sql_types::{BigInt, Bool, SmallInt, Text};
     use diesel::{sql_query, Connection, PgConnection, QueryableByName, RunQueryDsl};
+    use domain::money::Yen;
     use domain::returns::ReturnType;
 
     #[derive(QueryableByName)]
@@ -122,38 +126,49 @@ mod tests {
 
     #[test]
     fn the_counting_filter_names_exactly_the_statuses_that_count_toward_totals() {
-        let fragment = counts_toward_totals("s.status", "s.flag");
+        let fragment = counts_toward_totals("s");
         for status in SaleStatus::ALL {
             let quoted = format!("'{}'", status.as_str());
             assert_eq!(fragment.contains(&quoted), status.counts_toward_totals(), "{status:?} in {fragment}");
         }
     }
 
-    /// Every refund flag the schema allows (`sales_flag_check`).
-    const STORED_FLAGS: [i16; 3] = [0, 1, 11];
+    #[derive(QueryableByName)]
+    struct Counted {
+        #[diesel(sql_type = Bool)]
+        counts: bool,
+        #[diesel(sql_type = BigInt)]
+        amount: i64,
+    }
 
-    /// The generated filter and the migration's `sale_counts_toward_totals`
-    /// (what the running-totals triggers count with) both answer as
-    /// `domain::payment::counts_toward_totals` for every status and flag.
+    /// The generated fragments and the migration's `sale_counted_amount`
+    /// (what the running-totals triggers count with) answer as
+    /// `domain::payment::counted_amount` and `counts_toward_totals` for every
+    /// status, unrefunded, partly and fully refunded.
     #[test]
-    fn postgres_evaluates_both_counting_rules_as_the_domain_does_for_every_status_and_flag() {
+    fn postgres_evaluates_both_counting_rules_as_the_domain_does_for_every_status_and_refund() {
         let (_db, pool) = crate::testing::TestDatabase::create().unwrap();
         let mut conn = pool.get().unwrap();
         let generated = format!(
-            "SELECT coalesce(({}), false) AS value FROM (SELECT $1::text AS status, $2::smallint AS flag) x",
-            counts_toward_totals("x.status", "x.flag")
+            "SELECT coalesce({}, false) AS counts, {}::bigint AS amount \
+             FROM (SELECT $1::text AS status, $2::bigint AS total, $3::bigint AS refunded_amount) x",
+            counts_toward_totals("x"),
+            counted_amount("x")
         );
-        let migrated = "SELECT coalesce(sale_counts_toward_totals($1::text, $2::smallint), false) AS value";
+        let migrated = "SELECT sale_counted_amount($1::text, $2::bigint, $3::bigint) > 0 AS counts, \
+                        sale_counted_amount($1::text, $2::bigint, $3::bigint) AS amount";
         for status in SaleStatus::ALL {
-            for flag in STORED_FLAGS {
-                let expected = domain::payment::counts_toward_totals(status, RefundFlag::from_code(i32::from(flag)));
+            for (total, refunded) in [(1100, 0), (88_000, 35_000), (1100, 1100), (1, 0), (0, 0)] {
+                let expected = domain::payment::counted_amount(status, Yen(total), Yen(refunded));
+                let counts = domain::payment::counts_toward_totals(status, Yen(total), Yen(refunded));
                 for sql in [generated.as_str(), migrated] {
-                    let row: Flag = sql_query(sql)
+                    let row: Counted = sql_query(sql)
                         .bind::<Text, _>(sale_status_to_db(status))
-                        .bind::<SmallInt, _>(flag)
+                        .bind::<BigInt, _>(total)
+                        .bind::<BigInt, _>(refunded)
                         .get_result(&mut conn)
                         .unwrap();
-                    assert_eq!(row.value, expected, "{status:?} flag {flag}: {sql}");
+                    assert_eq!((row.counts, row.amount), (counts, expected.0), "{status:?} {total}-{refunded}: {sql}");
                 }
             }
         }
@@ -164,10 +179,9 @@ mod tests {
         let counting: Vec<SaleStatus> = SaleStatus::ALL.into_iter().filter(|s| s.counts_toward_totals()).collect();
         if counting.len() == 1 {
             assert!(
-                counts_toward_totals("status", "flag")
-                    .starts_with(&format!("(status = '{}' AND", counting[0].as_str())),
+                counts_toward_totals("s").starts_with(&format!("(s.status = '{}' AND", counting[0].as_str())),
                 "{}",
-                counts_toward_totals("status", "flag")
+                counts_toward_totals("s")
             );
         }
     }

@@ -14,7 +14,7 @@ use chrono::{DateTime, Duration, TimeZone, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
 use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::money::Yen;
-use domain::payment::SaleStatus;
+use domain::payment::{counted_amount, SaleStatus};
 use domain::returns::ReturnType;
 use domain::sponsor::{aggregate, sponsor_wall, SponsorSale};
 use domain::time::tokyo_datetime;
@@ -65,6 +65,27 @@ struct Sale {
     /// Display name and whether it asked for anonymity.
     name: Option<(String, bool)>,
     created_at: DateTime<Utc>,
+    /// The share of a paid sale's total refunded (partly or in full), if any.
+    refunded_percent: Option<i64>,
+}
+
+impl Sale {
+    fn total(&self, world: &World) -> i64 {
+        world.returns[self.return_index].price * self.lot
+    }
+
+    /// What `refunded_amount` holds once the sale is written (a refund needs a paid sale, and at least 1 yen).
+    fn refunded(&self, world: &World) -> i64 {
+        match self.refunded_percent {
+            Some(percent) if self.status == SaleStatus::Succeeded => (self.total(world) * percent / 100).max(1),
+            _ => 0,
+        }
+    }
+
+    /// `domain::payment::counted_amount` of the sale: the rule the walls and sums must follow.
+    fn counted(&self, world: &World) -> Yen {
+        counted_amount(self.status, Yen(self.total(world)), Yen(self.refunded(world)))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -108,6 +129,7 @@ fn world() -> impl Strategy<Value = World> {
             status(),
             proptest::option::weighted(0.8, (proptest::sample::select(NAMES.to_vec()), proptest::bool::weighted(0.25))),
             0i64..60,
+            proptest::option::weighted(0.25, 1i64..=100),
         ),
         0..30,
     );
@@ -133,7 +155,7 @@ fn world() -> impl Strategy<Value = World> {
         let sales = sales
             .into_iter()
             .enumerate()
-            .map(|(i, (ret, user, lot, first_status, status, name, hours))| Sale {
+            .map(|(i, (ret, user, lot, first_status, status, name, hours, refunded_percent))| Sale {
                 id: i as i64 + 1,
                 return_index: ret.index(returns.len()),
                 user: user.index(users.len()) as i64 + 1,
@@ -144,6 +166,7 @@ fn world() -> impl Strategy<Value = World> {
                 // Random order, never two sales at the same instant (the
                 // domain breaks ties by input order, SQL by id).
                 created_at: base + Duration::hours(hours) + Duration::seconds(i as i64),
+                refunded_percent,
             })
             .collect();
         let exclusions = exclusions
@@ -268,6 +291,10 @@ fn write_world(conn: &mut PgConnection, world: &World) {
                 ),
             );
         }
+        let refunded = sale.refunded(world);
+        if refunded > 0 {
+            exec(conn, &format!("UPDATE sales SET flag = 11, refunded_amount = {refunded} WHERE id = {}", sale.id));
+        }
         if let Some((name, anonymous)) = &sale.name {
             exec(
                 conn,
@@ -301,7 +328,7 @@ fn reference_sponsor_sales(world: &World, project: Option<i64>) -> Vec<SponsorSa
     world
         .sales
         .iter()
-        .filter(|s| s.status.counts_toward_totals())
+        .filter(|s| s.counted(world).0 > 0)
         .filter_map(|s| {
             let ret = &world.returns[s.return_index];
             let user = world.users.iter().find(|u| u.id == s.user)?;
@@ -312,7 +339,7 @@ fn reference_sponsor_sales(world: &World, project: Option<i64>) -> Vec<SponsorSa
                 display_name: non_blank(&s.name.as_ref().map(|(n, _)| n.clone()))
                     .or_else(|| ret.kind.allows_logo().then(|| non_blank(&user.corporatename)).flatten()),
                 anonymous: s.name.as_ref().is_some_and(|(_, anonymous)| *anonymous),
-                amount: Yen(ret.price * s.lot),
+                amount: s.counted(world),
                 created_at: tokyo_datetime(s.created_at),
                 return_type: ret.kind,
                 logo_url: user.logo(),
@@ -323,15 +350,10 @@ fn reference_sponsor_sales(world: &World, project: Option<i64>) -> Vec<SponsorSa
 }
 
 fn reference_sum(world: &World, keep: impl Fn(&Sale, &Return) -> bool) -> PaidSum {
-    world
-        .sales
-        .iter()
-        .filter(|s| s.status.counts_toward_totals())
-        .filter(|s| keep(s, &world.returns[s.return_index]))
-        .fold(PaidSum::default(), |sum, s| PaidSum {
-            amount: Yen(sum.amount.0 + world.returns[s.return_index].price * s.lot),
-            supports: sum.supports + 1,
-        })
+    world.sales.iter().filter(|s| s.counted(world).0 > 0).filter(|s| keep(s, &world.returns[s.return_index])).fold(
+        PaidSum::default(),
+        |sum, s| PaidSum { amount: Yen(sum.amount.0 + s.counted(world).0), supports: sum.supports + 1 },
+    )
 }
 
 /// Runs `check` on `cases` random worlds in one database, emptied between cases.
@@ -429,7 +451,7 @@ fn public_sales_list_every_counting_sale_with_sticky_anonymity() {
             let mut counting: Vec<&Sale> = world
                 .sales
                 .iter()
-                .filter(|s| s.status.counts_toward_totals() && world.returns[s.return_index].project == project)
+                .filter(|s| s.counted(world).0 > 0 && world.returns[s.return_index].project == project)
                 .collect();
             counting.sort_by_key(|s| std::cmp::Reverse(s.created_at));
             prop_assert_eq!(listed.len(), counting.len());

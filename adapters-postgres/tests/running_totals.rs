@@ -1,5 +1,7 @@
-//! The running totals (migration `running_totals`) always equal a plain
-//! aggregation of `sales`: through every status change, refunds, bulk
+//! The running totals (migrations `running_totals` and
+//! `totals_paid_less_refunds`) always equal a plain aggregation of `sales`
+//! on one basis (what was paid, tax included, less refunds): through every
+//! status change, partial and full refunds, refunds that fail, bulk
 //! statements and concurrent payments.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use std::sync::{Arc, Barrier};
@@ -38,16 +40,19 @@ fn fixtures(conn: &mut PgConnection) {
 const RETURNS: [(i64, i64, i64); 3] = [(1, 1, 1000), (2, 1, 30000), (3, 2, 5000)];
 
 /// Writes a sale of `lot` lots of return `ret` (index into `RETURNS`) with `status`, ready for any later status.
+/// Prices are before tax (税別, 10 % added), so a total that counted `amount` instead of `total` would show.
 fn insert_sale(conn: &mut PgConnection, id: i64, ret: usize, user: i64, lot: i64, status: SaleStatus) {
     let (return_id, project_id, price) = RETURNS[ret];
     let flag = i16::from(status == SaleStatus::Succeeded);
+    let amount = price * lot;
+    let tax = amount / 10;
     exec(
         conn,
         &format!(
             "INSERT INTO sales (id, project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
                tax_rate_percent, payment_type, status, intent_id, idempotency_key, flag, paid_at, created_at) \
-             VALUES ({id}, {project_id}, {return_id}, {user}, {price}, {lot}, {price} * {lot}, 0, {price} * {lot}, \
-               'exempt', 0, 1, '{status}', 'pi_{id}', 'key-{id:06}', {flag}, now(), \
+             VALUES ({id}, {project_id}, {return_id}, {user}, {price}, {lot}, {amount}, {tax}, {amount} + {tax}, \
+               'exclusive', 10, 1, '{status}', 'pi_{id}', 'key-{id:06}', {flag}, now(), \
                '2026-01-01'::timestamptz + interval '{id} minutes')",
             status = status.as_str()
         ),
@@ -66,9 +71,23 @@ fn set_status(conn: &mut PgConnection, filter: &str, status: SaleStatus) {
     );
 }
 
-/// Refunds a paid sale partly: flag 11 and a refunded amount, as the refund flow leaves it.
-fn refund(conn: &mut PgConnection, sale: i64) {
-    exec(conn, &format!("UPDATE sales SET flag = 11, refunded_amount = 1 WHERE id = {sale}"));
+/// Refunds `percent` of a paid sale's total (at least 1 yen), paid back: flag 11 and the refunded amount, as the
+/// refund flow leaves it.
+fn refund(conn: &mut PgConnection, sale: i64, percent: i64) {
+    exec(
+        conn,
+        &format!(
+            "UPDATE sales SET flag = 11, refunded_amount = greatest(1, total * {percent} / 100) \
+             WHERE id = {sale} AND flag = 1"
+        ),
+    );
+}
+
+/// Asks for a refund of `percent` of a paid sale's total that the provider has not paid yet (the refund row's
+/// trigger raises `refunded_amount`; the flag stays 1), or, with `None`, lets that refund fail (back to 0).
+fn open_refund(conn: &mut PgConnection, sale: i64, percent: Option<i64>) {
+    let refunded = percent.map_or("0".to_string(), |p| format!("greatest(1, total * {p} / 100)"));
+    exec(conn, &format!("UPDATE sales SET refunded_amount = {refunded} WHERE id = {sale} AND flag = 1"));
 }
 
 #[derive(QueryableByName, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -93,7 +112,8 @@ fn rows(conn: &mut PgConnection, sql: &str) -> Vec<TotalRow> {
 
 /// What the running totals hold (rows of no sale left out) beside the same figures by plain aggregation.
 fn kept_and_recomputed(conn: &mut PgConnection) -> [(Vec<TotalRow>, Vec<TotalRow>); 3] {
-    const PAID: &str = "status = 'succeeded' AND flag <> 11";
+    // Written out here, not through sale_counted_amount: the recomputation is the oracle of that rule.
+    const PAID: &str = "status = 'succeeded' AND total > refunded_amount";
     [
         (
             rows(
@@ -104,7 +124,7 @@ fn kept_and_recomputed(conn: &mut PgConnection) -> [(Vec<TotalRow>, Vec<TotalRow
             rows(
                 conn,
                 &format!(
-                    "SELECT project_id AS key, 0::bigint AS sub_key, sum(amount)::bigint AS amount, count(*) AS supports, \
+                    "SELECT project_id AS key, 0::bigint AS sub_key, sum(total - refunded_amount)::bigint AS amount, count(*) AS supports, \
                        NULL::timestamptz AS latest FROM sales WHERE {PAID} GROUP BY project_id"
                 ),
             ),
@@ -118,7 +138,7 @@ fn kept_and_recomputed(conn: &mut PgConnection) -> [(Vec<TotalRow>, Vec<TotalRow
             rows(
                 conn,
                 &format!(
-                    "SELECT return_id AS key, 0::bigint AS sub_key, sum(amount)::bigint AS amount, count(*) AS supports, \
+                    "SELECT return_id AS key, 0::bigint AS sub_key, sum(total - refunded_amount)::bigint AS amount, count(*) AS supports, \
                        NULL::timestamptz AS latest FROM sales WHERE {PAID} GROUP BY return_id"
                 ),
             ),
@@ -132,7 +152,7 @@ fn kept_and_recomputed(conn: &mut PgConnection) -> [(Vec<TotalRow>, Vec<TotalRow
             rows(
                 conn,
                 &format!(
-                    "SELECT project_id AS key, user_id AS sub_key, sum(amount)::bigint AS amount, count(*) AS supports, \
+                    "SELECT project_id AS key, user_id AS sub_key, sum(total - refunded_amount)::bigint AS amount, count(*) AS supports, \
                        max(created_at) AS latest FROM sales WHERE {PAID} GROUP BY project_id, user_id"
                 ),
             ),
@@ -196,22 +216,32 @@ fn a_sale_enters_the_totals_when_paid_and_leaves_them_when_refunded_or_no_longer
     assert_totals_exact(&mut conn, "a pending sale");
 
     set_status(&mut conn, "id = 1", SaleStatus::Succeeded);
-    assert_eq!(project_total(&mut conn, 1), (2000, 1), "paid");
+    assert_eq!(project_total(&mut conn, 1), (2200, 1), "paid, tax included");
     assert_totals_exact(&mut conn, "pending -> succeeded");
 
     insert_sale(&mut conn, 2, 1, 2, 1, SaleStatus::Succeeded);
-    assert_eq!(project_total(&mut conn, 1), (32000, 2));
+    assert_eq!(project_total(&mut conn, 1), (35200, 2));
     assert_totals_exact(&mut conn, "a sale written as paid");
 
-    refund(&mut conn, 2);
-    assert_eq!(project_total(&mut conn, 1), (2000, 1), "a refunded sale leaves the totals");
-    assert_totals_exact(&mut conn, "succeeded -> refunded (flag 11)");
+    open_refund(&mut conn, 2, Some(50));
+    assert_eq!(project_total(&mut conn, 1), (18700, 2), "a refund on its way back no longer counts");
+    assert_totals_exact(&mut conn, "a refund asked for");
+    open_refund(&mut conn, 2, None);
+    assert_eq!(project_total(&mut conn, 1), (35200, 2), "a refund that failed counts again");
+    assert_totals_exact(&mut conn, "a refund failed");
+
+    refund(&mut conn, 2, 25);
+    assert_eq!(project_total(&mut conn, 1), (26950, 2), "a partly refunded sale keeps what was not refunded");
+    assert_totals_exact(&mut conn, "succeeded -> partly refunded (flag 11)");
+    exec(&mut conn, "UPDATE sales SET refunded_amount = total WHERE id = 2");
+    assert_eq!(project_total(&mut conn, 1), (2200, 1), "a sale refunded in full leaves the totals");
+    assert_totals_exact(&mut conn, "partly -> fully refunded");
 
     insert_sale(&mut conn, 3, 2, 1, 1, SaleStatus::AwaitingBankTransfer);
     set_status(&mut conn, "id = 3", SaleStatus::Canceled);
     assert_totals_exact(&mut conn, "awaiting -> canceled");
     set_status(&mut conn, "id = 3", SaleStatus::Succeeded);
-    assert_eq!(project_total(&mut conn, 2), (5000, 1), "a transfer arriving after the cancel counts");
+    assert_eq!(project_total(&mut conn, 2), (5500, 1), "a transfer arriving after the cancel counts");
     assert_totals_exact(&mut conn, "canceled -> succeeded (late)");
 
     set_status(&mut conn, "id = 1", SaleStatus::Canceled);
@@ -244,7 +274,9 @@ fn rebuilding_the_totals_from_sales_gives_what_the_triggers_kept() {
         let status = if id % 3 == 0 { SaleStatus::Pending } else { SaleStatus::Succeeded };
         insert_sale(&mut conn, id, (id % 3) as usize, id % 4 + 1, id % 2 + 1, status);
     }
-    refund(&mut conn, 4);
+    refund(&mut conn, 4, 30);
+    refund(&mut conn, 5, 100);
+    open_refund(&mut conn, 7, Some(10));
     let before = kept_and_recomputed(&mut conn).map(|(kept, _)| kept);
 
     // What a bulk load does: rows written with triggers off, then one rebuild.
@@ -269,7 +301,14 @@ enum Step {
         sale: prop::sample::Index,
         status: SaleStatus,
     },
+    /// A refund of a share of the total: paid back (flag 11) or still open.
     Refund {
+        sale: prop::sample::Index,
+        percent: i64,
+        paid_back: bool,
+    },
+    /// An open refund that the provider refused.
+    RefundFails {
         sale: prop::sample::Index,
     },
     /// One statement paying every pending sale of a project (several rows, one trigger call).
@@ -289,7 +328,9 @@ fn step() -> impl Strategy<Value = Step> {
         3 => (0usize..3, 1i64..=3, 1i64..=3, status.clone())
             .prop_map(|(ret, user, lot, status)| Step::Write { ret, user, lot, status }),
         3 => (any::<prop::sample::Index>(), status).prop_map(|(sale, status)| Step::Move { sale, status }),
-        1 => any::<prop::sample::Index>().prop_map(|sale| Step::Refund { sale }),
+        1 => (any::<prop::sample::Index>(), 1i64..=100, any::<bool>())
+            .prop_map(|(sale, percent, paid_back)| Step::Refund { sale, percent, paid_back }),
+        1 => any::<prop::sample::Index>().prop_map(|sale| Step::RefundFails { sale }),
         1 => (1i64..=2).prop_map(|project| Step::PayAllPending { project }),
         1 => (any::<prop::sample::Index>(), proptest::sample::select(vec!["太郎", "　", "上毛商事"]), any::<bool>())
             .prop_map(|(sale, name, anonymous)| Step::Name { sale, name, anonymous }),
@@ -310,12 +351,18 @@ fn play(conn: &mut PgConnection, steps: &[Step]) {
                     set_status(conn, &format!("id = {id}"), *status);
                 }
             }
-            Step::Refund { sale } => {
+            Step::Refund { sale, percent, paid_back } => {
                 if let Some(id) = pick(sale) {
-                    exec(
-                        conn,
-                        &format!("UPDATE sales SET flag = 11, refunded_amount = 1 WHERE id = {id} AND flag = 1"),
-                    );
+                    if *paid_back {
+                        refund(conn, id, *percent);
+                    } else {
+                        open_refund(conn, id, Some(*percent));
+                    }
+                }
+            }
+            Step::RefundFails { sale } => {
+                if let Some(id) = pick(sale) {
+                    open_refund(conn, id, None);
                 }
             }
             Step::PayAllPending { project } => {
@@ -396,9 +443,14 @@ fn eight_concurrent_payments_of_one_project_all_commit_and_the_totals_stay_exact
                         .execute(conn)?;
                         // Hold the locks a moment, as a payment writing its other rows would.
                         sql_query("SELECT pg_sleep(0.002)").execute(conn)?;
+                        // Every fourth round refunds the previous sale: in full (every eighth) or in part.
                         if r % 4 == 3 {
-                            sql_query(format!("UPDATE sales SET flag = 11, refunded_amount = 1 WHERE id = {}", id - 1))
-                                .execute(conn)?;
+                            let refunded = if r % 8 == 7 { "total" } else { "total / 3" };
+                            sql_query(format!(
+                                "UPDATE sales SET flag = 11, refunded_amount = {refunded} WHERE id = {}",
+                                id - 1
+                            ))
+                            .execute(conn)?;
                         }
                         Ok(())
                     })
@@ -411,12 +463,13 @@ fn eight_concurrent_payments_of_one_project_all_commit_and_the_totals_stay_exact
         worker.join().expect("a payment failed");
     }
 
-    let refunded = THREADS * (ROUNDS / 4);
-    let paid = THREADS * ROUNDS - refunded;
+    let refunded_in_full = THREADS * (ROUNDS / 8);
+    let paid = THREADS * ROUNDS - refunded_in_full;
     let (amount, supports) = project_total(&mut conn, 1);
-    assert_eq!(supports, paid);
+    assert_eq!(supports, paid, "a partly refunded sale stays a support");
     let expected: Count = sql_query(
-        "SELECT sum(amount)::bigint AS count FROM sales WHERE status = 'succeeded' AND flag <> 11 AND project_id = 1",
+        "SELECT sum(total - refunded_amount)::bigint AS count FROM sales \
+         WHERE status = 'succeeded' AND project_id = 1",
     )
     .get_result(&mut conn)
     .unwrap();

@@ -4,7 +4,8 @@
 # connections, ~10 s) beside the rate of the same SQL straight from pgbench (64 clients, 2 threads, 10 s),
 # then the home page's initial JS (gzip and Brotli) and Lighthouse scores. Stops everything it started.
 # Then the support write path: guest bank-transfer supports placed through SupportService and the real ledger
-# (provider stubbed, app-server/bench/support_write.rs) beside pgbench running the same statements
+# (provider stubbed, app-server/bench/support_write.rs), first on a database with the demo data only, then on the
+# one with the bulk sales (the two rates should stay within 20 %), beside pgbench running the same statements
 # (support_write.sql), same client count, and the ratio.
 # Knobs: BENCH_SALES (1000000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_LIGHTHOUSE_RUNS (3),
 # BENCH_SKIP_LIGHTHOUSE=1, BENCH_POOL_SIZE (16, the server's and the write benchmark's pool),
@@ -40,6 +41,7 @@ STARTED="$ROOT/.data/run/started-by-bench.$$"
 cleanup() {
     [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
     [ -n "$DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1
+    [ -n "$DB" ] && psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS ${DB}_demo WITH (FORCE)" >/dev/null 2>&1
     bash "$ROOT/app-server/dev/services.sh" down --record "$STARTED" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -191,19 +193,39 @@ fi
 fi
 
 # --- The support write path ------------------------------------------------------------------------
-if [ "$ONLY" != read ]; then
+# Guest bank-transfer supports through SupportService against the database in DATABASE_URL: prints
+# "project return rate p50 p90 p99 errors".
+write_path() {
     # An open project taking bank transfers, and a return anyone may buy with no stock limit, address or
     # question: every support succeeds, as most do in production.
-    read -r W_PROJECT W_RETURN < <(q "SELECT r.project_id || ' ' || r.id FROM returns r JOIN projects p ON p.id = r.project_id
+    local project ret
+    read -r project ret < <(q "SELECT r.project_id || ' ' || r.id FROM returns r JOIN projects p ON p.id = r.project_id
         WHERE p.accepts_bank_transfer AND p.period_end >= current_date AND r.stock_limit IS NULL AND NOT r.disabled
           AND r.flag < 900 AND NOT r.address_required AND coalesce(btrim(r.show_user_email), '') = ''
           AND coalesce(btrim(p.additional_data_label), '') = '' AND r.return_type = 0
         ORDER BY r.project_id, r.id LIMIT 1")
-    [ -n "${W_PROJECT:-}" ] || { echo "bench: no open project with an unlimited return in the demo data" >&2; exit 1; }
-    log "support write path: project $W_PROJECT, return $W_RETURN (${DURATION}s, $CONNECTIONS tasks, pool $POOL_SIZE)"
-    W_OUT="$(DATABASE_POOL_SIZE="$POOL_SIZE" BENCH_PROJECT_ID="$W_PROJECT" BENCH_RETURN_ID="$W_RETURN" \
+    [ -n "${project:-}" ] || { echo "bench: no open project with an unlimited return in the demo data" >&2; exit 1; }
+    log "support write path on $(q "SELECT count(*) FROM sales") sales: project $project, return $ret (${DURATION}s, $CONNECTIONS tasks, pool $POOL_SIZE)"
+    echo "$project $ret $(DATABASE_POOL_SIZE="$POOL_SIZE" BENCH_PROJECT_ID="$project" BENCH_RETURN_ID="$ret" \
         BENCH_CLIENTS="$CONNECTIONS" BENCH_DURATION="$DURATION" "$TARGET_DIR/release/support-write-bench")"
-    read -r W_RATE W_P50 W_P90 W_P99 W_ERRORS <<<"$W_OUT"
+}
+
+if [ "$ONLY" != read ]; then
+    thousands() { echo "$1" | sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta'; }
+    # The same write path on the demo data alone first: its cost must not grow with the sales already there.
+    DEMO_RATE=""
+    if [ "$SALES" -gt 0 ]; then
+        BULK_URL="$DATABASE_URL"
+        DEMO_DB="${DB}_demo"
+        psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $DEMO_DB"
+        export DATABASE_URL="${DATABASE_ADMIN_URL%/*}/$DEMO_DB"
+        "$BIN" seed-demo >/dev/null
+        psql "$DATABASE_URL" -qc "VACUUM ANALYZE"
+        read -r _ _ DEMO_RATE DEMO_P50 DEMO_P90 DEMO_P99 DEMO_ERRORS < <(write_path)
+        export DATABASE_URL="$BULK_URL"
+        psql "$DATABASE_ADMIN_URL" -qc "DROP DATABASE IF EXISTS $DEMO_DB WITH (FORCE)"
+    fi
+    read -r W_PROJECT W_RETURN W_RATE W_P50 W_P90 W_P99 W_ERRORS < <(write_path)
     # pgbench writes the very terms the service priced: read them back from one of its sales.
     read -r W_PRICE W_LOT W_AMOUNT W_TAX W_TOTAL W_MODE W_RATE_PCT W_FEE < <(q "SELECT price, lot, amount, tax, total,
         tax_mode, tax_rate_percent, application_fee FROM sales WHERE idempotency_key LIKE 'bench-%' LIMIT 1" | tr '|' ' ')
@@ -222,10 +244,16 @@ if [ "$ONLY" != read ]; then
         -D amount="$W_AMOUNT" -D tax="$W_TAX" -D total="$W_TOTAL" -D tax_mode="$W_MODE" -D rate="$W_RATE_PCT" \
         -D fee="$W_FEE" "$DATABASE_URL" >"$OUT/pgbench-support-write-pool.txt" 2>&1
     W_TPS_POOL="$(awk '/^tps/ { printf "%.0f", $3 }' "$OUT/pgbench-support-write-pool.txt")"
-    thousands() { echo "$1" | sed -e ':a' -e 's/\B[0-9]\{3\}\>/,&/' -e 'ta'; }
     W_RATIO="$(awk -v a="$W_RATE" -v b="$W_TPS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
     echo
     echo "== Support write path: guest bank-transfer supports, provider stubbed, $CONNECTIONS tasks, pool $POOL_SIZE, ${DURATION}s"
+    if [ -n "$DEMO_RATE" ]; then
+        printf 'support write path, demo data only: %s supports/s (p50 %s ms, p90 %s ms, p99 %s ms, %s errors)\n' \
+            "$(thousands "$DEMO_RATE")" "$DEMO_P50" "$DEMO_P90" "$DEMO_P99" "$DEMO_ERRORS"
+        printf 'support write path, with %s paid sales: %s supports/s (p50 %s ms, p90 %s ms, p99 %s ms, %s errors); %s of the demo-data rate\n' \
+            "$(thousands "$SALES")" "$(thousands "$W_RATE")" "$W_P50" "$W_P90" "$W_P99" "$W_ERRORS" \
+            "$(awk -v a="$W_RATE" -v b="$DEMO_RATE" 'BEGIN { if (b > 0) printf "%.0f%%", 100 * a / b; else print "-" }')"
+    fi
     printf 'support write path: %s supports/s (p50 %s ms, p90 %s ms, p99 %s ms, %s errors); pgbench same statements: %s tx/s; ratio %sx\n' \
         "$(thousands "$W_RATE")" "$W_P50" "$W_P90" "$W_P99" "$W_ERRORS" "$(thousands "$W_TPS")" "$W_RATIO"
     echo "   (pgbench with $POOL_SIZE clients, the pool's connections: $(thousands "$W_TPS_POOL") tx/s; every support also takes the return's row lock in the stock trigger, held to COMMIT)"

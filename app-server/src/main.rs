@@ -63,7 +63,7 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
     // a local provider restarted empty. Listed apart there; in production every unknown payment is a difference.
     let unknown = if settings.is_production() { UnknownPayments::Difference } else { UnknownPayments::ListApart };
     let report = reconcile_report(&ledger, &gateway, unknown, RECONCILE_PAGE).await?;
-    println!("{:>8}  {:>14}  {:>14}  {:>11}  project", "id", "paid (ours)", "paid (provider)", "differences");
+    println!("{:>8}  {:>14}  {:>14}  {:>11}  project", "id", "raised (ours)", "raised (provider)", "differences");
     for project in &report.projects {
         println!(
             "{:>8}  {:>14}  {:>14}  {:>11}  {}",

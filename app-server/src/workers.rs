@@ -1,6 +1,7 @@
 //! Background workers every app-server process runs beside the HTTP server.
-//! They share the durable job queue in PostgreSQL, so any number of
-//! processes may run them.
+//! Mail and bulk jobs share the durable job queue in PostgreSQL; the payment
+//! and open-refund sweeps run on interval timers, each pass safe to run in
+//! several processes at once. So any number of processes may run them.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,10 +1,10 @@
-//! The five-step payment flow, pay types, sale statuses and the bank
+//! The payment flow's rules: pay types, sale statuses, what a sale counts toward totals and the bank
 //! transfer deadline (spec 001 §2, §4, §5, §9).
 
 use crate::account::{Email, EmailError};
 use crate::lot::{Lot, LotError};
+use crate::money::Yen;
 use crate::profile::{parse_optional_url, UrlError, WebUrl};
-use crate::refund::RefundFlag;
 use crate::returns::{supporter_name, ReturnType, SupporterNameRequired};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -59,86 +59,6 @@ impl From<PayType> for i32 {
     fn from(value: PayType) -> Self {
         value.code()
     }
-}
-
-/// The screens of the payment flow, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "step", content = "payment_type")]
-pub enum PaymentStep {
-    /// 1: review the return, lot, names, agreements.
-    Info,
-    /// 2: choose card or bank transfer.
-    Method,
-    /// 3: card details.
-    Card,
-    /// 3: bank variant (bank information page).
-    Bank,
-    /// 4: confirm; carries the chosen pay type (`?paymentType=`).
-    Confirm(PayType),
-    /// 5: thanks or bank instructions.
-    Complete,
-}
-
-impl PaymentStep {
-    /// The step counter shown to the supporter, 1 to 5.
-    pub const fn number(self) -> u8 {
-        match self {
-            Self::Info => 1,
-            Self::Method => 2,
-            Self::Card | Self::Bank => 3,
-            Self::Confirm(_) => 4,
-            Self::Complete => 5,
-        }
-    }
-
-    /// The route of this step for a project and return slug.
-    pub fn path(self, project: &str, ret: &str) -> String {
-        match self {
-            Self::Info => format!("/payment/info/{project}/{ret}/"),
-            Self::Method => format!("/payment/method/{project}/{ret}/"),
-            Self::Card => format!("/payment/card/{project}/{ret}/"),
-            Self::Bank => format!("/payment/bank/{project}/{ret}/"),
-            Self::Confirm(pay) => format!("/payment/confirm/{project}/{ret}/?paymentType={}", pay.code()),
-            Self::Complete => format!("/payment/complete/{project}/{ret}/"),
-        }
-    }
-
-    /// Where step 2 leads: card details for a card, straight to confirm for
-    /// a bank transfer (the spec skips the bank page in the normal flow).
-    pub const fn after_method(pay: PayType) -> Self {
-        match pay {
-            PayType::Card => Self::Card,
-            PayType::BankTransfer => Self::Confirm(PayType::BankTransfer),
-        }
-    }
-
-    /// The next step, for steps whose successor does not depend on a choice.
-    pub const fn next(self) -> Option<Self> {
-        match self {
-            Self::Info => Some(Self::Method),
-            Self::Card => Some(Self::Confirm(PayType::Card)),
-            Self::Bank => Some(Self::Confirm(PayType::BankTransfer)),
-            Self::Confirm(_) => Some(Self::Complete),
-            Self::Method | Self::Complete => None,
-        }
-    }
-
-    /// The back link; `None` on step 1, whose back link is the project page
-    /// ([`project_path`]), and on the completed step.
-    pub const fn back(self) -> Option<Self> {
-        match self {
-            Self::Info | Self::Complete => None,
-            Self::Method => Some(Self::Info),
-            Self::Card | Self::Bank => Some(Self::Method),
-            Self::Confirm(PayType::Card) => Some(Self::Card),
-            Self::Confirm(PayType::BankTransfer) => Some(Self::Method),
-        }
-    }
-}
-
-/// The project page, where step 1's back link goes.
-pub fn project_path(project: &str) -> String {
-    format!("/projects/{project}/")
 }
 
 /// A project's extra question for supporters (`additionalData`).
@@ -246,13 +166,24 @@ fn additional_alert(field: AdditionalField<'_>) -> String {
     }
 }
 
-/// Whether a sale counts toward raised totals, backer counts and sponsor
-/// amounts: while it is paid and not refunded. Decision: a refund (full or
-/// partial, flag 11) takes the whole sale out, as the seed's lists of
-/// refundable sales treat it as settled; keeping a partly refunded sale in
-/// with its full amount would overstate what a project raised.
-pub const fn counts_toward_totals(status: SaleStatus, refund: RefundFlag) -> bool {
-    status.counts_toward_totals() && !matches!(refund, RefundFlag::Refunded)
+/// What a sale adds to raised totals and sponsor amounts: what the supporter
+/// paid, tax included, less every refund requested and not failed, while the
+/// sale is paid; nothing otherwise. Decision (docs/decisions.md, "Totals"):
+/// one basis for every total, as Makuake and CAMPFIRE show it; a refund on
+/// its way back no longer counts as raised, and a failed one counts again.
+pub fn counted_amount(status: SaleStatus, total: Yen, refunded: Yen) -> Yen {
+    if status.counts_toward_totals() && total.0 > refunded.0 {
+        Yen(total.0 - refunded.0)
+    } else {
+        Yen::ZERO
+    }
+}
+
+/// Whether a sale counts as one support (backer counts, sponsor walls): while
+/// it adds something to the totals. A partly refunded sale stays one support
+/// with what it kept; a fully refunded one leaves.
+pub fn counts_toward_totals(status: SaleStatus, total: Yen, refunded: Yen) -> bool {
+    counted_amount(status, total, refunded).0 > 0
 }
 
 /// Where a sale stands with the payment provider. The provider decides it
@@ -448,44 +379,6 @@ mod tests {
     }
 
     #[test]
-    fn steps_are_numbered_one_to_five() {
-        let numbers: Vec<u8> = [
-            PaymentStep::Info,
-            PaymentStep::Method,
-            PaymentStep::Card,
-            PaymentStep::Confirm(PayType::Card),
-            PaymentStep::Complete,
-        ]
-        .iter()
-        .map(|s| s.number())
-        .collect();
-        assert_eq!(numbers, vec![1, 2, 3, 4, 5]);
-        assert_eq!(PaymentStep::Bank.number(), 3);
-    }
-
-    #[test]
-    fn step_paths_match_the_routes() {
-        assert_eq!(PaymentStep::Info.path("p", "r"), "/payment/info/p/r/");
-        assert_eq!(PaymentStep::Confirm(PayType::BankTransfer).path("p", "r"), "/payment/confirm/p/r/?paymentType=2");
-        assert_eq!(project_path("p"), "/projects/p/");
-    }
-
-    #[test]
-    fn card_goes_to_card_details_and_bank_straight_to_confirm() {
-        assert_eq!(PaymentStep::after_method(PayType::Card), PaymentStep::Card);
-        assert_eq!(PaymentStep::after_method(PayType::BankTransfer), PaymentStep::Confirm(PayType::BankTransfer));
-        assert_eq!(PaymentStep::Card.next(), Some(PaymentStep::Confirm(PayType::Card)));
-    }
-
-    #[test]
-    fn back_links_go_to_the_previous_step() {
-        assert_eq!(PaymentStep::Info.back(), None);
-        assert_eq!(PaymentStep::Method.back(), Some(PaymentStep::Info));
-        assert_eq!(PaymentStep::Confirm(PayType::Card).back(), Some(PaymentStep::Card));
-        assert_eq!(PaymentStep::Confirm(PayType::BankTransfer).back(), Some(PaymentStep::Method));
-    }
-
-    #[test]
     fn complete_info_step_passes() {
         let step = validate_info_step(&valid_input()).unwrap();
         assert_eq!((step.supporter_name.as_str(), step.lot.get()), ("たろう", 2));
@@ -555,12 +448,37 @@ mod tests {
     }
 
     #[test]
-    fn a_refunded_sale_leaves_the_totals_and_an_unpaid_one_never_enters() {
-        assert!(counts_toward_totals(SaleStatus::Succeeded, RefundFlag::Refundable));
-        assert!(counts_toward_totals(SaleStatus::Succeeded, RefundFlag::NotRefundable(0)));
-        assert!(!counts_toward_totals(SaleStatus::Succeeded, RefundFlag::Refunded));
+    fn a_paid_sale_counts_what_was_paid_less_refunds_and_an_unpaid_one_never_counts() {
+        assert_eq!(counted_amount(SaleStatus::Succeeded, Yen(88_000), Yen::ZERO), Yen(88_000));
+        assert_eq!(counted_amount(SaleStatus::Succeeded, Yen(88_000), Yen(35_000)), Yen(53_000), "partly refunded");
+        assert_eq!(counted_amount(SaleStatus::Succeeded, Yen(88_000), Yen(88_000)), Yen::ZERO, "fully refunded");
+        assert!(counts_toward_totals(SaleStatus::Succeeded, Yen(1), Yen::ZERO));
+        assert!(counts_toward_totals(SaleStatus::Succeeded, Yen(2), Yen(1)), "a partly refunded sale stays a support");
+        assert!(!counts_toward_totals(SaleStatus::Succeeded, Yen(2), Yen(2)));
         for status in SaleStatus::ALL.into_iter().filter(|s| *s != SaleStatus::Succeeded) {
-            assert!(!counts_toward_totals(status, RefundFlag::Refundable), "{status:?}");
+            assert_eq!(counted_amount(status, Yen(1000), Yen::ZERO), Yen::ZERO, "{status:?}");
+            assert!(!counts_toward_totals(status, Yen(1000), Yen::ZERO), "{status:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Summing what each sale counts never makes or loses a yen: paid sales
+        /// give exactly what was paid less what was refunded.
+        #[test]
+        fn counted_amounts_add_up_to_paid_less_refunded(
+            sales in proptest::collection::vec((0i64..200_000, 0i64..=100, proptest::bool::ANY), 0..40)
+        ) {
+            let mut counted = 0i64;
+            let mut paid_less_refunded = 0i64;
+            for (total, refunded_percent, paid) in sales {
+                let refunded = total * refunded_percent / 100;
+                let status = if paid { SaleStatus::Succeeded } else { SaleStatus::AwaitingBankTransfer };
+                counted += counted_amount(status, Yen(total), Yen(refunded)).0;
+                if paid {
+                    paid_less_refunded += total - refunded;
+                }
+            }
+            proptest::prop_assert_eq!(counted, paid_less_refunded);
         }
     }
 

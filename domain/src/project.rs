@@ -9,9 +9,6 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
-/// Circumference of the progress ring's circle in SVG user units.
-pub const RING_CIRCUMFERENCE: u32 = 488;
-
 /// Days a project is still open, counting today and the end day.
 ///
 /// Decision: `period_end` is the last day on which the project accepts
@@ -78,21 +75,9 @@ impl Progress {
         self.hundredths.min(10_000)
     }
 
-    /// The ring's label, e.g. `"123.45"` (not capped: overfunding shows).
-    pub fn ring_label(self) -> String {
-        format!("{}.{:02}", self.hundredths / 100, self.hundredths % 100)
-    }
-
     /// The card's label, e.g. `"123.5"` (not capped).
     pub fn card_label(self) -> String {
         format!("{}.{}", self.tenths / 10, self.tenths % 10)
-    }
-
-    /// SVG `stroke-dashoffset` for the ring: the full circumference at 0 %,
-    /// zero at 100 % and above. A float only here, at the display edge.
-    pub fn stroke_dashoffset(self) -> f64 {
-        let filled = u32::try_from(self.capped_hundredths()).unwrap_or(10_000);
-        f64::from(RING_CIRCUMFERENCE) * f64::from(10_000 - filled) / 10_000.0
     }
 }
 
@@ -195,34 +180,25 @@ mod tests {
     fn progress_rounds_half_up_to_two_and_one_decimals() {
         // 1/3 = 33.333..% ; 2/3 = 66.666..%
         let third = Progress::new(Yen(1), Yen(3));
-        assert_eq!((third.ring_label(), third.card_label()), ("33.33".into(), "33.3".into()));
+        assert_eq!((third.hundredths(), third.card_label()), (3333, "33.3".into()));
         let two_thirds = Progress::new(Yen(2), Yen(3));
-        assert_eq!((two_thirds.ring_label(), two_thirds.card_label()), ("66.67".into(), "66.7".into()));
+        assert_eq!((two_thirds.hundredths(), two_thirds.card_label()), (6667, "66.7".into()));
     }
 
     #[test]
     fn card_percent_is_not_double_rounded() {
         // 12.345 % exactly -> ring 12.35 (half up), card 12.3 (from 12.345, not 12.35)
         let p = Progress::new(Yen(12_345), Yen(100_000));
-        assert_eq!(p.ring_label(), "12.35");
+        assert_eq!(p.hundredths(), 1235);
         assert_eq!(p.card_label(), "12.3");
     }
 
     #[test]
     fn raw_percent_can_exceed_one_hundred_but_the_ring_is_capped() {
         let p = Progress::new(Yen(1_500_000), Yen(1_000_000));
-        assert_eq!(p.ring_label(), "150.00");
+        assert_eq!(p.hundredths(), 15_000);
         assert_eq!(p.card_label(), "150.0");
-        assert_eq!(p.capped_hundredths(), 10_000);
-        assert!(p.stroke_dashoffset().abs() < f64::EPSILON);
-    }
-
-    #[test]
-    fn empty_ring_is_offset_by_the_whole_circumference() {
-        let p = Progress::new(Yen(0), Yen(1_000_000));
-        assert!((p.stroke_dashoffset() - 488.0).abs() < 1e-9);
-        let half = Progress::new(Yen(500), Yen(1_000));
-        assert!((half.stroke_dashoffset() - 244.0).abs() < 1e-9);
+        assert_eq!(p.capped_hundredths(), 10_000, "the ring stops at full");
     }
 
     #[test]
@@ -284,8 +260,6 @@ mod tests {
             // |h − exact| <= 1/2, i.e. |2·h·g − 2·r·10000| <= g
             prop_assert!((2 * h * g).abs_diff(2 * r * 10_000) <= g);
             prop_assert!(p.capped_hundredths() <= 10_000);
-            let offset = p.stroke_dashoffset();
-            prop_assert!((0.0..=488.0).contains(&offset));
         }
 
         #[test]

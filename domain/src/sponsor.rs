@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 pub const ANONYMOUS_NAME: &str = "匿名";
 
 /// One paid sale as the sponsor walls need it. Callers pass only sales that
-/// count toward totals (`payment::counts_toward_totals`).
+/// count toward totals (`payment::counts_toward_totals`), each with its
+/// counted amount (`payment::counted_amount`: paid, tax included, less refunds).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SponsorSale {
     /// Groups sales into one sponsor (the user id).

@@ -83,7 +83,7 @@ async fn a_member_pays_by_new_card_and_sees_it_at_once_in_the_history_and_the_to
     let token = app.login(MEMBER, PASSWORD).await;
     let (project, _) = return_id(&app, "thanks-mail").await;
     let raised_before = app.query_i64(&format!(
-        "SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"
+        "SELECT coalesce(sum(total - refunded_amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"
     ));
     let mut body = support_body(&app, "thanks-mail", 1).await;
     body["card"] = json!({"token": card_token("4242424242424242").await, "save": true});
@@ -103,9 +103,9 @@ async fn a_member_pays_by_new_card_and_sees_it_at_once_in_the_history_and_the_to
     assert_eq!(history["data"][0]["id"], sale);
     assert_eq!(history["data"][0]["statusLabel"], "支払い済み");
     let raised_after = app.query_i64(&format!(
-        "SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"
+        "SELECT coalesce(sum(total - refunded_amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"
     ));
-    assert_eq!(raised_after - raised_before, 6000);
+    assert_eq!(raised_after - raised_before, figures["total"].as_i64().unwrap(), "what was paid, tax included");
     let sum: Value = app.get(&format!("/v1/sales/get/sum?type=project&id={project}")).await.json().await.unwrap();
     assert_eq!(sum["result"]["amount"], raised_after);
     // The saved card is the member's now.

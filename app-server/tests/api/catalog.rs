@@ -40,9 +40,10 @@ async fn totals_count_only_paid_sales() {
     let app = spawn_demo_app().await;
     let id = app.project_id("maebashi-rose-garden").await;
     let paid = app.query_i64(&format!(
-        "SELECT sum(amount)::bigint AS value FROM sales WHERE project_id = {id} AND status = 'succeeded'"
+        "SELECT sum(total - refunded_amount)::bigint AS value FROM sales WHERE project_id = {id} AND status = 'succeeded'"
     ));
-    let all_sales = app.query_i64(&format!("SELECT sum(amount)::bigint AS value FROM sales WHERE project_id = {id}"));
+    let all_sales = app
+        .query_i64(&format!("SELECT sum(total - refunded_amount)::bigint AS value FROM sales WHERE project_id = {id}"));
     assert!(all_sales > paid, "the demo has an unpaid bank transfer");
 
     let project: Value = json(app.get(&format!("/v1/sales/get/sum?type=project&id={id}")).await).await;
@@ -51,9 +52,12 @@ async fn totals_count_only_paid_sales() {
     assert_eq!(project["result"]["amount"], paid);
     assert_eq!(
         all["result"]["amount"],
-        app.query_i64("SELECT sum(amount)::bigint AS value FROM sales WHERE status = 'succeeded'")
+        app.query_i64("SELECT sum(total - refunded_amount)::bigint AS value FROM sales WHERE status = 'succeeded'")
     );
-    assert_eq!(all["result"]["lot"], app.query_i64("SELECT count(*) AS value FROM sales WHERE status = 'succeeded'"));
+    assert_eq!(
+        all["result"]["lot"],
+        app.query_i64("SELECT count(*) AS value FROM sales WHERE status = 'succeeded' AND total > refunded_amount")
+    );
     let ret =
         app.query_i64(&format!("SELECT id AS value FROM returns WHERE project_id = {id} AND slug = 'rose-seedling'"));
     let by_return: Value = json(app.get(&format!("/v1/sales/get/sum?type=return&id={ret}")).await).await;

@@ -150,8 +150,20 @@ async fn a_relay_outage_half_way_through_500_recipients_still_mails_each_exactly
     assert_eq!(progress["failed"], 0, "{progress}");
     assert!(relay.passed.load(Ordering::SeqCst) >= relay.stop_after);
 
-    // A few paused retries find the relay still down, then it comes back.
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // Paused retries find the relay still down (waited for by the attempts they record, not by the clock), and
+    // nothing is sent meanwhile; then it comes back.
+    let attempts =
+        format!("SELECT coalesce(max(attempts), 0)::bigint AS value FROM mail_recipients WHERE mail_id = {id}");
+    let first_failure = app.query_i64(&attempts);
+    let mut retried = first_failure;
+    for _ in 0..300 {
+        retried = app.query_i64(&attempts);
+        if retried >= first_failure + 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(retried >= first_failure + 2, "two paused retries while the relay is down: {first_failure} -> {retried}");
     assert_eq!(paused_sent(&app, &token, id).await, relay.stop_after, "nothing is sent while the relay is down");
     relay.restart.notify_one();
     let done = wait_until_finished(&app, &token, id, 120).await;

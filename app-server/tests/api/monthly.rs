@@ -213,7 +213,7 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     let failing = add_card(&app, &token, "4000000000000341").await;
     let (project, _) = club(&app).await;
     let raised_before =
-        app.query_i64(&format!("SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
+        app.query_i64(&format!("SELECT coalesce(sum(total - refunded_amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
 
     // Month 1: paid at once with the chosen saved card.
     let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&first_card)).await).await;
@@ -272,8 +272,8 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
 
     // Each month counted once in the totals, listed in the history, mailed.
     let raised_after =
-        app.query_i64(&format!("SELECT coalesce(sum(amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
-    assert_eq!(raised_after - raised_before, 3000);
+        app.query_i64(&format!("SELECT coalesce(sum(total - refunded_amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"));
+    assert_eq!(raised_after - raised_before, 3 * 1100, "three months as paid, tax included");
     let sum: Value = app.get(&format!("/v1/sales/get/sum?type=project&id={project}")).await.json().await.unwrap();
     assert_eq!(sum["result"]["amount"], raised_after);
     let history: Value = app.get_with_token("/v1/sales/get/list?user_id=me", &token).await.json().await.unwrap();

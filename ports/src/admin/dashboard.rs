@@ -27,10 +27,10 @@ pub struct ProjectFiguresRecord {
     pub title: String,
     pub goal: Yen,
     pub period_end: NaiveDate,
-    /// From `project_totals`, exactly what `/v1/sales/get/sum` answers.
+    /// From `project_totals`, exactly what `/v1/sales/get/sum` answers and what the reconcile command
+    /// counts as "raised (ours)" (paid, tax included, less refunds).
     pub raised: PaidSum,
-    /// Totals (tax included) of sales the provider reported paid, refunded ones included: the reconcile
-    /// command's "paid (ours)".
+    /// Totals (tax included) of sales the provider reported paid, before refunds.
     pub paid: Yen,
     pub paid_sales: i64,
     /// Totals of bank-transfer sales whose money has not arrived yet.

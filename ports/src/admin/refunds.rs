@@ -6,14 +6,15 @@
 //! 1. the audit log gets the request before anything moves;
 //! 2. a `pending` refund row reserves the amount under the sale's row lock
 //!    (`RefundLedger::begin_refund`): at most one open refund per sale, never
-//!    above what the supporter paid;
+//!    above what the supporter paid; from then on the reserved amount no
+//!    longer counts toward totals and walls (`domain::payment::counted_amount`);
 //! 3. the provider is asked with the key `sale-{id}-refund-{refund id}`, so a
 //!    retry of the same attempt (a crash, a timeout) refunds once, and a new
 //!    attempt after a refusal is a new row and a new key;
 //! 4. only the provider's answer (or the refund read back from it by the
-//!    sweep) turns flag 1 into 11, with totals and walls in the same
-//!    transaction (`RefundLedger::finish_refund`); a refusal frees the
-//!    reservation and keeps the reason, so the sale stays refundable.
+//!    sweep) turns flag 1 into 11 (`RefundLedger::finish_refund`); a refusal
+//!    frees the reservation (the amount counts again, in the same
+//!    transaction) and keeps the reason, so the sale stays refundable.
 
 use chrono::{DateTime, Duration, Utc};
 use domain::ids::{ProjectId, SaleId, UserId};
@@ -269,8 +270,8 @@ pub trait RefundLedger: Send + Sync {
     async fn begin_refund(&self, refund: NewRefund, now: DateTime<Utc>) -> Result<i64, BeginRefundError>;
 
     /// Applies the provider's answer to an open refund, in one transaction:
-    /// succeeded -> the refund row, flag 11 (totals and walls follow by
-    /// trigger); failed -> the reservation is released and the reason kept;
+    /// succeeded -> the refund row, flag 11; failed -> the reservation is
+    /// released (totals and walls count it again, by trigger) and the reason kept;
     /// needs bank details / accepted -> the provider id kept. Returns true
     /// only when this call made the refund succeed (so the mail goes once).
     /// A refund already final is left alone (false).

@@ -201,10 +201,11 @@ pub trait CatalogRepository: Send + Sync {
     /// in front, docs/decisions.md).
     async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
 
-    /// Paid total of every project together. Only sales that
-    /// `domain::payment::counts_toward_totals` (paid, not refunded) count
-    /// (the same rule for every sum below and for the sponsor and supporter
-    /// lists).
+    /// Paid total of every project together: the sum of
+    /// `domain::payment::counted_amount` (paid, tax included, less refunds)
+    /// over every sale, and as supports the sales that
+    /// `domain::payment::counts_toward_totals` (the same rule for every sum
+    /// below and for the sponsor and supporter lists).
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError>;
 
     /// Paid total of one project (zero when it has no paid sale or does not exist).

@@ -7,20 +7,21 @@ use std::collections::BTreeMap;
 
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::payment::{IntentStatus, PayType, SaleStatus};
+use domain::payment::{counted_amount, IntentStatus, PayType, SaleStatus};
 
 use super::gateway::{GatewayError, PaymentGateway, PaymentId, SubscriptionId, SubscriptionState};
 use super::ledger::{SaleRecord, SupportLedger};
 use crate::RepoError;
 
-/// Paid money of one project, as each side counts it.
+/// Money raised by one project, as each side counts it, on the basis of every
+/// total (`domain::payment::counted_amount`: paid, tax included, less refunds).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectTotals {
     pub project: ProjectId,
     pub title: String,
-    /// Our succeeded sales: the sum of their totals.
+    /// Our sales' counted amounts: succeeded, total less refunded.
     pub ours: Yen,
-    /// The provider's succeeded payments of those sales: the sum received.
+    /// The provider's succeeded payments of those sales: received less refunded.
     pub provider: Yen,
     /// Sales of the project on which the two sides disagree.
     pub differences: usize,
@@ -170,13 +171,11 @@ pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
                 report.unknown.push(difference);
                 continue;
             }
-            if sale.status == SaleStatus::Succeeded {
-                totals.ours = Yen(totals.ours.0 + sale.terms.total.0);
-            }
+            totals.ours = Yen(totals.ours.0 + counted_amount(sale.status, sale.terms.total, sale.refunded).0);
             match view {
                 ProviderView::Payment { status, received, refunded } => {
                     if status == IntentStatus::Succeeded {
-                        totals.provider = Yen(totals.provider.0 + received.0);
+                        totals.provider = Yen(totals.provider.0 + (received.0 - refunded.0).max(0));
                     }
                     if agrees(&sale, status, received, refunded) {
                         continue;
