@@ -240,14 +240,14 @@ pub(crate) struct DashboardProjectDto {
     title: String,
     /// Goal, yen.
     goal: i64,
-    /// Raised (tax excluded, refunds left out): the same figure as `/v1/sales/get/sum` `result.amount`.
+    /// Raised (paid, tax included, less refunds): the same figure as `/v1/sales/get/sum` `result.amount`.
     raised: i64,
     /// Backers (paid supports): `/v1/sales/get/sum` `result.lot`.
     backers: i64,
     /// Percent of the goal, one decimal.
     progress: f64,
     days_left: u32,
-    /// Totals (tax included) of paid sales, refunded ones included: `app-server reconcile`'s "paid (ours)".
+    /// Totals (tax included) of paid sales, before refunds (`raised` is after them).
     paid: i64,
     paid_sales: i64,
     /// Totals of bank transfers not yet received.

@@ -28,6 +28,7 @@ mod session;
 mod sponsors;
 mod subscription;
 mod user;
+mod wire_names;
 
 use actix_web::web;
 

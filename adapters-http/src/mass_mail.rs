@@ -20,6 +20,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AdminUser;
 use crate::error::{malformed_request, FieldMessage};
+use crate::wire_names::{MailStatusName, RecipientStatusName};
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -208,6 +209,7 @@ async fn preview_recipients(
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MailProgressDto {
     /// `queued`, `sending`, `sent` (finished) or `failed` (given up).
+    #[schema(value_type = MailStatusName)]
     status: String,
     total: u32,
     sent: u32,
@@ -346,6 +348,7 @@ pub(crate) struct IdQuery {
 pub(crate) struct RecipientDto {
     email: String,
     /// `pending`, `sent` or `failed`.
+    #[schema(value_type = RecipientStatusName)]
     status: String,
     attempts: u32,
     /// Why it failed, or the last relay error while pending.

@@ -24,6 +24,7 @@ use crate::profile::AddressRequest;
 use crate::project::TaxLabel;
 use crate::rate::{self, Subject};
 use crate::receipt::Receipts;
+use crate::wire_names::{NextActionKind, PaymentTypeCode, SaleStatusName, AUTHENTICATE};
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -55,6 +56,7 @@ pub(crate) struct SupportRequest {
     /// 1 to 10.
     lot: i64,
     /// 1 card, 2 bank transfer.
+    #[schema(value_type = PaymentTypeCode)]
     payment_type: i32,
     /// Made once per confirm by the client (8-200 printable ASCII); the same key again continues the same sale.
     #[schema(example = "6f1c2a3e-1b2c-4d5e-8f90-a1b2c3d4e5f6")]
@@ -89,10 +91,12 @@ pub(crate) struct SupportRequest {
 pub(crate) struct SaleDto {
     id: i64,
     /// `pending`, `requires_action`, `awaiting_bank_transfer`, `processing`, `succeeded`, `canceled`, `failed`.
+    #[schema(value_type = SaleStatusName)]
     status: &'static str,
     /// The status as the history shows it.
     status_label: &'static str,
     /// 1 card, 2 bank transfer.
+    #[schema(value_type = PaymentTypeCode)]
     payment_type: i32,
     price: i64,
     lot: u8,
@@ -114,6 +118,7 @@ pub(crate) struct SaleDto {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct BankTransferDto {
     amount_remaining: i64,
+    #[schema(required = true)]
     reference: Option<String>,
     bank_name: String,
     branch_name: String,
@@ -124,6 +129,7 @@ pub(crate) struct BankTransferDto {
     account_number: String,
     account_holder_name: String,
     /// Last day to transfer, `YYYY-MM-DD` (Asia/Tokyo).
+    #[schema(required = true)]
     deadline: Option<String>,
     deadline_text: &'static str,
 }
@@ -133,6 +139,7 @@ pub(crate) struct BankTransferDto {
 pub(crate) struct NextActionDto {
     /// `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status.
     #[serde(rename = "type")]
+    #[schema(value_type = NextActionKind)]
     kind: &'static str,
     client_secret: String,
 }
@@ -208,7 +215,7 @@ fn result(outcome: SupportOutcome, receipts: &Receipts) -> Result<SupportResult,
     Ok(SupportResult {
         sale: sale_dto(&outcome.sale),
         receipt,
-        next_action: outcome.authenticate.map(|client_secret| NextActionDto { kind: "authenticate", client_secret }),
+        next_action: outcome.authenticate.map(|client_secret| NextActionDto { kind: AUTHENTICATE, client_secret }),
         bank_transfer: bank_transfer_dto(&outcome.sale),
         subscription_id: outcome.subscription,
     })

@@ -24,6 +24,7 @@ use crate::ids::{parse_id, Id, UserRef};
 use crate::password::UpdatedResponse;
 use crate::project::TaxLabel;
 use crate::rate::{self, Subject, UserRateSettings};
+use crate::wire_names::{PaymentTypeCode, SaleStatusName};
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -541,8 +542,10 @@ pub(crate) struct HistoryEntryDto {
     tax_label: TaxLabel,
     /// 1 card, 2 bank transfer.
     #[serde(rename = "payment_type")]
+    #[schema(value_type = PaymentTypeCode)]
     payment_type: i32,
     /// `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`.
+    #[schema(value_type = SaleStatusName)]
     status: &'static str,
     /// The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金手続き中 while a refund is
     /// on its way, 返金済み once the provider has paid it out).

@@ -12,6 +12,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::MaybeAuthUser;
+use crate::wire_names::PaymentTypeCode;
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -52,7 +53,7 @@ pub(crate) struct Urls {
 }
 
 #[derive(Debug, Serialize, ToSchema)]
-/// Paid total (status succeeded only) and number of paid supports.
+/// Raised total (paid sales, tax included, less refunds) and number of paid supports.
 pub(crate) struct SumDto {
     pub(crate) amount: i64,
     pub(crate) lot: i64,
@@ -344,6 +345,7 @@ struct ProjectDetailDto {
     settings: SettingsDto,
     returns: Vec<ReturnDto>,
     /// Payment methods step 2 offers: 1 card, 2 bank transfer.
+    #[schema(value_type = Vec<PaymentTypeCode>)]
     payment_types: Vec<i32>,
     /// The question supporters answer at payment step 1.
     #[schema(required = true)]

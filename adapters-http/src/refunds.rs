@@ -20,6 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AdminUser;
+use crate::wire_names::PaymentTypeCode;
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -138,6 +139,7 @@ pub(crate) struct RefundSaleDto {
     /// Units (口数).
     lot: i32,
     /// 1 card, 2 bank transfer.
+    #[schema(value_type = PaymentTypeCode)]
     payment_type: i32,
     /// 1 refundable, 11 refunded, other not refundable (a late transfer counts as 1).
     flag: i32,

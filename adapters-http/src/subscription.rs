@@ -11,6 +11,7 @@ use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
 use crate::error::ErrorBody;
+use crate::wire_names::SubscriptionStatusName;
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
@@ -28,7 +29,7 @@ pub(crate) struct SubscriptionDto {
     /// Yen charged each month, tax included.
     amount: i64,
     /// `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
-    #[schema(example = "active")]
+    #[schema(value_type = SubscriptionStatusName, example = "active")]
     status: &'static str,
     /// Next charge, `YYYY-MM-DD` (Asia/Tokyo); null when stopping or ended.
     #[schema(required = true)]

@@ -1,3 +1,5 @@
+import type { Schemas } from '@/lib/apiTypes';
+
 /**
  * Every route of both specifications, in one place.
  * `path` is the router pattern; `getHref` builds a link with its parameters encoded.
@@ -22,7 +24,7 @@ const paymentStep = <S extends PaymentStep>(step: S) =>
   }) as const;
 
 /** Payment types of the specs: 1 card, 2 bank transfer. */
-export type PaymentType = 1 | 2;
+export type PaymentType = Schemas['PaymentTypeCode'];
 
 export const paths = {
   home: { path: '/', getHref: () => '/' },

@@ -162,23 +162,28 @@ describe('session', () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
-    let answered = false;
     server.use(
       http.get(apiUrl('/user/loginCheck'), async () => {
         await gate;
-        answered = true;
         return HttpResponse.json({ error: 'unauthorized', message: SESSION_MESSAGES.expired }, { status: 401 });
       }),
     );
-    renderApp('/terms/');
+    const { store } = renderApp('/terms/');
     await screen.findByRole('heading', { level: 1, name: '利用規約' });
 
     window.localStorage.setItem(JWT_STORAGE_KEY, JSON.stringify({ type: 'Bearer', token: 'new' }));
     release();
 
-    await waitFor(() => expect(answered).toBe(true));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The check is over once the store holds the refusal: the action that puts it there also settles the check's
+    // `queryFulfilled`, whose handler decides about the token before `waitFor` returns (it resolves a task later).
+    await waitFor(() =>
+      expect(store.getState().api.queries['loginCheck(undefined)']).toMatchObject({
+        status: 'rejected',
+        error: { status: 401 },
+      }),
+    );
     expect(window.localStorage.getItem(JWT_STORAGE_KEY)).toContain('new');
+    expect(store.getState().session.endReason).toBeNull();
   });
 
   it('shows a logged-in member the protected page after the check', async () => {

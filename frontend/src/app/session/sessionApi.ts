@@ -1,21 +1,15 @@
 import { api } from '@/lib/api';
+import type { ApiResponse } from '@/lib/apiTypes';
 import { clearToken, readToken } from '@/lib/storage';
 import { noticeShown, tokenCleared, type SessionEndReason } from './sessionSlice';
 
 /**
  * `GET /v1/user/loginCheck` (spec 000 §7: the client reads `data.data` of the axios
  * response, i.e. `data` of the body). `isAdmin` and `userId` are our additions: the server,
- * not a client-side e-mail list, says whether the user is an administrator.
+ * not a client-side e-mail list, says whether the user is an administrator. `customer` is the
+ * member's payment-provider customer, null until the first card or bank transfer.
  */
-export interface LoginCheckResponse {
-  data?: {
-    flag?: number;
-    userId?: number;
-    /** The member's payment-provider customer; null until the first card or bank transfer. */
-    customer?: { customer_id?: string } | null;
-    isAdmin?: boolean;
-  };
-}
+export type LoginCheckResponse = ApiResponse<'login_check'>;
 
 export interface Session {
   isLoggedIn: boolean;

@@ -6,10 +6,9 @@ import type { Schemas } from '@/lib/apiTypes';
  * The card screens read it (deleting the card that pays a monthly support says what happens) and my page lists it.
  */
 
-export type SubscriptionStatus = 'active' | 'past_due' | 'canceling' | 'ended';
+export type SubscriptionStatus = Schemas['SubscriptionStatus'];
 
-/** The generated type, with `status` narrowed to the contract's four values. */
-export type Subscription = Omit<Schemas['SubscriptionDto'], 'status'> & { status: SubscriptionStatus };
+export type Subscription = Schemas['SubscriptionDto'];
 
 /** A subscription still charged or still running to its period end: the card that pays it matters. */
 export const isRunning = (subscription: Subscription): boolean => subscription.status !== 'ended';
@@ -18,12 +17,12 @@ export const subscriptionsApi = api.enhanceEndpoints({ addTagTypes: ['Subscripti
   endpoints: (build) => ({
     subscriptions: build.query<Subscription[], void>({
       query: () => '/stripe/subscription/get/list',
-      transformResponse: (response: Schemas['SubscriptionsResponse']) => response.subscriptions as Subscription[],
+      transformResponse: (response: Schemas['SubscriptionsResponse']) => response.subscriptions,
       providesTags: ['Subscriptions'],
     }),
     cancelSubscription: build.mutation<Subscription, number>({
       query: (id) => ({ url: '/stripe/subscription/set/cancel', method: 'POST', body: { id } }),
-      transformResponse: (response: Schemas['SubscriptionResponse']) => response.subscription as Subscription,
+      transformResponse: (response: Schemas['SubscriptionResponse']) => response.subscription,
       invalidatesTags: ['Subscriptions'],
     }),
   }),

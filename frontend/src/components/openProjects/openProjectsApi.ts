@@ -1,11 +1,7 @@
 import { api } from '@/lib/api';
 import type { Schemas } from '@/lib/apiTypes';
 
-export interface OpenProjectLink {
-  slug: string;
-  title: string;
-  daysLeft: number;
-}
+export type OpenProjectLink = Pick<Schemas['ProjectCardDto'], 'slug' | 'title' | 'daysLeft'>;
 
 /** The projects still taking support, in the home page's order (the server sorts them). */
 export const openProjectsOf = (response: Schemas['MasterResponse']): OpenProjectLink[] =>

@@ -1,10 +1,7 @@
 import { api } from '@/lib/api';
-import type { Sponsor } from './types';
+import type { Schemas } from '@/lib/apiTypes';
 
-export interface FooterSponsors {
-  hidden: boolean;
-  tiers: { LL: Sponsor[]; L: Sponsor[]; M: Sponsor[]; S: Sponsor[] };
-}
+export type FooterSponsors = Schemas['FooterResponse'];
 
 /** `GET /v1/sponsors/get/footer?slug=...`: the footer's sponsor wall across all projects. */
 const footerSponsorsApi = api.injectEndpoints({

@@ -24,5 +24,5 @@ export const useStripeLibrary = (): StripeLibrary => {
       current = false;
     };
   }, [stripePromise]);
-  return { stripePromise, failed: isError || config === null || loadFailed };
+  return { stripePromise, failed: isError || loadFailed };
 };

@@ -1101,9 +1101,9 @@ export interface components {
             bankName: string;
             branchName: string;
             /** @description Last day to transfer, `YYYY-MM-DD` (Asia/Tokyo). */
-            deadline?: string | null;
+            deadline: string | null;
             deadlineText: string;
-            reference?: string | null;
+            reference: string | null;
         };
         /** @enum {string} */
         BlockReason: "ended" | "disabled" | "sold_out";
@@ -1285,7 +1285,7 @@ export interface components {
             id: number;
             /**
              * Format: int64
-             * @description Totals (tax included) of paid sales, refunded ones included: `app-server reconcile`'s "paid (ours)".
+             * @description Totals (tax included) of paid sales, before refunds (`raised` is after them).
              */
             paid: number;
             /** Format: int64 */
@@ -1297,7 +1297,7 @@ export interface components {
             progress: number;
             /**
              * Format: int64
-             * @description Raised (tax excluded, refunds left out): the same figure as `/v1/sales/get/sum` `result.amount`.
+             * @description Raised (paid, tax included, less refunds): the same figure as `/v1/sales/get/sum` `result.amount`.
              */
             raised: number;
             /**
@@ -1449,11 +1449,8 @@ export interface components {
             id: number;
             /** Format: int32 */
             lot: number;
-            /**
-             * Format: int32
-             * @description 1 card, 2 bank transfer.
-             */
-            payment_type: number;
+            /** @description 1 card, 2 bank transfer. */
+            payment_type: components["schemas"]["PaymentTypeCode"];
             project: components["schemas"]["TitleSlugDto"];
             /**
              * Format: int64
@@ -1467,7 +1464,7 @@ export interface components {
             refundingAmount: number;
             return: components["schemas"]["TitleDto"];
             /** @description `succeeded`, `awaiting_bank_transfer`, `requires_action`, `pending`, `processing`, `canceled`, `failed`. */
-            status: string;
+            status: components["schemas"]["SaleStatus"];
             /**
              * @description The status as the history shows it (支払い済み, 入金待ち（銀行振込）, ..., 返金手続き中 while a refund is
              *     on its way, 返金済み once the provider has paid it out).
@@ -1590,10 +1587,15 @@ export interface components {
             /** Format: int32 */
             sent: number;
             /** @description `queued`, `sending`, `sent` (finished) or `failed` (given up). */
-            status: string;
+            status: components["schemas"]["MailStatus"];
             /** Format: int32 */
             total: number;
         };
+        /**
+         * @description `queued`, `sending`, `sent` (finished) or `failed` (given up).
+         * @enum {string}
+         */
+        MailStatus: "queued" | "sending" | "sent" | "failed";
         MailSummaryDto: {
             /** @description ISO 8601, Tokyo time. */
             createdAt: string;
@@ -1626,8 +1628,13 @@ export interface components {
         NextActionDto: {
             clientSecret: string;
             /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
-            type: string;
+            type: components["schemas"]["NextActionKind"];
         };
+        /**
+         * @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status.
+         * @enum {string}
+         */
+        NextActionKind: "authenticate";
         OptOutRequest: {
             /** @description The token of the link in the mail. */
             token: string;
@@ -1699,6 +1706,12 @@ export interface components {
             /** @example pk_test_local */
             publishableKey: string;
         };
+        /**
+         * Format: int32
+         * @description 1 card, 2 bank transfer.
+         * @enum {integer}
+         */
+        PaymentTypeCode: 1 | 2;
         /** @description A bank transfer still awaited. */
         PendingTransferDto: {
             /** @description Last day to pay, `YYYY-MM-DD` (Asia/Tokyo); null for older sales without one. */
@@ -1796,7 +1809,7 @@ export interface components {
             ImgUrlLink: string | null;
             owner: components["schemas"]["OwnerDto"] | null;
             /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
-            paymentTypes: number[];
+            paymentTypes: components["schemas"]["PaymentTypeCode"][];
             returns: components["schemas"]["ReturnDto"][];
             settings: components["schemas"]["SettingsDto"];
             slider: components["schemas"]["SliderDto"][];
@@ -1843,8 +1856,13 @@ export interface components {
             /** @description ISO 8601, Tokyo time. */
             sentAt: string | null;
             /** @description `pending`, `sent` or `failed`. */
-            status: string;
+            status: components["schemas"]["RecipientStatus"];
         };
+        /**
+         * @description `pending`, `sent` or `failed`.
+         * @enum {string}
+         */
+        RecipientStatus: "pending" | "sent" | "failed";
         /**
          * @description How a refund ended.
          * @enum {string}
@@ -1927,11 +1945,8 @@ export interface components {
              * @description Yen of the refund under way (pending or waiting for bank details).
              */
             openRefundAmount: number | null;
-            /**
-             * Format: int32
-             * @description 1 card, 2 bank transfer.
-             */
-            paymentType: number;
+            /** @description 1 card, 2 bank transfer. */
+            paymentType: components["schemas"]["PaymentTypeCode"];
             /**
              * Format: int64
              * @description Yen refunded (succeeded refunds).
@@ -2134,18 +2149,15 @@ export interface components {
             id: number;
             /** Format: int32 */
             lot: number;
-            /**
-             * Format: int32
-             * @description 1 card, 2 bank transfer.
-             */
-            paymentType: number;
+            /** @description 1 card, 2 bank transfer. */
+            paymentType: components["schemas"]["PaymentTypeCode"];
             /** Format: int64 */
             price: number;
             projectSlug: string;
             projectTitle: string;
             returnTitle: string;
             /** @description `pending`, `requires_action`, `awaiting_bank_transfer`, `processing`, `succeeded`, `canceled`, `failed`. */
-            status: string;
+            status: components["schemas"]["SaleStatus"];
             /** @description The status as the history shows it. */
             statusLabel: string;
             /** Format: int64 */
@@ -2158,6 +2170,11 @@ export interface components {
             total: number;
         };
         SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"] | components["schemas"]["RefundSalesResponse"];
+        /**
+         * @description Where a sale stands (`sales.status`).
+         * @enum {string}
+         */
+        SaleStatus: "pending" | "processing" | "succeeded" | "requires_action" | "awaiting_bank_transfer" | "canceled" | "failed";
         SaleUserDto: {
             corporatename: string | null;
             corporateurl: string | null;
@@ -2225,11 +2242,8 @@ export interface components {
             projectSlug: string;
             projectTitle: string;
             returnTitle: string;
-            /**
-             * @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
-             * @example active
-             */
-            status: string;
+            /** @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`. */
+            status: components["schemas"]["SubscriptionStatus"];
         };
         SubscriptionResponse: {
             subscription: components["schemas"]["SubscriptionDto"];
@@ -2237,7 +2251,12 @@ export interface components {
         SubscriptionsResponse: {
             subscriptions: components["schemas"]["SubscriptionDto"][];
         };
-        /** @description Paid total (status succeeded only) and number of paid supports. */
+        /**
+         * @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
+         * @enum {string}
+         */
+        SubscriptionStatus: "active" | "past_due" | "canceling" | "ended";
+        /** @description Raised total (paid sales, tax included, less refunds) and number of paid supports. */
         SumDto: {
             /** Format: int64 */
             amount: number;
@@ -2283,11 +2302,8 @@ export interface components {
              */
             lot: number;
             notAntisocial?: boolean;
-            /**
-             * Format: int32
-             * @description 1 card, 2 bank transfer.
-             */
-            paymentType: number;
+            /** @description 1 card, 2 bank transfer. */
+            paymentType: components["schemas"]["PaymentTypeCode"];
             /** Format: int64 */
             projectId: number;
             /** Format: int64 */

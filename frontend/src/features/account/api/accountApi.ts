@@ -11,32 +11,17 @@ export type ImageUrl = Schemas['ImageDto'];
 /** `GET /v1/user/get/authUser`: the logged-in user; unset strings are `null`. */
 export type AuthUser = Schemas['UserDto'];
 
-export interface ProfileInput {
-  id: number;
-  username: string;
-  displayname: string;
-  profile: string;
-  ageGroup: string;
-}
+/** `POST /v1/user/set/update`. */
+export type ProfileInput = Schemas['ProfileRequest'];
 
+/** The `type` of `POST /v1/user/set/uploadfile` this site sends (the server also takes the seed's numbers). */
 export type UploadType = 'icon' | 'logo';
 
 export type Uploaded = Schemas['UploadedDto'];
 
 export type UpdateEmailResult = Schemas['UpdateEmailResponse'];
 
-export interface UpdatePasswordRequest {
-  id: number;
-  email: string;
-  oldPassword: string;
-  newPassword: string;
-}
-
-/** Payment types of the specs: 1 card, 2 bank transfer. */
-export type PaymentTypeCode = 1 | 2;
-
-/** Where to send the money for a transfer still awaited. */
-export type AwaitedTransfer = Schemas['BankTransferDto'];
+export type UpdatePasswordRequest = Schemas['UpdatePasswordRequest'];
 
 /** One sale of `GET /v1/sales/get/list?user_id=me`. */
 export type Sale = Schemas['HistoryEntryDto'];
@@ -63,23 +48,20 @@ const accountApi = api.injectEndpoints({
       invalidatesTags: ['User'],
     }),
     /** `password` is the current password: the server checks it like a login (wrong ones count toward the lock). */
-    updateEmail: build.mutation<UpdateEmailResult, { id: number; email: string; password: string }>({
+    updateEmail: build.mutation<UpdateEmailResult, Schemas['UpdateEmailRequest']>({
       query: (body) => ({ url: '/user/set/updateEmail', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
     /** Every other session ends with the change: the answer carries this session's new token. */
     // No tag invalidated here: the user data is fetched again once the answer's token is stored
     // (the old token no longer works).
-    updateLoginEmail: build.mutation<ApiResponse<'update_login_email'>, { activatekey: string }>({
+    updateLoginEmail: build.mutation<ApiResponse<'update_login_email'>, Schemas['UpdateLoginEmailRequest']>({
       query: (body) => ({ url: '/user/set/updateLoginEmail', method: 'POST', body }),
     }),
     updatePassword: build.mutation<ApiResponse<'update_password'>, UpdatePasswordRequest>({
       query: (body) => ({ url: '/user/set/updatePassword', method: 'POST', body }),
     }),
-    updateCorporateData: build.mutation<
-      ApiResponse<'update_corporate'>,
-      { id: number; corporatename: string; corporateurl: string }
-    >({
+    updateCorporateData: build.mutation<ApiResponse<'update_corporate'>, Schemas['CorporateRequest']>({
       query: (body) => ({ url: '/user/set/updateCorporateData', method: 'POST', body }),
       invalidatesTags: ['User'],
     }),
@@ -93,7 +75,7 @@ const accountApi = api.injectEndpoints({
       transformResponse: (response: Schemas['HistoryResponse']) => response.data,
       providesTags: ['Sales'],
     }),
-    updateDisplayname: build.mutation<ApiResponse<'update_display_name'>, { id: number; displayname: string }>({
+    updateDisplayname: build.mutation<ApiResponse<'update_display_name'>, Schemas['DisplayNameRequest']>({
       query: (body) => ({ url: '/displayname/set/update', method: 'POST', body }),
       invalidatesTags: ['Sales'],
     }),

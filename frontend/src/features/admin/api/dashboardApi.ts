@@ -24,7 +24,7 @@ const dashboardApi = api.enhanceEndpoints({ addTagTypes: ['AdminDashboard', 'Adm
       transformResponse: (response: Schemas['AdminActionsResponse']) => response.actions,
       providesTags: ['AdminActions'],
     }),
-    resendRegisterMail: build.mutation<ResendResult, { email: string }>({
+    resendRegisterMail: build.mutation<ResendResult, Schemas['ResendRegisterMailRequest']>({
       query: (body) => ({ url: '/user/resendRegisterMail', method: 'POST', body }),
       invalidatesTags: ['AdminActions'],
     }),

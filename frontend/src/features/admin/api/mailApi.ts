@@ -8,13 +8,8 @@ export type MailListPage = Schemas['MailListPage'];
 export type MailDetail = Schemas['MailDetailDto'];
 export type MailProgress = Schemas['MailProgressDto'];
 
-export interface RegisterMailInput {
-  /** The project the mail is about (its paid supporters receive it); `null` for every member. */
-  projectId: number | null;
-  title: string;
-  /** HTML from the editor; the server sanitises it. */
-  content: string;
-}
+/** `POST /v1/mail/set/register`: `projectId` null (or absent) mails every member; `content` is the editor's HTML. */
+export type RegisterMailInput = Schemas['RegisterMailRequest'];
 
 export type RegisterMailResult = ApiResponse<'register_mail'>;
 
@@ -46,7 +41,7 @@ const mailApi = api.enhanceEndpoints({ addTagTypes: ['Mail'] }).injectEndpoints(
       providesTags: ['Mail'],
     }),
     /** The projects the form offers (the public project list). */
-    mailProjects: build.query<{ id: number; title: string }[], void>({
+    mailProjects: build.query<Pick<Schemas['ProjectCardDto'], 'id' | 'title'>[], void>({
       query: () => '/helper/get/master',
       transformResponse: (response: ApiResponse<'master'>) =>
         response.master.projects.map((p) => ({ id: p.id, title: p.title })),

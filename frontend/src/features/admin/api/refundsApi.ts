@@ -23,11 +23,11 @@ const refundsApi = api.enhanceEndpoints({ addTagTypes: ['Refunds'] }).injectEndp
       transformResponse: (response: Schemas['RefundSalesResponse']) => response.data.data,
       providesTags: ['Refunds'],
     }),
-    refund: build.mutation<RefundResult, { saleId: number; amount: number | null }>({
+    refund: build.mutation<RefundResult, Schemas['RefundRequestBody']>({
       query: (body) => ({ url: '/stripe/intent/set/refund', method: 'POST', body }),
       invalidatesTags: ['Refunds'],
     }),
-    startBulkRefund: build.mutation<BulkJob | null, { projectId: number; mode: BulkMode; amount: number | null }>({
+    startBulkRefund: build.mutation<BulkJob | null, Schemas['BulkRefundBody'] & { mode: BulkMode }>({
       query: (body) => ({ url: '/admin/set/bulkRefund', method: 'POST', body }),
       transformResponse: (response: Schemas['BulkRefundResponse']) => response.job,
     }),

@@ -1,12 +1,8 @@
 import { api } from '@/lib/api';
-import type { ApiResponse } from '@/lib/apiTypes';
+import type { ApiResponse, Schemas } from '@/lib/apiTypes';
 
 /** `POST /v1/user/login`; `isRegist` is sent when the user arrives from password setup. */
-export interface LoginRequest {
-  email: string;
-  password: string;
-  isRegist?: boolean;
-}
+export type LoginRequest = Schemas['LoginRequest'];
 
 export type LoginResponse = ApiResponse<'login'>;
 
@@ -20,11 +16,8 @@ export const LOGIN_FAILURE = {
 /** `flag` of a full registration (spec 000 §7). */
 export const REGIST_PASSWORD_FLAG = 1;
 
-export interface RegistPasswordRequest {
-  flag: typeof REGIST_PASSWORD_FLAG;
-  password: string;
-  activatekey: string;
-}
+/** `POST /v1/user/registPassword`, with `flag` set to `REGIST_PASSWORD_FLAG`. */
+export type RegistPasswordRequest = Schemas['RegistPasswordRequest'];
 
 const authApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -34,10 +27,10 @@ const authApi = api.injectEndpoints({
     registPassword: build.mutation<ApiResponse<'regist_password'>, RegistPasswordRequest>({
       query: (body) => ({ url: '/user/registPassword', method: 'POST', body }),
     }),
-    forgotPassword: build.mutation<ApiResponse<'forgot_password'>, { mail: string }>({
+    forgotPassword: build.mutation<ApiResponse<'forgot_password'>, Schemas['ForgotRequest']>({
       query: (body) => ({ url: '/user/forgotPassword', method: 'POST', body }),
     }),
-    resetPassword: build.mutation<ApiResponse<'reset_password'>, { password: string; activatekey: string }>({
+    resetPassword: build.mutation<ApiResponse<'reset_password'>, Schemas['ResetRequest']>({
       query: (body) => ({ url: '/user/resetPassword', method: 'POST', body }),
     }),
   }),

@@ -1,5 +1,5 @@
 import { api } from '@/lib/api';
-import type { ApiResponse } from '@/lib/apiTypes';
+import type { ApiResponse, Schemas } from '@/lib/apiTypes';
 
 /** `flag` sent with a signup: a provisional member registration (spec 000 §7). */
 export const SIGNUP_REQUEST_FLAG = 100;
@@ -14,12 +14,11 @@ export const USER_FLAG = {
   registered: 1,
 } as const;
 
-export interface SignupRequest {
-  flag: typeof SIGNUP_REQUEST_FLAG;
-  email: string;
-  /** Agreement to the terms of use and the privacy policy; the server refuses `false` (docs/api.md). */
-  agreeTerms: boolean;
-}
+/**
+ * `POST /v1/user/register` (and `reRegister`) with `flag` set to `SIGNUP_REQUEST_FLAG` and `agreeTerms`, the
+ * agreement to the terms of use and the privacy policy (the server refuses `false`).
+ */
+export type SignupRequest = Schemas['RegisterRequest'];
 
 export type SignupResponse = ApiResponse<'register'>;
 

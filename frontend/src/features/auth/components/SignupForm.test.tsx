@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { http, HttpResponse, delay } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { NETWORK_ERROR_MESSAGE } from '@/lib/apiError';
 import { renderWithProviders } from '@/testing/render';
@@ -192,9 +192,14 @@ describe('SignupForm', () => {
   });
 
   it('disables the button and shows progress while sending', async () => {
+    // The answer waits until the test has seen the form while sending.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       http.post(apiUrl('/user/register'), async () => {
-        await delay(100);
+        await answered;
         return HttpResponse.json({ userFlag: 100 });
       }),
     );
@@ -203,8 +208,9 @@ describe('SignupForm', () => {
     await user.type(input, 'taro@example.jp');
     await user.click(screen.getByRole('button', { name: '確認メールを送信する' }));
 
-    const button = screen.getByRole('button', { name: /送信中/ });
+    const button = await screen.findByRole('button', { name: /送信中/ });
     expect(button).toBeDisabled();
+    answer();
     await screen.findByText(SIGNUP_MESSAGES.confirmationSent);
     await waitFor(() => expect(screen.getByRole('button', { name: '確認メールを送信する' })).toBeEnabled());
   });

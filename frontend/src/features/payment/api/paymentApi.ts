@@ -2,13 +2,12 @@ import type { ThunkAction, UnknownAction } from '@reduxjs/toolkit';
 import { selectLoginCheck } from '@/app/session/sessionApi';
 import { api } from '@/lib/api';
 import type { ApiQuery, ApiResponse } from '@/lib/apiTypes';
+import { savedCardsOf, type SavedCards } from '../cards/savedCards';
 import type {
-  Card,
   CardsResponse,
   ChangeDefaultCardResponse,
   GuestRegisterRequest,
   GuestRegisterResponse,
-  MasterWithPayment,
   Member,
   PaymentLibraryConfig,
   PaymentProject,
@@ -18,13 +17,6 @@ import type {
   SupportRequest,
   SupportResult,
 } from './types';
-
-export interface SavedCards {
-  cards: Card[];
-  defaultId: string | null;
-}
-
-const savedCardsOf = (data: CardsResponse['data']): SavedCards => ({ cards: data.cards, defaultId: data.default ?? null });
 
 /** Whether the session (loginCheck) knew of a provider customer; the first card makes one. */
 const sessionHasCustomer = (state: unknown): boolean =>
@@ -39,16 +31,16 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscri
   endpoints: (build) => ({
     paymentProject: build.query<PaymentProject, string>({
       query: (slug) => ({ url: '/project/get/detail', params: { slug } }),
-      transformResponse: (response: { project: PaymentProject }) => response.project,
+      transformResponse: (response: ApiResponse<'project_detail'>) => response.project,
     }),
     paymentMember: build.query<Member, void>({
       query: () => '/user/get/authUser',
       transformResponse: (response: ApiResponse<'auth_user'>) => response.user,
       providesTags: ['User'],
     }),
-    paymentLibrary: build.query<PaymentLibraryConfig | null, void>({
+    paymentLibrary: build.query<PaymentLibraryConfig, void>({
       query: () => '/helper/get/master',
-      transformResponse: (response: MasterWithPayment) => response.master.payment ?? null,
+      transformResponse: (response: ApiResponse<'master'>) => response.master.payment,
     }),
     registerGuest: build.mutation<GuestRegisterResponse, GuestRegisterRequest>({
       query: (body) => ({ url: '/user/register', method: 'POST', body }),

@@ -1,4 +1,4 @@
-import type { Card } from '../api/types';
+import type { Card, CardsResponse } from '../api/types';
 import { isRunning, type Subscription } from '@/app/session/subscriptionsApi';
 
 /** The cards screen's texts: the spec's (000 §8, 001 §8) character for character, and the contract's warnings. */
@@ -18,6 +18,15 @@ export const CARD_MESSAGES = {
   subscriptionsUnknown:
     '毎月のご支援の確認ができませんでした。このカードで毎月のご支援をお支払いの場合、カードを削除すると次回の決済ができなくなります。',
 } as const;
+
+/** The member's saved cards as the screens read them: the cards and which one is the default (null: none). */
+export interface SavedCards {
+  cards: Card[];
+  defaultId: string | null;
+}
+
+/** The server's card list (`CardsDto`) as the screens read it. */
+export const savedCardsOf = (data: CardsResponse['data']): SavedCards => ({ cards: data.cards, defaultId: data.default });
 
 /** 'Visa 末尾4242', as the cards screen and its warnings name a card. */
 export const cardName = (card: Pick<Card, 'brand' | 'last4'>): string => `${card.brand} 末尾${card.last4}`;

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
@@ -196,10 +196,15 @@ describe('payment step 3 for members', () => {
     expect(await within(dialog).findByText('カード番号が正しくありません。')).toBeInTheDocument();
     expect(registered).toEqual([]);
 
-    // The card list is read again slowly: the modal must not wait for it to choose the new card.
+    // A read of the card list again is not answered before the end: the modal must not wait for it to choose
+    // the new card.
+    let answerCards: () => void = () => undefined;
+    const cardsAnswered = new Promise<void>((resolve) => {
+      answerCards = resolve;
+    });
     server.use(
       http.get(apiUrl('/stripe/customer/get/cards'), async () => {
-        await delay(2_000);
+        await cardsAnswered;
         return HttpResponse.json({ data: { cards: [card()], default: 'card_visa' } });
       }),
     );
@@ -208,6 +213,7 @@ describe('payment step 3 for members', () => {
     expect(await screen.findByText(PAYMENT_MESSAGES.cardRegistered)).toBeInTheDocument();
     const select = await screen.findByRole('dialog', { name: 'お支払いに使うカードを選択' });
     expect(within(select).getByRole('radio', { name: /Visa \*\*\*\* 4242/ })).toBeChecked();
+    answerCards();
   });
 
   it("shows the server's refusal of a card", async () => {
@@ -603,7 +609,8 @@ describe('words of the steps', () => {
     renderApp(step('complete'));
 
     expect(await screen.findByRole('heading', { level: 1, name: 'お申し込み完了' })).toBeInTheDocument();
-    const number = screen.getByText('ご注文番号', { selector: 'dt' }).nextElementSibling!;
+    // The step's heading is there while the status is still being read: the order number comes with the answer.
+    const number = (await screen.findByText('ご注文番号', { selector: 'dt' })).nextElementSibling!;
     expect(number).toHaveTextContent('1234');
     await waitFor(() => expect(document.title).toBe('お申し込み完了 | ぐんまクラウドファンディング'));
   });

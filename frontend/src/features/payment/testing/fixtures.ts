@@ -171,6 +171,7 @@ export const supportResult = (overrides: Partial<SupportResult> = {}, sale: Part
   sale: {
     id: 41,
     status: 'succeeded',
+    statusLabel: '支払い済み',
     paymentType: 1,
     price: 3000,
     lot: 2,
@@ -180,6 +181,7 @@ export const supportResult = (overrides: Partial<SupportResult> = {}, sale: Part
     taxLabel: '税別',
     createdAt: '2026-11-26T10:00:00+09:00',
     projectTitle: '前橋の夏祭りを復活させたい',
+    projectSlug: PROJECT,
     returnTitle: 'お礼のお手紙コース',
     displayname: '上州太郎',
     ...sale,

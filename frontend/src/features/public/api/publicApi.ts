@@ -1,6 +1,6 @@
 import type { AppDispatch } from '@/app/store';
 import { api } from '@/lib/api';
-import type { ApiResponse } from '@/lib/apiTypes';
+import type { ApiResponse, Schemas } from '@/lib/apiTypes';
 import type {
   CommentPage,
   MasterResponse,
@@ -50,7 +50,8 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
       }),
       providesTags: (_result, _error, { projectId }) => [{ type: 'Comment', id: projectId }],
     }),
-    updateComment: build.mutation<ApiResponse<'update_comment'>, { id: number; comment: string; projectId: number }>({
+    // `projectId` is not sent: it names the comment list to read again.
+    updateComment: build.mutation<ApiResponse<'update_comment'>, Schemas['UpdateRequest'] & { projectId: number }>({
       query: ({ id, comment }) => ({ url: '/comment/set/update', method: 'POST', body: { id, comment } }),
       invalidatesTags: (_result, _error, { projectId }) => [{ type: 'Comment', id: projectId }],
     }),

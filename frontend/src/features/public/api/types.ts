@@ -1,4 +1,3 @@
-import type { Sponsor } from '@/components/sponsors/types';
 import type { Schemas } from '@/lib/apiTypes';
 
 /** Paid total and number of paid supports. */
@@ -6,7 +5,6 @@ export type SalesSum = Schemas['SumDto'];
 
 export type Progress = Schemas['ProgressDto'];
 
-/** A project of `GET /v1/helper/get/master`. */
 /** A project of `GET /v1/helper/get/master`. */
 export type ProjectCard = Schemas['ProjectCardDto'];
 
@@ -16,7 +14,7 @@ export type SliderImage = Schemas['SliderDto'];
 
 export type AnonymousBank = Schemas['BankDto'];
 
-export type BlockReason = 'ended' | 'disabled' | 'sold_out';
+export type BlockReason = Schemas['BlockReason'];
 
 export type ProjectReturn = Schemas['ReturnDto'];
 
@@ -27,13 +25,8 @@ export type NewsItem = Schemas['InformationDto'];
 export type Comment = Schemas['CommentDto'];
 
 /** A page of comments: which page it is, how many there are, and the bar (null = dots). */
-export interface CommentPage {
-  comments: Comment[];
-  total: number;
-  page: number;
-  pages: number;
-  items: Array<number | null>;
-}
+export type CommentPage = Pick<Schemas['CommentListResponse'], 'comments' | 'total'> &
+  Pick<Schemas['PaginationDto'], 'page' | 'pages' | 'items'>;
 
 export type ManualSponsor = Schemas['ManualLogoDto'];
 

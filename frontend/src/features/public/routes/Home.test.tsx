@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
@@ -92,9 +92,14 @@ describe('Home', () => {
   });
 
   it('shows a loading skeleton first', async () => {
+    // The projects are answered only once the test has seen the skeleton.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     server.use(
       http.get(apiUrl('/helper/get/master'), async () => {
-        await delay(300);
+        await answered;
         return HttpResponse.json({ master: { projects, env: { name: 'local', flag: false } } });
       }),
       http.get(apiUrl('/sales/get/allSum'), () => HttpResponse.json({ result: { amount: 0, lot: 0 } })),
@@ -102,6 +107,7 @@ describe('Home', () => {
     renderApp('/');
 
     expect(await screen.findByRole('status', { name: '読み込み中' })).toBeInTheDocument();
+    answer();
     expect(await screen.findByRole('list', { name: 'プロジェクト' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: '読み込み中' })).not.toBeInTheDocument();
   });
