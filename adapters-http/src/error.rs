@@ -419,6 +419,13 @@ pub(crate) fn json_config() -> web::JsonConfig {
     })
 }
 
+/// A path segment that does not parse (an id that is not a number) is a malformed request, as a bad query is.
+pub(crate) fn path_config() -> web::PathConfig {
+    web::PathConfig::default().error_handler(|err, _req| {
+        error::InternalError::from_response(err, malformed_request().error_response()).into()
+    })
+}
+
 pub(crate) fn query_config() -> web::QueryConfig {
     web::QueryConfig::default().error_handler(|err, _req| {
         error::InternalError::from_response(err, malformed_request().error_response()).into()

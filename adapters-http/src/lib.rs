@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_projects;
 pub mod auth;
 mod cards;
 mod comment;
@@ -61,6 +62,8 @@ pub struct Services {
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
     pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
     pub refunds: web::Data<dyn ports::admin::refunds::Refunds>,
+    pub projects: web::Data<dyn ports::admin::projects::Projects>,
+    pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
@@ -86,6 +89,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
             .app_data(services.refunds.clone())
+            .app_data(services.projects.clone())
+            .app_data(services.moderation.clone())
             .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
@@ -113,6 +118,8 @@ pub(crate) mod test_support {
     };
     use ports::admin::audit::{AuditLog, MockAuditLog};
     use ports::admin::dashboard::{AdminDashboard, MockAdminDashboard};
+    use ports::admin::moderation::{MockModeration, Moderation};
+    use ports::admin::projects::{MockProjects, Projects};
     use ports::admin::refunds::{MockRefunds, Refunds};
     use std::sync::Arc;
 
@@ -138,6 +145,8 @@ pub(crate) mod test_support {
         pub audit: MockAuditLog,
         pub dashboard: MockAdminDashboard,
         pub refunds: MockRefunds,
+        pub projects: MockProjects,
+        pub moderation: MockModeration,
 
         pub mass_mails: MockMassMails,
     }
@@ -157,6 +166,8 @@ pub(crate) mod test_support {
                 audit: MockAuditLog::new(),
                 dashboard: MockAdminDashboard::new(),
                 refunds: MockRefunds::new(),
+                projects: MockProjects::new(),
+                moderation: MockModeration::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -180,6 +191,8 @@ pub(crate) mod test_support {
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
             let refunds: Arc<dyn Refunds> = Arc::new(self.refunds);
+            let projects: Arc<dyn Projects> = Arc::new(self.projects);
+            let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -200,6 +213,8 @@ pub(crate) mod test_support {
                 audit: Data::from(audit),
                 dashboard: Data::from(dashboard),
                 refunds: Data::from(refunds),
+                projects: Data::from(projects),
+                moderation: Data::from(moderation),
 
                 mass_mails: Data::from(mass_mails),
             }

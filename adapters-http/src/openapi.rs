@@ -69,6 +69,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::cards::config(cfg);
     crate::subscription::config(cfg);
     crate::admin::config(cfg);
+    crate::admin_projects::config(cfg);
     crate::refunds::config(cfg);
     crate::mass_mail::config(cfg);
     cfg.service(openapi_document);
@@ -158,6 +159,7 @@ mod tests {
     use domain::ids::UserId;
     use ports::accounts::SessionUser;
     use ports::admin::mass_mail::MassMailError;
+    use ports::admin::projects::AuthoringError;
     use ports::catalog::CatalogError;
     use ports::RepoError;
 
@@ -234,6 +236,10 @@ mod tests {
         mocks.refunds.expect_projects().returning(|| {
             Err(ports::admin::refunds::RefundError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
         });
+        mocks
+            .projects
+            .expect_list()
+            .returning(|_| Err(AuthoringError::Repo(RepoError::Unexpected(anyhow::anyhow!("test")))));
         mocks.mass_mails.expect_preview().returning(|_| Ok(0));
         mocks.mass_mails.expect_register().returning(|_, _| Err(MassMailError::NoRecipients));
         mocks.mass_mails.expect_list().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
@@ -264,7 +270,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 52, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 65, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -7,9 +7,9 @@
 //!
 //! What may be stale, and for how long, is decided here (docs/decisions.md,
 //! "Performance of the public reads"): everything a logged-out visitor reads,
-//! for one TTL plus one query, except what a new support changes (paid
-//! totals, sponsor walls, the supporter list), which is never more than
-//! `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
+//! for one TTL plus one query, except what a new support or an operator's
+//! edit changes (paid totals, sponsor walls, the supporter list, projects and
+//! their returns), which is never more than `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
 //! go straight through.
 
 use std::sync::Arc;
@@ -61,13 +61,13 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
         Self {
             inner: Arc::new(inner),
             clock,
-            projects: TtlCache::new(ttl),
+            projects: support_cache(ttl),
             sum_all: support_cache(ttl),
             sum_project: support_cache(ttl),
             sum_return: support_cache(ttl),
-            returns: TtlCache::new(ttl),
+            returns: support_cache(ttl),
             news: TtlCache::new(ttl),
-            comments: TtlCache::new(ttl),
+            comments: support_cache(ttl),
             sponsors: support_cache(ttl),
             sales: support_cache(ttl),
             manual: TtlCache::new(ttl),
@@ -79,7 +79,8 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
     }
 }
 
-/// The cache of an entry that a new support changes.
+/// The cache of an entry that a new support or an operator's edit changes
+/// (totals, walls, supporters; projects, their returns and comments).
 fn support_cache<K, V>(ttl: Duration) -> TtlCache<K, V>
 where
     K: Eq + std::hash::Hash + Clone + Send + 'static,

@@ -77,6 +77,14 @@ struct ProjectRow {
     funding_model: String,
 }
 
+#[derive(QueryableByName)]
+struct PublicationRow {
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = Nullable<Timestamptz>)]
+    published_at: Option<DateTime<Utc>>,
+}
+
 /// What a project page adds to the project row: slider, owner links, FAQ.
 #[derive(Default)]
 struct ProjectExtras {
@@ -85,11 +93,13 @@ struct ProjectExtras {
     owner: Option<(String, Option<String>, Option<String>)>,
     links: Vec<OwnerLink>,
     faqs: Vec<Faq>,
+    /// From `project_publications`; `None` (a draft) when it has no row.
+    published_at: Option<DateTime<Utc>>,
 }
 
 impl ProjectRow {
     fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs } = extras;
+        let ProjectExtras { slider, owner, links, faqs, published_at } = extras;
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -137,6 +147,7 @@ impl ProjectRow {
             funding_model,
             owner,
             faqs,
+            published_at,
         })
     }
 }
@@ -448,7 +459,14 @@ impl CatalogRepository for PgCatalogRepository {
                 .order((project_faqs::project_id, project_faqs::position, project_faqs::id))
                 .load(conn)
                 .map_err(map_diesel)?;
+            let publications: Vec<PublicationRow> =
+                sql_query("SELECT project_id, published_at FROM project_publications")
+                    .load(conn)
+                    .map_err(map_diesel)?;
             let mut extras: HashMap<i64, ProjectExtras> = HashMap::new();
+            for publication in publications {
+                extras.entry(publication.project_id).or_default().published_at = publication.published_at;
+            }
             for (project_id, src, alt) in images {
                 extras.entry(project_id).or_default().slider.push(SliderImage { src, alt });
             }

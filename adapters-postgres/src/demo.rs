@@ -310,6 +310,13 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         .set(&row)
         .returning(projects::id)
         .get_result(conn)?;
+    // Every demo project is public, from when it was first seeded (a second seed changes nothing).
+    diesel::sql_query(
+        "UPDATE project_publications p SET published_at = s.created_at FROM projects s \
+         WHERE s.id = $1 AND p.project_id = s.id AND p.published_at IS NULL",
+    )
+    .bind::<diesel::sql_types::BigInt, _>(project_id)
+    .execute(conn)?;
 
     diesel::delete(project_slider_images::table.filter(project_slider_images::project_id.eq(project_id)))
         .execute(conn)?;

@@ -381,6 +381,7 @@ const CHECKOUT: &str = "SELECT p.id AS project_id, p.slug AS project_slug, p.tit
        r.id AS return_id, r.title AS return_title, r.return_type, r.price, r.lot_disable, r.address_required, \
        r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken, r.show_user_email, r.interval \
      FROM returns r JOIN projects p ON p.id = r.project_id \
+       JOIN project_publications pub ON pub.project_id = p.id AND pub.published_at <= now() \
      WHERE r.project_id = $1 AND r.id = $2";
 
 /// Remaining stock from the stored limit and lots taken; negative values

@@ -3,6 +3,7 @@
 //! public reads. Row types never leave this crate.
 
 mod audit;
+mod authoring;
 mod cache;
 mod cached_catalog;
 mod catalog;
@@ -13,6 +14,7 @@ mod error;
 mod jobs;
 mod ledger;
 mod mass_mail;
+mod moderation;
 mod pool;
 mod profiles;
 mod rate_limit;
@@ -26,12 +28,14 @@ mod users;
 pub mod testing;
 
 pub use audit::PgAuditLog;
+pub use authoring::PgProjectAuthoring;
 pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;
 pub use jobs::PgJobQueue;
 pub use ledger::PgSupportLedger;
 pub use mass_mail::PgMassMails;
+pub use moderation::PgCommentModeration;
 pub use pool::{connect, migrate, ping, PgPool, PgReadiness, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;

@@ -104,6 +104,7 @@ fn fixtures(url: &str) {
            (1, 'open', '開いている', 100000, '2026-11-26', 'acct_1', 'internal', 'ご所属', NULL, TRUE, TRUE), \
            (2, 'ended', '終わった', 100000, '2026-11-25', NULL, 'standard', NULL, NULL, TRUE, FALSE)",
     );
+    exec(url, "UPDATE project_publications SET published_at = '2026-01-01'");
     exec(
         url,
         "INSERT INTO returns (id, project_id, slug, return_type, title, price, stock_limit, flag, address_required, \

@@ -18,8 +18,9 @@ use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgDashboard, PgJobQueue, PgMassMails, PgPool,
-    PgProfileRepository, PgRateLimiter, PgReadiness, PgRefundLedger, PgSupportLedger, PgUserRepository,
+    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgCommentModeration, PgDashboard, PgJobQueue,
+    PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness, PgRefundLedger,
+    PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -29,6 +30,8 @@ use ports::accounts::{
 use ports::admin::audit::AuditLog;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
+use ports::admin::moderation::{Moderation, ModerationService};
+use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
@@ -207,6 +210,14 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&refunds),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
+    let projects: Arc<dyn Projects> = Arc::new(ProjectAuthoring::new(
+        PgProjectAuthoring::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        AmmoniaSanitizer::default(),
+    ));
+    let moderation: Arc<dyn Moderation> =
+        Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let mass_mails = mass_mails(pool, settings)?;
     Ok(Services {
         signup: web::Data::from(signup),
@@ -227,6 +238,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         audit: web::Data::from(audit),
         dashboard: web::Data::from(dashboard),
         refunds: web::Data::from(refunds),
+        projects: web::Data::from(projects),
+        moderation: web::Data::from(moderation),
         mass_mails: web::Data::from(mass_mails),
     })
 }

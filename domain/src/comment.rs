@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::text::{rules, TextError};
+use crate::text::{rules, TextError, TextRule};
 
 /// Shown when the edited comment is empty (only spaces or invisible
 /// characters count as empty).
@@ -29,10 +29,25 @@ impl CommentText {
     }
 }
 
+/// Why an operator hid a comment (terms of use 第18条): required, one line,
+/// kept with the comment and in the audit log.
+pub const HIDE_REASON: TextRule = TextRule::new("reason", "非表示の理由", 200).required();
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn a_hidden_comment_needs_a_short_reason() {
+        assert_eq!(HIDE_REASON.parse("　").unwrap_err().to_string(), "非表示の理由を入力してください。");
+        assert_eq!(
+            HIDE_REASON.parse(&"a".repeat(201)).unwrap_err().to_string(),
+            "非表示の理由は200文字以内で入力してください。"
+        );
+        assert_eq!(HIDE_REASON.parse(" 誹謗中傷のため ").unwrap(), "誹謗中傷のため");
+        assert!(HIDE_REASON.parse("理由\n改行").is_err(), "one line");
+    }
 
     #[test]
     fn an_empty_or_blank_comment_is_refused_with_the_spec_message() {

@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod authoring;
 pub mod calendar;
 pub mod comment;
 pub mod ids;

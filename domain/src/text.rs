@@ -145,15 +145,15 @@ pub fn multi_line(input: &str, max_chars: usize, label: &'static str) -> Result<
 }
 
 impl TextRule {
-    const fn new(field: &'static str, label: &'static str, max_chars: usize) -> Self {
+    pub(crate) const fn new(field: &'static str, label: &'static str, max_chars: usize) -> Self {
         Self { field, label, max_chars, multiline: false, required: false }
     }
 
-    const fn required(self) -> Self {
+    pub(crate) const fn required(self) -> Self {
         Self { required: true, ..self }
     }
 
-    const fn multiline(self) -> Self {
+    pub(crate) const fn multiline(self) -> Self {
         Self { multiline: true, ..self }
     }
 

@@ -45,6 +45,10 @@ pub const PATTERNS: &[&str] = &[
     "/admin/mail/:id/",
     "/admin/refund/",
     "/admin/refund/:slug",
+    "/admin/projects/",
+    "/admin/projects/new",
+    "/admin/projects/:id/",
+    "/admin/projects/:id/preview",
     "/mail/optout/",
 ];
 

@@ -28,7 +28,8 @@ enum Who {
     Admin,
 }
 
-/// One call of a route. `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
+/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns.
+/// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
 /// name), `{email}` (a fresh address).
 struct Row {
@@ -126,6 +127,22 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/intent/set/refund", "", Some(r#"{"saleId": 0, "amount": 0}"#), Who::Admin),
     row("POST", "/v1/admin/set/bulkRefund", "", Some(r#"{"projectId": {project}, "mode": 0}"#), Who::Admin),
     row("GET", "/v1/admin/get/bulkRefund", "project_id={project}", None, Who::Admin),
+    // Project authoring: empty or refused bodies, so the table changes nothing (the demo project is published and its
+    // return backed).
+    row("GET", "/v1/admin/projects", "state=open", None, Who::Admin),
+    row("POST", "/v1/admin/projects", "", Some("{}"), Who::Admin),
+    row("GET", "/v1/admin/projects/{id}", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/publish", "", Some(r#"{"publishAt": null}"#), Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/preview", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/returns", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/returns/{return_id}", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/returns/{return_id}/delete", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/return-order", "", Some("{}"), Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/comments", "", None, Who::Admin),
+    // Moderation: the comment id is a placeholder no comment has (a 404 for everyone, the administrator included).
+    row("POST", "/v1/admin/comments/{id}/hide", "", Some(r#"{"reason": ""}"#), Who::Admin),
+    row("POST", "/v1/admin/comments/{id}/show", "", None, Who::Admin),
     // Mass mail: an empty form is refused (400) by the administrator, so the table sends nothing.
     row("POST", "/v1/mail/set/register", "", Some(r#"{"title": "", "content": ""}"#), Who::Admin),
     row("GET", "/v1/mail/get/preview", "projectId={project}", None, Who::Admin),
@@ -190,6 +207,8 @@ fn every_route_of_the_openapi_document_has_a_line_in_the_access_table() {
 /// The values the table's placeholders stand for, from the demo data.
 struct Fixtures {
     project: i64,
+    /// A return of `project` that supporters hold.
+    ret: i64,
     slug: String,
     owner: i64,
     comment: i64,
@@ -206,8 +225,12 @@ impl Fixtures {
                 "SELECT min(t.id) AS value FROM {table} t JOIN users u ON u.id = t.user_id WHERE u.email = '{OWNER}'"
             )
         };
+        let project = app.project_id(&slug).await;
         Self {
-            project: app.project_id(&slug).await,
+            project,
+            ret: app.query_i64(&format!(
+                "SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"
+            )),
             owner: app.query_i64(&format!("SELECT id AS value FROM users WHERE email = '{OWNER}'")),
             comment: app.query_i64(&owner_id("comments")),
             displayname: app.query_i64(&owner_id("display_names")),
@@ -235,7 +258,9 @@ fn allowed(status: u16) -> bool {
 }
 
 async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>) -> (u16, Value) {
-    let mut url = format!("{}{}", app.address, row.path);
+    let path =
+        row.path.replace("{id}", &fixtures.project.to_string()).replace("{return_id}", &fixtures.ret.to_string());
+    let mut url = format!("{}{path}", app.address);
     if !row.query.is_empty() {
         url = format!("{url}?{}", fixtures.fill(row.query));
     }

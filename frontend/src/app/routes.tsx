@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router-dom';
 import { paths } from '@/config/paths';
 import type { RouteHandle, RouteName } from '@/config/routeHandle';
 import { NOT_FOUND_TITLE, NotFound } from '@/components/NotFound';
-import { Home, Project } from '@/features/public/routes';
+import { Home, Project, ProjectView } from '@/features/public/routes';
 import { AppLayout } from './AppLayout';
 
 /** A named export of a lazily loaded module, as a component for `React.lazy`. */
@@ -22,6 +22,19 @@ const adminPages = () => import(/* webpackChunkName: "admin" */ '@/features/admi
 const mailPages = () => import(/* webpackChunkName: "mail" */ '@/features/mail/routes');
 
 const PAYMENT_TITLE = 'ご支援内容の確認';
+
+/**
+ * The preview draws a draft with the public project page's own view. One feature never imports another
+ * (boundaries.test.ts): the router, which may name both, hands the view (in the main bundle already) to the
+ * admin chunk's page.
+ */
+const AdminProjectPreview = lazy(() =>
+  adminPages().then(({ AdminProjectPreview: Preview }) => ({
+    default: function AdminProjectPreviewPage() {
+      return <Preview View={ProjectView} />;
+    },
+  })),
+);
 
 const page = (
   path: string,
@@ -74,6 +87,10 @@ export const routes: RouteObject[] = [
       page(paths.adminMailDetail.path, 'AdminMailDetail', '送信メール詳細', lazyNamed(adminPages, 'AdminMailDetail')),
       page(paths.adminRefund.path, 'AdminRefund', '返金', lazyNamed(adminPages, 'AdminRefund')),
       page(paths.adminRefundDetail.path, 'AdminRefundDetail', '返金詳細', lazyNamed(adminPages, 'AdminRefundDetail')),
+      page(paths.adminProjects.path, 'AdminProjects', 'プロジェクト管理', lazyNamed(adminPages, 'AdminProjects')),
+      page(paths.adminProjectNew.path, 'AdminProjectNew', '新しいプロジェクト', lazyNamed(adminPages, 'AdminProjectNew')),
+      page(paths.adminProjectEdit.path, 'AdminProjectEdit', 'プロジェクトの編集', lazyNamed(adminPages, 'AdminProjectEdit')),
+      page(paths.adminProjectPreview.path, 'AdminProjectPreview', 'プロジェクトのプレビュー', AdminProjectPreview),
       page(paths.mailOptOut.path, 'MailOptOut', 'お知らせメールの配信停止', lazyNamed(mailPages, 'MailOptOut')),
 
       page('*', 'NotFound', NOT_FOUND_TITLE, NotFound),

@@ -16,11 +16,13 @@ describe('paths', () => {
         '/payment/bank/:project/:return/', '/payment/confirm/:project/:return/', '/payment/complete/:project/:return/',
         '/admin/', '/admin/resendRegisterMail/', '/admin/mail/', '/admin/mail/register/', '/admin/mail/:id/',
         '/admin/refund/', '/admin/refund/:slug',
+        // Ours: the operator's project screens.
+        '/admin/projects/', '/admin/projects/new', '/admin/projects/:id/', '/admin/projects/:id/preview',
         // Ours: the opt-out link of mass mail (特定電子メール法).
         '/mail/optout/',
       ]),
     );
-    expect(patterns).toHaveLength(33);
+    expect(patterns).toHaveLength(37);
   });
 
   it('builds project links with an optional hash anchor', () => {
@@ -34,6 +36,8 @@ describe('paths', () => {
     expect(paths.paymentInfo.getHref('a b', 'c/d')).toBe('/payment/info/a%20b/c%2Fd/');
     expect(paths.adminMailDetail.getHref(42)).toBe('/admin/mail/42/');
     expect(paths.adminRefundDetail.getHref('fes')).toBe('/admin/refund/fes');
+    expect(paths.adminProjectEdit.getHref(12)).toBe('/admin/projects/12/');
+    expect(paths.adminProjectPreview.getHref(12)).toBe('/admin/projects/12/preview');
   });
 
   it('adds the payment type to the confirm step', () => {
@@ -46,6 +50,8 @@ describe('paths', () => {
     expect(paths.signupPassword.getHref('abc')).toBe('/signup/password/?activate=abc');
     expect(paths.resetPassword.getHref()).toBe('/reset-password/');
     expect(paths.editEmailUpdated.getHref('k')).toBe('/edit/email/updated?activate=k');
+    expect(paths.adminProjects.getHref()).toBe('/admin/projects/');
+    expect(paths.adminProjects.getHref('draft')).toBe('/admin/projects/?state=draft');
   });
 
   it('marks member, admin, account and edit pages as protected', () => {
@@ -66,6 +72,13 @@ describe('paths', () => {
       expect(isProtectedPath(`${bare}/`)).toBe(true);
     },
   );
+
+  it('tells a new project from an existing one', () => {
+    expect(matchPath(paths.adminProjectNew.path, '/admin/projects/new')).not.toBeNull();
+    expect(matchPath(paths.adminProjectEdit.path, '/admin/projects/12/')?.params.id).toBe('12');
+    expect(matchPath(paths.adminProjectEdit.path, '/admin/projects/12/preview')).toBeNull();
+    expect(isProtectedPath('/admin/projects/12/preview')).toBe(true);
+  });
 
   it('keeps the e-mail change and its completion apart', () => {
     expect(matchPath(paths.editEmail.path, '/edit/email/updated')).toBeNull();

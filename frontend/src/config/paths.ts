@@ -82,6 +82,17 @@ export const paths = {
   adminMailDetail: { path: '/admin/mail/:id/', getHref: (id: number | string) => `/admin/mail/${seg(id)}/` },
   adminRefund: { path: '/admin/refund/', getHref: () => '/admin/refund/' },
   adminRefundDetail: { path: '/admin/refund/:slug', getHref: (slug: string) => `/admin/refund/${seg(slug)}` },
+  // Ours: the operator's project screens (list filtered by `?state=`, creation, editing, preview of a draft).
+  adminProjects: {
+    path: '/admin/projects/',
+    getHref: (state?: 'draft' | 'scheduled' | 'open' | 'ended') => withQuery('/admin/projects/', { state }),
+  },
+  adminProjectNew: { path: '/admin/projects/new', getHref: () => '/admin/projects/new' },
+  adminProjectEdit: { path: '/admin/projects/:id/', getHref: (id: number | string) => `/admin/projects/${seg(id)}/` },
+  adminProjectPreview: {
+    path: '/admin/projects/:id/preview',
+    getHref: (id: number | string) => `/admin/projects/${seg(id)}/preview`,
+  },
 
   mailOptOut: { path: '/mail/optout/', getHref: (token: string) => withQuery('/mail/optout/', { token }) },
 } as const;

@@ -7,6 +7,7 @@ export type RouteName =
   | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'
+  | 'AdminProjects' | 'AdminProjectNew' | 'AdminProjectEdit' | 'AdminProjectPreview'
   | 'MailOptOut'
   | 'NotFound';
 

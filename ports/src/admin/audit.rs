@@ -19,6 +19,24 @@ pub enum AdminActionKind {
     MailSent,
     /// A registration (activation) mail was sent again.
     RegisterMailResent,
+    /// A project was created as a draft.
+    ProjectCreated,
+    /// A project's terms changed (`detail.changes`: field -> [before, after]).
+    ProjectUpdated,
+    /// A project was published, now or at a set time.
+    ProjectPublished,
+    /// A return was added to a project.
+    ReturnCreated,
+    /// A return's terms changed (`detail.changes` as for projects).
+    ReturnUpdated,
+    /// A return nobody had backed was deleted.
+    ReturnDeleted,
+    /// A project's returns were put in a new order.
+    ReturnsReordered,
+    /// A supporter comment was hidden (`detail.reason`).
+    CommentHidden,
+    /// A hidden comment was shown again.
+    CommentShown,
 }
 
 impl AdminActionKind {
@@ -28,13 +46,36 @@ impl AdminActionKind {
             Self::BulkRefundStarted => "bulk_refund_started",
             Self::MailSent => "mail_sent",
             Self::RegisterMailResent => "register_mail_resent",
+            Self::ProjectCreated => "project_created",
+            Self::ProjectUpdated => "project_updated",
+            Self::ProjectPublished => "project_published",
+            Self::ReturnCreated => "return_created",
+            Self::ReturnUpdated => "return_updated",
+            Self::ReturnDeleted => "return_deleted",
+            Self::ReturnsReordered => "returns_reordered",
+            Self::CommentHidden => "comment_hidden",
+            Self::CommentShown => "comment_shown",
         }
     }
 
+    pub const ALL: [Self; 13] = [
+        Self::RefundRequested,
+        Self::BulkRefundStarted,
+        Self::MailSent,
+        Self::RegisterMailResent,
+        Self::ProjectCreated,
+        Self::ProjectUpdated,
+        Self::ProjectPublished,
+        Self::ReturnCreated,
+        Self::ReturnUpdated,
+        Self::ReturnDeleted,
+        Self::ReturnsReordered,
+        Self::CommentHidden,
+        Self::CommentShown,
+    ];
+
     pub fn from_code(code: &str) -> Option<Self> {
-        [Self::RefundRequested, Self::BulkRefundStarted, Self::MailSent, Self::RegisterMailResent]
-            .into_iter()
-            .find(|kind| kind.code() == code)
+        Self::ALL.into_iter().find(|kind| kind.code() == code)
     }
 }
 
@@ -102,12 +143,7 @@ mod tests {
 
     #[test]
     fn every_kind_reads_back_from_its_stored_code() {
-        for kind in [
-            AdminActionKind::RefundRequested,
-            AdminActionKind::BulkRefundStarted,
-            AdminActionKind::MailSent,
-            AdminActionKind::RegisterMailResent,
-        ] {
+        for kind in AdminActionKind::ALL {
             assert_eq!(AdminActionKind::from_code(kind.code()), Some(kind));
             assert!(kind.code().bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", kind.code());
         }

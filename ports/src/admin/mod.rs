@@ -1,8 +1,11 @@
 //! The administrators' side: the audit log every admin action writes to
 //! (refunds, mass mail, resent registration mails) and the dashboard reads,
-//! and the dashboard's figures.
+//! and the dashboard's figures, the authoring of projects and the moderation of
+//! what supporters post.
 
 pub mod audit;
 pub mod dashboard;
 pub mod mass_mail;
+pub mod moderation;
+pub mod projects;
 pub mod refunds;

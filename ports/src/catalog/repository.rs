@@ -15,7 +15,7 @@ use crate::RepoError;
 /// Paid total of a project, a return or the whole site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PaidSum {
-    /// Sum of `amount` (price × lot) of paid sales.
+    /// Sum of the paid sales' counted amounts (`domain::payment::counted_amount`: paid, tax included, less refunds).
     pub amount: Yen,
     /// Number of paid sales (supports).
     pub supports: i64,
@@ -93,6 +93,9 @@ pub struct ProjectRecord {
     pub owner: Option<ProjectOwner>,
     /// In the operator's order; empty = no FAQ section.
     pub faqs: Vec<Faq>,
+    /// When the project is (or becomes) public; `None` for a draft
+    /// (`domain::authoring::is_public`).
+    pub published_at: Option<DateTime<Utc>>,
 }
 
 /// A project's extra question for its supporters (the seed's `additionalData`).

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use domain::account::Email;
+use domain::authoring::is_public;
 use domain::comment::CommentText;
 use domain::ids::ProjectId;
 use domain::lot::Lot;
@@ -68,9 +69,15 @@ pub enum CommentUpdateError {
 pub trait Catalog: Send + Sync {
     /// Every project as a card, open ones first, each group by end date descending.
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
-    /// One project page for `viewer` (restricted returns show only to their
-    /// address); `NotFound` for an unknown slug.
+    /// One public project page for `viewer` (restricted returns show only to
+    /// their address); `NotFound` for an unknown slug and for a project not
+    /// public yet (a draft or a scheduled one). Every read here sees public
+    /// projects only.
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
+    /// The page of any project, public or not, exactly as the public would
+    /// see it once published (the operators' preview); `NotFound` for an
+    /// unknown id.
+    async fn project_preview(&self, project_id: ProjectId) -> Result<ProjectDetail, CatalogError>;
     /// Paid total; `NotFound` for an unknown project or return.
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError>;
     /// The newest paid sales of a project (at most `PUBLIC_SALES_LIMIT`),
@@ -110,9 +117,55 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         Self { repo, clock, html }
     }
 
+    /// The projects the public may see now (`domain::authoring::is_public`).
+    async fn public_projects(&self) -> Result<Vec<ProjectRecord>, CatalogError> {
+        let now = self.clock.now();
+        let mut projects = self.repo.projects().await?;
+        projects.retain(|p| is_public(p.published_at, now));
+        Ok(projects)
+    }
+
     async fn project_by_id(&self, project_id: ProjectId) -> Result<ProjectRecord, CatalogError> {
-        let projects = self.repo.projects().await?;
+        let projects = self.public_projects().await?;
         projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)
+    }
+
+    async fn detail_of(&self, project: ProjectRecord, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
+        let today = tokyo_date(self.clock.now());
+        let paid = self.sum(SumTarget::Project(project.id)).await?;
+        let card = self.card(&project, paid, today);
+        let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
+        let records = self.returns_for(project.id, viewer).await?;
+        let returns = records
+            .iter()
+            // The repository already filters; the domain rule is applied again so a
+            // storage mistake cannot leak a hidden or someone else's return.
+            .filter(|r| is_listed(r.flag, r.show_user_email.as_deref(), viewer_address.as_deref()))
+            .map(|r| return_view(r, &project, card.is_open))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(ProjectDetail {
+            content: self.html.sanitize(&project.content),
+            slider: project.slider,
+            honor_img_url: project.honor_img_url,
+            honor_img_link: project.honor_img_link,
+            anonymous_bank: project.anonymous_bank,
+            uses_manual_sponsors: project.uses_manual_sponsors,
+            hide_footer_sponsors: project.hide_footer_sponsors,
+            returns,
+            payment_types: [
+                (project.accepts_card, domain::payment::PayType::Card),
+                (project.accepts_bank_transfer, domain::payment::PayType::BankTransfer),
+            ]
+            .into_iter()
+            .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
+            .collect(),
+            additional_data: project.additional_data,
+            funding_model: project.funding_model,
+            closes_at: closing_time(project.period_end),
+            owner: project.owner,
+            faqs: project.faqs,
+            card,
+        })
     }
 
     async fn sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
@@ -268,7 +321,7 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
 impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogService<R, C, H> {
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError> {
         // Cards carry no body, so nothing here needs sanitising.
-        let projects = self.repo.projects().await?;
+        let projects = self.public_projects().await?;
         let today = tokyo_date(self.clock.now());
         let mut cards = Vec::with_capacity(projects.len());
         for project in &projects {
@@ -280,43 +333,15 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
-        let projects = self.repo.projects().await?;
+        let projects = self.public_projects().await?;
         let project = projects.into_iter().find(|p| p.slug == slug).ok_or(CatalogError::NotFound)?;
-        let today = tokyo_date(self.clock.now());
-        let paid = self.sum(SumTarget::Project(project.id)).await?;
-        let card = self.card(&project, paid, today);
-        let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
-        let records = self.returns_for(project.id, viewer).await?;
-        let returns = records
-            .iter()
-            // The repository already filters; the domain rule is applied again so a
-            // storage mistake cannot leak a hidden or someone else's return.
-            .filter(|r| is_listed(r.flag, r.show_user_email.as_deref(), viewer_address.as_deref()))
-            .map(|r| return_view(r, &project, card.is_open))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(ProjectDetail {
-            content: self.html.sanitize(&project.content),
-            slider: project.slider,
-            honor_img_url: project.honor_img_url,
-            honor_img_link: project.honor_img_link,
-            anonymous_bank: project.anonymous_bank,
-            uses_manual_sponsors: project.uses_manual_sponsors,
-            hide_footer_sponsors: project.hide_footer_sponsors,
-            returns,
-            payment_types: [
-                (project.accepts_card, domain::payment::PayType::Card),
-                (project.accepts_bank_transfer, domain::payment::PayType::BankTransfer),
-            ]
-            .into_iter()
-            .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
-            .collect(),
-            additional_data: project.additional_data,
-            funding_model: project.funding_model,
-            closes_at: closing_time(project.period_end),
-            owner: project.owner,
-            faqs: project.faqs,
-            card,
-        })
+        self.detail_of(project, viewer).await
+    }
+
+    async fn project_preview(&self, project_id: ProjectId) -> Result<ProjectDetail, CatalogError> {
+        let projects = self.repo.projects().await?;
+        let project = projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)?;
+        self.detail_of(project, None).await
     }
 
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {
@@ -355,7 +380,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
 
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError> {
         if let Some(slug) = slug.filter(|s| !s.is_empty()) {
-            let projects = self.repo.projects().await?;
+            let projects = self.public_projects().await?;
             if projects.iter().any(|p| p.slug == slug && p.hide_footer_sponsors) {
                 return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
             }

@@ -60,6 +60,7 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         funding_model: domain::project::FundingModel::AllIn,
         owner: None,
         faqs: vec![],
+        published_at: Some(now() - chrono::Duration::days(30)),
     }
 }
 
@@ -97,6 +98,32 @@ fn service(repo: MockCatalogRepository) -> CatalogService<MockCatalogRepository,
 
 fn with_projects(repo: &mut MockCatalogRepository, projects: Vec<ProjectRecord>) {
     repo.expect_projects().returning(move || Ok(projects.clone()));
+}
+
+#[tokio::test]
+async fn drafts_and_scheduled_projects_are_nowhere_public_but_operators_preview_them() {
+    let mut repo = MockCatalogRepository::new();
+    let draft = ProjectRecord { published_at: None, ..project(2, "draft", day(2027, 1, 31)) };
+    let scheduled = ProjectRecord {
+        published_at: Some(now() + chrono::Duration::hours(1)),
+        ..project(3, "soon", day(2027, 1, 31))
+    };
+    with_projects(&mut repo, vec![project(1, "open", day(2027, 1, 31)), draft, scheduled]);
+    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
+    repo.expect_news().returning(|_, _| Ok(vec![]));
+    let service = service(repo);
+
+    let slugs: Vec<String> = service.master().await.unwrap().into_iter().map(|c| c.slug).collect();
+    assert_eq!(slugs, ["open"]);
+    for slug in ["draft", "soon"] {
+        assert!(matches!(service.project_detail(slug.into(), None).await, Err(CatalogError::NotFound)), "{slug}");
+    }
+    assert!(matches!(service.news(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.paid_sum(SumTarget::Project(ProjectId(3))).await, Err(CatalogError::NotFound)));
+    let preview = service.project_preview(ProjectId(2)).await.unwrap();
+    assert_eq!(preview.card.slug, "draft");
+    assert_eq!(preview.content, "[clean]<p>本文</p>");
 }
 
 #[tokio::test]

@@ -32,6 +32,15 @@ export const ACTION_LABELS: Record<string, string> = {
   refund_requested: '返金',
   bulk_refund_started: '一括返金の開始',
   mail_sent: 'メール送信',
+  project_created: 'プロジェクトの作成',
+  project_updated: 'プロジェクトの編集',
+  project_published: 'プロジェクトの公開',
+  return_created: 'リターンの追加',
+  return_updated: 'リターンの編集',
+  return_deleted: 'リターンの削除',
+  returns_reordered: 'リターンの並べ替え',
+  comment_hidden: 'コメントの非表示',
+  comment_shown: 'コメントの再表示',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

@@ -52,6 +52,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/comments/{id}/hide": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Hides a comment from the public page, with a reason (audit log: `comment_hidden`). */
+        post: operations["hide_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/comments/{id}/show": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shows a hidden comment again (audit log: `comment_shown`). */
+        post: operations["show_comment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/get/actions": {
         parameters: {
             query?: never;
@@ -124,6 +158,170 @@ export interface paths {
         get: operations["refund_projects"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every project, newest first, with its state, totals and what needs attention. */
+        get: operations["list_projects"];
+        put?: never;
+        /** A new draft. Nothing is public until it is published. */
+        post: operations["create_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project with its returns. */
+        get: operations["get_project"];
+        put?: never;
+        /**
+         * New terms. Once published, the address, goal, funding model and tax
+         *     handling are locked and the end may only move later (twice at most).
+         */
+        post: operations["update_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every comment of a project, shown and hidden, newest first. */
+        get: operations["project_comments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project page as the public will see it, for a project public or not. */
+        get: operations["preview_project"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes a draft now, or schedules it. Refused while it has no return,
+         *     no payment method, or an end in the past.
+         */
+        post: operations["publish_project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/return-order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Puts the project's returns in a new order. */
+        post: operations["reorder_returns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds a return at the end of the project's order. */
+        post: operations["add_return"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/returns/{return_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * New terms for a return. A backed one keeps its price and type, and its
+         *     stock never drops below what is taken.
+         */
+        post: operations["update_return"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/returns/{return_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a return nobody holds or bought (pause or hide a backed one). */
+        post: operations["delete_return"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1077,6 +1275,123 @@ export interface components {
         AdminActionsResponse: {
             actions: components["schemas"]["AdminActionDto"][];
         };
+        /** @description A supporter comment as the operator sees it. */
+        AdminCommentDto: {
+            /** @description The name the public page shows (匿名 for an anonymous supporter). */
+            author: string;
+            authorEmail: string;
+            /** @description Plain text as written. */
+            comment: string;
+            createdAt: string;
+            hiddenReason: string | null;
+            /** Format: int64 */
+            id: number;
+            /** @description False: hidden by an operator. */
+            shown: boolean;
+            updatedAt: string;
+        };
+        AdminCommentsResponse: {
+            comments: components["schemas"]["AdminCommentDto"][];
+        };
+        /** @description A project as its operator edits it. */
+        AdminProjectDto: {
+            acceptsBankTransfer: boolean;
+            acceptsCard: boolean;
+            /** Format: int64 */
+            backers: number;
+            /**
+             * Format: int32
+             * @description How many more times the end may be moved later.
+             */
+            endExtensionsLeft: number;
+            fundingModel: components["schemas"]["FundingModelDto"];
+            /** Format: int64 */
+            goal: number;
+            /** Format: int64 */
+            id: number;
+            lead: string;
+            locked: components["schemas"]["LockedDto"];
+            periodEnd: string;
+            /** @description The public page's path. */
+            publicUrl: string;
+            publishAt: string | null;
+            /** Format: int64 */
+            raised: number;
+            returns: components["schemas"]["AdminReturnDto"][];
+            slug: string;
+            state: components["schemas"]["ProjectStateDto"];
+            /** @description Sanitised HTML. */
+            story: string;
+            taxHandling: components["schemas"]["TaxHandlingDto"];
+            title: string;
+        };
+        AdminProjectListResponse: {
+            projects: components["schemas"]["AdminProjectSummaryDto"][];
+        };
+        /** @description One project as the list shows it. */
+        AdminProjectSummaryDto: {
+            /** @description What needs the operator's attention, in Japanese (may be empty). */
+            attention: string[];
+            /** Format: int64 */
+            backers: number;
+            /** Format: int64 */
+            goal: number;
+            /** Format: int64 */
+            id: number;
+            /** @description Last day of supports, `YYYY-MM-DD` (until 23:59 Tokyo). */
+            periodEnd: string;
+            /** @description When it is or becomes public (ISO 8601, Tokyo); null for a draft. */
+            publishAt: string | null;
+            /**
+             * Format: int64
+             * @description Paid, tax included, less refunds.
+             */
+            raised: number;
+            /** Format: int64 */
+            returns: number;
+            slug: string;
+            state: components["schemas"]["ProjectStateDto"];
+            title: string;
+        };
+        /** @description A return as its operator edits it. */
+        AdminReturnDto: {
+            addressLabel: string | null;
+            addressRequired: boolean;
+            /** @description Someone holds or bought it: price and type are locked and it cannot be deleted. */
+            backed: boolean;
+            /** @description `YYYY-MM`. */
+            deliveryMonth: string | null;
+            description: string;
+            /** @description Paused: shown, cannot be chosen. */
+            disabled: boolean;
+            disabledComment: string | null;
+            /** @description Not shown at all. */
+            hidden: boolean;
+            /** Format: int64 */
+            id: number;
+            lotFixed: boolean;
+            /**
+             * Format: int32
+             * @description Lots held by supports.
+             */
+            lotsTaken: number;
+            /** Format: int32 */
+            position: number;
+            /** Format: int64 */
+            price: number;
+            /**
+             * Format: int32
+             * @description 0 individual, 1 company, 2 organisation.
+             */
+            returnType: number;
+            slug: string;
+            /**
+             * Format: int32
+             * @description Null: unlimited.
+             */
+            stockLimit: number | null;
+            title: string;
+        };
         AuthUserResponse: {
             user: components["schemas"]["UserDto"];
         };
@@ -1417,7 +1732,10 @@ export interface components {
             /** @example taro@example.jp */
             mail: string;
         };
-        /** @enum {string} */
+        /**
+         * @description `all_in` (carried out whatever is raised) or `all_or_nothing` (only at the goal).
+         * @enum {string}
+         */
         FundingModelDto: "all_in" | "all_or_nothing";
         /** @description One day of a project's funding chart. */
         FundingPointDto: {
@@ -1436,6 +1754,10 @@ export interface components {
              * @example 2026-11-26
              */
             day: string;
+        };
+        HideCommentInput: {
+            /** @description Why (terms of use 第18条); one line, 1-200 characters. */
+            reason: string;
         };
         /** @description One sale of the caller's payment history. */
         HistoryEntryDto: {
@@ -1509,6 +1831,13 @@ export interface components {
         };
         InformationListResponse: {
             resInformation: components["schemas"]["InformationDto"][];
+        };
+        /** @description What publication locks (true once published). */
+        LockedDto: {
+            fundingModel: boolean;
+            goal: boolean;
+            slug: boolean;
+            taxHandling: boolean;
         };
         LoginCheckData: {
             customer: components["schemas"]["SessionCustomer"] | null;
@@ -1814,6 +2143,31 @@ export interface components {
             settings: components["schemas"]["SettingsDto"];
             slider: components["schemas"]["SliderDto"][];
         };
+        /** @description A project's terms (create and update send every field). */
+        ProjectInput: {
+            acceptsBankTransfer: boolean;
+            acceptsCard: boolean;
+            fundingModel: components["schemas"]["FundingModelDto"];
+            /** Format: int64 */
+            goal: number;
+            lead: string;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`, Asia/Tokyo: the last day of supports.
+             */
+            periodEnd: string;
+            /** @description `/projects/{slug}/`: 3-60 of a-z, 0-9 and inner hyphens; locked once published. */
+            slug: string;
+            /** @description HTML from the rich-text editor; sanitised on the server. */
+            story: string;
+            taxHandling: components["schemas"]["TaxHandlingDto"];
+            title: string;
+        };
+        /**
+         * @description `draft`, `scheduled` (publication set for later), `open`, `ended`.
+         * @enum {string}
+         */
+        ProjectStateDto: "draft" | "scheduled" | "open" | "ended";
         PublicSaleDto: {
             /** @description ISO 8601, Tokyo time. */
             created_at: string;
@@ -1828,6 +2182,13 @@ export interface components {
         /** @description A project's public supporter list, newest first. */
         PublicSalesResponse: {
             data: components["schemas"]["PublicSaleDto"][];
+        };
+        PublishInput: {
+            /**
+             * Format: date-time
+             * @description When to publish (ISO 8601 with offset); null or a past instant: now.
+             */
+            publishAt: string | null;
         };
         QuoteResponse: {
             /** Format: int64 */
@@ -2139,6 +2500,36 @@ export interface components {
              */
             type: number;
         };
+        /** @description A return's terms. */
+        ReturnInput: {
+            addressLabel?: string | null;
+            addressRequired: boolean;
+            /** @description `YYYY-MM`. */
+            deliveryMonth?: string | null;
+            /** @description What is in it and how it is delivered. */
+            description: string;
+            disabled: boolean;
+            disabledComment?: string | null;
+            hidden: boolean;
+            lotFixed: boolean;
+            /** Format: int64 */
+            price: number;
+            /**
+             * Format: int32
+             * @description 0 individual, 1 company, 2 organisation.
+             */
+            returnType: number;
+            /**
+             * Format: int32
+             * @description Null: unlimited.
+             */
+            stockLimit?: number | null;
+            title: string;
+        };
+        ReturnOrderInput: {
+            /** @description Every return of the project exactly once, in the new order. */
+            returnIds: number[];
+        };
         SaleDto: {
             /** Format: int64 */
             amount: number;
@@ -2321,6 +2712,11 @@ export interface components {
              */
             subscriptionId?: number | null;
         };
+        /**
+         * @description `inclusive` (税込), `exclusive` (税別: tax added), `donation` (寄附: no tax).
+         * @enum {string}
+         */
+        TaxHandlingDto: "inclusive" | "exclusive" | "donation";
         /**
          * @description How the price is taxed, as the return card and the payment history label it.
          * @enum {string}
@@ -2631,6 +3027,92 @@ export interface operations {
             };
         };
     };
+    hide_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The comment. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideCommentInput"];
+            };
+        };
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentDto"];
+                };
+            };
+            /** @description `validation_failed` on `reason`: '非表示の理由を入力してください。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown comment, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    show_comment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The comment. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown comment, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     recent_actions: {
         parameters: {
             query?: {
@@ -2760,6 +3242,482 @@ export interface operations {
                 };
             };
             /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_projects: {
+        parameters: {
+            query?: {
+                /** @description Only projects in this state. */
+                state?: components["schemas"]["ProjectStateDto"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectListResponse"];
+                };
+            };
+            /** @description `malformed_request`: an unknown state */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectInput"];
+            };
+        };
+        responses: {
+            /** @description The new draft */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`), e.g. 'タイトルを入力してください。', 'このURLは既に使われています。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectInput"];
+            };
+        };
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field, e.g. '公開後は目標金額を変更できません。', '公開後の終了日は延長のみできます。' */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_comments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The comments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminCommentsResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page's data, as `/v1/project/get/detail` answers it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetailResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    publish_project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishInput"];
+            };
+        };
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed`: 'リターンを1つ以上登録してください。', 'このプロジェクトは既に公開されています。', ... */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reorder_returns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnOrderInput"];
+            };
+        };
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed`: not every return exactly once */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    add_return: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnInput"];
+            };
+        };
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_return: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The return. */
+                return_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnInput"];
+            };
+        };
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed`: '支援のあるリターンの金額は変更できません。', ... */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_return: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The return. */
+                return_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminProjectDto"];
+                };
+            };
+            /** @description `validation_failed`: '支援のあるリターンは削除できません。…'; `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or return, or not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -52,8 +52,8 @@ const TOOLS: ToolButton[] = [
 ];
 
 /**
- * The mail body editor (TipTap, MIT, no outside service). Loaded lazily by the mail form only, so neither the home
- * page nor the other admin screens carry it.
+ * The rich-text editor of mail bodies and project stories (TipTap, MIT, no outside service). Loaded lazily by the
+ * forms that use it, so neither the home page nor the other admin screens carry it.
  */
 export default function RichTextEditor({ value, onChange, label, describedBy, invalid }: RichTextEditorProps) {
   const editor = useEditor({
@@ -77,9 +77,10 @@ export default function RichTextEditor({ value, onChange, label, describedBy, in
     selector: ({ editor: e }) => TOOLS.map((tool) => (e ? tool.active(e) : false)),
   });
 
-  // A reset from the form (after sending) empties the editor too.
+  // A reset from the form (after sending) empties the editor too. An editor React has already torn down (a
+  // remount while the page's data arrives) has no schema left to read.
   useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     const current = editor.isEmpty ? '' : editor.getHTML();
     if (value !== current && !(value === '' && current === EMPTY)) {
       editor.commands.setContent(value || '', { emitUpdate: false });
@@ -88,7 +89,7 @@ export default function RichTextEditor({ value, onChange, label, describedBy, in
 
   // The error state reaches the writing area's attributes (its accessible state).
   useEffect(() => {
-    if (!editor) return;
+    if (!editor || editor.isDestroyed) return;
     editor.setOptions({
       editorProps: {
         attributes: {

@@ -99,7 +99,7 @@ describe('Admin dashboard', () => {
     expect(screen.queryByRole('navigation', { name: '管理メニュー' })).not.toBeInTheDocument();
   });
 
-  it('links to the three admin screens', async () => {
+  it('links to the admin screens', async () => {
     loginAs({ isAdmin: true });
     serve(dashboard);
     renderApp('/admin/');
@@ -109,6 +109,7 @@ describe('Admin dashboard', () => {
     expect(within(menu).getByRole('link', { name: '登録メールの再送' })).toHaveAttribute('href', '/admin/resendRegisterMail/');
     expect(within(menu).getByRole('link', { name: '送信メール一覧' })).toHaveAttribute('href', '/admin/mail/');
     expect(within(menu).getByRole('link', { name: '返金' })).toHaveAttribute('href', '/admin/refund/');
+    expect(within(menu).getByRole('link', { name: 'プロジェクト管理' })).toHaveAttribute('href', '/admin/projects/');
   });
 
   it('shows each project’s figures, its chart with a text alternative and a table', async () => {
@@ -156,6 +157,31 @@ describe('Admin dashboard', () => {
     const actions = screen.getByRole('region', { name: '最近の管理操作' });
     expect(await within(actions).findByText('登録メールの再送：guest@example.jp')).toBeInTheDocument();
     expect(within(actions).getByText('2026年11月26日 09:05・admin@example.jp')).toBeInTheDocument();
+  });
+
+  it('names the project and the return an authoring action changed, not their ids', async () => {
+    loginAs({ isAdmin: true });
+    const returnEdit: AdminAction = {
+      ...action,
+      id: 2,
+      action: 'return_updated',
+      targetEmail: null,
+      projectId: 12,
+      detail: { projectTitle: '桐生織の工房', title: '手ぬぐい', returnId: 70 } as unknown as AdminAction['detail'],
+    };
+    const published: AdminAction = {
+      ...returnEdit,
+      id: 3,
+      action: 'project_published',
+      detail: { projectTitle: '桐生織の工房' } as unknown as AdminAction['detail'],
+    };
+    serve(dashboard, [returnEdit, published]);
+    renderApp('/admin/');
+
+    const actions = await screen.findByRole('region', { name: '最近の管理操作' });
+    expect(await within(actions).findByText('リターンの編集：桐生織の工房（手ぬぐい）')).toBeInTheDocument();
+    expect(within(actions).getByText('プロジェクトの公開：桐生織の工房')).toBeInTheDocument();
+    expect(within(actions).queryByText(/#12/)).toBeNull();
   });
 
   it('says when there is nothing to list', async () => {

@@ -18,6 +18,7 @@ import { actionLabel, formatCount, formatDay, formatInstant, formatYen } from '.
 
 /** The admin screens this page links to (spec 001 §2). */
 export const ADMIN_LINKS = [
+  { href: paths.adminProjects.getHref(), label: 'プロジェクト管理', note: 'プロジェクトとリターンの作成・編集・公開' },
   { href: paths.adminResendRegisterMail.getHref(), label: '登録メールの再送', note: '仮登録・ゲストの方へ本登録のメールを送り直します' },
   { href: paths.adminMail.getHref(), label: '送信メール一覧', note: '一斉メールの作成と送信履歴' },
   { href: paths.adminRefund.getHref(), label: '返金', note: 'プロジェクトごとの支援の返金' },
@@ -134,6 +135,11 @@ function actionTarget(action: AdminAction): string | null {
   if (action.targetEmail) return action.targetEmail;
   if (action.saleId !== null) return `支援 #${action.saleId}`;
   if (action.mailId !== null) return `メール #${action.mailId}`;
+  // The detail differs by action (docs/api.md); only these two names are read here.
+  const detail = action.detail as Record<string, unknown>;
+  const title = typeof detail['projectTitle'] === 'string' ? detail['projectTitle'] : null;
+  const ret = typeof detail['title'] === 'string' && title ? detail['title'] : null;
+  if (title) return ret ? `${title}（${ret}）` : title;
   if (action.projectId !== null) return `プロジェクト #${action.projectId}`;
   return null;
 }
@@ -172,7 +178,7 @@ function DashboardBody() {
     <>
       <Section title="プロジェクト別の状況">
         <p className="admin-note">
-          <span className="nowrap">{formatDay(data.today)}</span>時点。集まった金額と支援者数は公開ページと同じ集計（税抜・返金分を除く）です。
+          <span className="nowrap">{formatDay(data.today)}</span>時点。集まった金額と支援者数は公開ページと同じ集計（税込・返金分を除く）です。
           <button type="button" className="button button--small" onClick={() => void refetch()} disabled={isFetching}>
             最新の情報に更新
           </button>

@@ -7,3 +7,6 @@ export { AdminMailRegister } from '../AdminMailRegister';
 export { AdminMailDetail } from '../AdminMailDetail';
 export { AdminRefund } from '../AdminRefund';
 export { AdminRefundDetail } from '../AdminRefundDetail';
+export { AdminProjects } from '../AdminProjects';
+export { AdminProjectEdit, AdminProjectNew } from '../AdminProjectEdit';
+export { AdminProjectPreview } from '../AdminProjectPreview';

@@ -114,8 +114,11 @@ function ProjectHero({
   );
 }
 
-function ProjectView({ project }: { project: ProjectDetail }) {
-  usePageMetaOverride({ title: project.title, description: project.description, type: 'article' });
+/**
+ * The project page drawn from a detail: `/projects/:slug/` below, and the operator's preview of a draft (the
+ * router hands it to the admin page, which fetches the draft's detail).
+ */
+export function ProjectView({ project }: { project: ProjectDetail }) {
   const session = useSession();
   const userId = session.userId ?? null;
   const { hash } = useLocation();
@@ -254,5 +257,11 @@ export function Project() {
       </div>
     );
   }
-  return <ProjectView key={data.id} project={data} />;
+  return <PublicProject key={data.id} project={data} />;
+}
+
+/** The public page titles the document with the project (the preview keeps its own title). */
+function PublicProject({ project }: { project: ProjectDetail }) {
+  usePageMetaOverride({ title: project.title, description: project.description, type: 'article' });
+  return <ProjectView project={project} />;
 }

@@ -1,3 +1,3 @@
 import '@/styles/public.css';
 export { Home } from './Home';
-export { Project } from './Project';
+export { Project, ProjectView } from './Project';

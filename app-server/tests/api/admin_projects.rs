@@ -1,0 +1,225 @@
+//! Operators author projects through the real wiring: a draft is nowhere public until published, the public page
+//! follows edits, locked terms and backed returns are refused with their messages, and each change is logged.
+
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+
+const ADMIN: &str = "demo-admin@example.jp";
+const MEMBER: &str = "demo-taro@example.jp";
+const PASSWORD: &str = "demo-password-1";
+
+/// Sixty days from now: within the year a project may run.
+fn end_day() -> String {
+    (chrono::Utc::now() + chrono::Duration::days(60)).format("%Y-%m-%d").to_string()
+}
+
+fn project_input(slug: &str) -> Value {
+    json!({
+        "slug": slug, "title": "渋川のへそ祭り", "lead": "日本のまん中で踊る夏。",
+        "story": "<h2>はじめに</h2><p>祭りを続けたい。</p><script>alert(1)</script>",
+        "goal": 300000, "periodEnd": end_day(), "fundingModel": "all_in", "taxHandling": "inclusive",
+        "acceptsCard": true, "acceptsBankTransfer": true
+    })
+}
+
+fn return_input(title: &str, price: i64) -> Value {
+    json!({
+        "title": title, "description": "祭りの手ぬぐいを8月にお送りします。", "price": price, "returnType": 0,
+        "stockLimit": 20, "lotFixed": false, "addressRequired": false, "addressLabel": null, "disabled": false,
+        "disabledComment": null, "hidden": false, "deliveryMonth": "2099-08"
+    })
+}
+
+async fn post(app: &TestApp, token: &str, path: &str, body: &Value) -> (u16, Value) {
+    let response = app.post_json_with_token(path, token, body).await;
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+async fn get(app: &TestApp, path: &str) -> (u16, Value) {
+    let response = app.get(path).await;
+    let status = response.status().as_u16();
+    (status, response.json().await.unwrap_or(Value::Null))
+}
+
+/// Polls the public detail until `check` holds (public reads may be served from memory for a moment).
+async fn eventually_public(app: &TestApp, slug: &str, check: impl Fn(u16, &Value) -> bool) -> (u16, Value) {
+    let mut last = (0, Value::Null);
+    for _ in 0..50 {
+        last = get(app, &format!("/v1/project/get/detail?slug={slug}")).await;
+        if check(last.0, &last.1) {
+            return last;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the public page never matched: {} {}", last.0, last.1);
+}
+
+#[tokio::test]
+async fn an_operator_drafts_previews_publishes_and_edits_a_project_that_the_public_then_sees() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+
+    let (status, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    assert_eq!(status, 200, "{draft}");
+    assert_eq!(draft["state"], "draft");
+    assert!(!draft["story"].as_str().unwrap().contains("script"), "the story is sanitised: {draft}");
+    let id = draft["id"].as_i64().unwrap();
+
+    // A draft is nowhere public: its page, the list, its returns' payment flow.
+    assert_eq!(get(&app, &format!("/v1/project/get/detail?slug={slug}")).await.0, 404);
+    let (_, master) = get(&app, "/v1/helper/get/master").await;
+    assert!(!master.to_string().contains(&slug), "a draft is not listed");
+    let (status, _) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+    assert_eq!(status, 400, "no return yet");
+
+    let (status, with_returns) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    assert_eq!(status, 200, "{with_returns}");
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("うちわ", 1000)).await;
+    let preview: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{id}/preview"), &admin).await.json().await.unwrap();
+    assert_eq!(preview["project"]["returns"].as_array().unwrap().len(), 2, "{preview}");
+
+    let (status, published) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+    assert_eq!((status, published["state"].as_str()), (200, Some("open")), "{published}");
+    assert_eq!(published["locked"]["goal"], true);
+    let (_, page) = eventually_public(&app, &slug, |status, _| status == 200).await;
+    assert!(page["project"]["content"].as_str().unwrap().contains("祭りを続けたい"));
+
+    // The story is edited: the public page shows it; the goal is locked.
+    let mut edited = project_input(&slug);
+    edited["story"] = json!("<p>今年も開催します。</p>");
+    let (status, _) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &edited).await;
+    assert_eq!(status, 200);
+    eventually_public(&app, &slug, |_, body| body.to_string().contains("今年も開催します")).await;
+    edited["goal"] = json!(500000);
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &edited).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("goal")), "{refused}");
+    assert_eq!(refused["message"], "公開後は目標金額を変更できません。");
+
+    // The operator's changes are in the log, by action.
+    let actions: Value = app.get_with_token("/v1/admin/get/actions?limit=20", &admin).await.json().await.unwrap();
+    let codes: Vec<&str> = actions["actions"].as_array().unwrap().iter().filter_map(|a| a["action"].as_str()).collect();
+    for code in ["project_created", "return_created", "project_published", "project_updated"] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+    let update = actions["actions"].as_array().unwrap().iter().find(|a| a["action"] == "project_updated").unwrap();
+    assert!(update["detail"]["changes"]["storyLength"].is_array(), "{update}");
+}
+
+#[tokio::test]
+async fn a_backed_return_keeps_its_price_and_cannot_be_deleted_but_can_be_paused() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    let id = draft["id"].as_i64().unwrap();
+    let (_, project) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let ret = project["returns"][0]["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+
+    // A guest's bank transfer holds a lot.
+    let guest = unique_email("heso");
+    app.post_json("/v1/user/register", &json!({"email": guest, "isGuest": true})).await;
+    let support = json!({
+        "projectId": id, "returnId": ret, "lot": 1, "paymentType": 2, "guestEmail": guest,
+        "idempotencyKey": uuid::Uuid::new_v4().to_string(), "displayname": "渋川 一郎",
+        "agreeTerms": true, "notAntisocial": true
+    });
+    let response = app.post_json("/v1/payment/set/support", &support).await;
+    assert_eq!(response.status(), 200, "{}", response.text().await.unwrap());
+
+    let mut dearer = return_input("手ぬぐい", 5000);
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns/{ret}"), &dearer).await;
+    assert_eq!((status, refused["message"].as_str()), (400, Some("支援のあるリターンの金額は変更できません。")));
+    let (status, refused) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/returns/{ret}/delete"), &json!({})).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["message"].as_str().unwrap().starts_with("支援のあるリターンは削除できません"));
+
+    dearer["price"] = json!(3000);
+    dearer["disabled"] = json!(true);
+    dearer["disabledComment"] = json!("準備中です");
+    let (status, paused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns/{ret}"), &dearer).await;
+    assert_eq!((status, paused["returns"][0]["backed"].as_bool()), (200, Some(true)), "{paused}");
+    let (_, page) = eventually_public(&app, &slug, |_, body| body["project"]["returns"][0]["disabled"] == true).await;
+    assert_eq!(page["project"]["returns"][0]["disabledComment"], "準備中です", "{page}");
+}
+
+#[tokio::test]
+async fn members_get_the_unknown_path_answer_and_bad_input_gets_field_messages() {
+    let app = spawn_demo_app().await;
+    let member = app.login(MEMBER, PASSWORD).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+
+    let (status, _) = post(&app, &member, "/v1/admin/projects", &project_input("member-made")).await;
+    assert_eq!(status, 404);
+    assert_eq!(app.get_with_token("/v1/admin/projects", &member).await.status(), 404);
+
+    let mut bad = project_input("Bad Slug!");
+    bad["title"] = json!("　");
+    bad["acceptsCard"] = json!(false);
+    bad["acceptsBankTransfer"] = json!(false);
+    let (status, refused) = post(&app, &admin, "/v1/admin/projects", &bad).await;
+    assert_eq!(status, 400);
+    let fields: Vec<&str> = refused["errors"].as_array().unwrap().iter().filter_map(|e| e["field"].as_str()).collect();
+    assert_eq!(fields, ["title", "slug", "acceptsCard"], "{refused}");
+    let (status, taken) = post(&app, &admin, "/v1/admin/projects", &project_input("maebashi-rose-garden")).await;
+    assert_eq!((status, taken["message"].as_str()), (400, Some("このURLは既に使われています。")));
+    let malformed = app.get_with_token("/v1/admin/projects/not-a-number", &admin).await;
+    assert_eq!(malformed.status(), 400);
+    assert_eq!(malformed.json::<Value>().await.unwrap()["error"], "malformed_request");
+    assert_eq!(app.get_with_token("/v1/admin/projects/987654", &admin).await.status(), 404);
+    let (_, list) = {
+        let response = app.get_with_token("/v1/admin/projects?state=open", &admin).await;
+        (response.status().as_u16(), response.json::<Value>().await.unwrap())
+    };
+    assert!(list["projects"].as_array().unwrap().iter().all(|p| p["state"] == "open"), "{list}");
+}
+
+#[tokio::test]
+async fn an_operator_hides_a_comment_with_a_reason_and_shows_it_again() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let project = app.project_id("maebashi-rose-garden").await;
+    let public_path = format!("/v1/comment/get/list?project_id={project}&page=1");
+    let listed: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{project}/comments"), &admin).await.json().await.unwrap();
+    let first = &listed["comments"][0];
+    let (id, text) = (first["id"].as_i64().unwrap(), first["comment"].as_str().unwrap().to_string());
+    assert_eq!(first["shown"], true);
+    assert!(get(&app, &public_path).await.1.to_string().contains(&text));
+
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/comments/{id}/hide"), &json!({"reason": " "})).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("reason")), "{refused}");
+    assert_eq!(refused["message"], "非表示の理由を入力してください。");
+    let (status, hidden) =
+        post(&app, &admin, &format!("/v1/admin/comments/{id}/hide"), &json!({"reason": "個人情報が含まれるため"}))
+            .await;
+    assert_eq!((status, hidden["shown"].as_bool()), (200, Some(false)), "{hidden}");
+    assert_eq!(hidden["hiddenReason"], "個人情報が含まれるため");
+    let mut gone = false;
+    for _ in 0..30 {
+        if !get(&app, &public_path).await.1.to_string().contains(&text) {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(gone, "the public list no longer shows the hidden comment");
+
+    let (status, shown) = post(&app, &admin, &format!("/v1/admin/comments/{id}/show"), &json!({})).await;
+    assert_eq!((status, shown["shown"].as_bool(), &shown["hiddenReason"]), (200, Some(true), &Value::Null));
+    let actions: Value = app.get_with_token("/v1/admin/get/actions?limit=5", &admin).await.json().await.unwrap();
+    let codes: Vec<&str> = actions["actions"].as_array().unwrap().iter().filter_map(|a| a["action"].as_str()).collect();
+    assert_eq!(&codes[..2], ["comment_shown", "comment_hidden"]);
+    let member = app.login(MEMBER, PASSWORD).await;
+    let (status, _) = post(&app, &member, &format!("/v1/admin/comments/{id}/hide"), &json!({"reason": "x"})).await;
+    assert_eq!(status, 404, "a member gets the unknown-path answer");
+}

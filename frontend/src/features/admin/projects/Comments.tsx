@@ -1,0 +1,229 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
+import { Modal } from '@/components/Modal';
+import { LoadError } from '@/components/form/LoadError';
+import { Notice } from '@/components/form/Notice';
+import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
+import { useAdminCommentsQuery, useHideCommentMutation, useShowCommentMutation } from '../api/projectsApi';
+import { formatInstant } from '../format';
+import { AdminField } from './fields';
+import {
+  HIDE_COMMENT_FIELDS,
+  HIDE_REASON_MAX,
+  PROJECT_MESSAGES,
+  fieldMessagesOf,
+  oneLine,
+  type FieldMessages,
+  type HideCommentField,
+} from './rules';
+import type { AdminComment } from './types';
+
+type Message = { tone: 'success' | 'error'; text: string } | null;
+
+const HIDE_FAILED = 'コメントを非表示にできませんでした。時間をおいて再度お試しください。';
+
+/** How much of a comment the dialog quotes, so the operator sees which one it is. */
+const EXCERPT_LENGTH = 60;
+
+const excerptOf = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length > EXCERPT_LENGTH ? `${chars.slice(0, EXCERPT_LENGTH).join('')}…` : flat;
+};
+
+/** `コメントを非表示にする`: the reason is required; the server's message shows under the field. */
+function HideDialog({
+  comment,
+  projectId,
+  onDone,
+  onCancel,
+}: {
+  comment: AdminComment;
+  projectId: number;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<FieldMessages<HideCommentField>>({});
+  const fieldRef = useRef<HTMLTextAreaElement>(null);
+  const [hide, { isLoading }] = useHideCommentMutation();
+
+  const confirm = async (event: FormEvent) => {
+    event.preventDefault();
+    if (isLoading) return;
+    setErrors({});
+    try {
+      await hide({ id: comment.id, projectId, input: { reason: reason.trim() } }).unwrap();
+      onDone();
+    } catch (failure) {
+      const messages = fieldMessagesOf(getApiErrorBody(failure), HIDE_COMMENT_FIELDS, HIDE_FAILED);
+      setErrors(messages);
+      if (messages.reason) fieldRef.current?.focus();
+    }
+  };
+
+  return (
+    <Modal title="コメントを非表示にする" onClose={onCancel}>
+      <form className="admin-hide-comment" noValidate onSubmit={confirm}>
+        <p className="modal__message">
+          {comment.author}さんのコメントを公開ページに表示しないようにします。理由は操作の記録に残ります。あとから再表示できます。
+        </p>
+        <blockquote className="admin-hide-comment__quote">{excerptOf(comment.comment)}</blockquote>
+        {errors.form && (
+          <Notice tone="error">
+            <p>{errors.form}</p>
+          </Notice>
+        )}
+        <AdminField
+          label="非表示の理由"
+          error={errors.reason}
+          hint={`${HIDE_REASON_MAX}文字以内で入力してください（改行は入れられません）。`}
+        >
+          {({ id, describedBy, invalid }) => (
+            <textarea
+              id={id}
+              ref={fieldRef}
+              className="field__input field__input--textarea"
+              value={reason}
+              maxLength={HIDE_REASON_MAX}
+              rows={3}
+              required
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => setReason(oneLine(e.target.value))}
+            />
+          )}
+        </AdminField>
+        <div className="refund-confirm__actions">
+          <button type="button" className="button" onClick={onCancel}>
+            キャンセル
+          </button>
+          <button type="submit" className="button button--primary" disabled={isLoading}>
+            {isLoading ? '非表示にしています…' : '非表示にする'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function CommentItem({ comment, onToggle }: { comment: AdminComment; onToggle: () => void }) {
+  const authorId = useId();
+  const dateId = useId();
+  return (
+    <li className="admin-comment">
+      <article aria-labelledby={`${authorId} ${dateId}`}>
+        <div className="admin-comment__head">
+          <h3 id={authorId} className="admin-comment__author">
+            {comment.author}
+          </h3>
+          <time id={dateId} className="admin-comment__date nowrap" dateTime={comment.createdAt}>
+            {formatInstant(comment.createdAt)}
+          </time>
+        </div>
+        <p className="admin-comment__email">{comment.authorEmail}</p>
+        <p className="admin-comment__state">
+          {comment.shown ? (
+            <span className="admin-badge admin-badge--info">公開中</span>
+          ) : (
+            <span className="admin-badge admin-badge--muted">非表示</span>
+          )}
+        </p>
+        {!comment.shown && comment.hiddenReason && (
+          <p className="admin-comment__reason">非表示の理由：{comment.hiddenReason}</p>
+        )}
+        <p className="admin-comment__body">{comment.comment}</p>
+        <div className="admin-comment__actions">
+          {/* One button whose action follows the state: the focus stays on it across the change (and the dialog
+              gives it back), now offering the opposite. */}
+          <button
+            type="button"
+            className="button button--small"
+            aria-describedby={`${authorId} ${dateId}`}
+            onClick={onToggle}
+          >
+            {comment.shown ? '非表示にする' : '再表示する'}
+          </button>
+        </div>
+      </article>
+    </li>
+  );
+}
+
+/** `応援コメント`: the project's comments, newest first, shown and hidden; the operator hides and shows them. */
+export function Comments({ projectId }: { projectId: number }) {
+  const titleId = useId();
+  const { data: comments, isError, error, refetch } = useAdminCommentsQuery(projectId);
+  const [hiding, setHiding] = useState<AdminComment | null>(null);
+  const [message, setMessage] = useState<Message>(null);
+  const [show, { isLoading: showing }] = useShowCommentMutation();
+
+  const reshow = async (comment: AdminComment) => {
+    if (showing) return;
+    setMessage(null);
+    try {
+      await show({ id: comment.id, projectId }).unwrap();
+      setMessage({ tone: 'success', text: PROJECT_MESSAGES.commentShown });
+    } catch (failure) {
+      setMessage({ tone: 'error', text: getErrorMessage(failure) });
+    }
+  };
+
+  const toggle = (comment: AdminComment) => {
+    if (comment.shown) {
+      setMessage(null);
+      setHiding(comment);
+    } else {
+      void reshow(comment);
+    }
+  };
+
+  let body;
+  if (comments) {
+    body =
+      comments.length === 0 ? (
+        <p className="admin-empty">{PROJECT_MESSAGES.noComments}</p>
+      ) : (
+        <ol className="admin-comment-list" aria-label="応援コメント（新しい順）">
+          {comments.map((comment) => (
+            <CommentItem key={comment.id} comment={comment} onToggle={() => toggle(comment)} />
+          ))}
+        </ol>
+      );
+  } else if (isError) {
+    body = <LoadError message={getErrorMessage(error)} onRetry={() => void refetch()} />;
+  } else {
+    body = <p role="status">コメントを読み込み中…</p>;
+  }
+
+  return (
+    <section className="admin-section admin-comments" aria-labelledby={titleId}>
+      <h2 id={titleId} className="admin-section__title">
+        応援コメント
+      </h2>
+      <div aria-live="polite">
+        {message?.tone === 'success' && (
+          <Notice tone="success">
+            <p>{message.text}</p>
+          </Notice>
+        )}
+      </div>
+      {message?.tone === 'error' && (
+        <Notice tone="error">
+          <p>{message.text}</p>
+        </Notice>
+      )}
+      {body}
+      {hiding && (
+        <HideDialog
+          comment={hiding}
+          projectId={projectId}
+          onCancel={() => setHiding(null)}
+          onDone={() => {
+            setHiding(null);
+            setMessage({ tone: 'success', text: PROJECT_MESSAGES.commentHidden });
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,144 @@
+import { http, HttpResponse } from 'msw';
+import { apiUrl, server } from '@/testing/server';
+import type { AdminComment, AdminProject, AdminProjectSummary, AdminReturn } from '../projects/types';
+
+export const summary = (overrides: Partial<AdminProjectSummary> = {}): AdminProjectSummary => ({
+  id: 1,
+  slug: 'maebashi-fes',
+  title: '前橋の夏祭りを復活させたい',
+  state: 'open',
+  publishAt: '2026-11-01T10:00:00+09:00',
+  periodEnd: '2026-12-31',
+  goal: 1_000_000,
+  raised: 123_000,
+  backers: 42,
+  returns: 3,
+  attention: [],
+  ...overrides,
+});
+
+export const adminReturn = (overrides: Partial<AdminReturn> = {}): AdminReturn => ({
+  id: 31,
+  slug: 'letter',
+  position: 1,
+  title: 'お礼のお手紙',
+  description: '感謝のお手紙を郵送でお届けします。',
+  price: 3_000,
+  returnType: 0,
+  stockLimit: 50,
+  lotsTaken: 12,
+  lotFixed: false,
+  addressRequired: true,
+  addressLabel: 'お届け先',
+  disabled: false,
+  disabledComment: null,
+  hidden: false,
+  deliveryMonth: '2027-03',
+  backed: false,
+  ...overrides,
+});
+
+export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProject => ({
+  id: 12,
+  slug: 'kiryu-textile',
+  title: '桐生織の工房を次の世代へ',
+  lead: '百年続く工房の織機を直します。',
+  story: '<p>工房の話です。</p>',
+  goal: 2_000_000,
+  periodEnd: '2027-01-31',
+  fundingModel: 'all_in',
+  taxHandling: 'inclusive',
+  acceptsCard: true,
+  acceptsBankTransfer: true,
+  state: 'draft',
+  publishAt: null,
+  raised: 0,
+  backers: 0,
+  locked: { slug: false, goal: false, fundingModel: false, taxHandling: false },
+  endExtensionsLeft: 2,
+  returns: [],
+  publicUrl: '/projects/kiryu-textile/',
+  ...overrides,
+});
+
+/** A published project as the server answers it: the four fields locked. */
+export const publishedProject = (overrides: Partial<AdminProject> = {}): AdminProject =>
+  adminProject({
+    state: 'open',
+    publishAt: '2026-11-01T10:00:00+09:00',
+    raised: 36_000,
+    backers: 12,
+    locked: { slug: true, goal: true, fundingModel: true, taxHandling: true },
+    ...overrides,
+  });
+
+export const adminComment = (overrides: Partial<AdminComment> = {}): AdminComment => ({
+  id: 501,
+  author: '山田太郎',
+  authorEmail: 'taro@example.jp',
+  comment: '応援しています！',
+  shown: true,
+  hiddenReason: null,
+  createdAt: '2026-11-20T09:05:00+09:00',
+  updatedAt: '2026-11-20T09:05:00+09:00',
+  ...overrides,
+});
+
+/** Answers `GET /v1/admin/projects/{id}/comments` with `comments` (the server's list: newest first). */
+export const serveComments = (comments: AdminComment[]) => {
+  server.use(http.get(apiUrl('/admin/projects/:id/comments'), () => HttpResponse.json({ comments })));
+};
+
+/**
+ * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments with none (the edit
+ * page lists them; `serveComments` afterwards to give some).
+ */
+export const serveProject = (project: AdminProject) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id'), ({ params }) =>
+      Number(params.id) === project.id
+        ? HttpResponse.json(project)
+        : HttpResponse.json({ error: 'not_found', message: 'プロジェクトが見つかりません' }, { status: 404 }),
+    ),
+  );
+  serveComments([]);
+};
+
+/**
+ * Answers `POST /v1/admin/comments/{id}/{action}` (`hide` or `show`) with `reply` and records, for each request,
+ * the comment's id and the body it received (null when empty).
+ */
+export const answerCommentPost = <B = Record<string, unknown>>(
+  action: 'hide' | 'show',
+  reply: AdminComment | { status: number; body: Record<string, unknown> },
+): { id: number; body: B | null }[] => {
+  const requests: { id: number; body: B | null }[] = [];
+  server.use(
+    http.post(apiUrl(`/admin/comments/:id/${action}`), async ({ request, params }) => {
+      const text = await request.text();
+      requests.push({ id: Number(params.id), body: (text ? JSON.parse(text) : null) as B | null });
+      return 'status' in reply && 'body' in reply
+        ? HttpResponse.json(reply.body, { status: reply.status })
+        : HttpResponse.json(reply);
+    }),
+  );
+  return requests;
+};
+
+/** Answers `POST /v1/admin/projects/{id}{path}` with `reply` and records the bodies it received. */
+export const answerProjectPost = <B = Record<string, unknown>>(
+  path: string,
+  reply: AdminProject | { status: number; body: Record<string, unknown> },
+): B[] => {
+  const bodies: B[] = [];
+  server.use(
+    http.post(apiUrl(`/admin/projects/:id${path}`), async ({ request }) => {
+      const text = await request.text();
+      bodies.push((text ? JSON.parse(text) : null) as B);
+      return 'status' in reply && 'body' in reply
+        ? HttpResponse.json(reply.body, { status: reply.status })
+        : HttpResponse.json(reply);
+    }),
+  );
+  return bodies;
+};
