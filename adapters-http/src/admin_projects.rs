@@ -6,21 +6,20 @@
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
-use domain::authoring::{FieldError, ProjectState, ProjectTerms, ReturnTerms, TaxHandling};
+use domain::authoring::{ProjectState, ProjectTerms, ReturnTerms, TaxHandling};
 use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::project::FundingModel;
 use domain::returns::ReturnType;
 use domain::time::tokyo;
-use ports::admin::moderation::{ModeratedComment, Moderation, ModerationError};
-use ports::admin::projects::{AuthoredReturn, AuthoringError, ProjectSummary, ProjectView, Projects};
+use ports::admin::moderation::{ModeratedComment, Moderation};
+use ports::admin::projects::{AuthoredReturn, ProjectSummary, ProjectView, Projects};
 use ports::catalog::Catalog;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AdminUser;
-use crate::error::FieldMessage;
 use crate::project::DetailResponse;
 use crate::{ApiError, ErrorBody};
 
@@ -58,26 +57,6 @@ const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// The most characters of a story the server reads (the domain then bounds its bytes).
 const MAX_STORY_CHARS: usize = 200_000;
-
-impl From<AuthoringError> for ApiError {
-    fn from(error: AuthoringError) -> Self {
-        match error {
-            AuthoringError::NotFound => ApiError::NotFound,
-            AuthoringError::Invalid(errors) => invalid(&errors),
-            AuthoringError::Repo(e) => ApiError::internal(&e),
-        }
-    }
-}
-
-/// 400 with every refused field, the first one as `message` and `field`.
-fn invalid(errors: &[FieldError]) -> ApiError {
-    let first = errors.first();
-    let mut body = ErrorBody::new("validation_failed", first.map(|e| e.message.clone()).unwrap_or_default());
-    body.field = first.map(|e| e.field.to_string());
-    body.errors =
-        Some(errors.iter().map(|e| FieldMessage { field: e.field.to_string(), message: e.message.clone() }).collect());
-    ApiError::Field { status: actix_web::http::StatusCode::BAD_REQUEST, body }
-}
 
 fn iso(instant: DateTime<Utc>) -> String {
     instant.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -424,7 +403,7 @@ const MSG_DELIVERY_MONTH: &str = "お届け予定月は年と月（例: 2027-03�
 
 impl ReturnInput {
     fn into_terms(self) -> Result<ReturnTerms, ApiError> {
-        let field = |field: &'static str, message: &str| invalid(&[FieldError { field, message: message.into() }]);
+        let field = |field: &str, message: &str| ApiError::fields([(field.to_string(), message.to_string())]);
         let return_type = ReturnType::from_code(self.return_type).map_err(|_| field("returnType", MSG_RETURN_TYPE))?;
         let delivery_month = match self.delivery_month.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
             None => None,
@@ -715,16 +694,6 @@ async fn reorder_returns(
 ) -> Result<Json<AdminProjectDto>, actix_web::Error> {
     let order = body?.into_inner().return_ids.into_iter().map(ReturnId).collect();
     Ok(answer(projects.reorder_returns(admin.0.id, ProjectId(path.id), order).await.map_err(ApiError::from)?)?)
-}
-
-impl From<ModerationError> for ApiError {
-    fn from(error: ModerationError) -> Self {
-        match error {
-            ModerationError::NotFound => ApiError::NotFound,
-            ModerationError::Reason(e) => invalid(&[FieldError { field: "reason", message: e.to_string() }]),
-            ModerationError::Repo(e) => ApiError::internal(&e),
-        }
-    }
 }
 
 /// A supporter comment as the operator sees it.

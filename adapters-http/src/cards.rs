@@ -2,10 +2,9 @@
 //! server always works on the caller's own provider customer: a
 //! `customer_id` sent by a client is ignored.
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
-use ports::payments::cards::{CardError, Cards};
+use ports::payments::cards::Cards;
 use ports::payments::gateway::{CustomerCards, SavedCard};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -19,9 +18,6 @@ use crate::ApiError;
 pub(crate) fn config(cfg: &mut ServiceConfig) {
     cfg.service(list_cards).service(register_card).service(change_default_card).service(delete_card);
 }
-
-/// The spec's failure of a card registration (001 §8).
-const MSG_CARD_REGISTRATION_FAILED: &str = "お支払い情報の登録に失敗しました";
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -73,24 +69,6 @@ pub(crate) struct CardsResponse {
 pub(crate) struct RegisteredCardResponse {
     card: CardDto,
     data: CardsDto,
-}
-
-impl From<CardError> for ApiError {
-    fn from(error: CardError) -> Self {
-        let refused = |status: StatusCode, code: &str, message: String| Self::Field {
-            status,
-            body: ErrorBody { error: code.to_string(), message, field: None, errors: None },
-        };
-        match error {
-            CardError::NotFound => Self::NotFound,
-            CardError::Declined => refused(StatusCode::PAYMENT_REQUIRED, "card_declined", error.to_string()),
-            CardError::CustomerFailed => refused(StatusCode::BAD_GATEWAY, "customer_failed", error.to_string()),
-            CardError::Unavailable => {
-                refused(StatusCode::SERVICE_UNAVAILABLE, "payment_unavailable", MSG_CARD_REGISTRATION_FAILED.into())
-            }
-            CardError::Unexpected(cause) => Self::internal(cause.as_ref()),
-        }
-    }
 }
 
 /// The member's saved cards and the default one.

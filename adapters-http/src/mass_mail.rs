@@ -7,19 +7,17 @@ use actix_web::web::{self, Json};
 use actix_web::{get, post};
 use chrono::SecondsFormat;
 use domain::ids::{ProjectId, UserId};
-use domain::mail::{MailDraftError, MailSegment};
+use domain::mail::MailSegment;
 use domain::pagination::{self, Item};
 use domain::time::tokyo;
 use jsonwebtoken::{decode, encode, Algorithm, DecodingKey, EncodingKey, Header, Validation};
-use ports::admin::mass_mail::{
-    excerpt_of, MailDetail, MailForm, MailSummary, MassMailError, MassMails, OptOutTokens, MAILS_PER_PAGE,
-};
+use ports::admin::mass_mail::{excerpt_of, MailDetail, MailForm, MailSummary, MassMails, OptOutTokens, MAILS_PER_PAGE};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AdminUser;
-use crate::error::{malformed_request, FieldMessage};
+use crate::error::malformed_request;
 use crate::wire_names::{MailStatusName, RecipientStatusName};
 use crate::{ApiError, ErrorBody};
 
@@ -104,31 +102,6 @@ pub(crate) struct RegisterMailResponse {
     emails: Vec<String>,
 }
 
-fn invalid(errors: &[MailDraftError]) -> ApiError {
-    let body = ErrorBody {
-        error: "validation_failed".into(),
-        message: errors.first().map(ToString::to_string).unwrap_or_default(),
-        field: errors.first().map(|e| e.field().to_string()),
-        errors: Some(
-            errors.iter().map(|e| FieldMessage { field: e.field().to_string(), message: e.to_string() }).collect(),
-        ),
-    };
-    ApiError::Field { status: StatusCode::BAD_REQUEST, body }
-}
-
-fn mass_mail_error(e: MassMailError) -> ApiError {
-    match e {
-        MassMailError::Invalid(errors) => invalid(&errors),
-        MassMailError::UnknownProject => {
-            ApiError::BadRequest { code: "unknown_project", message: MSG_UNKNOWN_PROJECT.into() }
-        }
-        MassMailError::NoRecipients => {
-            ApiError::BadRequest { code: "no_recipients", message: MSG_NO_RECIPIENTS.into() }
-        }
-        MassMailError::Repo(e) => ApiError::internal(&e),
-    }
-}
-
 /// Queues a mass mail: checked, sanitised, stored with its recipients, sent by a background job.
 #[utoipa::path(
     tag = "admin",
@@ -155,7 +128,7 @@ async fn register_mail(
         title: body.title,
         content: body.content,
     };
-    let created = mails.register(admin.0.id, form).await.map_err(mass_mail_error)?;
+    let created = mails.register(admin.0.id, form).await.map_err(ApiError::from)?;
     Ok(Json(RegisterMailResponse { id: created.id, emails: created.emails }))
 }
 
@@ -200,7 +173,7 @@ async fn preview_recipients(
         content: String::new(),
     };
     let segment: MailSegment = form.segment();
-    let recipients = mails.preview(segment).await.map_err(mass_mail_error)?;
+    let recipients = mails.preview(segment).await.map_err(ApiError::from)?;
     Ok(Json(PreviewResponse { recipients }))
 }
 

@@ -2,7 +2,6 @@
 //! figures of step 4. The server prices every support itself; see
 //! docs/api.md, "Backing a project".
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
 use actix_web::{get, post, FromRequest, HttpRequest};
 use chrono::SecondsFormat;
@@ -12,14 +11,14 @@ use domain::payment::{BankTransferInstructions, PayType, SaleStatus, BANK_TRANSF
 use ports::payments::gateway::{CardToken, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
 use ports::payments::support::{
-    AddressChoice, CardChoice, SupportError, SupportOrder, SupportOutcome, Supporter, Supports, WebhookApplyError,
+    AddressChoice, CardChoice, SupportOrder, SupportOutcome, Supporter, Supports, WebhookApplyError,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
-use crate::error::{ErrorBody, FieldMessage};
+use crate::error::ErrorBody;
 use crate::profile::AddressRequest;
 use crate::project::TaxLabel;
 use crate::rate::{self, Subject};
@@ -283,55 +282,6 @@ impl SupportRequest {
     }
 }
 
-impl From<SupportError> for ApiError {
-    fn from(error: SupportError) -> Self {
-        let refused = |status: StatusCode, code: &str, message: String| {
-            let body = ErrorBody { error: code.to_string(), message, field: None, errors: None };
-            Self::Field { status, body }
-        };
-        match error {
-            SupportError::Invalid(problems) => {
-                let message = problems.first().map(|p| p.message.clone()).unwrap_or_default();
-                let errors = problems
-                    .into_iter()
-                    .map(|p| FieldMessage { field: p.field.to_string(), message: p.message })
-                    .collect::<Vec<_>>();
-                let field = errors.first().map(|e| e.field.clone());
-                let body = ErrorBody { error: "validation_failed".into(), message, field, errors: Some(errors) };
-                Self::Field { status: StatusCode::BAD_REQUEST, body }
-            }
-            SupportError::NotFound => Self::NotFound,
-            SupportError::PaymentTypeNotAccepted => {
-                refused(StatusCode::BAD_REQUEST, "payment_type_not_accepted", error.to_string())
-            }
-            SupportError::Blocked(block) => {
-                let code = match block {
-                    domain::returns::PurchaseBlock::SoldOut => "sold_out",
-                    domain::returns::PurchaseBlock::NotEnoughLeft => "not_enough_left",
-                    domain::returns::PurchaseBlock::Disabled => "disabled",
-                    domain::returns::PurchaseBlock::ProjectEnded => "project_ended",
-                    domain::returns::PurchaseBlock::TransferAwaited => "transfer_awaited",
-                    domain::returns::PurchaseBlock::TransferShareTaken => "transfer_share_taken",
-                };
-                refused(StatusCode::CONFLICT, code, block.to_string())
-            }
-            SupportError::MemberExists => refused(StatusCode::CONFLICT, "member_exists", error.to_string()),
-            SupportError::MonthlyRefused(message) => refused(StatusCode::CONFLICT, "monthly_refused", message.into()),
-            SupportError::LoginRequired => Self::Unauthorized,
-            SupportError::Declined => refused(StatusCode::PAYMENT_REQUIRED, "card_declined", error.to_string()),
-            SupportError::MonthlyRunning(_) => refused(StatusCode::CONFLICT, "monthly_running", error.to_string()),
-            SupportError::KeyReused => refused(StatusCode::CONFLICT, "idempotency_key_reused", error.to_string()),
-            SupportError::Unavailable | SupportError::Mismatch(_) => refused(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "payment_unavailable",
-                ports::payments::support::MSG_PAYMENT_FAILED.to_string(),
-            ),
-            SupportError::Refused(violation) => crate::constraint::constraint_error(&violation),
-            SupportError::Unexpected(cause) => Self::internal(cause.as_ref()),
-        }
-    }
-}
-
 /// Place a support (step 4's confirm): one call that validates step 1,
 /// prices the return, writes the sale and takes the stock in one
 /// transaction, then charges the card or opens the bank transfer.
@@ -523,9 +473,10 @@ fn is_refund_event(payload: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use actix_web::http::StatusCode;
     use actix_web::{test, App};
     use ports::admin::refunds::MockRefunds;
-    use ports::payments::support::{FieldProblem, MockSupports};
+    use ports::payments::support::{FieldProblem, MockSupports, SupportError};
     use serde_json::json;
 
     use super::*;

@@ -419,7 +419,10 @@ async fn save_address(
     profiles: web::Data<dyn Profiles>,
     body: AddressRequest,
 ) -> Result<Json<AddressResponse>, ApiError> {
-    let address = body.into_input().validate().map_err(|errors| ApiError::invalid_fields(&errors))?;
+    let address = body
+        .into_input()
+        .validate()
+        .map_err(|errors| ApiError::fields(errors.iter().map(|e| (e.field().to_string(), e.to_string()))))?;
     let stored = profiles.save_address(user.0.id, address).await?;
     Ok(Json(AddressResponse { address: stored.into() }))
 }

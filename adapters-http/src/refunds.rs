@@ -12,8 +12,8 @@ use domain::money::Yen;
 use domain::refund::{bulk_refund_message, refund_failure_text, BulkMode, RefundFlag};
 use domain::time::tokyo;
 use ports::admin::refunds::{
-    BulkJob, OpenRefundStatus, RefundError, RefundOutcome, RefundProject, RefundSale, RefundSheet, Refunds,
-    MSG_NEEDS_BANK_DETAILS, MSG_REFUND_DONE, MSG_REFUND_FAILED, MSG_REFUND_PENDING,
+    BulkJob, OpenRefundStatus, RefundOutcome, RefundProject, RefundSale, RefundSheet, Refunds, MSG_NEEDS_BANK_DETAILS,
+    MSG_REFUND_DONE, MSG_REFUND_FAILED, MSG_REFUND_PENDING,
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -25,21 +25,6 @@ use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
     cfg.service(refund_projects).service(refund_sale).service(start_bulk_refund).service(bulk_refund_status);
-}
-
-impl From<RefundError> for ApiError {
-    fn from(error: RefundError) -> Self {
-        match error {
-            RefundError::Rule(e) => ApiError::validation(e.to_string()),
-            RefundError::Bulk(e) => ApiError::validation(e.to_string()),
-            RefundError::NotFound => ApiError::NotFound,
-            RefundError::BulkRunning => ApiError::Field {
-                status: actix_web::http::StatusCode::CONFLICT,
-                body: ErrorBody::new("bulk_refund_running", error.to_string()),
-            },
-            RefundError::Repo(e) => ApiError::internal(&e),
-        }
-    }
 }
 
 /// A project on the refund index.

@@ -1,10 +1,9 @@
 //! A member's monthly supports (`/v1/stripe/subscription/...`): always the
 //! caller's own; another member's id is as unknown as a missing one.
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
-use ports::payments::subscriptions::{display_status, SubscriptionError, SubscriptionView, Subscriptions};
+use ports::payments::subscriptions::{display_status, SubscriptionView, Subscriptions};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -86,24 +85,6 @@ pub(crate) struct SubscriptionResponse {
 pub(crate) struct CancelRequest {
     /// Our subscription id (from the list).
     id: i64,
-}
-
-impl From<SubscriptionError> for ApiError {
-    fn from(error: SubscriptionError) -> Self {
-        match error {
-            SubscriptionError::NotFound => Self::NotFound,
-            SubscriptionError::Unavailable => Self::Field {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                body: ErrorBody {
-                    error: "payment_unavailable".into(),
-                    message: "お支払い情報の更新に失敗しました。お手数ですが、再度やり直してください。".into(),
-                    field: None,
-                    errors: None,
-                },
-            },
-            SubscriptionError::Unexpected(cause) => Self::internal(cause.as_ref()),
-        }
-    }
 }
 
 /// The member's monthly supports, newest first.

@@ -1,13 +1,17 @@
 //! The one error path of the API: every use-case error enum maps to an
-//! [`ApiError`] here (one `From` each), and every `ApiError` answers one of
-//! the typed bodies below. Handlers only write `?`.
+//! [`ApiError`] in this module (one `From` each: accounts and catalog here,
+//! payments in `payments`, the admin screens in `admin`), and every
+//! `ApiError` answers one of the typed bodies below. Handlers only write `?`.
+
+mod admin;
+mod payments;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;
 use actix_web::{error, web, HttpRequest, HttpResponse, ResponseError};
 use chrono::{DateTime, SecondsFormat, Utc};
 use domain::auth::LoginFailure;
-use domain::profile::{AddressError, UploadError};
+use domain::profile::UploadError;
 use domain::time::tokyo;
 use ports::accounts::{AuthError, EmailChangeError, LoginError, PasswordFlowError, ProfileError, SignupError};
 use ports::catalog::{CatalogError, CommentUpdateError};
@@ -200,13 +204,23 @@ impl ApiError {
         Self::BadRequest { code: "validation_failed", message: message.into() }
     }
 
-    /// 400 for a form checked as a whole: every refused field, the first as `message`.
-    pub(crate) fn invalid_fields(errors: &[AddressError]) -> Self {
-        let mut body = ErrorBody::new("validation_failed", errors.first().map(ToString::to_string).unwrap_or_default());
-        body.errors = Some(
-            errors.iter().map(|e| FieldMessage { field: e.field().to_string(), message: e.to_string() }).collect(),
-        );
+    /// 400 for a form checked as a whole: every refused `(field, message)`, the first as `message` and `field`.
+    pub(crate) fn fields(refused: impl IntoIterator<Item = (String, String)>) -> Self {
+        let errors: Vec<FieldMessage> =
+            refused.into_iter().map(|(field, message)| FieldMessage { field, message }).collect();
+        let first = errors.first();
+        let body = ErrorBody {
+            error: "validation_failed".into(),
+            message: first.map(|e| e.message.clone()).unwrap_or_default(),
+            field: first.map(|e| e.field.clone()),
+            errors: Some(errors),
+        };
         Self::Field { status: StatusCode::BAD_REQUEST, body }
+    }
+
+    /// A refusal with its own status and code (a conflict, a declined card, a provider that is down).
+    pub(crate) fn refused(status: StatusCode, code: &str, message: impl Into<String>) -> Self {
+        Self::Field { status, body: ErrorBody::new(code, message) }
     }
 
     /// The mail could not even be queued (the database is down).
