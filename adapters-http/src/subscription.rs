@@ -3,7 +3,7 @@
 
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
-use ports::payments::subscriptions::{display_status, SubscriptionView, Subscriptions};
+use ports::payments::subscriptions::{DisplayStatus, SubscriptionView, Subscriptions};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -30,6 +30,8 @@ pub(crate) struct SubscriptionDto {
     /// `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.
     #[schema(value_type = SubscriptionStatusName, example = "active")]
     status: &'static str,
+    /// Another month will be charged, so the member may stop it (`active` and `past_due`).
+    stoppable: bool,
     /// Next charge, `YYYY-MM-DD` (Asia/Tokyo); null when stopping or ended.
     #[schema(required = true)]
     next_charge_date: Option<String>,
@@ -48,20 +50,18 @@ pub(crate) struct SubscriptionDto {
 impl From<SubscriptionView> for SubscriptionDto {
     fn from(view: SubscriptionView) -> Self {
         let record = view.record;
-        let status = display_status(&record);
+        let status = DisplayStatus::of(&record);
         let period_end =
             record.current_period_end.map(|end| domain::time::tokyo_date(end).format("%Y-%m-%d").to_string());
-        let (next_charge_date, ends_on) = match status {
-            "active" | "past_due" => (period_end, None),
-            _ => (None, period_end),
-        };
+        let (next_charge_date, ends_on) = if status.charges_again() { (period_end, None) } else { (None, period_end) };
         Self {
             id: record.id,
             project_title: record.project_title,
             project_slug: record.project_slug,
             return_title: record.return_title,
             amount: record.amount.value(),
-            status,
+            status: status.code(),
+            stoppable: status.charges_again(),
             next_charge_date,
             ends_on,
             card_id: record.card.map(|c| c.as_str().to_string()),

@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use domain::payment::{PayType, SaleStatus};
 use ports::admin::mass_mail::{MailStatus, RecipientStatus};
+use ports::payments::subscriptions::DisplayStatus;
 use utoipa::openapi::schema::{KnownFormat, ObjectBuilder, SchemaFormat, Type};
 use utoipa::openapi::{RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
@@ -47,9 +48,6 @@ impl ToSchema for SaleStatusName {
     }
 }
 
-/// The values `ports::payments::subscriptions::display_status` answers.
-pub(crate) const SUBSCRIPTION_STATUSES: [&str; 4] = ["active", "past_due", "canceling", "ended"];
-
 /// A monthly support's status as the member sees it.
 pub(crate) struct SubscriptionStatusName;
 
@@ -57,7 +55,7 @@ impl PartialSchema for SubscriptionStatusName {
     fn schema() -> RefOr<Schema> {
         string_enum(
             "`active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`.",
-            SUBSCRIPTION_STATUSES,
+            DisplayStatus::ALL.map(DisplayStatus::code),
         )
     }
 }

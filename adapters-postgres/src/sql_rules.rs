@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use domain::ids::NotAnId;
 use domain::payment::SaleStatus;
+use ports::payments::gateway::SubscriptionState;
 use ports::RepoError;
 
 /// A value read from the database that the domain cannot accept. Names the
@@ -80,6 +81,14 @@ pub(crate) fn transfer_awaited(column: &str) -> String {
     status_filter(column, |s| {
         matches!(s, SaleStatus::Pending | SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer)
     })
+}
+
+/// `column` (a `subscriptions.status`) holds a monthly support that runs
+/// (`SubscriptionState::is_running`).
+pub(crate) fn subscription_running(column: &str) -> String {
+    let texts: Vec<String> =
+        SubscriptionState::ALL.into_iter().filter(|s| s.is_running()).map(|s| format!("'{}'", s.as_str())).collect();
+    format!("{column} IN ({})", texts.join(", "))
 }
 
 /// Every character Rust's `str::trim` removes, as a PostgreSQL escape string.
@@ -240,6 +249,16 @@ mod tests {
         for sample in samples {
             let row: Trimmed = sql_query(&sql).bind::<Text, _>(sample).get_result(&mut conn).unwrap();
             assert_eq!(row.value, sample.trim(), "{sample:?}");
+        }
+    }
+
+    /// The running filter names exactly the provider states the port calls running.
+    #[test]
+    fn the_running_filter_names_exactly_the_running_subscription_states() {
+        let fragment = subscription_running("b.status");
+        for state in SubscriptionState::ALL {
+            let quoted = format!("'{}'", state.as_str());
+            assert_eq!(fragment.contains(&quoted), state.is_running(), "{state:?} in {fragment}");
         }
     }
 

@@ -19,7 +19,7 @@ use ports::payments::ledger::{MonthRecorded, SubscriptionRecord, SubscriptionTal
 use ports::RepoError;
 
 use crate::error::map_diesel;
-use crate::sql_rules::{corrupt, stored_id};
+use crate::sql_rules::{corrupt, stored_id, subscription_running};
 
 #[derive(QueryableByName)]
 struct SubscriptionRow {
@@ -106,7 +106,7 @@ const SELECT: &str =
      JOIN returns r ON r.id = b.return_id \
      LEFT JOIN display_names d ON d.sales_id = b.sale_id";
 
-const RUNNING: &str = "b.status IN ('active', 'past_due', 'trialing')";
+static RUNNING: LazyLock<String> = LazyLock::new(|| subscription_running("b.status"));
 
 static BY_ID: LazyLock<String> = LazyLock::new(|| format!("{SELECT} WHERE b.id = $1 AND b.sale_id IS NOT NULL"));
 static BY_SALE: LazyLock<String> = LazyLock::new(|| format!("{SELECT} WHERE b.sale_id = $1"));
@@ -116,12 +116,13 @@ static OF_USER: LazyLock<String> = LazyLock::new(|| {
     format!("{SELECT} WHERE b.user_id = $1 AND b.sale_id IS NOT NULL AND b.subscription_id IS NOT NULL ORDER BY b.created_at DESC, b.id DESC")
 });
 static RUNNING_PAGE: LazyLock<String> = LazyLock::new(|| {
-    format!("{SELECT} WHERE {RUNNING} AND b.sale_id IS NOT NULL AND b.id > $1 ORDER BY b.id LIMIT $2")
+    format!("{SELECT} WHERE {} AND b.sale_id IS NOT NULL AND b.id > $1 ORDER BY b.id LIMIT $2", *RUNNING)
 });
 static ENDED_PROJECTS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "{SELECT} WHERE {RUNNING} AND b.sale_id IS NOT NULL AND NOT b.cancel_at_period_end AND p.period_end < $1 \
-         ORDER BY b.id LIMIT $2"
+        "{SELECT} WHERE {} AND b.sale_id IS NOT NULL AND NOT b.cancel_at_period_end AND p.period_end < $1 \
+         ORDER BY b.id LIMIT $2",
+        *RUNNING
     )
 });
 

@@ -263,9 +263,27 @@ impl SubscriptionState {
         })
     }
 
+    pub const ALL: [Self; 8] = [
+        Self::Incomplete,
+        Self::IncompleteExpired,
+        Self::Trialing,
+        Self::Active,
+        Self::PastDue,
+        Self::Canceled,
+        Self::Unpaid,
+        Self::Paused,
+    ];
+
     /// Over for good: nothing will be charged again.
     pub const fn is_ended(self) -> bool {
         matches!(self, Self::Canceled | Self::IncompleteExpired | Self::Unpaid)
+    }
+
+    /// A monthly support that runs: charged (or about to be, or retrying).
+    /// An incomplete one (its first payment never went through) and a
+    /// paused one do not run; an ended one never again.
+    pub const fn is_running(self) -> bool {
+        matches!(self, Self::Active | Self::PastDue | Self::Trialing)
     }
 }
 

@@ -58,14 +58,45 @@ pub(crate) fn check_monthly_order(order: &SupportOrder) -> Result<(), SupportErr
     }
 }
 
-/// The status the screens show (contract `active | past_due | canceling | ended`).
-pub fn display_status(record: &SubscriptionRecord) -> &'static str {
-    match record.status {
-        s if s.is_ended() => "ended",
-        SubscriptionState::Incomplete => "ended",
-        _ if record.cancel_at_period_end => "canceling",
-        SubscriptionState::PastDue => "past_due",
-        _ => "active",
+/// A monthly support as the member's screens show it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisplayStatus {
+    /// Charged every month.
+    Active,
+    /// A month failed; the provider tries again.
+    PastDue,
+    /// Stops at the end of the paid period.
+    Canceling,
+    /// Over: nothing is charged again.
+    Ended,
+}
+
+impl DisplayStatus {
+    pub const ALL: [Self; 4] = [Self::Active, Self::PastDue, Self::Canceling, Self::Ended];
+
+    /// The screens' status (contract `active | past_due | canceling | ended`).
+    pub fn of(record: &SubscriptionRecord) -> Self {
+        match record.status {
+            s if !s.is_running() => Self::Ended,
+            _ if record.cancel_at_period_end => Self::Canceling,
+            SubscriptionState::PastDue => Self::PastDue,
+            _ => Self::Active,
+        }
+    }
+
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::PastDue => "past_due",
+            Self::Canceling => "canceling",
+            Self::Ended => "ended",
+        }
+    }
+
+    /// Another month will be charged: the member may stop it, and the
+    /// period's end is the next charge date (otherwise the last day).
+    pub const fn charges_again(self) -> bool {
+        matches!(self, Self::Active | Self::PastDue)
     }
 }
 

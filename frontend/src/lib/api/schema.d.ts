@@ -2635,6 +2635,8 @@ export interface components {
             returnTitle: string;
             /** @description `active`, `past_due` (a month failed; the provider retries), `canceling` (stops at `endsOn`), `ended`. */
             status: components["schemas"]["SubscriptionStatus"];
+            /** @description Another month will be charged, so the member may stop it (`active` and `past_due`). */
+            stoppable: boolean;
         };
         SubscriptionResponse: {
             subscription: components["schemas"]["SubscriptionDto"];

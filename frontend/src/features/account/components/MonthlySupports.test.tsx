@@ -13,6 +13,7 @@ const active = {
   returnTitle: 'サポーターズクラブ（毎月のご支援）',
   amount: 1100,
   status: 'active',
+  stoppable: true,
   nextChargeDate: '2026-12-26',
   endsOn: null,
   cardId: 'card_1',
@@ -30,7 +31,7 @@ describe('MonthlySupports on my page', () => {
       http.post(apiUrl('/stripe/subscription/set/cancel'), async ({ request }) => {
         cancelled = await request.json();
         return HttpResponse.json({
-          subscription: { ...active, status: 'canceling', nextChargeDate: null, endsOn: '2026-12-26' },
+          subscription: { ...active, status: 'canceling', stoppable: false, nextChargeDate: null, endsOn: '2026-12-26' },
         });
       }),
     );

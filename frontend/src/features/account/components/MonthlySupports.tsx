@@ -23,7 +23,7 @@ const STATUS_LABELS: Record<Subscription['status'], string> = {
 
 function Item({ subscription, onStop }: { subscription: Subscription; onStop: (s: Subscription) => void }) {
   const titleId = `subscription-${subscription.id}-title`;
-  const stoppable = subscription.status === 'active' || subscription.status === 'past_due';
+  const { stoppable } = subscription;
   return (
     <li className="monthly-supports__item">
       <article aria-labelledby={titleId}>

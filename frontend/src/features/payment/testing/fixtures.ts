@@ -106,8 +106,10 @@ export const card = (overrides: Partial<Card> = {}): Card => ({
   ...overrides,
 });
 
-/** A member's running monthly support, paid by the Visa card of `card()`. */
+/** A member's running monthly support, paid by the Visa card of `card()`. `stoppable` follows the status as the
+ * server sets it, unless given. */
 export const subscription = (overrides: Partial<Subscription> = {}): Subscription => ({
+  stoppable: overrides.status === undefined || overrides.status === 'active' || overrides.status === 'past_due',
   id: 12,
   projectTitle: '前橋の夏祭りを復活させたい',
   projectSlug: 'maebashi-fes',
