@@ -228,7 +228,8 @@ impl PaymentGateway for StripeGateway {
     /// The customer's card sources: what `add_card` makes, and what both Stripe and
     /// localstripe list (localstripe's payment-method list leaves sources out).
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
-        let found = RetrieveCustomer::new(customer.as_str()).send(&self.client).await.map_err(gateway_error)?;
+        let found =
+            RetrieveCustomer::new(path_segment(customer.as_str())?).send(&self.client).await.map_err(gateway_error)?;
         let RetrieveCustomerReturned::Customer(found) = found else {
             return Err(GatewayError::NotFound(format!("customer {customer} was deleted")));
         };
@@ -252,7 +253,7 @@ impl PaymentGateway for StripeGateway {
     }
 
     async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
-        UpdateCustomer::new(customer.as_str())
+        UpdateCustomer::new(path_segment(customer.as_str())?)
             .default_source(card.as_str())
             .send(&self.client)
             .await
@@ -272,7 +273,7 @@ impl PaymentGateway for StripeGateway {
     }
 
     async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
-        let cancelled = CancelPaymentIntent::new(id.as_str())
+        let cancelled = CancelPaymentIntent::new(path_segment(id.as_str())?)
             .cancellation_reason(CancelPaymentIntentCancellationReason::Abandoned)
             .send(&self.client)
             .await;
@@ -294,7 +295,8 @@ impl PaymentGateway for StripeGateway {
     }
 
     async fn payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {
-        let intent = RetrievePaymentIntent::new(id.as_str()).send(&self.client).await.map_err(gateway_error)?;
+        let intent =
+            RetrievePaymentIntent::new(path_segment(id.as_str())?).send(&self.client).await.map_err(gateway_error)?;
         convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
     }
 
