@@ -36,6 +36,7 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(get_project)
             .service(update_project)
             .service(publish_project)
+            .service(unschedule_project)
             .service(preview_project)
             .service(add_return)
             .service(update_return)
@@ -583,6 +584,27 @@ async fn publish_project(
 ) -> Result<Json<AdminProjectDto>, actix_web::Error> {
     let at = body?.into_inner().publish_at;
     Ok(answer(projects.publish(admin.0.id, ProjectId(path.id), at).await.map_err(ApiError::from)?)?)
+}
+
+/// Takes a scheduled publication back: the project is a draft again. A public project never is.
+#[utoipa::path(
+    tag = "admin",
+    params(ProjectPath),
+    responses(
+        (status = 200, description = "The project, a draft", body = AdminProjectDto),
+        (status = 400, description = "`validation_failed`: not scheduled ('公開予約中のプロジェクトではありません。…'); \
+            `malformed_request`: an id that is not a number", body = ErrorBody),
+        (status = 404, description = "`not_found`: unknown project, or not an administrator", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/{id}/unschedule")]
+async fn unschedule_project(
+    admin: AdminUser,
+    projects: web::Data<dyn Projects>,
+    path: web::Path<ProjectPath>,
+) -> Answer {
+    answer(projects.unschedule(admin.0.id, ProjectId(path.id)).await?)
 }
 
 /// The project page as the public will see it, for a project public or not.

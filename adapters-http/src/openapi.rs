@@ -270,7 +270,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 65, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 66, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

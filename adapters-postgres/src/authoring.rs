@@ -422,6 +422,27 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
         .await
     }
 
+    async fn unschedule(&self, id: ProjectId, now: DateTime<Utc>) -> Result<(), RepoError> {
+        with_conn(&self.pool, move |conn| {
+            let written = sql_query(
+                "UPDATE project_publications SET published_at = NULL WHERE project_id = $1 AND published_at > $2",
+            )
+            .bind::<BigInt, _>(id.get())
+            .bind::<Timestamptz, _>(now)
+            .execute(conn)
+            .map_err(map_diesel)?;
+            if written == 1 {
+                return Ok(());
+            }
+            if exists(conn, "projects", id.get()).map_err(map_diesel)? {
+                Err(RepoError::Conflict("project_not_scheduled".into()))
+            } else {
+                Err(RepoError::NotFound)
+            }
+        })
+        .await
+    }
+
     async fn add_return(
         &self,
         project: ProjectId,

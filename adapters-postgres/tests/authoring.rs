@@ -152,6 +152,22 @@ async fn returns_are_added_in_order_reordered_and_a_backed_one_keeps_price_and_l
 }
 
 #[tokio::test]
+async fn a_scheduled_publication_is_taken_back_but_a_published_one_is_not() {
+    let (_db, pool) = TestDatabase::create().unwrap();
+    let repo = PgProjectAuthoring::new(pool);
+    let id = repo.create(&terms("numata-apples"), now()).await.unwrap();
+    repo.publish(id, now() + chrono::Duration::days(1), now()).await.unwrap();
+
+    repo.unschedule(id, now()).await.unwrap();
+    assert_eq!(repo.project(id).await.unwrap().published_at, None, "a draft again");
+
+    repo.publish(id, now(), now()).await.unwrap();
+    let refused = repo.unschedule(id, now()).await;
+    assert!(matches!(refused, Err(RepoError::Conflict(ref name)) if name == "project_not_scheduled"), "{refused:?}");
+    assert!(repo.project(id).await.unwrap().published_at.is_some(), "still published");
+}
+
+#[tokio::test]
 async fn the_list_is_newest_first_with_totals_and_return_counts() {
     let (_db, pool) = TestDatabase::create().unwrap();
     let repo = PgProjectAuthoring::new(pool);

@@ -55,6 +55,8 @@ pub const MSG_BACKED_TYPE: &str = "支援のあるリターンの種類は変更
 pub const MSG_BACKED_DELETE: &str = "支援のあるリターンは削除できません。受付停止または非表示にしてください。";
 pub const MSG_ALREADY_PUBLISHED: &str = "このプロジェクトは既に公開されています。";
 pub const MSG_PUBLISH_AFTER_END: &str = "公開日時は終了日までの日時を指定してください。";
+pub const MSG_NOT_SCHEDULED: &str =
+    "公開予約中のプロジェクトではありません。公開済みのプロジェクトは下書きに戻せません。";
 
 /// Where a project stands, derived from its publication time and end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -134,6 +134,7 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/admin/projects/{id}", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}", "", Some("{}"), Who::Admin),
     row("POST", "/v1/admin/projects/{id}/publish", "", Some(r#"{"publishAt": null}"#), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/unschedule", "", None, Who::Admin),
     row("GET", "/v1/admin/projects/{id}/preview", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}/returns", "", Some("{}"), Who::Admin),
     row("POST", "/v1/admin/projects/{id}/returns/{return_id}", "", Some("{}"), Who::Admin),

@@ -223,3 +223,24 @@ async fn an_operator_hides_a_comment_with_a_reason_and_shows_it_again() {
     let (status, _) = post(&app, &member, &format!("/v1/admin/comments/{id}/hide"), &json!({"reason": "x"})).await;
     assert_eq!(status, 404, "a member gets the unknown-path answer");
 }
+
+#[tokio::test]
+async fn a_scheduled_project_stays_private_until_its_time_and_can_be_taken_back() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    let id = draft["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let tomorrow = (chrono::Utc::now() + chrono::Duration::days(1)).to_rfc3339();
+
+    let (status, scheduled) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": tomorrow})).await;
+    assert_eq!((status, scheduled["state"].as_str()), (200, Some("scheduled")), "{scheduled}");
+    assert_eq!(get(&app, &format!("/v1/project/get/detail?slug={slug}")).await.0, 404, "not public before its time");
+
+    let (status, back) = post(&app, &admin, &format!("/v1/admin/projects/{id}/unschedule"), &json!({})).await;
+    assert_eq!((status, back["state"].as_str(), &back["publishAt"]), (200, Some("draft"), &Value::Null));
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/unschedule"), &json!({})).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("state")), "{refused}");
+}

@@ -25,6 +25,8 @@ pub enum AdminActionKind {
     ProjectUpdated,
     /// A project was published, now or at a set time.
     ProjectPublished,
+    /// A scheduled publication was taken back (a draft again).
+    ProjectUnscheduled,
     /// A return was added to a project.
     ReturnCreated,
     /// A return's terms changed (`detail.changes` as for projects).
@@ -49,6 +51,7 @@ impl AdminActionKind {
             Self::ProjectCreated => "project_created",
             Self::ProjectUpdated => "project_updated",
             Self::ProjectPublished => "project_published",
+            Self::ProjectUnscheduled => "project_unscheduled",
             Self::ReturnCreated => "return_created",
             Self::ReturnUpdated => "return_updated",
             Self::ReturnDeleted => "return_deleted",
@@ -58,7 +61,7 @@ impl AdminActionKind {
         }
     }
 
-    pub const ALL: [Self; 13] = [
+    pub const ALL: [Self; 14] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -66,6 +69,7 @@ impl AdminActionKind {
         Self::ProjectCreated,
         Self::ProjectUpdated,
         Self::ProjectPublished,
+        Self::ProjectUnscheduled,
         Self::ReturnCreated,
         Self::ReturnUpdated,
         Self::ReturnDeleted,

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::authoring::{
     check_change, check_return, check_return_change, check_return_delete, check_terms, extensions_left,
     publish_problems, EndChange, FieldError, ProjectState, ProjectTerms, ReturnTerms, MSG_ALREADY_PUBLISHED,
-    MSG_BACKED_DELETE, MSG_SLUG_TAKEN,
+    MSG_BACKED_DELETE, MSG_NOT_SCHEDULED, MSG_SLUG_TAKEN,
 };
 use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::time::tokyo_date;
@@ -112,6 +112,12 @@ pub trait ProjectAuthoringRepository: Send + Sync {
     /// scheduled, `NotFound` for an unknown id.
     async fn publish(&self, id: ProjectId, at: DateTime<Utc>, now: DateTime<Utc>) -> Result<(), RepoError>;
 
+    /// Takes a scheduled publication back (the project is a draft again).
+    /// MUST change nothing and return `Conflict("project_not_scheduled")`
+    /// unless the publication is still in the future at `now` (a published
+    /// project never returns to draft); `NotFound` for an unknown id.
+    async fn unschedule(&self, id: ProjectId, now: DateTime<Utc>) -> Result<(), RepoError>;
+
     /// Adds a return at the end of the project's order; returns its id.
     /// `NotFound` for an unknown project.
     async fn add_return(
@@ -162,6 +168,7 @@ impl From<RepoError> for AuthoringError {
             RepoError::NotFound => Self::NotFound,
             RepoError::Conflict(name) if name == "projects_slug_key" => Self::invalid("slug", MSG_SLUG_TAKEN),
             RepoError::Conflict(name) if name == "project_published" => Self::invalid("state", MSG_ALREADY_PUBLISHED),
+            RepoError::Conflict(name) if name == "project_not_scheduled" => Self::invalid("state", MSG_NOT_SCHEDULED),
             RepoError::Conflict(name) if name == "return_backed" => Self::invalid("returns", MSG_BACKED_DELETE),
             RepoError::Conflict(_) => Self::invalid("form", MSG_CHANGED_MEANWHILE),
             // A support took lots between the check and the write.
@@ -279,6 +286,8 @@ pub trait Projects: Send + Sync {
         id: ProjectId,
         at: Option<DateTime<Utc>>,
     ) -> Result<ProjectView, AuthoringError>;
+    /// Takes a scheduled publication back; refused once the project is public.
+    async fn unschedule(&self, admin: UserId, id: ProjectId) -> Result<ProjectView, AuthoringError>;
     async fn add_return(
         &self,
         admin: UserId,
@@ -395,6 +404,17 @@ impl<R: ProjectAuthoringRepository, A: AuditLog, C: Clock, H: HtmlSanitizer> Pro
         let title = &current.project.terms.title;
         self.record(admin, AdminActionKind::ProjectPublished, (id, title), json!({"publishAt": at.to_rfc3339()}))
             .await?;
+        self.get(id).await
+    }
+
+    async fn unschedule(&self, admin: UserId, id: ProjectId) -> Result<ProjectView, AuthoringError> {
+        let current = self.get(id).await?;
+        if current.state != ProjectState::Scheduled {
+            return Err(AuthoringError::invalid("state", MSG_NOT_SCHEDULED));
+        }
+        self.repo.unschedule(id, self.clock.now()).await?;
+        let title = &current.project.terms.title;
+        self.record(admin, AdminActionKind::ProjectUnscheduled, (id, title), json!({})).await?;
         self.get(id).await
     }
 

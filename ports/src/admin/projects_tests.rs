@@ -224,3 +224,17 @@ async fn the_list_filters_by_state_and_flags_what_needs_attention() {
     let open = service.list(Some(ProjectState::Open)).await.unwrap();
     assert_eq!(open.iter().map(|s| s.record.id).collect::<Vec<_>>(), [ProjectId(2)]);
 }
+
+#[tokio::test]
+async fn only_a_scheduled_publication_is_taken_back() {
+    let mut repo = repo_with(stored(Some(now() + Duration::hours(2)), vec![a_return(0)]));
+    repo.expect_unschedule().with(eq(ID), eq(now())).times(1).returning(|_, _| Ok(()));
+    let service = ProjectAuthoring::new(repo, audit(AdminActionKind::ProjectUnscheduled), clock(), sanitizer());
+    service.unschedule(ADMIN, ID).await.unwrap();
+
+    let mut public = repo_with(stored(Some(now() - Duration::hours(2)), vec![a_return(0)]));
+    public.expect_unschedule().never();
+    let service = ProjectAuthoring::new(public, MockAuditLog::new(), clock(), sanitizer());
+    let Err(AuthoringError::Invalid(errors)) = service.unschedule(ADMIN, ID).await else { panic!("refused") };
+    assert_eq!(errors[0].field, "state");
+}

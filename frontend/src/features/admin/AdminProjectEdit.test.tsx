@@ -170,9 +170,16 @@ describe('a project’s edit page (/admin/projects/:id/)', () => {
     expect(await screen.findByText('公開予約', { selector: '.admin-state' })).toBeInTheDocument();
     expect(screen.getByText('（2030年1月2日 10:00 に公開）')).toBeInTheDocument();
     expect(screen.getByText('（2030年1月2日 10:00 に公開）').parentElement).toHaveFocus();
-    // Scheduled is final: the preview stays, a second publication is not offered.
+    // Scheduled: the preview stays, a second publication is not offered, the schedule can be taken back.
     expect(screen.getByRole('link', { name: 'プレビュー' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: '公開する' })).not.toBeInTheDocument();
+
+    const taken = answerProjectPost<unknown>('/unschedule', adminProject({ returns: [adminReturn()] }));
+    await user.click(screen.getByRole('button', { name: '公開予約を取り消す' }));
+    expect(await screen.findByText('公開予約を取り消しました。下書きに戻りました。')).toBeInTheDocument();
+    expect(taken).toHaveLength(1);
+    expect(await screen.findByRole('button', { name: '公開する' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '公開予約を取り消す' })).not.toBeInTheDocument();
   });
 
   it('publishes now through the confirmation dialog; the published terms lock', async () => {

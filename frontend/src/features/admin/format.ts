@@ -35,6 +35,7 @@ export const ACTION_LABELS: Record<string, string> = {
   project_created: 'プロジェクトの作成',
   project_updated: 'プロジェクトの編集',
   project_published: 'プロジェクトの公開',
+  project_unscheduled: '公開予約の取り消し',
   return_created: 'リターンの追加',
   return_updated: 'リターンの編集',
   return_deleted: 'リターンの削除',

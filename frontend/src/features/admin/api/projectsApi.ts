@@ -88,6 +88,11 @@ const projectsApi = api
         invalidatesTags: [...CHANGED],
         onQueryStarted: (_arg, { dispatch, queryFulfilled }) => storeAnswer(dispatch, queryFulfilled),
       }),
+      unscheduleProject: build.mutation<AdminProject, number>({
+        query: (id) => ({ url: `${BASE}/${id}/unschedule`, method: 'POST' }),
+        invalidatesTags: [...CHANGED],
+        onQueryStarted: (_arg, { dispatch, queryFulfilled }) => storeAnswer(dispatch, queryFulfilled),
+      }),
       addReturn: build.mutation<AdminProject, AddReturnArgs>({
         query: ({ projectId, input }) => ({ url: `${BASE}/${projectId}/returns`, method: 'POST', body: input }),
         invalidatesTags: [...CHANGED],
@@ -182,6 +187,7 @@ export const {
   useCreateProjectMutation,
   useUpdateProjectMutation,
   usePublishProjectMutation,
+  useUnscheduleProjectMutation,
   useAddReturnMutation,
   useUpdateReturnMutation,
   useDeleteReturnMutation,

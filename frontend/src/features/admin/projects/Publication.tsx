@@ -4,7 +4,7 @@ import { Modal } from '@/components/Modal';
 import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
-import { usePublishProjectMutation } from '../api/projectsApi';
+import { usePublishProjectMutation, useUnscheduleProjectMutation } from '../api/projectsApi';
 import { formatInstant } from '../format';
 import { PROJECT_MESSAGES, publishAtError, stateLabel, tokyoInstantOf, tokyoNowLocal } from './rules';
 import type { AdminProject } from './types';
@@ -111,6 +111,7 @@ export function Publication({ project }: { project: AdminProject }) {
   const titleId = useId();
   const [asking, setAsking] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [unschedule, unscheduling] = useUnscheduleProjectMutation();
   const stateRef = useRef<HTMLParagraphElement>(null);
   const isPublic = project.state === 'open' || project.state === 'ended';
 
@@ -143,10 +144,25 @@ export function Publication({ project }: { project: AdminProject }) {
             <Link className="button" to={paths.adminProjectPreview.getHref(project.id)}>
               プレビュー
             </Link>
-            {/* A scheduled publication is final: it goes public at its time (the server refuses a second one). */}
             {project.state === 'draft' && (
               <button type="button" className="button button--primary" onClick={() => setAsking(true)}>
                 公開する
+              </button>
+            )}
+            {/* A wrong time is taken back to a draft, then published again (the server refuses a second schedule). */}
+            {project.state === 'scheduled' && (
+              <button
+                type="button"
+                className="button"
+                disabled={unscheduling.isLoading}
+                onClick={() =>
+                  void unschedule(project.id)
+                    .unwrap()
+                    .then(() => setMessage(PROJECT_MESSAGES.unscheduled))
+                    .catch(() => undefined)
+                }
+              >
+                公開予約を取り消す
               </button>
             )}
           </>
@@ -154,6 +170,11 @@ export function Publication({ project }: { project: AdminProject }) {
       </div>
       {project.state === 'draft' && (
         <p className="admin-note">公開にはリターンが1つ以上と、支払い方法が1つ以上必要です。</p>
+      )}
+      {unscheduling.isError && (
+        <p className="field__error" role="alert">
+          {getErrorMessage(unscheduling.error)}
+        </p>
       )}
       {asking && (
         <PublishDialog

@@ -66,6 +66,7 @@ export const PROJECT_MESSAGES = {
   returnsReordered: 'リターンの並び順を変更しました。',
   published: '公開しました。',
   scheduled: (when: string) => `${when}に公開を予約しました。`,
+  unscheduled: '公開予約を取り消しました。下書きに戻りました。',
   publishAtRequired: '公開日時を入力してください',
   publishAtPast: '公開日時は現在より後の日時を入力してください',
   previewBanner: 'プレビュー：このページはまだ公開されていません',
