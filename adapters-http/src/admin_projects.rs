@@ -56,9 +56,6 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
 /// The largest request body of these screens (a story of 200,000 characters fits).
 const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-/// The most characters of a story the server reads (the domain then bounds its bytes).
-const MAX_STORY_CHARS: usize = 200_000;
-
 fn iso(instant: DateTime<Utc>) -> String {
     instant.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
@@ -350,11 +347,9 @@ pub(crate) struct ProjectInput {
 }
 
 impl ProjectInput {
-    fn into_terms(self) -> Result<ProjectTerms, ApiError> {
-        if self.story.chars().count() > MAX_STORY_CHARS || self.slug.len() > 200 {
-            return Err(ApiError::validation(domain::authoring::MSG_STORY_TOO_LONG));
-        }
-        Ok(ProjectTerms {
+    /// The domain bounds every field (`domain::authoring::check_terms`), the story after sanitising.
+    fn into_terms(self) -> ProjectTerms {
+        ProjectTerms {
             slug: self.slug,
             title: self.title,
             lead: self.lead,
@@ -365,7 +360,7 @@ impl ProjectInput {
             tax: self.tax_handling.into(),
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
-        })
+        }
     }
 }
 
@@ -515,7 +510,7 @@ async fn create_project(
     projects: web::Data<dyn Projects>,
     body: Result<Json<ProjectInput>, actix_web::Error>,
 ) -> Result<Json<AdminProjectDto>, actix_web::Error> {
-    let terms = body?.into_inner().into_terms()?;
+    let terms = body?.into_inner().into_terms();
     Ok(answer(projects.create(admin.0.id, terms).await.map_err(ApiError::from)?)?)
 }
 
@@ -557,7 +552,7 @@ async fn update_project(
     path: web::Path<ProjectPath>,
     body: Result<Json<ProjectInput>, actix_web::Error>,
 ) -> Result<Json<AdminProjectDto>, actix_web::Error> {
-    let terms = body?.into_inner().into_terms()?;
+    let terms = body?.into_inner().into_terms();
     Ok(answer(projects.update(admin.0.id, ProjectId(path.id), terms).await.map_err(ApiError::from)?)?)
 }
 

@@ -192,12 +192,33 @@ struct LockedPublication {
     end_extensions: i16,
 }
 
-fn exists(conn: &mut PgConnection, table: &str, id: i64) -> Result<bool, DieselError> {
-    Ok(sql_query(format!("SELECT id FROM {table} WHERE id = $1"))
-        .bind::<BigInt, _>(id)
+fn project_exists(conn: &mut PgConnection, id: ProjectId) -> Result<bool, RepoError> {
+    Ok(sql_query("SELECT id FROM projects WHERE id = $1")
+        .bind::<BigInt, _>(id.get())
         .get_result::<IdRow>(conn)
-        .optional()?
+        .optional()
+        .map_err(map_diesel)?
         .is_some())
+}
+
+fn return_of_project(conn: &mut PgConnection, project: ProjectId, ret: ReturnId) -> Result<bool, RepoError> {
+    Ok(sql_query("SELECT id FROM returns WHERE id = $1 AND project_id = $2")
+        .bind::<BigInt, _>(ret.get())
+        .bind::<BigInt, _>(project.get())
+        .get_result::<IdRow>(conn)
+        .optional()
+        .map_err(map_diesel)?
+        .is_some())
+}
+
+/// A guarded write that changed nothing: the guard refused it (`conflict`) when the row is there, else the row
+/// is missing.
+fn refused(present: bool, conflict: &str) -> RepoError {
+    if present {
+        RepoError::Conflict(conflict.into())
+    } else {
+        RepoError::NotFound
+    }
 }
 
 /// Binds a project's terms as $1..$11.
@@ -413,11 +434,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                     .map_err(map_diesel)?;
                 return Ok(());
             }
-            if exists(conn, "projects", id.get()).map_err(map_diesel)? {
-                Err(RepoError::Conflict("project_published".into()))
-            } else {
-                Err(RepoError::NotFound)
-            }
+            Err(refused(project_exists(conn, id)?, "project_published"))
         })
         .await
     }
@@ -434,11 +451,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             if written == 1 {
                 return Ok(());
             }
-            if exists(conn, "projects", id.get()).map_err(map_diesel)? {
-                Err(RepoError::Conflict("project_not_scheduled".into()))
-            } else {
-                Err(RepoError::NotFound)
-            }
+            Err(refused(project_exists(conn, id)?, "project_not_scheduled"))
         })
         .await
     }
@@ -508,13 +521,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             if written == 1 {
                 return Ok(());
             }
-            let of_project = sql_query("SELECT id FROM returns WHERE id = $1 AND project_id = $2")
-                .bind::<BigInt, _>(ret.get())
-                .bind::<BigInt, _>(project.get())
-                .get_result::<IdRow>(conn)
-                .optional()
-                .map_err(map_diesel)?;
-            Err(if of_project.is_some() { RepoError::Conflict("return_changed".into()) } else { RepoError::NotFound })
+            Err(refused(return_of_project(conn, project, ret)?, "return_changed"))
         })
         .await
     }
@@ -536,13 +543,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             if deleted == 1 {
                 return Ok(());
             }
-            let of_project = sql_query("SELECT id FROM returns WHERE id = $1 AND project_id = $2")
-                .bind::<BigInt, _>(ret.get())
-                .bind::<BigInt, _>(project.get())
-                .get_result::<IdRow>(conn)
-                .optional()
-                .map_err(map_diesel)?;
-            Err(if of_project.is_some() { RepoError::Conflict("return_backed".into()) } else { RepoError::NotFound })
+            Err(refused(return_of_project(conn, project, ret)?, "return_backed"))
         })
         .await
     }
