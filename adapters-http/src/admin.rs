@@ -26,7 +26,8 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
     cfg.service(recent_actions).service(dashboard).service(resend_register_mail);
 }
 
-fn iso(instant: DateTime<Utc>) -> String {
+/// An instant as the admin API writes it: ISO 8601, Tokyo time, whole seconds.
+pub(crate) fn iso(instant: DateTime<Utc>) -> String {
     instant.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 

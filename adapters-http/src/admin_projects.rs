@@ -5,13 +5,12 @@
 
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use domain::authoring::{ProjectState, ProjectTerms, ReturnTerms, TaxHandling};
 use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::project::FundingModel;
 use domain::returns::ReturnType;
-use domain::time::tokyo;
 use ports::admin::moderation::{ModeratedComment, Moderation};
 use ports::admin::projects::{AuthoredReturn, ProjectSummary, ProjectView, Projects};
 use ports::catalog::Catalog;
@@ -19,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::admin::iso;
 use crate::auth::AdminUser;
 use crate::project::DetailResponse;
 use crate::{ApiError, ErrorBody};
@@ -55,10 +55,6 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
 
 /// The largest request body of these screens (a story of 200,000 characters fits).
 const MAX_BODY_BYTES: usize = 1024 * 1024;
-
-fn iso(instant: DateTime<Utc>) -> String {
-    instant.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true)
-}
 
 /// `draft`, `scheduled` (publication set for later), `open`, `ended`.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema, PartialEq, Eq)]
