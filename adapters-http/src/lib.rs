@@ -56,6 +56,7 @@ pub struct Services {
     pub catalog: web::Data<dyn ports::catalog::Catalog>,
     pub site_env: web::Data<SiteEnv>,
     pub supports: web::Data<dyn ports::payments::support::Supports>,
+    pub webhooks: web::Data<dyn ports::payments::webhooks::Webhooks>,
     pub cards: web::Data<dyn ports::payments::cards::Cards>,
     pub subscriptions: web::Data<dyn ports::payments::subscriptions::Subscriptions>,
     pub receipts: web::Data<receipt::Receipts>,
@@ -83,6 +84,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.catalog.clone())
             .app_data(services.site_env.clone())
             .app_data(services.supports.clone())
+            .app_data(services.webhooks.clone())
             .app_data(services.cards.clone())
             .app_data(services.subscriptions.clone())
             .app_data(services.receipts.clone())
@@ -129,6 +131,7 @@ pub(crate) mod test_support {
     use ports::payments::cards::{Cards, MockCards};
     use ports::payments::subscriptions::{MockSubscriptions, Subscriptions};
     use ports::payments::support::{MockSupports, Supports};
+    use ports::payments::webhooks::{MockWebhooks, Webhooks};
     use ports::rate_limit::{MockRateLimiter, RateLimiter};
 
     /// Services backed by mocks; a rate limiter that always allows.
@@ -140,6 +143,7 @@ pub(crate) mod test_support {
         pub email_changes: MockEmailChanges,
         pub catalog: MockCatalog,
         pub supports: MockSupports,
+        pub webhooks: MockWebhooks,
         pub cards: MockCards,
         pub subscriptions: MockSubscriptions,
         pub audit: MockAuditLog,
@@ -161,6 +165,7 @@ pub(crate) mod test_support {
                 email_changes: MockEmailChanges::new(),
                 catalog: MockCatalog::new(),
                 supports: MockSupports::new(),
+                webhooks: MockWebhooks::new(),
                 cards: MockCards::new(),
                 subscriptions: MockSubscriptions::new(),
                 audit: MockAuditLog::new(),
@@ -186,6 +191,7 @@ pub(crate) mod test_support {
             let rate_limiter: Arc<dyn RateLimiter> = Arc::new(limiter);
             let catalog: Arc<dyn Catalog> = Arc::new(self.catalog);
             let supports: Arc<dyn Supports> = Arc::new(self.supports);
+            let webhooks: Arc<dyn Webhooks> = Arc::new(self.webhooks);
             let cards: Arc<dyn Cards> = Arc::new(self.cards);
             let subscriptions: Arc<dyn Subscriptions> = Arc::new(self.subscriptions);
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
@@ -207,6 +213,7 @@ pub(crate) mod test_support {
                 catalog: Data::from(catalog),
                 site_env: Data::new(SiteEnv { name: "local".into(), payment: crate::project::PaymentClient::local() }),
                 supports: Data::from(supports),
+                webhooks: Data::from(webhooks),
                 cards: Data::from(cards),
                 subscriptions: Data::from(subscriptions),
                 receipts: Data::new(crate::receipt::Receipts::new(b"test-secret")),

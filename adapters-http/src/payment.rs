@@ -10,9 +10,9 @@ use domain::ids::{ProjectId, ReturnId};
 use domain::payment::{BankTransferInstructions, PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
 use ports::payments::gateway::{CardToken, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
-use ports::payments::support::{
-    AddressChoice, CardChoice, SupportOrder, SupportOutcome, Supporter, Supports, WebhookApplyError,
-};
+use ports::payments::outcome::{SupportOutcome, WebhookApplyError};
+use ports::payments::support::{AddressChoice, CardChoice, SupportOrder, Supporter, Supports};
+use ports::payments::webhooks::Webhooks;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -430,7 +430,7 @@ const WEBHOOK_MAX_BYTES: usize = 256 * 1024;
 #[post("/stripe/webhook")]
 async fn webhook(
     req: HttpRequest,
-    supports: web::Data<dyn Supports>,
+    webhooks: web::Data<dyn Webhooks>,
     refunds: web::Data<dyn ports::admin::refunds::Refunds>,
     payload: web::Payload,
 ) -> Result<Json<WebhookResponse>, ApiError> {
@@ -444,7 +444,7 @@ async fn webhook(
         || ApiError::BadRequest { code: "bad_signature", message: "署名を確認できませんでした。".into() };
     let payload = std::str::from_utf8(&body).map_err(|_| refused())?;
     let signature = req.headers().get("Stripe-Signature").and_then(|v| v.to_str().ok()).ok_or_else(refused)?;
-    match supports.apply_webhook(payload, signature).await {
+    match webhooks.apply_webhook(payload, signature).await {
         Ok(()) => {
             // Signed and recorded: a refund that changed (a supporter named a bank account, say) is read back
             // from the provider now, as the open-refund sweep would in a while.
@@ -476,7 +476,9 @@ mod tests {
     use actix_web::http::StatusCode;
     use actix_web::{test, App};
     use ports::admin::refunds::MockRefunds;
-    use ports::payments::support::{FieldProblem, MockSupports, SupportError};
+    use ports::payments::outcome::{FieldProblem, SupportError};
+    use ports::payments::support::MockSupports;
+    use ports::payments::webhooks::MockWebhooks;
     use serde_json::json;
 
     use super::*;
@@ -561,7 +563,7 @@ mod tests {
                 SupportError::Declined,
                 StatusCode::PAYMENT_REQUIRED,
                 "card_declined",
-                ports::payments::support::MSG_CARD_DECLINED,
+                ports::payments::outcome::MSG_CARD_DECLINED,
             ),
             (
                 SupportError::Unavailable,
@@ -616,11 +618,11 @@ mod tests {
     #[actix_web::test]
     async fn a_refund_event_updates_the_open_refunds_and_a_payment_event_does_not() {
         for (event_type, sweeps) in [("refund.updated", 1), ("charge.refunded", 1), ("payment_intent.succeeded", 0)] {
-            let mut supports = MockSupports::new();
-            supports.expect_apply_webhook().times(1).returning(|_, _| Ok(()));
+            let mut webhooks = MockWebhooks::new();
+            webhooks.expect_apply_webhook().times(1).returning(|_, _| Ok(()));
             let mut refunds = MockRefunds::new();
             refunds.expect_sweep_open_refunds().times(sweeps).returning(|| Ok(1));
-            let services = Mocks { supports, refunds, ..Mocks::default() }.into_services();
+            let services = Mocks { webhooks, refunds, ..Mocks::default() }.into_services();
             let app = test::init_service(App::new().configure(configure(services))).await;
             let req = test::TestRequest::post()
                 .uri("/v1/stripe/webhook")
@@ -634,10 +636,14 @@ mod tests {
 
     #[actix_web::test]
     async fn a_webhook_without_a_signature_is_refused_before_the_use_case() {
-        let mut supports = MockSupports::new();
-        supports.expect_apply_webhook().never();
-        let req = test::TestRequest::post().uri("/v1/stripe/webhook").set_payload("{}");
-        let (status, body) = call(supports, req).await;
+        let mut webhooks = MockWebhooks::new();
+        webhooks.expect_apply_webhook().never();
+        let services = Mocks { webhooks, ..Mocks::default() }.into_services();
+        let app = test::init_service(App::new().configure(configure(services))).await;
+        let req = test::TestRequest::post().uri("/v1/stripe/webhook").set_payload("{}").to_request();
+        let resp = test::call_service(&app, req).await;
+        let status = resp.status();
+        let body: serde_json::Value = test::read_body_json(resp).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["error"], "bad_signature");
     }

@@ -12,16 +12,15 @@ mod dashboard;
 pub mod demo;
 mod error;
 mod jobs;
-mod ledger;
 mod mass_mail;
 mod moderation;
+mod payments;
 mod pool;
 mod profiles;
 mod rate_limit;
 mod refunds;
 mod schema;
 mod sql_rules;
-mod subscriptions;
 mod users;
 
 #[cfg(feature = "testing")]
@@ -33,9 +32,9 @@ pub use cached_catalog::CachedCatalogRepository;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;
 pub use jobs::PgJobQueue;
-pub use ledger::PgSupportLedger;
 pub use mass_mail::PgMassMails;
 pub use moderation::PgCommentModeration;
+pub use payments::PgSupportLedger;
 pub use pool::{connect, migrate, ping, PgPool, PgReadiness, PoolError};
 pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;

@@ -20,8 +20,8 @@ use ports::payments::gateway::{
     ConnectedAccountId, CustomerId, PaymentId, PaymentMethodId, ProviderSubscription, SubscriptionId, SubscriptionState,
 };
 use ports::payments::ledger::{
-    AdditionalQuestion, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, SaleRecord,
-    SupportLedger, MAX_EVENT_ATTEMPTS,
+    AdditionalQuestion, CustomerStore, DeliveryAddress, EventStore, GuestLookup, NewSale, PaymentReport, PlaceError,
+    Placed, SaleRecord, SaleStore, SubscriptionStore, SweepStore, MAX_EVENT_ATTEMPTS,
 };
 use ports::RepoError;
 

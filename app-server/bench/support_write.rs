@@ -29,7 +29,8 @@ use ports::payments::gateway::{
     WebhookError,
 };
 use ports::payments::mails::PaymentMails;
-use ports::payments::support::{SupportConfig, SupportOrder, SupportService, Supporter, Supports};
+use ports::payments::support::{SupportConfig, SupportOrder, Supporter, Supports};
+use ports::payments::PaymentUseCases;
 
 /// A provider that answers at once: customers get an id from their user, a
 /// transfer opens with instructions. Nothing else is asked on this path.
@@ -227,14 +228,15 @@ async fn main() -> anyhow::Result<()> {
     let pool = adapters_postgres::connect(&url, pool_size)?;
     let site =
         SiteInfo { site_name: "bench".into(), public_url: "http://127.0.0.1".into(), operator: Default::default() };
-    let service = Arc::new(SupportService::new(
-        PgSupportLedger::new(pool),
+    let service = PaymentUseCases::new(
+        Arc::new(PgSupportLedger::new(pool)),
         InstantProvider,
         DroppedMail,
         SystemClock,
         PaymentMails { site },
         SupportConfig::default(),
-    ));
+    )
+    .supports;
     // One support first: a wrong project or return fails here, loudly, not 64 times a millisecond.
     service
         .place(order(

@@ -40,7 +40,9 @@ use ports::mailer::QueuedMailer;
 use ports::payments::cards::{CardService, Cards};
 use ports::payments::mails::PaymentMails;
 use ports::payments::subscriptions::Subscriptions;
-use ports::payments::support::{SupportConfig, SupportService, Supports};
+use ports::payments::support::{SupportConfig, Supports};
+use ports::payments::webhooks::Webhooks;
+use ports::payments::PaymentUseCases;
 use ports::rate_limit::RateLimiter;
 use ports::secrets::RandomKeys;
 use tokio::sync::Notify;
@@ -168,10 +170,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         AmmoniaSanitizer::default(),
     ));
     let gateway = Arc::new(StripeGateway::new(&settings.stripe())?);
-    let ledger = PgSupportLedger::new(pool.clone());
+    let ledger = Arc::new(PgSupportLedger::new(pool.clone()));
     let namespace = settings.payment_key_namespace();
-    let support_service = Arc::new(SupportService::new(
-        ledger.clone(),
+    let payments = PaymentUseCases::new(
+        Arc::clone(&ledger),
         Arc::clone(&gateway),
         mailer.clone(),
         SystemClock,
@@ -183,15 +185,16 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
             late_check_after: chrono::Duration::seconds(settings.late_transfer_check_seconds),
             ..SupportConfig::default()
         },
-    ));
-    let supports: Arc<dyn Supports> = support_service.clone();
-    let subscriptions: Arc<dyn Subscriptions> = support_service;
+    );
+    let supports: Arc<dyn Supports> = payments.supports;
+    let webhooks: Arc<dyn Webhooks> = payments.webhooks;
+    let subscriptions: Arc<dyn Subscriptions> = payments.subscriptions;
     crate::workers::spawn_payment_sweeps(
-        Arc::clone(&supports),
+        payments.sweeps,
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
     let cards: Arc<dyn Cards> = Arc::new(
-        CardService::new(ledger, Arc::clone(&gateway), namespace.clone())
+        CardService::new(PgSupportLedger::new(pool.clone()), Arc::clone(&gateway), namespace.clone())
             .with_subscriptions(Arc::clone(&subscriptions)),
     );
     let audit: Arc<dyn AuditLog> = Arc::new(PgAuditLog::new(pool.clone()));
@@ -232,6 +235,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         catalog: web::Data::from(catalog),
         site_env: web::Data::new(SiteEnv { name: settings.site_env.clone(), payment: settings.payment_client() }),
         supports: web::Data::from(supports),
+        webhooks: web::Data::from(webhooks),
         cards: web::Data::from(cards),
         subscriptions: web::Data::from(subscriptions),
         receipts: web::Data::new(adapters_http::receipt::Receipts::new(&settings.jwt_secret)),

@@ -81,28 +81,36 @@ fn hostname() -> String {
 }
 
 /// Brings provider answers that no request recorded to the sales (a crash
-/// between the provider and our write, a lost webhook, a late transfer) and
+/// between the provider and our write, a lost webhook, a late transfer),
 /// cancels bank transfers past their deadline (closing their payments at the
-/// provider once the grace period is over), every `every`. Each sale is changed under
+/// provider once the grace period is over) and stops the monthly supports of
+/// ended projects, every `every`. Each sale is changed under
 /// its row lock and only forward, so every process may sweep at once: the
 /// worst case is a repeated provider read, never a repeated change or mail.
-pub fn spawn_payment_sweeps(supports: Arc<dyn ports::payments::support::Supports>, every: Duration) {
+pub fn spawn_payment_sweeps(sweeps: Arc<dyn ports::payments::sweeps::Sweeps>, every: Duration) {
     tokio::spawn(async move {
         let mut ticks = tokio::time::interval(every);
         ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             ticks.tick().await;
-            match supports.reconcile().await {
+            match sweeps.reconcile().await {
                 Ok(report) if report.changed > 0 || report.failed > 0 => {
                     tracing::info!(?report, "payments reconciled")
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "payment reconciliation failed"),
             }
-            match supports.expire_transfers().await {
+            match sweeps.expire_transfers().await {
                 Ok(report) if report.checked > 0 => tracing::info!(?report, "overdue transfers handled"),
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "transfer deadline sweep failed"),
+            }
+            match sweeps.stop_monthly_of_ended_projects().await {
+                Ok(report) if report.checked > 0 => {
+                    tracing::info!(?report, "monthly supports of ended projects stopped")
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "stop of ended projects' monthly supports failed"),
             }
         }
     });

@@ -3,8 +3,8 @@
 use actix_web::http::StatusCode;
 use domain::returns::PurchaseBlock;
 use ports::payments::cards::CardError;
+use ports::payments::outcome::{SupportError, MSG_PAYMENT_FAILED};
 use ports::payments::subscriptions::SubscriptionError;
-use ports::payments::support::{SupportError, MSG_PAYMENT_FAILED};
 
 use super::ApiError;
 use crate::constraint::constraint_error;

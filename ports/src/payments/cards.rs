@@ -4,11 +4,11 @@
 
 use domain::ids::UserId;
 
+use super::customer::ensure_customer;
 use super::gateway::{
     CardToken, CustomerCards, GatewayError, IdempotencyKey, KeyNamespace, PaymentGateway, PaymentMethodId, SavedCard,
 };
-use super::ledger::SupportLedger;
-use super::support::ensure_customer;
+use super::ledger::CustomerStore;
 use crate::RepoError;
 
 /// The spec's message when the provider customer could not be made (001 §8).
@@ -20,7 +20,7 @@ pub enum CardError {
     #[error("not found")]
     NotFound,
     /// The provider refused the card (expired, wrong number...).
-    #[error("{}", super::support::MSG_CARD_DECLINED)]
+    #[error("{}", super::outcome::MSG_CARD_DECLINED)]
     Declined,
     #[error("{}", MSG_CUSTOMER_FAILED)]
     CustomerFailed,
@@ -88,7 +88,7 @@ impl<L, G> CardService<L, G> {
     }
 }
 
-impl<L: SupportLedger, G: PaymentGateway> CardService<L, G> {
+impl<L: CustomerStore, G: PaymentGateway> CardService<L, G> {
     /// The member's customer and cards, refusing a card that is not among them.
     async fn owned(&self, user: UserId, card: &PaymentMethodId) -> Result<super::gateway::CustomerId, CardError> {
         let customer = self.ledger.customer(user).await?.ok_or(CardError::NotFound)?;
@@ -101,7 +101,7 @@ impl<L: SupportLedger, G: PaymentGateway> CardService<L, G> {
 }
 
 #[async_trait::async_trait]
-impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
+impl<L: CustomerStore, G: PaymentGateway> Cards for CardService<L, G> {
     async fn list(&self, user: UserId) -> Result<CustomerCards, CardError> {
         match self.ledger.customer(user).await? {
             Some(customer) => Ok(self.gateway.cards(&customer).await?),
@@ -156,7 +156,7 @@ impl<L: SupportLedger, G: PaymentGateway> Cards for CardService<L, G> {
 mod tests {
     use super::*;
     use crate::payments::gateway::{CustomerId, MockPaymentGateway};
-    use crate::payments::ledger::MockSupportLedger;
+    use crate::payments::ledger::MockCustomerStore;
     use domain::account::Email;
 
     fn card(id: &str) -> SavedCard {
@@ -169,8 +169,8 @@ mod tests {
         }
     }
 
-    fn member_with_customer(customer: Option<&'static str>) -> MockSupportLedger {
-        let mut ledger = MockSupportLedger::new();
+    fn member_with_customer(customer: Option<&'static str>) -> MockCustomerStore {
+        let mut ledger = MockCustomerStore::new();
         ledger.expect_customer().returning(move |_| Ok(customer.map(CustomerId::new)));
         ledger.expect_member_email().returning(|_| Ok(Email::parse("m@example.jp").unwrap()));
         ledger

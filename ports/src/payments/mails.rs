@@ -1,11 +1,12 @@
 //! The payment mails, in Japanese: thanks for a card payment, the transfer
-//! instructions, the transfer received, and the transfer cancelled at its
-//! deadline. Plain text, sent through the durable queue.
+//! instructions, the transfer received, the transfer cancelled at its
+//! deadline, and a monthly support's months, failures, stop and end. Plain text, sent through the durable queue.
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{DateTime, Datelike, NaiveDate, Utc};
 use domain::payment::{BankTransferInstructions, BANK_TRANSFER_DEADLINE_TEXT};
+use domain::time::tokyo_date;
 
-use super::ledger::SaleRecord;
+use super::ledger::{SaleRecord, SubscriptionRecord};
 use crate::accounts::SiteInfo;
 use crate::mailer::OutgoingMail;
 
@@ -121,4 +122,126 @@ fn account_block(i: &BankTransferInstructions) -> String {
         block.push_str(&format!("お振込人名の前に付ける番号：{reference}\n"));
     }
     block
+}
+
+/// Why a subscription stops at the end of its period.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    Member,
+    NoCardLeft,
+    ProjectEnded,
+}
+
+impl PaymentMails {
+    fn monthly_subject(&self, what: &str) -> String {
+        format!("【{}】{}", self.site.site_name, what)
+    }
+
+    fn monthly_footer(&self) -> String {
+        format!(
+            "\n毎月のご支援の確認・停止はマイページから行えます：{url}/account/\n\n――――――――――――――――――――\n{site}\n{url}/\n",
+            url = self.site.public_url,
+            site = self.site.site_name,
+        )
+    }
+
+    fn monthly_summary(&self, row: &SubscriptionRecord) -> String {
+        format!(
+            "プロジェクト：{project}\nリターン：{ret}\n毎月のお支払い：{amount}円（税込）\n",
+            project = row.project_title,
+            ret = row.return_title,
+            amount = row.amount.grouped(),
+        )
+    }
+
+    /// A later month was charged.
+    pub fn monthly_paid(&self, row: &SubscriptionRecord, sale: &SaleRecord) -> OutgoingMail {
+        let next = row.current_period_end.map(|d| format!("次回のお支払い予定日：{}\n", japanese_date(tokyo_date(d))));
+        OutgoingMail {
+            to: row.email.clone(),
+            subject: self.monthly_subject("毎月のご支援のお支払いが完了しました"),
+            text_body: format!(
+                "{name} 様\n\nいつもご支援いただき、誠にありがとうございます。\n今月分のお支払い（{total}円）が完了しました。\n\n{summary}{next}{footer}",
+                name = row.display_name,
+                total = sale.terms.total.grouped(),
+                summary = self.monthly_summary(row),
+                next = next.unwrap_or_default(),
+                footer = self.monthly_footer(),
+            ),
+        }
+    }
+
+    /// A month's charge failed: change the card before the next attempt.
+    pub fn monthly_failed(&self, row: &SubscriptionRecord, next_attempt: Option<DateTime<Utc>>) -> OutgoingMail {
+        let retry = match next_attempt {
+            Some(at) => format!(
+                "{}にあらためてお支払いを試みます。それまでに、以下のページからお支払いに使うクレジットカードを変更してください。\n",
+                japanese_date(tokyo_date(at))
+            ),
+            None => "お支払いを再度試みることができなかったため、毎月のご支援は停止されます。\n".to_string(),
+        };
+        OutgoingMail {
+            to: row.email.clone(),
+            subject: self.monthly_subject("毎月のご支援のお支払いができませんでした"),
+            text_body: format!(
+                "{name} 様\n\n毎月のご支援のお支払いに、登録されているクレジットカードをご利用いただけませんでした。\n{retry}\nお支払い方法の変更：{url}/edit/payment\n\n{summary}{footer}",
+                name = row.display_name,
+                url = self.site.public_url,
+                summary = self.monthly_summary(row),
+                footer = self.monthly_footer(),
+            ),
+        }
+    }
+
+    /// The subscription is over.
+    pub fn monthly_ended(&self, row: &SubscriptionRecord, payment_failed: bool) -> OutgoingMail {
+        let why = if payment_failed {
+            "お支払いを何度か試みましたが完了できなかったため、毎月のご支援を終了しました。"
+        } else {
+            "毎月のご支援が終了しました。"
+        };
+        OutgoingMail {
+            to: row.email.clone(),
+            subject: self.monthly_subject("毎月のご支援が終了しました"),
+            text_body: format!(
+                "{name} 様\n\n{why}\nこれまでのご支援、誠にありがとうございました。\n\n{summary}\n\
+                 あらためてご支援いただく場合は、プロジェクトページからお申し込みください：{url}/projects/{slug}/\n{footer}",
+                name = row.display_name,
+                summary = self.monthly_summary(row),
+                url = self.site.public_url,
+                slug = row.project_slug,
+                footer = self.monthly_footer(),
+            ),
+        }
+    }
+
+    /// Stopping at the period's end: by the member, for want of a card, or with the project.
+    pub fn monthly_stopping(&self, row: &SubscriptionRecord, why: StopReason) -> OutgoingMail {
+        let why = match why {
+            StopReason::Member => "毎月のご支援の停止を承りました。",
+            StopReason::NoCardLeft => {
+                "お支払いに使われていたクレジットカードが削除され、ほかに登録済みのカードがないため、毎月のご支援を停止します。"
+            }
+            StopReason::ProjectEnded => "プロジェクトの終了にともない、毎月のご支援を停止します。",
+        };
+        let until = row
+            .current_period_end
+            .map(|d| {
+                format!(
+                    "{}までのご支援期間はそのまま続き、以降のお支払いはありません。\n",
+                    japanese_date(tokyo_date(d))
+                )
+            })
+            .unwrap_or_default();
+        OutgoingMail {
+            to: row.email.clone(),
+            subject: self.monthly_subject("毎月のご支援の停止について"),
+            text_body: format!(
+                "{name} 様\n\n{why}\n{until}\n{summary}{footer}",
+                name = row.display_name,
+                summary = self.monthly_summary(row),
+                footer = self.monthly_footer(),
+            ),
+        }
+    }
 }

@@ -10,7 +10,7 @@ use domain::money::Yen;
 use domain::payment::{counted_amount, IntentStatus, PayType, SaleStatus};
 
 use super::gateway::{GatewayError, PaymentGateway, PaymentId, SubscriptionId, SubscriptionState};
-use super::ledger::{SaleRecord, SupportLedger};
+use super::ledger::{SaleRecord, SubscriptionStore, SweepStore};
 use crate::RepoError;
 
 /// Money raised by one project, as each side counts it, on the basis of every
@@ -121,7 +121,7 @@ fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen, refunded: Yen)
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the
 /// provider, and compares them.
-pub async fn reconcile_report<L: SupportLedger, G: PaymentGateway>(
+pub async fn reconcile_report<L: SweepStore + SubscriptionStore, G: PaymentGateway>(
     ledger: &L,
     gateway: &G,
     unknown_payments: UnknownPayments,

@@ -12,8 +12,8 @@ use domain::payment::PayType;
 
 use super::*;
 use crate::payments::gateway::{InvoiceId, MockPaymentGateway, Payment, ProviderInvoice, ProviderSubscription};
-use crate::payments::ledger::MockSupportLedger;
 use crate::payments::ledger::SubscriptionTally;
+use crate::payments::mock_stores::MockStores;
 
 const ROSE: ProjectId = ProjectId(1);
 const TEA: ProjectId = ProjectId(2);
@@ -64,8 +64,8 @@ fn payment(id: i64, status: IntentStatus, received: i64) -> Payment {
 }
 
 /// A ledger serving `sales` in pages, as the real one does (by id, above `after`).
-fn ledger(sales: Vec<SaleRecord>) -> MockSupportLedger {
-    let mut ledger = MockSupportLedger::new();
+fn ledger(sales: Vec<SaleRecord>) -> MockStores {
+    let mut ledger = MockStores::new();
     ledger.expect_sales_with_payment().returning(move |after, limit| {
         Ok(sales.iter().filter(|s| s.id > after).take(usize::try_from(limit).unwrap()).cloned().collect())
     });
@@ -254,7 +254,7 @@ fn invoice(id: &str, subscription: i64, paid: bool) -> ProviderInvoice {
 
 #[tokio::test]
 async fn a_monthly_support_whose_status_or_paid_months_differ_from_the_provider_is_a_difference() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     ledger.expect_sales_with_payment().returning(|_, _| Ok(vec![]));
     ledger.expect_subscription_tallies().returning(|after, _| {
         let all = vec![

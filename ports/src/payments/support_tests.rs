@@ -5,8 +5,9 @@
 use std::sync::{Arc, Mutex};
 
 use chrono::{TimeZone, Utc};
-use domain::money::{FeeSchedule, TaxMode, TaxRate};
+use domain::money::{FeeSchedule, TaxMode, TaxRate, Yen};
 use domain::payment::IntentStatus;
+use domain::returns::PurchaseBlock;
 use domain::returns::{Remaining, ReturnType};
 use mockall::predicate::eq;
 
@@ -18,7 +19,14 @@ use crate::payments::gateway::{
     ConnectedAccountId, CustomerCards, EventId, MockPaymentGateway, PaymentEvent, PaymentEventKind, PaymentId,
     SavedCard,
 };
-use crate::payments::ledger::{AdditionalQuestion, MockSupportLedger};
+use crate::payments::gateway::{NextAction, Payment, WebhookError};
+use crate::payments::ledger::{AdditionalQuestion, Recorded};
+use crate::payments::mails::PaymentMails;
+use crate::payments::mock_stores::MockStores;
+use crate::payments::outcome::*;
+use crate::payments::sweeps::Sweeps;
+use crate::payments::webhooks::Webhooks;
+use crate::payments::PaymentUseCases;
 
 const MEMBER: UserId = UserId(7);
 const SALE: SaleId = SaleId(41);
@@ -120,7 +128,7 @@ fn payment(status: IntentStatus) -> Payment {
 }
 
 /// No monthly supports anywhere: the one-off flow's tests.
-fn no_subscriptions(ledger: &mut MockSupportLedger) {
+fn no_subscriptions(ledger: &mut MockStores) {
     ledger.expect_subscription_by_sale().returning(|_| Ok(None));
     ledger.expect_subscriptions_of_ended_projects().returning(|_, _| Ok(vec![]));
     ledger.expect_running_subscriptions().returning(|_, _| Ok(vec![]));
@@ -128,7 +136,7 @@ fn no_subscriptions(ledger: &mut MockSupportLedger) {
 
 /// A ledger whose sale follows the reports it is given, as the real one does.
 struct Book {
-    ledger: MockSupportLedger,
+    ledger: MockStores,
     reports: Arc<Mutex<Vec<PaymentReport>>>,
 }
 
@@ -138,7 +146,7 @@ fn book(pay_type: PayType, placed: fn(SaleRecord) -> Placed) -> Book {
 
 /// Like `book`, with the sale as it stands before the test.
 fn book_of(initial: SaleRecord, placed: fn(SaleRecord) -> Placed) -> Book {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
@@ -220,10 +228,10 @@ fn owns_the_saved_card(gateway: &mut MockPaymentGateway) {
     });
 }
 
-type Service = SupportService<MockSupportLedger, MockPaymentGateway, MockMailer, MockClock>;
+type Service = PaymentUseCases<MockStores, MockPaymentGateway, MockMailer, MockClock>;
 
-fn service(ledger: MockSupportLedger, gateway: MockPaymentGateway, mailer: MockMailer) -> Service {
-    SupportService::new(ledger, gateway, mailer, clock(), mails(), config())
+fn service(ledger: MockStores, gateway: MockPaymentGateway, mailer: MockMailer) -> Service {
+    PaymentUseCases::new(Arc::new(ledger), gateway, mailer, clock(), mails(), config())
 }
 
 #[tokio::test]
@@ -239,7 +247,7 @@ async fn a_saved_card_is_charged_the_servers_total_with_the_sales_key_and_thanke
     });
     let (mailer, sent) = recording_mailer();
 
-    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+    let outcome = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap();
 
     assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
     let (charge, key) = charges.lock().unwrap()[0].clone();
@@ -269,7 +277,7 @@ async fn a_declined_card_fails_the_sale_and_says_so_in_japanese() {
     });
     let (mailer, sent) = recording_mailer();
 
-    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap_err();
 
     assert!(matches!(error, SupportError::Declined));
     assert_eq!(error.to_string(), MSG_CARD_DECLINED);
@@ -285,7 +293,7 @@ async fn a_provider_timeout_leaves_the_sale_pending_and_a_retry_with_the_same_ke
     gateway.expect_charge_card().returning(|_, _| Err(GatewayError::Unavailable("timeout".into())));
     let (mailer, _) = recording_mailer();
 
-    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap_err();
 
     assert!(matches!(error, SupportError::Unavailable));
     assert!(reports.lock().unwrap().iter().all(|r| r.status == SaleStatus::Pending), "nothing but the card recorded");
@@ -303,7 +311,7 @@ async fn a_provider_timeout_leaves_the_sale_pending_and_a_retry_with_the_same_ke
         .times(1)
         .returning(|_, _| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, _) = recording_mailer();
-    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+    let outcome = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap();
     assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
 }
 
@@ -320,7 +328,7 @@ async fn a_repeat_of_a_sale_that_has_its_payment_reads_the_provider_and_never_ch
     gateway.expect_payment().with(eq(PaymentId::new("pi_1"))).returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, _) = recording_mailer();
 
-    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+    let outcome = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap();
 
     assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
 }
@@ -337,7 +345,7 @@ async fn a_3d_secure_card_hands_the_client_secret_to_the_browser() {
     });
     let (mailer, sent) = recording_mailer();
 
-    let outcome = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap();
+    let outcome = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap();
 
     assert_eq!(outcome.sale.status, SaleStatus::RequiresAction);
     assert_eq!(outcome.authenticate.as_deref(), Some("pi_1_secret_x"));
@@ -368,7 +376,7 @@ async fn a_bank_transfer_mails_the_account_to_pay_into_with_its_deadline() {
     });
     let (mailer, sent) = recording_mailer();
 
-    let outcome = service(ledger, gateway, mailer).place(order(PayType::BankTransfer)).await.unwrap();
+    let outcome = service(ledger, gateway, mailer).supports.place(order(PayType::BankTransfer)).await.unwrap();
 
     assert_eq!(outcome.sale.status, SaleStatus::AwaitingBankTransfer);
     let sent = sent.lock().unwrap();
@@ -380,21 +388,22 @@ async fn a_bank_transfer_mails_the_account_to_pay_into_with_its_deadline() {
 
 #[tokio::test]
 async fn a_sold_out_return_is_refused_before_anything_is_written_or_charged() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { remaining: Remaining::Limited(0), ..checkout() })));
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_place().never();
     let (mailer, _) = recording_mailer();
 
-    let error = service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error =
+        service(ledger, MockPaymentGateway::new(), mailer).supports.place(order(PayType::Card)).await.unwrap_err();
 
     assert!(matches!(error, SupportError::Blocked(PurchaseBlock::SoldOut)));
 }
 
 #[tokio::test]
 async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_provider_call() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
@@ -405,14 +414,14 @@ async fn the_last_lots_taken_by_someone_else_meanwhile_are_refused_without_a_pro
     gateway.expect_charge_card().never();
     let (mailer, _) = recording_mailer();
 
-    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap_err();
 
     assert!(matches!(error, SupportError::Blocked(PurchaseBlock::SoldOut)));
 }
 
 #[tokio::test]
 async fn step_one_problems_are_all_reported_with_the_specs_messages() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| {
         Ok(Some(Checkout {
@@ -426,7 +435,8 @@ async fn step_one_problems_are_all_reported_with_the_specs_messages() {
     let (mailer, _) = recording_mailer();
     let bad = SupportOrder { supporter_name: " ".into(), agreed_to_terms: false, ..order(PayType::Card) };
 
-    let Err(SupportError::Invalid(problems)) = service(ledger, MockPaymentGateway::new(), mailer).place(bad).await
+    let Err(SupportError::Invalid(problems)) =
+        service(ledger, MockPaymentGateway::new(), mailer).supports.place(bad).await
     else {
         panic!("expected a validation failure")
     };
@@ -440,7 +450,7 @@ async fn step_one_problems_are_all_reported_with_the_specs_messages() {
 
 #[tokio::test]
 async fn an_over_long_name_or_answer_is_refused_before_anything_is_written() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| {
         Ok(Some(Checkout {
@@ -457,7 +467,8 @@ async fn an_over_long_name_or_answer_is_refused_before_anything_is_written() {
         ..order(PayType::Card)
     };
 
-    let Err(SupportError::Invalid(problems)) = service(ledger, MockPaymentGateway::new(), mailer).place(long).await
+    let Err(SupportError::Invalid(problems)) =
+        service(ledger, MockPaymentGateway::new(), mailer).supports.place(long).await
     else {
         panic!("expected a validation failure")
     };
@@ -470,25 +481,26 @@ async fn an_over_long_name_or_answer_is_refused_before_anything_is_written() {
 async fn guests_cannot_use_saved_cards_and_a_members_address_cannot_back_as_a_guest() {
     let (mailer, _) = recording_mailer();
     let guest_with_saved_card = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::Card) };
-    let error = service(MockSupportLedger::new(), MockPaymentGateway::new(), mailer)
+    let error = service(MockStores::new(), MockPaymentGateway::new(), mailer)
+        .supports
         .place(guest_with_saved_card)
         .await
         .unwrap_err();
     assert!(matches!(error, SupportError::LoginRequired));
 
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_lookup_guest().returning(|_| Ok(GuestLookup::Member));
     let (mailer, _) = recording_mailer();
     let guest_bank = SupportOrder { supporter: Supporter::Guest(email()), ..order(PayType::BankTransfer) };
-    let error = service(ledger, MockPaymentGateway::new(), mailer).place(guest_bank).await.unwrap_err();
+    let error = service(ledger, MockPaymentGateway::new(), mailer).supports.place(guest_bank).await.unwrap_err();
     assert_eq!(error.to_string(), MSG_MEMBER_EXISTS);
 }
 
 #[tokio::test]
 async fn a_return_offered_to_one_supporter_cannot_be_bought_by_another() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger
         .expect_checkout()
@@ -496,18 +508,22 @@ async fn a_return_offered_to_one_supporter_cannot_be_bought_by_another() {
     ledger.expect_member_email().returning(|_| Ok(email()));
     ledger.expect_place().never();
     let (mailer, _) = recording_mailer();
-    let error = service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error =
+        service(ledger, MockPaymentGateway::new(), mailer).supports.place(order(PayType::Card)).await.unwrap_err();
     assert!(matches!(error, SupportError::NotFound));
 }
 
 #[tokio::test]
 async fn a_method_the_project_does_not_take_is_refused() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(Checkout { accepts_bank_transfer: false, ..checkout() })));
     let (mailer, _) = recording_mailer();
-    let error =
-        service(ledger, MockPaymentGateway::new(), mailer).place(order(PayType::BankTransfer)).await.unwrap_err();
+    let error = service(ledger, MockPaymentGateway::new(), mailer)
+        .supports
+        .place(order(PayType::BankTransfer))
+        .await
+        .unwrap_err();
     assert!(matches!(error, SupportError::PaymentTypeNotAccepted));
 }
 
@@ -539,8 +555,8 @@ async fn a_redelivered_webhook_is_recorded_once_and_applied_once() {
     let (mailer, sent) = recording_mailer();
     let service = service(ledger, gateway, mailer);
 
-    service.apply_webhook("{}", "t=1,v1=x").await.unwrap();
-    service.apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service.webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service.webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
 
     assert_eq!(reports.lock().unwrap().len(), 1);
     assert_eq!(sent.lock().unwrap().len(), 1, "one thanks mail");
@@ -548,20 +564,20 @@ async fn a_redelivered_webhook_is_recorded_once_and_applied_once() {
 
 #[tokio::test]
 async fn an_unsigned_webhook_is_refused_and_records_nothing() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_record_event().never();
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_verify_webhook().returning(|_, _| Err(WebhookError::BadSignature("no match".into())));
     let (mailer, _) = recording_mailer();
 
-    let error = service(ledger, gateway, mailer).apply_webhook("{}", "forged").await.unwrap_err();
+    let error = service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "forged").await.unwrap_err();
 
     assert!(matches!(error, WebhookApplyError::Refused(_)));
 }
 
 /// No cancelled transfer with an open payment: the sweeps' other lists are empty.
-fn no_late_transfers(ledger: &mut MockSupportLedger) {
+fn no_late_transfers(ledger: &mut MockStores) {
     ledger.expect_late_transfers().returning(|_, _| Ok(vec![]));
     ledger.expect_transfers_to_close().returning(|_, _| Ok(vec![]));
 }
@@ -586,7 +602,7 @@ async fn an_overdue_transfer_is_cancelled_here_and_the_supporter_told_but_its_pa
     gateway.expect_cancel_payment().never();
     let (mailer, sent) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Canceled);
@@ -603,7 +619,7 @@ async fn a_transfer_paid_just_before_its_deadline_sweep_is_kept_as_paid() {
     gateway.expect_cancel_payment().never();
     let (mailer, _) = recording_mailer();
 
-    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
 }
@@ -619,7 +635,7 @@ async fn a_transfer_paid_after_its_cancellation_is_revived_and_the_supporter_get
     gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, sent) = recording_mailer();
 
-    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
 
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
     let sent = sent.lock().unwrap();
@@ -641,7 +657,7 @@ async fn the_reconciler_finds_money_that_arrived_for_a_cancelled_transfer_while_
     gateway.expect_payment().returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, sent) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.reconcile().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
@@ -658,7 +674,7 @@ async fn a_cancelled_transfer_with_nothing_received_only_updates_what_it_owes_wh
     gateway.expect_payment().returning(|_| Ok(open_transfer(0)));
     let (mailer, sent) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.reconcile().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 0, failed: 0 });
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::AwaitingBankTransfer, "stale for a cancelled sale");
@@ -694,7 +710,7 @@ async fn after_the_grace_period_the_sweep_closes_the_payment_at_the_provider() {
         .returning(|_| Ok(Payment { amount_remaining: Yen(6600), ..payment(IntentStatus::Canceled) }));
     let (mailer, sent) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
     assert!(reports.lock().unwrap().is_empty());
@@ -715,7 +731,7 @@ async fn a_partly_funded_transfer_closed_after_the_grace_period_is_flagged_for_r
     gateway.expect_cancel_payment().times(1).returning(|_| Ok(payment(IntentStatus::Canceled)));
     let (mailer, sent) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(report, SweepReport { checked: 1, changed: 1, failed: 0 });
     // The amount still owed is kept on the sale (the cancelled payment no longer shows it); nothing moves.
@@ -740,7 +756,7 @@ async fn a_partial_funding_recorded_earlier_flags_the_sale_even_if_the_provider_
     gateway.expect_cancel_payment().never();
     let (mailer, _) = recording_mailer();
 
-    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 }
 
 #[tokio::test]
@@ -752,7 +768,7 @@ async fn money_that_arrived_before_the_grace_sweep_is_recorded_instead_of_closin
     gateway.expect_cancel_payment().never();
     let (mailer, sent) = recording_mailer();
 
-    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
     assert!(sent.lock().unwrap()[0].subject.contains("ご入金を確認しました"));
@@ -768,7 +784,7 @@ async fn money_that_arrives_while_the_payment_is_closed_is_recorded() {
     gateway.expect_cancel_payment().times(1).returning(|_| Ok(payment(IntentStatus::Succeeded)));
     let (mailer, _) = recording_mailer();
 
-    service(ledger, gateway, mailer).expire_transfers().await.unwrap();
+    service(ledger, gateway, mailer).sweeps.expire_transfers().await.unwrap();
 
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Succeeded);
 }
@@ -783,7 +799,7 @@ async fn the_reconciler_cancels_a_card_sale_whose_card_never_reached_the_provide
     gateway.expect_charge_card().never();
     let (mailer, _) = recording_mailer();
 
-    let report = service(ledger, gateway, mailer).reconcile().await.unwrap();
+    let report = service(ledger, gateway, mailer).sweeps.reconcile().await.unwrap();
 
     assert_eq!(report.changed, 1);
     assert_eq!(reports.lock().unwrap()[0].status, SaleStatus::Canceled);
@@ -819,7 +835,7 @@ async fn a_signed_event_whose_payment_received_one_yen_pays_nothing() {
     gateway.expect_payment().returning(|_| Ok(Payment { amount_received: Yen(1), ..payment(IntentStatus::Succeeded) }));
     let (mailer, sent) = recording_mailer();
 
-    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
 
     assert!(reports.lock().unwrap().is_empty(), "nothing recorded on the sale");
     assert!(sent.lock().unwrap().is_empty(), "no thanks mail");
@@ -842,7 +858,7 @@ async fn an_event_that_says_succeeded_for_an_unauthenticated_card_follows_the_pr
     });
     let (mailer, _) = recording_mailer();
 
-    service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+    service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
 
     let reports = reports.lock().unwrap();
     assert_eq!(reports.iter().map(|r| r.status).collect::<Vec<_>>(), vec![SaleStatus::RequiresAction]);
@@ -851,7 +867,7 @@ async fn an_event_that_says_succeeded_for_an_unauthenticated_card_follows_the_pr
 /// A signed event of a shape we do not read is acknowledged (the provider stops sending it) and kept.
 #[tokio::test]
 async fn a_signed_event_we_cannot_read_is_acknowledged_and_kept_with_its_reason() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     ledger
         .expect_record_event()
         .withf(|id, kind, object, _, _| id == "evt_new" && kind == "issuing_card.created" && object.is_none())
@@ -867,7 +883,7 @@ async fn a_signed_event_we_cannot_read_is_acknowledged_and_kept_with_its_reason(
     let (mailer, _) = recording_mailer();
     let body = r#"{"id":"evt_new","type":"issuing_card.created","data":{"object":{}}}"#;
 
-    service(ledger, gateway, mailer).apply_webhook(body, "t=1,v1=x").await.unwrap();
+    service(ledger, gateway, mailer).webhooks.apply_webhook(body, "t=1,v1=x").await.unwrap();
 }
 
 /// The same key sent with another lot count is refused, and the first sale is left as it was.
@@ -879,8 +895,11 @@ async fn a_key_reused_for_another_order_is_refused() {
     gateway.expect_charge_card().never();
     let (mailer, _) = recording_mailer();
 
-    let error =
-        service(ledger, gateway, mailer).place(SupportOrder { lot: 3, ..order(PayType::Card) }).await.unwrap_err();
+    let error = service(ledger, gateway, mailer)
+        .supports
+        .place(SupportOrder { lot: 3, ..order(PayType::Card) })
+        .await
+        .unwrap_err();
 
     assert!(matches!(error, SupportError::KeyReused), "{error:?}");
     assert_eq!(error.to_string(), MSG_KEY_REUSED);
@@ -890,7 +909,7 @@ async fn a_key_reused_for_another_order_is_refused() {
 /// Another member's saved card is refused before any sale is written, so no stock is held.
 #[tokio::test]
 async fn another_members_saved_card_is_refused_before_the_sale_is_written() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
@@ -900,7 +919,7 @@ async fn another_members_saved_card_is_refused_before_the_sale_is_written() {
     gateway.expect_cards().returning(|_| Ok(CustomerCards { cards: vec![], default: None }));
     let (mailer, _) = recording_mailer();
 
-    let error = service(ledger, gateway, mailer).place(order(PayType::Card)).await.unwrap_err();
+    let error = service(ledger, gateway, mailer).supports.place(order(PayType::Card)).await.unwrap_err();
 
     assert!(matches!(error, SupportError::NotFound), "{error:?}");
 }
@@ -908,7 +927,7 @@ async fn another_members_saved_card_is_refused_before_the_sale_is_written() {
 /// A typed card whose token the provider does not know is refused with the card field's message, nothing written.
 #[tokio::test]
 async fn a_made_up_card_token_is_refused_before_the_sale_is_written() {
-    let mut ledger = MockSupportLedger::new();
+    let mut ledger = MockStores::new();
     no_subscriptions(&mut ledger);
     ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
     ledger.expect_member_email().returning(|_| Ok(email()));
@@ -918,8 +937,10 @@ async fn a_made_up_card_token_is_refused_before_the_sale_is_written() {
     let (mailer, _) = recording_mailer();
     let typed = CardChoice::New { token: CardToken::new("tok_nonexistent"), save: false };
 
-    let error =
-        service(ledger, gateway, mailer).place(SupportOrder { card: Some(typed), ..order(PayType::Card) }).await;
+    let error = service(ledger, gateway, mailer)
+        .supports
+        .place(SupportOrder { card: Some(typed), ..order(PayType::Card) })
+        .await;
 
     let Err(SupportError::Invalid(problems)) = error else { panic!("{error:?}") };
     assert_eq!(problems[0].field, "card");
@@ -961,10 +982,55 @@ async fn no_payment_event_moves_money_that_does_not_match_the_sale() {
             gateway.expect_payment().returning(move |_| Ok(read_back()));
             let (mailer, sent) = recording_mailer();
 
-            service(ledger, gateway, mailer).apply_webhook("{}", "t=1,v1=x").await.unwrap();
+            service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
 
             assert!(reports.lock().unwrap().is_empty(), "{event_type}, {case}: nothing recorded");
             assert!(sent.lock().unwrap().is_empty(), "{event_type}, {case}: no mail");
         }
     }
+}
+
+fn monthly_order(supporter: Supporter, pay_type: PayType, card: Option<CardChoice>, lot: i64) -> SupportOrder {
+    SupportOrder {
+        supporter,
+        project: ProjectId(1),
+        ret: ReturnId(2),
+        lot,
+        pay_type,
+        idempotency_key: "key-12345678".into(),
+        supporter_name: "山田".into(),
+        corporate_url: None,
+        logo_url_id: None,
+        anonymous: false,
+        comment: None,
+        additional_value: None,
+        address: None,
+        agreed_to_terms: true,
+        not_antisocial: true,
+        card,
+    }
+}
+
+#[test]
+fn a_monthly_return_is_for_members_paying_by_a_saved_card_one_unit_at_a_time() {
+    let saved = Some(CardChoice::Saved(PaymentMethodId::new("card_1")));
+    let member = Supporter::Member(UserId(1));
+    assert!(check_monthly_order(&monthly_order(member.clone(), PayType::Card, saved.clone(), 1)).is_ok());
+    let guest = Supporter::Guest(Email::parse("g@example.jp").unwrap());
+    assert!(matches!(
+        check_monthly_order(&monthly_order(guest, PayType::Card, None, 1)),
+        Err(SupportError::MonthlyRefused(MSG_MONTHLY_MEMBERS_ONLY))
+    ));
+    assert!(matches!(
+        check_monthly_order(&monthly_order(member.clone(), PayType::BankTransfer, None, 1)),
+        Err(SupportError::MonthlyRefused(MSG_MONTHLY_CARD_ONLY))
+    ));
+    let typed = Some(CardChoice::New { token: CardToken::new("tok_1"), save: true });
+    let Err(SupportError::Invalid(problems)) =
+        check_monthly_order(&monthly_order(member.clone(), PayType::Card, typed, 2))
+    else {
+        panic!("a typed card and two units must be refused");
+    };
+    let fields: Vec<_> = problems.iter().map(|p| p.field).collect();
+    assert_eq!(fields, ["card", "lot"]);
 }

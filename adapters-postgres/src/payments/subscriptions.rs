@@ -1,5 +1,4 @@
-//! The storage side of monthly support (`SupportLedger`'s subscription
-//! methods): the subscription row mirrored from the provider, and each paid
+//! The storage side of monthly support (`SubscriptionStore`): the subscription row mirrored from the provider, and each paid
 //! invoice written as one sale. A paid month is unique by its invoice id
 //! (`sales_invoice_id_key`), so a redelivered webhook or a reconciler pass
 //! writes nothing twice; the running-totals triggers count each new sale.
@@ -18,7 +17,12 @@ use ports::payments::gateway::{
 use ports::payments::ledger::{MonthRecorded, SubscriptionRecord, SubscriptionTally};
 use ports::RepoError;
 
-use crate::error::map_diesel;
+use async_trait::async_trait;
+use ports::clock::Clock;
+use ports::payments::ledger::SubscriptionStore;
+
+use super::PgSupportLedger;
+use crate::error::{map_diesel, with_conn};
 use crate::sql_rules::{corrupt, stored_id, subscription_running};
 
 #[derive(QueryableByName)]
@@ -136,25 +140,25 @@ fn many(rows: Vec<SubscriptionRow>) -> Result<Vec<SubscriptionRecord>, RepoError
     rows.into_iter().map(SubscriptionRecord::try_from).collect()
 }
 
-pub(crate) fn by_id(conn: &mut PgConnection, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {
+fn by_id(conn: &mut PgConnection, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {
     one(conn, BY_ID.as_str(), id)
 }
 
-pub(crate) fn by_sale(conn: &mut PgConnection, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError> {
+fn by_sale(conn: &mut PgConnection, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError> {
     one(conn, BY_SALE.as_str(), sale.get())
 }
 
-pub(crate) fn by_provider(conn: &mut PgConnection, id: &str) -> Result<Option<SubscriptionRecord>, RepoError> {
+fn by_provider(conn: &mut PgConnection, id: &str) -> Result<Option<SubscriptionRecord>, RepoError> {
     let row: Option<SubscriptionRow> =
         sql_query(BY_PROVIDER.as_str()).bind::<Text, _>(id).get_result(conn).optional().map_err(map_diesel)?;
     row.map(SubscriptionRecord::try_from).transpose()
 }
 
-pub(crate) fn of_user(conn: &mut PgConnection, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError> {
+fn of_user(conn: &mut PgConnection, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError> {
     many(sql_query(OF_USER.as_str()).bind::<BigInt, _>(user.get()).load(conn).map_err(map_diesel)?)
 }
 
-pub(crate) fn running(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
+fn running(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
     many(
         sql_query(RUNNING_PAGE.as_str())
             .bind::<BigInt, _>(after)
@@ -164,7 +168,7 @@ pub(crate) fn running(conn: &mut PgConnection, after: i64, limit: i64) -> Result
     )
 }
 
-pub(crate) fn of_ended_projects(
+fn of_ended_projects(
     conn: &mut PgConnection,
     today: NaiveDate,
     limit: i64,
@@ -198,7 +202,7 @@ struct TallyRow {
     months_paid: i64,
 }
 
-pub(crate) fn tallies(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
+fn tallies(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
     let rows: Vec<TallyRow> = sql_query(
         "SELECT b.id, b.project_id, b.subscription_id, b.status, \
            (SELECT count(*) FROM sales m WHERE m.subscription_id = b.id AND m.invoice_id IS NOT NULL \
@@ -225,7 +229,7 @@ pub(crate) fn tallies(conn: &mut PgConnection, after: i64, limit: i64) -> Result
 
 /// The row of a first sale's subscription, written once (a repeat of the
 /// support call finds it).
-pub(crate) fn open(
+fn open(
     conn: &mut PgConnection,
     sale: SaleId,
     customer: &CustomerId,
@@ -248,7 +252,7 @@ pub(crate) fn open(
     by_sale(conn, sale)?.ok_or(RepoError::NotFound)
 }
 
-pub(crate) fn record(
+fn record(
     conn: &mut PgConnection,
     id: i64,
     state: &ProviderSubscription,
@@ -281,7 +285,7 @@ pub(crate) fn record(
 /// month, once. The first paid invoice is tied to the support's own sale
 /// (still unpaid); every later one is a new sale copying the first one's
 /// terms, display name and sponsor flag, written paid.
-pub(crate) fn record_month(
+fn record_month(
     conn: &mut PgConnection,
     id: i64,
     invoice: &ProviderInvoice,
@@ -336,7 +340,7 @@ pub(crate) fn record_month(
         .bind::<BigInt, _>(created.id)
         .bind::<BigInt, _>(first.id)
         .execute(conn)?;
-        let sale = crate::ledger::sale_by_id(conn, SaleId(created.id))
+        let sale = super::sale_query::sale_by_id(conn, SaleId(created.id))
             .map_err(Tx::Repo)?
             .ok_or_else(|| Tx::Repo(corrupt("sales", format!("month {} vanished after insert", created.id))))?;
         Ok(MonthRecorded::Renewal(Box::new(sale)))
@@ -360,7 +364,7 @@ impl From<diesel::result::Error> for Tx {
 }
 
 /// Sets a once-only marker; `true` when this call set it.
-pub(crate) fn mark_failure(conn: &mut PgConnection, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError> {
+fn mark_failure(conn: &mut PgConnection, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError> {
     let updated = sql_query(
         "UPDATE subscriptions SET failure_mailed_invoice = $2 \
          WHERE id = $1 AND failure_mailed_invoice IS DISTINCT FROM $2",
@@ -372,10 +376,87 @@ pub(crate) fn mark_failure(conn: &mut PgConnection, id: i64, invoice: &InvoiceId
     Ok(updated == 1)
 }
 
-pub(crate) fn mark_end(conn: &mut PgConnection, id: i64) -> Result<bool, RepoError> {
+fn mark_end(conn: &mut PgConnection, id: i64) -> Result<bool, RepoError> {
     let updated = sql_query("UPDATE subscriptions SET end_mailed = TRUE WHERE id = $1 AND NOT end_mailed")
         .bind::<BigInt, _>(id)
         .execute(conn)
         .map_err(map_diesel)?;
     Ok(updated == 1)
+}
+
+#[async_trait]
+impl<C: Clock + 'static> SubscriptionStore for PgSupportLedger<C> {
+    async fn open_subscription(
+        &self,
+        sale: SaleId,
+        customer: &CustomerId,
+        card: &PaymentMethodId,
+        plan_id: &str,
+        amount: Yen,
+    ) -> Result<SubscriptionRecord, RepoError> {
+        let (customer, card, plan_id) = (customer.clone(), card.clone(), plan_id.to_string());
+        with_conn(&self.pool, move |conn| open(conn, sale, &customer, &card, &plan_id, amount)).await
+    }
+
+    async fn subscription(&self, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| by_id(conn, id)).await
+    }
+
+    async fn subscription_by_sale(&self, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| by_sale(conn, sale)).await
+    }
+
+    async fn subscription_by_provider(&self, id: &SubscriptionId) -> Result<Option<SubscriptionRecord>, RepoError> {
+        let id = id.as_str().to_string();
+        with_conn(&self.pool, move |conn| by_provider(conn, &id)).await
+    }
+
+    async fn record_subscription(
+        &self,
+        id: i64,
+        state: &ProviderSubscription,
+        now: DateTime<Utc>,
+    ) -> Result<SubscriptionRecord, RepoError> {
+        let state = state.clone();
+        with_conn(&self.pool, move |conn| record(conn, id, &state, now)).await
+    }
+
+    async fn record_month(
+        &self,
+        id: i64,
+        invoice: &ProviderInvoice,
+        now: DateTime<Utc>,
+    ) -> Result<MonthRecorded, RepoError> {
+        let invoice = invoice.clone();
+        with_conn(&self.pool, move |conn| record_month(conn, id, &invoice, now)).await
+    }
+
+    async fn mark_failure_mailed(&self, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError> {
+        let invoice = invoice.clone();
+        with_conn(&self.pool, move |conn| mark_failure(conn, id, &invoice)).await
+    }
+
+    async fn mark_end_mailed(&self, id: i64) -> Result<bool, RepoError> {
+        with_conn(&self.pool, move |conn| mark_end(conn, id)).await
+    }
+
+    async fn subscriptions_of(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| of_user(conn, user)).await
+    }
+
+    async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| running(conn, after, limit)).await
+    }
+
+    async fn subscription_tallies(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
+        with_conn(&self.pool, move |conn| tallies(conn, after, limit)).await
+    }
+
+    async fn subscriptions_of_ended_projects(
+        &self,
+        today: NaiveDate,
+        limit: i64,
+    ) -> Result<Vec<SubscriptionRecord>, RepoError> {
+        with_conn(&self.pool, move |conn| of_ended_projects(conn, today, limit)).await
+    }
 }

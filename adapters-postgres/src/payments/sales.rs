@@ -1,10 +1,6 @@
-//! The storage side of the backing flow (`ports::payments::ledger`): the
-//! checkout read, a support written in one transaction (the stock trigger
-//! takes its lots), provider reports applied under the sale's row lock,
-//! the sweeps' reads, provider customers and events, and guest accounts.
-//! Plain SQL, like the profile reads, so that the joins read as they run.
-
-use std::sync::LazyLock;
+//! Checkout, supporter accounts and sales: a support written in one
+//! transaction (the stock trigger takes its lots) and provider reports
+//! applied under the sale's row lock.
 
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -14,29 +10,24 @@ use diesel::sql_types::{BigInt, Bool, Date, Integer, Nullable, SmallInt, Text, T
 use diesel::{sql_query, QueryableByName};
 use domain::account::{AccountStatus, Email};
 use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
-use domain::lot::Lot;
-use domain::money::{FeeSchedule, PriceBreakdown, TaxMode, TaxRate, Yen};
-use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
+use domain::money::{TaxRate, Yen};
+use domain::payment::{PayType, SaleStatus};
 use domain::project::is_open;
 use domain::returns::{is_hidden, transfer_hold_block, PurchaseBlock, Remaining, ReturnType};
 use domain::time::tokyo_date;
-use ports::clock::{Clock, SystemClock};
-use ports::payments::gateway::{
-    ConnectedAccountId, CustomerId, InvoiceId, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription,
-    SubscriptionId,
-};
+use ports::clock::Clock;
+use ports::payments::gateway::{ConnectedAccountId, PaymentId, PaymentMethodId};
 use ports::payments::ledger::{
-    AdditionalQuestion, Checkout, DeliveryAddress, GuestLookup, MonthRecorded, NewSale, PaymentReport, PlaceError,
-    Placed, Recorded, SaleRecord, SubscriptionRecord, SubscriptionTally, SupportLedger,
+    AdditionalQuestion, Checkout, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, Recorded,
+    SaleRecord, SaleStore,
 };
 use ports::RepoError;
 
-use crate::error::{expect_row, map_diesel, run_blocking, with_conn};
-use crate::sql_rules::{
-    awaiting_payment, corrupt, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited,
-};
+use super::sale_query::{fee_schedule, provider_id, sale_by_id, sale_by_key, SaleRow, SALE_BY_PAYMENT};
+use super::PgSupportLedger;
+use crate::error::{map_diesel, run_blocking, with_conn};
+use crate::sql_rules::{corrupt, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited};
 use crate::users::{status_from_db, status_to_db};
-use crate::PgPool;
 
 /// The CHECK that refuses lots beyond a return's stock (raised by the
 /// `sales_sync_return_lots` trigger in the sale's own statement).
@@ -45,27 +36,6 @@ const STOCK_CHECK: &str = "returns_lots_taken_within_stock_limit";
 const IDEMPOTENCY_KEY: &str = "sales_idempotency_key_key";
 /// Case-insensitive unique e-mail of `users`.
 const USER_EMAIL_KEY: &str = "users_email_lower_key";
-
-/// `ports::payments::ledger::SupportLedger` over PostgreSQL. The clock only
-/// decides whether a project is still open at checkout (its period ends on
-/// a Tokyo calendar day).
-#[derive(Clone)]
-pub struct PgSupportLedger<C = SystemClock> {
-    pool: PgPool,
-    clock: C,
-}
-
-impl PgSupportLedger {
-    pub fn new(pool: PgPool) -> Self {
-        Self { pool, clock: SystemClock }
-    }
-}
-
-impl<C: Clock> PgSupportLedger<C> {
-    pub fn with_clock(pool: PgPool, clock: C) -> Self {
-        Self { pool, clock }
-    }
-}
 
 /// A transaction's failure: a database error still to be looked at (the
 /// stock CHECK and the key's unique index mean something to `place`), or a
@@ -106,220 +76,6 @@ fn refused_by(error: &DieselError) -> Option<&str> {
         _ => None,
     }
 }
-
-fn fee_schedule(code: &str) -> Result<FeeSchedule, RepoError> {
-    match code {
-        "standard" => Ok(FeeSchedule::Standard),
-        "internal" => Ok(FeeSchedule::Internal),
-        other => Err(corrupt("projects.fee_schedule", format!("{other:?}"))),
-    }
-}
-
-fn pay_type(code: i16) -> Result<PayType, RepoError> {
-    PayType::from_code(i32::from(code)).map_err(|e| corrupt("sales.payment_type", e))
-}
-
-fn parse_email(column: &str, raw: &str) -> Result<Email, RepoError> {
-    Email::parse(raw).map_err(|e| corrupt(column, e))
-}
-
-/// Provider ids are optional text; an empty one is none.
-fn provider_id<T>(raw: Option<String>, make: fn(String) -> T) -> Option<T> {
-    raw.filter(|id| !id.trim().is_empty()).map(make)
-}
-
-// ---------------------------------------------------------------- sales ----
-
-#[derive(QueryableByName)]
-struct SaleRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-    #[diesel(sql_type = BigInt)]
-    user_id: i64,
-    #[diesel(sql_type = Text)]
-    email: String,
-    #[diesel(sql_type = BigInt)]
-    project_id: i64,
-    #[diesel(sql_type = Text)]
-    project_slug: String,
-    #[diesel(sql_type = Text)]
-    project_title: String,
-    #[diesel(sql_type = BigInt)]
-    return_id: i64,
-    #[diesel(sql_type = Text)]
-    return_title: String,
-    #[diesel(sql_type = SmallInt)]
-    payment_type: i16,
-    #[diesel(sql_type = Text)]
-    status: String,
-    #[diesel(sql_type = BigInt)]
-    price: i64,
-    #[diesel(sql_type = SmallInt)]
-    lot: i16,
-    #[diesel(sql_type = BigInt)]
-    amount: i64,
-    #[diesel(sql_type = BigInt)]
-    tax: i64,
-    #[diesel(sql_type = BigInt)]
-    total: i64,
-    #[diesel(sql_type = Text)]
-    tax_mode: String,
-    #[diesel(sql_type = SmallInt)]
-    tax_rate_percent: i16,
-    #[diesel(sql_type = BigInt)]
-    application_fee: i64,
-    #[diesel(sql_type = Nullable<Text>)]
-    connected_account_id: Option<String>,
-    #[diesel(sql_type = Nullable<Text>)]
-    intent_id: Option<String>,
-    #[diesel(sql_type = Text)]
-    displayname: String,
-    #[diesel(sql_type = Nullable<BigInt>)]
-    amount_remaining: Option<i64>,
-    #[diesel(sql_type = Nullable<Text>)]
-    bank_instructions: Option<String>,
-    #[diesel(sql_type = Nullable<Date>)]
-    transfer_deadline: Option<NaiveDate>,
-    #[diesel(sql_type = Nullable<Text>)]
-    card_id: Option<String>,
-    #[diesel(sql_type = Nullable<Text>)]
-    one_time_card_id: Option<String>,
-    #[diesel(sql_type = Bool)]
-    refund_required: bool,
-    #[diesel(sql_type = BigInt)]
-    refunded_amount: i64,
-    #[diesel(sql_type = Timestamptz)]
-    created_at: DateTime<Utc>,
-}
-
-impl TryFrom<SaleRow> for SaleRecord {
-    type Error = RepoError;
-    fn try_from(row: SaleRow) -> Result<Self, RepoError> {
-        let lot = Lot::parse(i64::from(row.lot)).map_err(|e| corrupt("sales.lot", e))?;
-        let rate = u32::try_from(row.tax_rate_percent)
-            .ok()
-            .and_then(|percent| TaxRate::new(percent).ok())
-            .ok_or_else(|| corrupt("sales.tax_rate_percent", row.tax_rate_percent))?;
-        let terms = PriceBreakdown {
-            price: Yen(row.price),
-            lot,
-            amount: Yen(row.amount),
-            tax: Yen(row.tax),
-            total: Yen(row.total),
-            mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
-            rate,
-        };
-        let instructions = row
-            .bank_instructions
-            .map(|json| serde_json::from_str::<BankTransferInstructions>(&json))
-            .transpose()
-            .map_err(|e| corrupt("sales.bank_instructions", e))?;
-        Ok(SaleRecord {
-            id: stored_id("sales.id", row.id)?,
-            user: stored_id("sales.user_id", row.user_id)?,
-            email: parse_email("users.email", &row.email)?,
-            project_id: stored_id("sales.project_id", row.project_id)?,
-            project_slug: row.project_slug,
-            project_title: row.project_title,
-            return_id: stored_id("sales.return_id", row.return_id)?,
-            return_title: row.return_title,
-            pay_type: pay_type(row.payment_type)?,
-            status: sale_status_from_db(&row.status)?,
-            terms,
-            application_fee: Yen(row.application_fee),
-            connected_account: provider_id(row.connected_account_id, ConnectedAccountId::new),
-            payment: provider_id(row.intent_id, PaymentId::new),
-            display_name: row.displayname,
-            amount_remaining: row.amount_remaining.map(Yen),
-            instructions,
-            transfer_deadline: row.transfer_deadline,
-            one_time_card: provider_id(row.one_time_card_id, PaymentMethodId::new),
-            card: provider_id(row.card_id, PaymentMethodId::new),
-            refund_required: row.refund_required,
-            refunded: Yen(row.refunded_amount),
-            created_at: row.created_at,
-        })
-    }
-}
-
-/// A sale with what the flow, the mails and the history show beside it.
-/// Sales written before the backing flow may have no display name: empty.
-const SALE_SELECT: &str = "SELECT s.id, s.user_id, u.email, s.project_id, p.slug AS project_slug, \
-       p.title AS project_title, s.return_id, r.title AS return_title, s.payment_type, s.status, s.price, s.lot, \
-       s.amount, s.tax, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
-       s.intent_id, coalesce(d.displayname, '') AS displayname, s.amount_remaining, \
-       s.bank_instructions::text AS bank_instructions, s.transfer_deadline, s.card_id, s.one_time_card_id, \
-       s.refund_required, s.refunded_amount, s.created_at \
-     FROM sales s \
-     JOIN users u ON u.id = s.user_id \
-     JOIN projects p ON p.id = s.project_id \
-     JOIN returns r ON r.id = s.return_id \
-     LEFT JOIN display_names d ON d.sales_id = s.id";
-
-static SALE_BY_ID: LazyLock<String> = LazyLock::new(|| format!("{SALE_SELECT} WHERE s.id = $1"));
-static SALE_BY_PAYMENT: LazyLock<String> = LazyLock::new(|| format!("{SALE_SELECT} WHERE s.intent_id = $1"));
-static SALE_BY_KEY: LazyLock<String> =
-    LazyLock::new(|| format!("{SALE_SELECT} WHERE s.user_id = $1 AND s.idempotency_key = $2"));
-static UNSETTLED: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "{SALE_SELECT} WHERE {} AND s.updated_at < $1 ORDER BY s.updated_at, s.id LIMIT $2",
-        awaiting_payment("s.status")
-    )
-});
-static WITH_PAYMENT: LazyLock<String> = LazyLock::new(|| {
-    format!("{SALE_SELECT} WHERE coalesce(s.intent_id, '') <> '' AND s.id > $1 ORDER BY s.id LIMIT $2")
-});
-static OVERDUE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "{SALE_SELECT} WHERE {} AND s.payment_type = {} AND s.transfer_deadline < $1 \
-         ORDER BY s.transfer_deadline, s.id LIMIT $2",
-        transfer_awaited("s.status"),
-        PayType::BankTransfer.code()
-    )
-});
-
-/// A bank-transfer sale cancelled at its deadline whose provider payment is
-/// still open: money sent late still pays it. Written as the partial index
-/// `sales_open_late_transfers_idx` states it.
-static LATE_OPEN: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "s.status = '{}' AND s.payment_type = {} AND s.intent_id IS NOT NULL AND s.intent_closed_at IS NULL \
-           AND NOT s.refund_required",
-        sale_status_to_db(SaleStatus::Canceled),
-        PayType::BankTransfer.code()
-    )
-});
-static LATE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
-    format!("{SALE_SELECT} WHERE {} AND s.updated_at < $1 ORDER BY s.updated_at, s.id LIMIT $2", LATE_OPEN.as_str())
-});
-static TRANSFERS_TO_CLOSE: LazyLock<String> = LazyLock::new(|| {
-    format!(
-        "{SALE_SELECT} WHERE {} AND s.transfer_deadline < $1 ORDER BY s.transfer_deadline, s.id LIMIT $2",
-        LATE_OPEN.as_str()
-    )
-});
-
-pub(crate) fn sale_by_id(conn: &mut PgConnection, id: SaleId) -> Result<Option<SaleRecord>, RepoError> {
-    let row: Option<SaleRow> =
-        sql_query(SALE_BY_ID.as_str()).bind::<BigInt, _>(id.get()).get_result(conn).optional().map_err(map_diesel)?;
-    row.map(SaleRecord::try_from).transpose()
-}
-
-fn sale_by_key(conn: &mut PgConnection, user: UserId, key: &str) -> Result<Option<SaleRecord>, RepoError> {
-    let row: Option<SaleRow> = sql_query(SALE_BY_KEY.as_str())
-        .bind::<BigInt, _>(user.get())
-        .bind::<Text, _>(key)
-        .get_result(conn)
-        .optional()
-        .map_err(map_diesel)?;
-    row.map(SaleRecord::try_from).transpose()
-}
-
-fn sale_rows(rows: Vec<SaleRow>) -> Result<Vec<SaleRecord>, RepoError> {
-    rows.into_iter().map(SaleRecord::try_from).collect()
-}
-
-// ------------------------------------------------------------- checkout ----
 
 #[derive(QueryableByName)]
 struct CheckoutRow {
@@ -797,24 +553,8 @@ fn guest_lookup(account: Option<(UserId, AccountStatus)>) -> GuestLookup {
     }
 }
 
-// -------------------------------------------------------------- adapter ----
-
-#[derive(QueryableByName)]
-struct TextRow {
-    #[diesel(sql_type = Text)]
-    value: String,
-}
-
-#[derive(QueryableByName)]
-struct EventPaymentRow {
-    #[diesel(sql_type = Text)]
-    event_id: String,
-    #[diesel(sql_type = Text)]
-    object_id: String,
-}
-
 #[async_trait]
-impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
+impl<C: Clock + 'static> SaleStore for PgSupportLedger<C> {
     async fn checkout(&self, project: ProjectId, ret: ReturnId) -> Result<Option<Checkout>, RepoError> {
         let today = tokyo_date(self.clock.now());
         with_conn(&self.pool, move |conn| {
@@ -828,17 +568,6 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
                 Some(row) => row.into_checkout(today),
                 None => Ok(None),
             }
-        })
-        .await
-    }
-
-    async fn member_email(&self, user: UserId) -> Result<Email, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            let row: TextRow = sql_query("SELECT email AS value FROM users WHERE id = $1")
-                .bind::<BigInt, _>(user.get())
-                .get_result(conn)
-                .map_err(map_diesel)?;
-            parse_email("users.email", &row.value)
         })
         .await
     }
@@ -917,319 +646,5 @@ impl<C: Clock + 'static> SupportLedger for PgSupportLedger<C> {
             conn.transaction(|conn| record_in(conn, sale, &report, now)).map_err(TxError::into_repo)
         })
         .await
-    }
-
-    async fn unsettled(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            sale_rows(
-                sql_query(UNSETTLED.as_str())
-                    .bind::<Timestamptz, _>(changed_before)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-                    .map_err(map_diesel)?,
-            )
-        })
-        .await
-    }
-
-    async fn sales_with_payment(&self, after: SaleId, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            sale_rows(
-                sql_query(WITH_PAYMENT.as_str())
-                    .bind::<BigInt, _>(after.get())
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-                    .map_err(map_diesel)?,
-            )
-        })
-        .await
-    }
-
-    async fn overdue_transfers(&self, today: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            sale_rows(
-                sql_query(OVERDUE_TRANSFERS.as_str())
-                    .bind::<Date, _>(today)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-                    .map_err(map_diesel)?,
-            )
-        })
-        .await
-    }
-
-    async fn late_transfers(&self, changed_before: DateTime<Utc>, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            sale_rows(
-                sql_query(LATE_TRANSFERS.as_str())
-                    .bind::<Timestamptz, _>(changed_before)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-                    .map_err(map_diesel)?,
-            )
-        })
-        .await
-    }
-
-    async fn transfers_to_close(&self, deadline_before: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            sale_rows(
-                sql_query(TRANSFERS_TO_CLOSE.as_str())
-                    .bind::<Date, _>(deadline_before)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-                    .map_err(map_diesel)?,
-            )
-        })
-        .await
-    }
-
-    async fn close_transfer(
-        &self,
-        sale: SaleId,
-        partly_paid: bool,
-        now: DateTime<Utc>,
-    ) -> Result<SaleRecord, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            // Only a sale still cancelled is flagged: one revived meanwhile was paid in full.
-            let updated = sql_query(format!(
-                "UPDATE sales SET intent_closed_at = coalesce(intent_closed_at, $2), updated_at = $2, \
-                   refund_required = refund_required OR ($3 AND status = '{}') \
-                 WHERE id = $1",
-                sale_status_to_db(SaleStatus::Canceled)
-            ))
-            .bind::<BigInt, _>(sale.get())
-            .bind::<Timestamptz, _>(now)
-            .bind::<Bool, _>(partly_paid)
-            .execute(conn)
-            .map_err(map_diesel)?;
-            expect_row(updated)?;
-            sale_by_id(conn, sale)?.ok_or(RepoError::NotFound)
-        })
-        .await
-    }
-
-    async fn customer(&self, user: UserId) -> Result<Option<CustomerId>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            let row: Option<TextRow> =
-                sql_query("SELECT customer_id AS value FROM payment_customers WHERE user_id = $1")
-                    .bind::<BigInt, _>(user.get())
-                    .get_result(conn)
-                    .optional()
-                    .map_err(map_diesel)?;
-            Ok(row.map(|r| CustomerId::new(r.value)))
-        })
-        .await
-    }
-
-    async fn save_customer(&self, user: UserId, customer: &CustomerId) -> Result<CustomerId, RepoError> {
-        let customer = customer.as_str().to_string();
-        with_conn(&self.pool, move |conn| {
-            // The first customer stored wins; a concurrent second one reads it back.
-            sql_query(
-                "INSERT INTO payment_customers (user_id, customer_id) VALUES ($1, $2) ON CONFLICT (user_id) DO NOTHING",
-            )
-            .bind::<BigInt, _>(user.get())
-            .bind::<Text, _>(customer)
-            .execute(conn)
-            .map_err(map_diesel)?;
-            let row: TextRow = sql_query("SELECT customer_id AS value FROM payment_customers WHERE user_id = $1")
-                .bind::<BigInt, _>(user.get())
-                .get_result(conn)
-                .map_err(map_diesel)?;
-            Ok(CustomerId::new(row.value))
-        })
-        .await
-    }
-
-    async fn record_event(
-        &self,
-        event_id: &str,
-        event_type: &str,
-        object_id: Option<String>,
-        payload: serde_json::Value,
-        now: DateTime<Utc>,
-    ) -> Result<bool, RepoError> {
-        let (event_id, event_type) = (event_id.to_string(), event_type.to_string());
-        let payload = payload.to_string();
-        with_conn(&self.pool, move |conn| {
-            // A redelivery of an event not applied yet is another attempt (the no-op update makes the row count).
-            let to_apply = sql_query(
-                "INSERT INTO provider_events (event_id, event_type, object_id, payload, received_at) \
-                 VALUES ($1, $2, $3, $4::jsonb, $5) \
-                 ON CONFLICT (event_id) DO UPDATE SET event_id = EXCLUDED.event_id \
-                   WHERE provider_events.processed_at IS NULL",
-            )
-            .bind::<Text, _>(event_id)
-            .bind::<Text, _>(event_type)
-            .bind::<Nullable<Text>, _>(object_id)
-            .bind::<Text, _>(payload)
-            .bind::<Timestamptz, _>(now)
-            .execute(conn)
-            .map_err(map_diesel)?;
-            Ok(to_apply == 1)
-        })
-        .await
-    }
-
-    async fn finish_event(&self, event_id: &str, error: Option<String>, now: DateTime<Utc>) -> Result<(), RepoError> {
-        let event_id = event_id.to_string();
-        with_conn(&self.pool, move |conn| {
-            let updated = match error {
-                None => {
-                    sql_query("UPDATE provider_events SET processed_at = $2, last_error = NULL WHERE event_id = $1")
-                        .bind::<Text, _>(event_id)
-                        .bind::<Timestamptz, _>(now)
-                        .execute(conn)
-                }
-                Some(error) => {
-                    sql_query("UPDATE provider_events SET attempts = attempts + 1, last_error = $2 WHERE event_id = $1")
-                        .bind::<Text, _>(event_id)
-                        .bind::<Text, _>(error)
-                        .execute(conn)
-                }
-            }
-            .map_err(map_diesel)?;
-            expect_row(updated)
-        })
-        .await
-    }
-
-    async fn unapplied_event_payments(&self, limit: i64) -> Result<Vec<(String, PaymentId)>, RepoError> {
-        with_conn(&self.pool, move |conn| {
-            // `_` is LIKE's one-character wildcard: escaped, the prefix is exactly "pi_".
-            let rows: Vec<EventPaymentRow> = sql_query(
-                "SELECT event_id, object_id FROM provider_events \
-                  WHERE processed_at IS NULL AND object_id LIKE 'pi\\_%' AND attempts < $2 \
-                  ORDER BY received_at, event_id LIMIT $1",
-            )
-            .bind::<BigInt, _>(limit)
-            .bind::<Integer, _>(ports::payments::ledger::MAX_EVENT_ATTEMPTS)
-            .load(conn)
-            .map_err(map_diesel)?;
-            Ok(rows.into_iter().map(|r| (r.event_id, PaymentId::new(r.object_id))).collect())
-        })
-        .await
-    }
-
-    async fn open_subscription(
-        &self,
-        sale: SaleId,
-        customer: &CustomerId,
-        card: &PaymentMethodId,
-        plan_id: &str,
-        amount: Yen,
-    ) -> Result<SubscriptionRecord, RepoError> {
-        let (customer, card, plan_id) = (customer.clone(), card.clone(), plan_id.to_string());
-        with_conn(&self.pool, move |conn| crate::subscriptions::open(conn, sale, &customer, &card, &plan_id, amount))
-            .await
-    }
-
-    async fn subscription(&self, id: i64) -> Result<Option<SubscriptionRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::by_id(conn, id)).await
-    }
-
-    async fn subscription_by_sale(&self, sale: SaleId) -> Result<Option<SubscriptionRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::by_sale(conn, sale)).await
-    }
-
-    async fn subscription_by_provider(&self, id: &SubscriptionId) -> Result<Option<SubscriptionRecord>, RepoError> {
-        let id = id.as_str().to_string();
-        with_conn(&self.pool, move |conn| crate::subscriptions::by_provider(conn, &id)).await
-    }
-
-    async fn record_subscription(
-        &self,
-        id: i64,
-        state: &ProviderSubscription,
-        now: DateTime<Utc>,
-    ) -> Result<SubscriptionRecord, RepoError> {
-        let state = state.clone();
-        with_conn(&self.pool, move |conn| crate::subscriptions::record(conn, id, &state, now)).await
-    }
-
-    async fn record_month(
-        &self,
-        id: i64,
-        invoice: &ProviderInvoice,
-        now: DateTime<Utc>,
-    ) -> Result<MonthRecorded, RepoError> {
-        let invoice = invoice.clone();
-        with_conn(&self.pool, move |conn| crate::subscriptions::record_month(conn, id, &invoice, now)).await
-    }
-
-    async fn mark_failure_mailed(&self, id: i64, invoice: &InvoiceId) -> Result<bool, RepoError> {
-        let invoice = invoice.clone();
-        with_conn(&self.pool, move |conn| crate::subscriptions::mark_failure(conn, id, &invoice)).await
-    }
-
-    async fn mark_end_mailed(&self, id: i64) -> Result<bool, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::mark_end(conn, id)).await
-    }
-
-    async fn subscriptions_of(&self, user: UserId) -> Result<Vec<SubscriptionRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::of_user(conn, user)).await
-    }
-
-    async fn running_subscriptions(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::running(conn, after, limit)).await
-    }
-
-    async fn subscription_tallies(&self, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::tallies(conn, after, limit)).await
-    }
-
-    async fn subscriptions_of_ended_projects(
-        &self,
-        today: NaiveDate,
-        limit: i64,
-    ) -> Result<Vec<SubscriptionRecord>, RepoError> {
-        with_conn(&self.pool, move |conn| crate::subscriptions::of_ended_projects(conn, today, limit)).await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::expect_used)]
-    use super::*;
-    use crate::testing::TestDatabase;
-    use diesel::{Connection, PgConnection};
-
-    #[derive(QueryableByName)]
-    struct PlanLine {
-        #[diesel(sql_type = Text, column_name = "QUERY PLAN")]
-        line: String,
-    }
-
-    fn plan(conn: &mut PgConnection, sql: &str) -> String {
-        let lines: Vec<PlanLine> = sql_query(format!("EXPLAIN {sql}")).load(conn).unwrap();
-        lines.into_iter().map(|l| l.line).collect::<Vec<_>>().join("\n")
-    }
-
-    /// The status filters are generated from the domain; they must still
-    /// imply the partial indexes' predicates, or the sweeps scan every sale.
-    #[test]
-    fn the_sweeps_can_use_the_partial_indexes_of_unpaid_sales() {
-        let (db, _pool) = TestDatabase::create().unwrap();
-        let mut conn = PgConnection::establish(&db.url).unwrap();
-        sql_query("SET enable_seqscan = off").execute(&mut conn).unwrap();
-
-        let overdue = OVERDUE_TRANSFERS.replace("$1", "DATE '2026-11-26'").replace("$2", "10");
-        assert!(plan(&mut conn, &overdue).contains("sales_open_transfers_idx"), "{}", plan(&mut conn, &overdue));
-        let unsettled = UNSETTLED.replace("$1", "TIMESTAMPTZ '2026-11-26T00:00:00Z'").replace("$2", "10");
-        assert!(plan(&mut conn, &unsettled).contains("sales_unpaid_idx"), "{}", plan(&mut conn, &unsettled));
-        let to_close = TRANSFERS_TO_CLOSE.replace("$1", "DATE '2026-11-26'").replace("$2", "10");
-        assert!(plan(&mut conn, &to_close).contains("sales_open_late_transfers_idx"), "{}", plan(&mut conn, &to_close));
-        let late = LATE_TRANSFERS.replace("$1", "TIMESTAMPTZ '2026-11-26T00:00:00Z'").replace("$2", "10");
-        assert!(plan(&mut conn, &late).contains("sales_open_late_transfers_idx"), "{}", plan(&mut conn, &late));
-    }
-
-    #[test]
-    fn the_reconciler_asks_about_every_status_that_holds_lots_unpaid() {
-        let filter = awaiting_payment("status");
-        for status in SaleStatus::ALL {
-            let listed = filter.contains(&format!("'{}'", status.as_str()));
-            assert_eq!(listed, status.reserves_stock() && !status.counts_toward_totals(), "{status:?} in {filter}");
-        }
     }
 }
