@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_payouts;
 mod admin_projects;
 pub mod auth;
 mod cards;
@@ -63,6 +64,7 @@ pub struct Services {
     pub audit: web::Data<dyn ports::admin::audit::AuditLog>,
     pub dashboard: web::Data<dyn ports::admin::dashboard::AdminDashboard>,
     pub refunds: web::Data<dyn ports::admin::refunds::Refunds>,
+    pub payouts: web::Data<dyn ports::campaign::payouts::Payouts>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
 
@@ -91,6 +93,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.audit.clone())
             .app_data(services.dashboard.clone())
             .app_data(services.refunds.clone())
+            .app_data(services.payouts.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
             .app_data(services.mass_mails.clone())
@@ -149,6 +152,7 @@ pub(crate) mod test_support {
         pub audit: MockAuditLog,
         pub dashboard: MockAdminDashboard,
         pub refunds: MockRefunds,
+        pub payouts: ports::campaign::payouts::MockPayouts,
         pub projects: MockProjects,
         pub moderation: MockModeration,
 
@@ -171,6 +175,7 @@ pub(crate) mod test_support {
                 audit: MockAuditLog::new(),
                 dashboard: MockAdminDashboard::new(),
                 refunds: MockRefunds::new(),
+                payouts: ports::campaign::payouts::MockPayouts::new(),
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
 
@@ -197,6 +202,7 @@ pub(crate) mod test_support {
             let audit: Arc<dyn AuditLog> = Arc::new(self.audit);
             let dashboard: Arc<dyn AdminDashboard> = Arc::new(self.dashboard);
             let refunds: Arc<dyn Refunds> = Arc::new(self.refunds);
+            let payouts: Arc<dyn ports::campaign::payouts::Payouts> = Arc::new(self.payouts);
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
 
@@ -220,6 +226,7 @@ pub(crate) mod test_support {
                 audit: Data::from(audit),
                 dashboard: Data::from(dashboard),
                 refunds: Data::from(refunds),
+                payouts: Data::from(payouts),
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
 

@@ -70,6 +70,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::subscription::config(cfg);
     crate::admin::config(cfg);
     crate::admin_projects::config(cfg);
+    crate::admin_payouts::config(cfg);
     crate::refunds::config(cfg);
     crate::mass_mail::config(cfg);
     cfg.service(openapi_document);
@@ -240,6 +241,9 @@ mod tests {
             .projects
             .expect_list()
             .returning(|_| Err(AuthoringError::Repo(RepoError::Unexpected(anyhow::anyhow!("test")))));
+        mocks.payouts.expect_list().returning(|| {
+            Err(ports::campaign::payouts::PayoutError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
+        });
         mocks.mass_mails.expect_preview().returning(|_| Ok(0));
         mocks.mass_mails.expect_register().returning(|_, _| Err(MassMailError::NoRecipients));
         mocks.mass_mails.expect_list().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
@@ -270,7 +274,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 66, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 70, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -4,6 +4,7 @@
 use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::NaiveDate;
+use domain::closing::CloseOutcome;
 use domain::project::{FundingModel, Progress};
 use domain::returns::PurchaseBlock;
 use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView};
@@ -360,6 +361,29 @@ struct ProjectDetailDto {
     owner: Option<OwnerDto>,
     /// Questions and answers in the operator's order; empty = no FAQ section.
     faqs: Vec<FaqDto>,
+    /// How the campaign ended; null while it is open or not decided yet after its end (集計中).
+    #[schema(required = true)]
+    result: Option<CampaignResultDto>,
+}
+
+/// `succeeded` (成立), `failed` (不成立: every payment is refunded) or
+/// `awaiting_funds` (集計中: bank transfers placed before the end are still within their deadline).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum CampaignOutcomeDto {
+    Succeeded,
+    Failed,
+    AwaitingFunds,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CampaignResultDto {
+    outcome: CampaignOutcomeDto,
+    /// 成立, 不成立 or 集計中.
+    label: String,
+    /// Paid supports not refunded yet (a failed project refunds them all).
+    refunds_left: i64,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
@@ -454,6 +478,15 @@ impl From<ProjectDetail> for ProjectDetailDto {
                 links: o.links.into_iter().map(|l| OwnerLinkDto { label: l.label, url: l.url }).collect(),
             }),
             faqs: d.faqs.into_iter().map(|f| FaqDto { question: f.question, answer: f.answer }).collect(),
+            result: d.result.map(|r| CampaignResultDto {
+                outcome: match r.outcome {
+                    CloseOutcome::Succeeded => CampaignOutcomeDto::Succeeded,
+                    CloseOutcome::Failed => CampaignOutcomeDto::Failed,
+                    CloseOutcome::AwaitingFunds => CampaignOutcomeDto::AwaitingFunds,
+                },
+                label: r.outcome.label().to_string(),
+                refunds_left: r.refunds_left,
+            }),
         }
     }
 }

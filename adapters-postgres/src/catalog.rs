@@ -78,6 +78,16 @@ struct ProjectRow {
 }
 
 #[derive(QueryableByName)]
+struct ClosingRow {
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = Text)]
+    outcome: String,
+    #[diesel(sql_type = BigInt)]
+    refunds_left: i64,
+}
+
+#[derive(QueryableByName)]
 struct PublicationRow {
     #[diesel(sql_type = BigInt)]
     project_id: i64,
@@ -95,11 +105,13 @@ struct ProjectExtras {
     faqs: Vec<Faq>,
     /// From `project_publications`; `None` (a draft) when it has no row.
     published_at: Option<DateTime<Utc>>,
+    /// From `project_closings`.
+    closing: Option<ports::catalog::CloseResult>,
 }
 
 impl ProjectRow {
     fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at } = extras;
+        let ProjectExtras { slider, owner, links, faqs, published_at, closing } = extras;
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -148,6 +160,7 @@ impl ProjectRow {
             owner,
             faqs,
             published_at,
+            closing,
         })
     }
 }
@@ -463,7 +476,20 @@ impl CatalogRepository for PgCatalogRepository {
                 sql_query("SELECT project_id, published_at FROM project_publications")
                     .load(conn)
                     .map_err(map_diesel)?;
+            let closings: Vec<ClosingRow> = sql_query(format!(
+                "SELECT c.project_id, c.outcome, (SELECT count(*) FROM sales s WHERE s.project_id = c.project_id \
+                   AND {} AND s.flag = 1) AS refunds_left FROM project_closings c",
+                crate::sql_rules::counts_toward_totals("s")
+            ))
+            .load(conn)
+            .map_err(map_diesel)?;
             let mut extras: HashMap<i64, ProjectExtras> = HashMap::new();
+            for closing in closings {
+                let outcome = domain::closing::CloseOutcome::parse(&closing.outcome)
+                    .ok_or_else(|| corrupt("project_closings.outcome", &closing.outcome))?;
+                extras.entry(closing.project_id).or_default().closing =
+                    Some(ports::catalog::CloseResult { outcome, refunds_left: closing.refunds_left });
+            }
             for publication in publications {
                 extras.entry(publication.project_id).or_default().published_at = publication.published_at;
             }

@@ -6,6 +6,7 @@ mod audit;
 mod authoring;
 mod cache;
 mod cached_catalog;
+mod campaign;
 mod catalog;
 mod dashboard;
 #[cfg(feature = "demo")]
@@ -29,6 +30,7 @@ pub mod testing;
 pub use audit::PgAuditLog;
 pub use authoring::PgProjectAuthoring;
 pub use cached_catalog::CachedCatalogRepository;
+pub use campaign::PgCampaigns;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;
 pub use jobs::PgJobQueue;

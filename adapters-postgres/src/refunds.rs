@@ -354,7 +354,7 @@ impl RefundLedger for PgRefundLedger {
                 )
                 .bind::<BigInt, _>(refund.sale.0)
                 .bind::<BigInt, _>(refund.amount.0)
-                .bind::<BigInt, _>(refund.admin.0)
+                .bind::<Nullable<BigInt>, _>(refund.admin.map(|a| a.0))
                 .bind::<Nullable<BigInt>, _>(refund.job)
                 .bind::<Timestamptz, _>(now)
                 .get_result(conn)?;
@@ -481,7 +481,7 @@ impl RefundLedger for PgRefundLedger {
 
     async fn create_bulk(
         &self,
-        admin: UserId,
+        admin: Option<UserId>,
         project: ProjectId,
         payload: serde_json::Value,
         total: u32,
@@ -514,7 +514,7 @@ impl RefundLedger for PgRefundLedger {
                 .bind::<Text, _>(payload.to_string())
                 .bind::<Integer, _>(max_attempts)
                 .bind::<Integer, _>(total)
-                .bind::<BigInt, _>(admin.0)
+                .bind::<Nullable<BigInt>, _>(admin.map(|a| a.0))
                 .get_result(conn)?;
                 Ok(Ok(row.id))
             })

@@ -66,6 +66,10 @@ pub struct Settings {
     /// Days after its deadline that a cancelled bank transfer's payment stays open at the provider, so that
     /// money sent late still pays it (`TRANSFER_GRACE_DAYS`); then the sweep closes it.
     pub transfer_grace_days: i64,
+    /// How often the closing sweep decides projects whose end passed (`CAMPAIGN_CLOSE_SECONDS`; 0 turns it off).
+    pub campaign_close_seconds: u64,
+    /// The bank's charge for one payout transfer to an owner, in yen (`PAYOUT_TRANSFER_FEE`).
+    pub payout_transfer_fee: i64,
     /// A cancelled transfer whose payment is still open is asked about this long after its last check
     /// (`LATE_TRANSFER_CHECK_SECONDS`): a late payment's webhook may have been missed.
     pub late_transfer_check_seconds: i64,
@@ -206,6 +210,8 @@ impl Settings {
             // Durations are bounded: a chrono Duration out of range panics, at start-up or in a sweep.
             reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?.clamp(0, 86_400),
             payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
+            campaign_close_seconds: parsed("CAMPAIGN_CLOSE_SECONDS", 60u64)?,
+            payout_transfer_fee: parsed("PAYOUT_TRANSFER_FEE", 0i64)?.clamp(0, 10_000),
             transfer_grace_days: parsed("TRANSFER_GRACE_DAYS", ports::payments::support::TRANSFER_GRACE_DAYS)?
                 .clamp(0, 365),
             late_transfer_check_seconds: parsed("LATE_TRANSFER_CHECK_SECONDS", 600i64)?.clamp(0, 86_400),
@@ -541,6 +547,8 @@ mod production_tests {
             reconcile_after_seconds: 30,
             payment_sweep_seconds: 15,
             transfer_grace_days: 30,
+            campaign_close_seconds: 60,
+            payout_transfer_fee: 0,
             late_transfer_check_seconds: 600,
             mail_sender_name: "株式会社サイト".into(),
             mail_sender_address: "群馬県前橋市1-1".into(),

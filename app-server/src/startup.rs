@@ -18,9 +18,9 @@ use adapters_http::pages::{self, SpaIndex, SpaPages};
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
-    CachedCatalogRepository, PgAuditLog, PgCatalogRepository, PgCommentModeration, PgDashboard, PgJobQueue,
-    PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness, PgRefundLedger,
-    PgSupportLedger, PgUserRepository,
+    CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
+    PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
+    PgRefundLedger, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -33,6 +33,8 @@ use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, Sender
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
+use ports::campaign::closing::{ClosingService, Closings};
+use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
 use ports::health::Readiness;
@@ -213,6 +215,25 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&refunds),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
+    let closings: Arc<dyn Closings> = Arc::new(ClosingService::new(
+        PgCampaigns::new(pool.clone()),
+        Arc::clone(&refunds),
+        mailer.clone(),
+        SystemClock,
+        site.clone(),
+    ));
+    if settings.campaign_close_seconds > 0 {
+        crate::workers::spawn_campaign_closing(
+            closings,
+            std::time::Duration::from_secs(settings.campaign_close_seconds),
+        );
+    }
+    let payouts: Arc<dyn Payouts> = Arc::new(PayoutService::new(
+        PgCampaigns::new(pool.clone()),
+        Arc::clone(&audit),
+        SystemClock,
+        domain::money::Yen(settings.payout_transfer_fee),
+    ));
     let projects: Arc<dyn Projects> = Arc::new(ProjectAuthoring::new(
         PgProjectAuthoring::new(pool.clone()),
         PgAuditLog::new(pool.clone()),
@@ -242,6 +263,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         audit: web::Data::from(audit),
         dashboard: web::Data::from(dashboard),
         refunds: web::Data::from(refunds),
+        payouts: web::Data::from(payouts),
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
         mass_mails: web::Data::from(mass_mails),

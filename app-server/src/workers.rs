@@ -116,6 +116,25 @@ pub fn spawn_payment_sweeps(sweeps: Arc<dyn ports::payments::sweeps::Sweeps>, ev
     });
 }
 
+/// Decides the projects whose end passed and does what each result calls
+/// for (mails, a failed project's refunds), every `every`. Each decision is
+/// written once whichever process gets there first, so every process may
+/// run it.
+pub fn spawn_campaign_closing(closings: Arc<dyn ports::campaign::closing::Closings>, every: Duration) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match closings.close_due().await {
+                Ok(report) if report.changed > 0 || report.failed > 0 => tracing::info!(?report, "campaigns closed"),
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "campaign closing failed"),
+            }
+        }
+    });
+}
+
 /// Runs bulk refunds from the durable queue (any process may take one; a
 /// run interrupted by a crash is taken over after its lease and skips what
 /// it already did) and, every `sweep_every`, asks the provider again about

@@ -50,19 +50,20 @@ impl CloseOutcome {
 /// end and still within their payment deadline. Negative inputs count as zero.
 ///
 /// The terms: all-in succeeds with its first support, all-or-nothing only at
-/// its goal. Waiting is only worth it while a pending transfer could still
-/// change the result; otherwise the result stands now and the caller cancels
-/// the pending transfers.
+/// its goal. A result that pending transfers could not change for the better
+/// still waits for them: a supporter who placed a transfer before the end
+/// may pay it within its deadline, and a project is decided once, with every
+/// support it will have (a failed project never has money arrive after its
+/// refunds were sent).
 pub fn decide_close(model: FundingModel, goal: Yen, counted: Yen, pending_transfers: Yen) -> CloseOutcome {
-    let (counted, pending) = (i128::from(counted.0.max(0)), i128::from(pending_transfers.0.max(0)));
-    let reached = |amount: i128| amount >= i128::from(goal.0.max(0));
-    let (succeeded, pending_could_succeed) = match model {
-        FundingModel::AllIn => (counted > 0, pending > 0),
-        FundingModel::AllOrNothing => (reached(counted), pending > 0 && reached(counted + pending)),
+    let counted = counted.0.max(0);
+    let succeeded = match model {
+        FundingModel::AllIn => counted > 0,
+        FundingModel::AllOrNothing => counted >= goal.0.max(0),
     };
     if succeeded {
         CloseOutcome::Succeeded
-    } else if pending_could_succeed {
+    } else if pending_transfers.0 > 0 {
         CloseOutcome::AwaitingFunds
     } else {
         CloseOutcome::Failed
@@ -127,10 +128,11 @@ mod tests {
     }
 
     #[test]
-    fn all_or_nothing_succeeds_at_its_goal_and_waits_only_when_transfers_could_reach_it() {
+    fn all_or_nothing_succeeds_at_its_goal_and_otherwise_waits_for_every_pending_transfer() {
         assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(100_000), Yen(0)), Succeeded);
+        assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(100_000), Yen(5_000)), Succeeded);
         assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(90_000), Yen(10_000)), AwaitingFunds);
-        assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(90_000), Yen(9_999)), Failed);
+        assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(90_000), Yen(9_999)), AwaitingFunds);
         assert_eq!(decide_close(AllOrNothing, Yen(100_000), Yen(0), Yen(0)), Failed);
     }
 
@@ -138,7 +140,7 @@ mod tests {
     fn negative_and_huge_inputs_neither_wrap_nor_panic() {
         assert_eq!(decide_close(AllIn, Yen(0), Yen(-5), Yen(-5)), Failed);
         assert_eq!(decide_close(AllOrNothing, Yen(i64::MAX), Yen(i64::MAX - 1), Yen(i64::MAX)), AwaitingFunds);
-        assert_eq!(decide_close(AllOrNothing, Yen(10), Yen(-100), Yen(5)), Failed);
+        assert_eq!(decide_close(AllOrNothing, Yen(10), Yen(-100), Yen(0)), Failed);
     }
 
     #[test]

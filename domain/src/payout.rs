@@ -9,6 +9,10 @@ use crate::calendar::nth_bank_business_day_of_month;
 use crate::money::{platform_fee, tax_for, FeeSchedule, TaxMode, TaxRate, Yen};
 use chrono::{Datelike, Months, NaiveDate};
 
+/// The bank reference an operator types when marking a payout paid.
+pub const PAYOUT_REFERENCE: crate::text::TextRule =
+    crate::text::TextRule::new("reference", "振込の控え番号・メモ", 100).required();
+
 /// The terms' payout day: the 3rd bank business day of the second month
 /// after the month the project ended in. `None` only past the calendar's end.
 pub fn payout_date(end_day: NaiveDate) -> Option<NaiveDate> {

@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod admin;
+pub mod campaign;
 pub mod catalog;
 pub mod clock;
 pub mod first_screen;

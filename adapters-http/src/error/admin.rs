@@ -1,4 +1,4 @@
-//! The admin screens' errors as API answers: refunds, mass mail, project authoring and moderation.
+//! The admin screens' errors as API answers: refunds, mass mail, project authoring, moderation and payouts.
 
 use actix_web::http::StatusCode;
 use ports::admin::mass_mail::MassMailError;
@@ -56,6 +56,18 @@ impl From<ModerationError> for ApiError {
             ModerationError::NotFound => Self::NotFound,
             ModerationError::Reason(e) => Self::fields([("reason".to_string(), e.to_string())]),
             ModerationError::Repo(e) => Self::internal(&e),
+        }
+    }
+}
+
+impl From<ports::campaign::payouts::PayoutError> for ApiError {
+    fn from(error: ports::campaign::payouts::PayoutError) -> Self {
+        use ports::campaign::payouts::PayoutError;
+        match error {
+            PayoutError::NotFound => Self::refused(StatusCode::NOT_FOUND, "no_statement", error.to_string()),
+            PayoutError::Invalid(field, message) => Self::fields([(field.to_string(), message)]),
+            PayoutError::Changed => Self::refused(StatusCode::CONFLICT, "payout_changed", error.to_string()),
+            PayoutError::Repo(e) => Self::internal(&e),
         }
     }
 }

@@ -129,6 +129,10 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/admin/get/bulkRefund", "project_id={project}", None, Who::Admin),
     // Project authoring: empty or refused bodies, so the table changes nothing (the demo project is published and its
     // return backed).
+    row("GET", "/v1/admin/payouts", "", None, Who::Admin),
+    row("GET", "/v1/admin/payouts/export.csv", "", None, Who::Admin),
+    row("GET", "/v1/admin/payouts/{id}", "", None, Who::Admin),
+    row("POST", "/v1/admin/payouts/{id}/paid", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects", "state=open", None, Who::Admin),
     row("POST", "/v1/admin/projects", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects/{id}", "", None, Who::Admin),

@@ -37,6 +37,8 @@ pub async fn spawn_app_with(adjust: impl FnOnce(&mut Settings)) -> TestApp {
     // The cheapest bcrypt cost: these tests are about behaviour, not hashing strength.
     settings.bcrypt_cost = 4;
     settings.media_dir = std::env::temp_dir().join(format!("media-{}", db.name));
+    // Campaigns close only where a test asks for it (`campaign.rs`): the demo's ended projects stay as seeded.
+    settings.campaign_close_seconds = 0;
     adjust(&mut settings);
     let app = Application::build(settings).await.expect("application");
     let address = format!("http://127.0.0.1:{}", app.port());

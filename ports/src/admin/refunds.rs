@@ -154,7 +154,8 @@ impl RefundSale {
 pub struct NewRefund {
     pub sale: SaleId,
     pub amount: Yen,
-    pub admin: UserId,
+    /// The administrator who asked; `None` when the site did (a failed campaign's close).
+    pub admin: Option<UserId>,
     pub job: Option<i64>,
 }
 
@@ -238,7 +239,8 @@ impl BulkJob {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BulkPayload {
     pub project_id: i64,
-    pub admin: i64,
+    /// `None`: started by the close of a failed campaign.
+    pub admin: Option<i64>,
     pub mode: i32,
     pub items: Vec<BulkItem>,
 }
@@ -287,7 +289,7 @@ pub trait RefundLedger: Send + Sync {
     /// running (`Conflict("bulk_refund_running")`). Returns its id.
     async fn create_bulk(
         &self,
-        admin: UserId,
+        admin: Option<UserId>,
         project: ProjectId,
         payload: serde_json::Value,
         total: u32,
@@ -352,6 +354,12 @@ pub trait Refunds: Send + Sync {
     async fn refund_one(&self, admin: UserId, sale: SaleId, amount: Option<Yen>) -> Result<RefundOutcome, RefundError>;
     /// Plans a bulk refund of the project's refundable sales and queues it.
     async fn start_bulk(&self, admin: UserId, project: ProjectId, mode: BulkMode) -> Result<BulkJob, RefundError>;
+    /// Queues the full refund of every refundable sale of a failed campaign,
+    /// asked for by the site itself (no administrator, no audit entry: the
+    /// project's closing records it); the job's id. `Bulk(NothingRefundable)`
+    /// when no sale is left to refund, `BulkRunning` while another bulk
+    /// refund of the project runs.
+    async fn start_close_refund(&self, project: ProjectId) -> Result<i64, RefundError>;
     /// The project's newest bulk job (`None`: never run).
     async fn bulk_status(&self, project: ProjectId) -> Result<Option<BulkJob>, RefundError>;
     /// Runs the oldest due bulk job, if any; true when one was run.
@@ -443,6 +451,50 @@ where
         }
     }
 
+    /// The bulk job's payload for the project's refundable sales, and its total.
+    async fn plan_bulk(
+        &self,
+        admin: Option<UserId>,
+        project: ProjectId,
+        mode: BulkMode,
+    ) -> Result<(BulkPayload, Option<i64>), RefundError> {
+        let sales = self.ledger.refund_sales(project).await?;
+        let rows: Vec<RefundRow> = sales
+            .iter()
+            .map(|s| RefundRow { sale_id: s.id, charged: Yen(s.total.0 - s.refunded.0), flag: s.rule_flag() })
+            .collect();
+        let plan = plan_bulk_refund(mode, &rows)?;
+        let mode_code = match mode {
+            BulkMode::None => 0,
+            BulkMode::Full => 1,
+            BulkMode::Half => 2,
+            BulkMode::Specified(_) => 3,
+        };
+        let payload = BulkPayload {
+            project_id: project.0,
+            admin: admin.map(|a| a.0),
+            mode: mode_code,
+            items: plan.iter().map(|p| BulkItem { sale: p.sale_id.0, amount: p.amount.0 }).collect(),
+        };
+        Ok((payload, domain::refund::plan_total(&plan).map(|y| y.0)))
+    }
+
+    /// Queues a planned bulk job; `BulkRunning` while another one of the project runs.
+    async fn queue_bulk(
+        &self,
+        admin: Option<UserId>,
+        project: ProjectId,
+        payload: &BulkPayload,
+    ) -> Result<i64, RefundError> {
+        let value = serde_json::to_value(payload).map_err(|e| RefundError::Repo(RepoError::Unexpected(e.into())))?;
+        let total = u32::try_from(payload.items.len()).unwrap_or(u32::MAX);
+        match self.ledger.create_bulk(admin, project, value, total).await {
+            Ok(job) => Ok(job),
+            Err(RepoError::Conflict(name)) if name == "bulk_refund_running" => Err(RefundError::BulkRunning),
+            Err(e) => Err(e.into()),
+        }
+    }
+
     async fn run_job(&self, payload: &BulkPayload, job: i64) -> Result<(), RefundError> {
         for (index, item) in payload.items.iter().enumerate() {
             let sale_id = SaleId(item.sale);
@@ -458,7 +510,7 @@ where
                     let begun = self
                         .ledger
                         .begin_refund(
-                            NewRefund { sale: sale_id, amount, admin: UserId(payload.admin), job: Some(job) },
+                            NewRefund { sale: sale_id, amount, admin: payload.admin.map(UserId), job: Some(job) },
                             self.clock.now(),
                         )
                         .await;
@@ -578,50 +630,34 @@ where
         action.project_id = Some(record.project_id);
         action.detail = json!({ "amount": amount.0 });
         self.audit.record(action).await?;
-        let refund_id =
-            match self.ledger.begin_refund(NewRefund { sale, amount, admin, job: None }, self.clock.now()).await {
-                Ok(id) => id,
-                Err(BeginRefundError::NotRefundable | BeginRefundError::AlreadyTried) => {
-                    return Err(RefundRuleError::NotRefundable.into())
-                }
-                Err(BeginRefundError::AboveSponsored) => return Err(RefundRuleError::AboveSponsored.into()),
-                Err(BeginRefundError::Repo(e)) => return Err(e.into()),
-            };
+        let refund_id = match self
+            .ledger
+            .begin_refund(NewRefund { sale, amount, admin: Some(admin), job: None }, self.clock.now())
+            .await
+        {
+            Ok(id) => id,
+            Err(BeginRefundError::NotRefundable | BeginRefundError::AlreadyTried) => {
+                return Err(RefundRuleError::NotRefundable.into())
+            }
+            Err(BeginRefundError::AboveSponsored) => return Err(RefundRuleError::AboveSponsored.into()),
+            Err(BeginRefundError::Repo(e)) => return Err(e.into()),
+        };
         self.send(&record, refund_id, amount).await
     }
 
     async fn start_bulk(&self, admin: UserId, project: ProjectId, mode: BulkMode) -> Result<BulkJob, RefundError> {
-        let sales = self.ledger.refund_sales(project).await?;
-        let rows: Vec<RefundRow> = sales
-            .iter()
-            .map(|s| RefundRow { sale_id: s.id, charged: Yen(s.total.0 - s.refunded.0), flag: s.rule_flag() })
-            .collect();
-        let plan = plan_bulk_refund(mode, &rows)?;
-        let mode_code = match mode {
-            BulkMode::None => 0,
-            BulkMode::Full => 1,
-            BulkMode::Half => 2,
-            BulkMode::Specified(_) => 3,
-        };
-        let payload = BulkPayload {
-            project_id: project.0,
-            admin: admin.0,
-            mode: mode_code,
-            items: plan.iter().map(|p| BulkItem { sale: p.sale_id.0, amount: p.amount.0 }).collect(),
-        };
-        let total_yen = domain::refund::plan_total(&plan).map(|y| y.0);
+        let (payload, plan_total) = self.plan_bulk(Some(admin), project, mode).await?;
         let mut action = NewAdminAction::new(admin, AdminActionKind::BulkRefundStarted);
         action.project_id = Some(project);
-        action.detail = json!({ "mode": mode_code, "sales": plan.len(), "amount": total_yen });
+        action.detail = json!({ "mode": payload.mode, "sales": payload.items.len(), "amount": plan_total });
         self.audit.record(action).await?;
-        let value = serde_json::to_value(&payload).map_err(|e| RefundError::Repo(RepoError::Unexpected(e.into())))?;
-        let total = u32::try_from(plan.len()).unwrap_or(u32::MAX);
-        match self.ledger.create_bulk(admin, project, value, total).await {
-            Ok(_) => {}
-            Err(RepoError::Conflict(name)) if name == "bulk_refund_running" => return Err(RefundError::BulkRunning),
-            Err(e) => return Err(e.into()),
-        }
+        self.queue_bulk(Some(admin), project, &payload).await?;
         self.ledger.latest_bulk(project).await?.ok_or(RefundError::NotFound)
+    }
+
+    async fn start_close_refund(&self, project: ProjectId) -> Result<i64, RefundError> {
+        let (payload, _) = self.plan_bulk(None, project, BulkMode::Full).await?;
+        self.queue_bulk(None, project, &payload).await
     }
 
     async fn bulk_status(&self, project: ProjectId) -> Result<Option<BulkJob>, RefundError> {

@@ -270,7 +270,7 @@ async fn a_resumed_bulk_job_repeats_its_open_attempt_with_the_same_key_and_skips
     let mut m = Mocks::new();
     let payload = BulkPayload {
         project_id: 1,
-        admin: 9,
+        admin: Some(9),
         mode: 1,
         items: vec![BulkItem { sale: 1, amount: 100 }, BulkItem { sale: 2, amount: 200 }],
     };

@@ -8,8 +8,8 @@ mod views;
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockCatalogRepository;
 pub use repository::{
-    AdditionalData, BankAccount, CatalogRepository, CommentRecord, Faq, ManualSponsorRecord, NewsItem, OwnerLink,
-    PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
+    AdditionalData, BankAccount, CatalogRepository, CloseResult, CommentRecord, Faq, ManualSponsorRecord, NewsItem,
+    OwnerLink, PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use service::MockCatalog;

@@ -96,6 +96,16 @@ pub struct ProjectRecord {
     /// When the project is (or becomes) public; `None` for a draft
     /// (`domain::authoring::is_public`).
     pub published_at: Option<DateTime<Utc>>,
+    /// How the campaign ended, once the closing sweep looked at it.
+    pub closing: Option<CloseResult>,
+}
+
+/// A project's result as its page shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CloseResult {
+    pub outcome: domain::closing::CloseOutcome,
+    /// Paid sales not refunded yet (a failed all-or-nothing project refunds them all).
+    pub refunds_left: i64,
 }
 
 /// A project's extra question for its supporters (the seed's `additionalData`).

@@ -164,6 +164,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             closes_at: closing_time(project.period_end),
             owner: project.owner,
             faqs: project.faqs,
+            result: project.closing,
             card,
         })
     }

@@ -61,6 +61,7 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         owner: None,
         faqs: vec![],
         published_at: Some(now() - chrono::Duration::days(30)),
+        closing: None,
     }
 }
 

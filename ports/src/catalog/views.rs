@@ -82,6 +82,8 @@ pub struct ProjectDetail {
     pub closes_at: chrono::NaiveDateTime,
     pub owner: Option<super::repository::ProjectOwner>,
     pub faqs: Vec<super::repository::Faq>,
+    /// How the campaign ended; `None` while open or not looked at yet.
+    pub result: Option<super::repository::CloseResult>,
 }
 
 /// What `sales/get/sum` asks for.

@@ -42,6 +42,7 @@ export const ACTION_LABELS: Record<string, string> = {
   returns_reordered: 'リターンの並べ替え',
   comment_hidden: 'コメントの非表示',
   comment_shown: 'コメントの再表示',
+  payout_marked_paid: '精算の支払済み登録',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

@@ -164,6 +164,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every successful project's current statement. */
+        get: operations["list_payouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One project's statement (精算書) and its paid ones. */
+        get: operations["get_statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payouts/{id}/paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks the statement read as paid; answers the project's next statement. */
+        post: operations["mark_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/payouts/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The statements as CSV for the bank and Excel (UTF-8 with BOM, every field quoted). */
+        get: operations["export_payouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects": {
         parameters: {
             query?: never;
@@ -1497,6 +1565,22 @@ export interface components {
             /** @description `succeeded`, `failed`, `pending`, `requires_action` (waiting for bank details), `skipped`, `waiting`. */
             status: string;
         };
+        /**
+         * @description `succeeded` (成立), `failed` (不成立: every payment is refunded) or
+         *     `awaiting_funds` (集計中: bank transfers placed before the end are still within their deadline).
+         * @enum {string}
+         */
+        CampaignOutcomeDto: "succeeded" | "failed" | "awaiting_funds";
+        CampaignResultDto: {
+            /** @description 成立, 不成立 or 集計中. */
+            label: string;
+            outcome: components["schemas"]["CampaignOutcomeDto"];
+            /**
+             * Format: int64
+             * @description Paid supports not refunded yet (a failed project refunds them all).
+             */
+            refundsLeft: number;
+        };
         CancelRequest: {
             /**
              * Format: int64
@@ -1733,6 +1817,51 @@ export interface components {
             field: string;
             message: string;
         };
+        /**
+         * @description The figures of a statement, in yen; every one reconciles:
+         *     `confirmed + owedByOwner = platformFee + applicationFees + receivedDirectly + transferFee + carriedOver + payout`.
+         */
+        FiguresDto: {
+            /**
+             * Format: int64
+             * @description Taken per payment by a connected account, and what reached it directly.
+             */
+            applicationFees: number;
+            /**
+             * Format: int64
+             * @description Paid out by earlier statements (bank charges included).
+             */
+            carriedOver: number;
+            /**
+             * Format: int64
+             * @description Paid less refunds, tax included.
+             */
+            confirmed: number;
+            /**
+             * Format: int64
+             * @description What the owner owes back (refunds after a payout).
+             */
+            owedByOwner: number;
+            /**
+             * Format: int64
+             * @description To transfer to the owner now.
+             */
+            payout: number;
+            /**
+             * Format: int64
+             * @description The terms' 20 %, tax included, and the consumption tax in it.
+             */
+            platformFee: number;
+            /** Format: int64 */
+            platformFeeTax: number;
+            /** Format: int64 */
+            receivedDirectly: number;
+            /**
+             * Format: int64
+             * @description The bank charge of this transfer.
+             */
+            transferFee: number;
+        };
         FooterResponse: {
             /** @description The shown project hides the footer sponsors. */
             hidden: boolean;
@@ -1963,6 +2092,23 @@ export interface components {
             name: string;
             src: string | null;
         };
+        /** @description What the operator saw and did. */
+        MarkPaidInput: {
+            /** Format: int64 */
+            expectedOwed: number;
+            /**
+             * Format: int64
+             * @description The payout on the statement the operator read; refused (409) when it changed meanwhile.
+             */
+            expectedPayout: number;
+            /**
+             * Format: date
+             * @description The day the transfer was made (not in the future).
+             */
+            paidOn: string;
+            /** @description The bank's reference or a note, 1 to 100 characters. */
+            reference: string;
+        };
         MasterDto: {
             env: components["schemas"]["EnvDto"];
             payment: components["schemas"]["PaymentClient"];
@@ -2031,6 +2177,19 @@ export interface components {
             /** Format: int32 */
             perPage: number;
         };
+        /** @description A statement already paid. */
+        PaidStatementDto: {
+            figures: components["schemas"]["FiguresDto"];
+            /** @description When it was marked paid (Asia/Tokyo, ISO 8601). */
+            markedAt: string;
+            /** Format: date */
+            paidOn: string;
+            /** Format: date */
+            payoutDate: string;
+            reference: string;
+            /** Format: int32 */
+            seq: number;
+        };
         /**
          * @description The current password given to change a credential is wrong (the seed's
          *     client branches on `detail`).
@@ -2058,6 +2217,15 @@ export interface components {
          * @enum {integer}
          */
         PaymentTypeCode: 1 | 2;
+        PayoutListResponse: {
+            /** @description Due first, then by payout date. */
+            payouts: components["schemas"]["StatementDto"][];
+        };
+        /**
+         * @description `due`: something no statement covers yet; `settled`: the last statement covers everything.
+         * @enum {string}
+         */
+        PayoutStatusDto: "due" | "settled";
         /** @description A bank transfer still awaited. */
         PendingTransferDto: {
             /** @description Last day to pay, `YYYY-MM-DD` (Asia/Tokyo); null for older sales without one. */
@@ -2156,6 +2324,7 @@ export interface components {
             owner: components["schemas"]["OwnerDto"] | null;
             /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
             paymentTypes: components["schemas"]["PaymentTypeCode"][];
+            result: components["schemas"]["CampaignResultDto"] | null;
             returns: components["schemas"]["ReturnDto"][];
             settings: components["schemas"]["SettingsDto"];
             slider: components["schemas"]["SliderDto"][];
@@ -2628,6 +2797,40 @@ export interface components {
          * @enum {string}
          */
         SponsorTier: "largest" | "large" | "medium" | "small";
+        /** @description A project's current statement. */
+        StatementDto: {
+            /** Format: int64 */
+            bank: number;
+            /**
+             * Format: int64
+             * @description Paid less refunds by card and by bank transfer.
+             */
+            card: number;
+            figures: components["schemas"]["FiguresDto"];
+            paid: components["schemas"]["PaidStatementDto"][];
+            /**
+             * Format: date
+             * @description The terms' payout day: the 3rd bank business day of the second month after the end month.
+             */
+            payoutDate: string;
+            /**
+             * Format: date
+             * @description The campaign's last day.
+             */
+            periodEnd: string;
+            /** Format: int64 */
+            projectId: number;
+            /**
+             * Format: int32
+             * @description The number this statement gets when marked paid.
+             */
+            seq: number;
+            slug: string;
+            status: components["schemas"]["PayoutStatusDto"];
+            /** @description 未精算 or 精算済み. */
+            statusLabel: string;
+            title: string;
+        };
         SubscriptionDto: {
             /**
              * Format: int64
@@ -3261,6 +3464,159 @@ export interface operations {
                 };
             };
             /** @description `not_found`: not an administrator (as for an unknown path) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_payouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutListResponse"];
+                };
+            };
+            /** @description `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_statement: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementDto"];
+                };
+            };
+            /** @description `malformed_request`: the id is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_statement`: not a successful project; `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_paid: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkPaidInput"];
+            };
+        };
+        responses: {
+            /** @description The statement after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StatementDto"];
+                };
+            };
+            /** @description `validation_failed`: `reference` or `paidOn` refused; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_statement`: not a successful project; `not_found`: not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payout_changed`: the figures changed since they were read */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_payouts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description `not_found`: not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;
