@@ -79,16 +79,17 @@ impl FactsRow {
 }
 
 /// A project's close facts as of `$1` (today, Tokyo): what counts, and the
-/// unpaid supports that may still be paid (a card being authenticated, a
-/// transfer within its deadline, money being settled).
-static FACTS_SELECT: LazyLock<String> = LazyLock::new(|| {
+/// unpaid supports that may still be paid: a transfer within its deadline,
+/// money being settled, or a card payment started within the hour (3-D
+/// Secure in progress; an older one was abandoned and the reconciler ends it).
+static FACTS_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "SELECT p.id, p.title, p.slug, p.funding_model, p.target_amount, \
+        "p.id, p.title, p.slug, p.funding_model, p.target_amount, \
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id), 0)::bigint AS counted, \
            coalesce((SELECT sum(s.total) FROM sales s WHERE s.project_id = p.id AND {awaiting} \
-               AND (s.payment_type <> {bank} OR s.transfer_deadline >= $1 OR s.status = '{processing}')), 0)::bigint \
-             AS pending \
-         FROM projects p",
+               AND (s.status = '{processing}' OR (s.payment_type = {bank} AND s.transfer_deadline >= $1) \
+                    OR (s.payment_type <> {bank} AND s.created_at > now() - interval '1 hour'))), 0)::bigint \
+             AS pending",
         counted = counted_amount("s"),
         awaiting = awaiting_payment("s.status"),
         bank = PayType::BankTransfer.code(),
@@ -98,11 +99,11 @@ static FACTS_SELECT: LazyLock<String> = LazyLock::new(|| {
 
 static DUE: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "{} JOIN project_publications pp ON pp.project_id = p.id \
+        "SELECT {} FROM projects p JOIN project_publications pp ON pp.project_id = p.id \
            LEFT JOIN project_closings c ON c.project_id = p.id \
          WHERE pp.published_at IS NOT NULL AND pp.published_at <= $2 AND p.period_end < $1 AND c.decided_at IS NULL \
          ORDER BY p.period_end, p.id LIMIT $3",
-        FACTS_SELECT.as_str()
+        FACTS_COLUMNS.as_str()
     )
 });
 
@@ -124,17 +125,17 @@ struct FollowUpRow {
 static FOLLOW_UPS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT * FROM (\
-           {select}, c.outcome, c.mailed_at IS NOT NULL AS mailed, \
+           SELECT {select}, c.outcome, c.mailed_at IS NOT NULL AS mailed, \
              (c.outcome = 'failed' AND EXISTS (\
                 SELECT 1 FROM sales s WHERE s.project_id = p.id AND {counts} AND s.flag = 1 \
                   AND (c.refund_job_id IS NULL OR s.paid_at > (SELECT j.created_at FROM background_jobs j \
                                                                WHERE j.id = c.refund_job_id))) \
               AND NOT EXISTS (SELECT 1 FROM background_jobs j WHERE j.kind = 'bulk_refund' \
                   AND j.status IN ('queued', 'running') AND j.payload->>'project_id' = p.id::text)) AS needs_refund \
-           JOIN project_closings c ON c.project_id = p.id \
+           FROM projects p JOIN project_closings c ON c.project_id = p.id \
            WHERE c.decided_at IS NOT NULL\
          ) f WHERE NOT f.mailed OR f.needs_refund ORDER BY f.id LIMIT $2",
-        select = FACTS_SELECT.as_str(),
+        select = FACTS_COLUMNS.as_str(),
         counts = crate::sql_rules::counts_toward_totals("s"),
     )
 });

@@ -7,6 +7,7 @@ mod access;
 mod admin;
 mod admin_projects;
 mod backing;
+mod campaign;
 mod cards;
 mod catalog;
 mod comments;
