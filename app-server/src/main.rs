@@ -57,7 +57,7 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
     use ports::payments::report::{reconcile_report, ProviderView, UnknownPayments};
 
     let pool = adapters_postgres::connect(&settings.database_url, 2)?;
-    let ledger = adapters_postgres::PgSupportLedger::new(pool);
+    let ledger = adapters_postgres::PgSupportLedger::new(pool.clone());
     let gateway = adapters_stripe::StripeGateway::new(&settings.stripe())?;
     // Outside production a database may hold payments never made at this provider: the demo data's, or those of
     // a local provider restarted empty. Listed apart there; in production every unknown payment is a difference.
@@ -119,9 +119,40 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
             d.months_paid
         );
     }
-    let differences = report.differences.len() + report.subscription_differences.len();
+    let unbalanced = payout_statements(&pool, settings).await?;
+    let differences = report.differences.len() + report.subscription_differences.len() + unbalanced;
     println!("differences: {differences}");
     Ok(differences)
+}
+
+/// Prints every successful project's current payout statement; returns how
+/// many do not account for every yen (paid less refunds less fees = payout).
+async fn payout_statements(pool: &adapters_postgres::PgPool, settings: &Settings) -> anyhow::Result<usize> {
+    use ports::campaign::payouts::{current_statement, PayoutStore};
+
+    let store = adapters_postgres::PgCampaigns::new(pool.clone());
+    let mut unbalanced = 0;
+    println!("{:>8}  {:>14}  {:>12}  {:>14}  {:>12}  payout statement", "id", "confirmed", "fee", "payout", "owed");
+    for facts in store.successful().await? {
+        let view = current_statement(facts, domain::money::Yen(settings.payout_transfer_fee));
+        let f = view.figures;
+        let ok = f.balances() && view.paid.iter().all(|p| p.figures.balances());
+        if !ok {
+            unbalanced += 1;
+        }
+        println!(
+            "{:>8}  {:>14}  {:>12}  {:>14}  {:>12}  {} ({}){}",
+            view.project.get(),
+            f.confirmed.to_string(),
+            f.platform_fee.to_string(),
+            f.payout.to_string(),
+            f.owed_by_owner.to_string(),
+            view.title,
+            view.status.label(),
+            if ok { "" } else { "  DIFFERENCE: the figures do not balance" }
+        );
+    }
+    Ok(unbalanced)
 }
 
 async fn serve(settings: Settings) -> anyhow::Result<()> {

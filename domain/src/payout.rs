@@ -75,6 +75,26 @@ pub struct PayoutStatement {
     pub owed_by_owner: Yen,
 }
 
+impl PayoutStatement {
+    /// Every yen accounted for: what came in (and what the owner owes back)
+    /// equals what went out.
+    pub fn balances(&self) -> bool {
+        let inflow = i128::from(self.confirmed.0) + i128::from(self.owed_by_owner.0);
+        let outflow = [
+            self.platform_fee,
+            self.application_fees,
+            self.received_directly,
+            self.transfer_fee,
+            self.carried_over,
+            self.payout,
+        ]
+        .iter()
+        .map(|y| i128::from(y.0))
+        .sum::<i128>();
+        inflow == outflow
+    }
+}
+
 /// Makes the statement.
 ///
 /// - The terms' 20 % fee includes consumption tax: the fee deducted is exactly
