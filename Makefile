@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
-.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e race crash build-frontend bench fuzz clean
+.PHONY: help setup services-up services-down run test test-rust test-frontend test-e2e race crash lifecycle build-frontend bench fuzz clean
 
 help:
 	@echo "make run    - set up, start local services, serve the site with demo data"
@@ -13,6 +13,7 @@ help:
 	@echo "make fuzz   - schemathesis against every /v1 operation, anonymous, as a member and (admin operations) as an administrator (a short run is in make test)"
 	@echo "make race   - 200 guests back 50 units at once through two servers: sold 50, refused 150, 50 intents (in make test)"
 	@echo "make crash  - kill -9 between the provider's confirmation and our write; paid after restart; replays change nothing (in make test)"
+	@echo "make lifecycle - three campaigns end (failed and refunded, waiting for a transfer, all-in with a refund), kill -9 mid-close; prints results and payouts (in make test)"
 
 setup:
 	@bash app-server/dev/setup.sh
@@ -47,6 +48,9 @@ race:
 
 crash:
 	@bash app-server/dev/crash.sh
+
+lifecycle:
+	@bash app-server/dev/lifecycle.sh
 
 bench:
 	@bash app-server/bench/run.sh

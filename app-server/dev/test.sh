@@ -108,6 +108,7 @@ if [ "$only" = all ]; then
   layer "API: schema-driven fuzzing of /v1/openapi.json (short)" api_fuzz
   layer "Payments: 200 supports race for 50 units through two servers (race.sh)" bash app-server/dev/race.sh
   layer "Payments: crash between the provider and our write, webhook replays (crash.sh)" bash app-server/dev/crash.sh
+  layer "Campaigns: three ends, a kill -9 mid-close, refunds and payouts (lifecycle.sh)" bash app-server/dev/lifecycle.sh
   layer "Frontend: typecheck and unit tests" frontend_unit
 fi
 layer "Browser: end-to-end tests in Debian chromium" e2e

@@ -66,6 +66,8 @@ pub struct Settings {
     /// Days after its deadline that a cancelled bank transfer's payment stays open at the provider, so that
     /// money sent late still pays it (`TRANSFER_GRACE_DAYS`); then the sweep closes it.
     pub transfer_grace_days: i64,
+    /// How long a crashed process's bulk refund waits before another takes it over (`BULK_REFUND_LEASE_SECONDS`).
+    pub bulk_refund_lease_seconds: i64,
     /// How often the closing sweep decides projects whose end passed (`CAMPAIGN_CLOSE_SECONDS`; 0 turns it off).
     pub campaign_close_seconds: u64,
     /// The bank's charge for one payout transfer to an owner, in yen (`PAYOUT_TRANSFER_FEE`).
@@ -211,6 +213,8 @@ impl Settings {
             reconcile_after_seconds: parsed("RECONCILE_AFTER_SECONDS", 30i64)?.clamp(0, 86_400),
             payment_sweep_seconds: parsed("PAYMENT_SWEEP_SECONDS", 15u64)?.max(1),
             campaign_close_seconds: parsed("CAMPAIGN_CLOSE_SECONDS", 60u64)?,
+            bulk_refund_lease_seconds: parsed("BULK_REFUND_LEASE_SECONDS", ports::admin::refunds::BULK_LEASE_SECONDS)?
+                .clamp(1, 86_400),
             payout_transfer_fee: parsed("PAYOUT_TRANSFER_FEE", 0i64)?.clamp(0, 10_000),
             transfer_grace_days: parsed("TRANSFER_GRACE_DAYS", ports::payments::support::TRANSFER_GRACE_DAYS)?
                 .clamp(0, 365),
@@ -548,6 +552,7 @@ mod production_tests {
             payment_sweep_seconds: 15,
             transfer_grace_days: 30,
             campaign_close_seconds: 60,
+            bulk_refund_lease_seconds: 600,
             payout_transfer_fee: 0,
             late_transfer_check_seconds: 600,
             mail_sender_name: "株式会社サイト".into(),

@@ -209,7 +209,11 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         mailer.clone(),
         SystemClock,
         Arc::clone(&audit),
-        RefundConfig { namespace, site: site.clone() },
+        RefundConfig {
+            namespace,
+            site: site.clone(),
+            bulk_lease: chrono::Duration::seconds(settings.bulk_refund_lease_seconds),
+        },
     ));
     crate::workers::spawn_refund_work(
         Arc::clone(&refunds),

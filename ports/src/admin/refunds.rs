@@ -40,7 +40,8 @@ use crate::RepoError;
 /// The job kind of a bulk refund.
 pub const BULK_REFUND: &str = "bulk_refund";
 /// How long a worker may hold a bulk refund before another process takes it
-/// over (it then skips every sale this job already tried).
+/// over (it then skips every sale this job already tried), unless configured
+/// ([`RefundConfig::bulk_lease`]).
 pub const BULK_LEASE_SECONDS: i64 = 600;
 /// Tries of a bulk job (a crash or a database outage in the middle).
 pub const BULK_MAX_ATTEMPTS: u32 = 5;
@@ -372,6 +373,8 @@ pub trait Refunds: Send + Sync {
 pub struct RefundConfig {
     pub namespace: KeyNamespace,
     pub site: SiteInfo,
+    /// How long a crashed worker's bulk refund waits before another process takes it over.
+    pub bulk_lease: Duration,
 }
 
 pub struct RefundService<L, G, Q, M, C> {
@@ -666,7 +669,7 @@ where
 
     async fn run_next_bulk(&self, worker: &str) -> Result<bool, RefundError> {
         let now = self.clock.now();
-        let Some(job) = self.queue.claim(BULK_REFUND, worker, now, Duration::seconds(BULK_LEASE_SECONDS)).await? else {
+        let Some(job) = self.queue.claim(BULK_REFUND, worker, now, self.config.bulk_lease).await? else {
             return Ok(false);
         };
         let payload: BulkPayload = match serde_json::from_value(job.payload.clone()) {

@@ -77,6 +77,7 @@ impl Mocks {
                     public_url: "http://localhost".into(),
                     operator: Default::default(),
                 },
+                bulk_lease: chrono::Duration::seconds(crate::admin::refunds::BULK_LEASE_SECONDS),
             },
         )
     }
