@@ -255,15 +255,16 @@ async fn mark_paid(
     admin: AdminUser,
     payouts: web::Data<dyn Payouts>,
     path: web::Path<ProjectPath>,
-    input: Json<MarkPaidInput>,
-) -> Result<Json<StatementDto>, ApiError> {
+    // Read after the administrator check: anyone else gets the 404 of an unknown path, whatever the body.
+    input: Result<Json<MarkPaidInput>, actix_web::Error>,
+) -> Result<Json<StatementDto>, actix_web::Error> {
     let project = ProjectId::try_from(path.id).map_err(|_| ApiError::NotFound)?;
-    let input = input.into_inner();
+    let input = input?.into_inner();
     let mark = MarkPaid {
         expected_payout: Yen(input.expected_payout),
         expected_owed: Yen(input.expected_owed),
         paid_on: input.paid_on,
         reference: input.reference,
     };
-    Ok(Json(payouts.mark_paid(admin.0.id, project, mark).await?.into()))
+    Ok(Json(payouts.mark_paid(admin.0.id, project, mark).await.map_err(ApiError::from)?.into()))
 }
