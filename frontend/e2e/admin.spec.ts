@@ -9,7 +9,7 @@ const MEMBER = 'demo-taro@example.jp';
 const ADMIN = 'demo-admin@example.jp';
 const PROJECT_SLUG = 'maebashi-rose-garden';
 
-/** Every admin route of spec 001 §2, with sample ids. */
+/** Every admin route of spec 001 §2, and our payout screens, with sample ids. */
 const ADMIN_ROUTES = [
   '/admin/',
   '/admin/resendRegisterMail/',
@@ -18,6 +18,8 @@ const ADMIN_ROUTES = [
   '/admin/mail/1/',
   '/admin/refund/',
   `/admin/refund/${PROJECT_SLUG}`,
+  '/admin/payouts/',
+  '/admin/payouts/1/',
 ];
 
 const expectNotFound = async (page: Page, route: string) => {

@@ -49,6 +49,8 @@ pub const PATTERNS: &[&str] = &[
     "/admin/projects/new",
     "/admin/projects/:id/",
     "/admin/projects/:id/preview",
+    "/admin/payouts/",
+    "/admin/payouts/:id/",
     "/mail/optout/",
 ];
 
@@ -89,6 +91,7 @@ mod tests {
             "/payment/info/maebashi/rose/",
             "/admin/mail/12/",
             "/admin/refund/maebashi",
+            "/admin/payouts/12",
             "/Policy/",
         ] {
             assert!(is_app_route(path), "{path}");

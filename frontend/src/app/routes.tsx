@@ -91,6 +91,8 @@ export const routes: RouteObject[] = [
       page(paths.adminProjectNew.path, 'AdminProjectNew', '新しいプロジェクト', lazyNamed(adminPages, 'AdminProjectNew')),
       page(paths.adminProjectEdit.path, 'AdminProjectEdit', 'プロジェクトの編集', lazyNamed(adminPages, 'AdminProjectEdit')),
       page(paths.adminProjectPreview.path, 'AdminProjectPreview', 'プロジェクトのプレビュー', AdminProjectPreview),
+      page(paths.adminPayouts.path, 'AdminPayouts', '精算', lazyNamed(adminPages, 'AdminPayouts')),
+      page(paths.adminPayoutStatement.path, 'AdminPayoutStatement', '精算書', lazyNamed(adminPages, 'AdminPayoutStatement')),
       page(paths.mailOptOut.path, 'MailOptOut', 'お知らせメールの配信停止', lazyNamed(mailPages, 'MailOptOut')),
 
       page('*', 'NotFound', NOT_FOUND_TITLE, NotFound),

@@ -18,11 +18,13 @@ describe('paths', () => {
         '/admin/refund/', '/admin/refund/:slug',
         // Ours: the operator's project screens.
         '/admin/projects/', '/admin/projects/new', '/admin/projects/:id/', '/admin/projects/:id/preview',
+        // Ours: payouts to the owners of successful projects.
+        '/admin/payouts/', '/admin/payouts/:id/',
         // Ours: the opt-out link of mass mail (特定電子メール法).
         '/mail/optout/',
       ]),
     );
-    expect(patterns).toHaveLength(37);
+    expect(patterns).toHaveLength(39);
   });
 
   it('builds project links with an optional hash anchor', () => {
@@ -38,6 +40,7 @@ describe('paths', () => {
     expect(paths.adminRefundDetail.getHref('fes')).toBe('/admin/refund/fes');
     expect(paths.adminProjectEdit.getHref(12)).toBe('/admin/projects/12/');
     expect(paths.adminProjectPreview.getHref(12)).toBe('/admin/projects/12/preview');
+    expect(paths.adminPayoutStatement.getHref(12)).toBe('/admin/payouts/12/');
   });
 
   it('adds the payment type to the confirm step', () => {

@@ -93,6 +93,9 @@ export const paths = {
     path: '/admin/projects/:id/preview',
     getHref: (id: number | string) => `/admin/projects/${seg(id)}/preview`,
   },
+  // Ours: payouts to the owners of successful projects (the list, and one project's printable statement).
+  adminPayouts: { path: '/admin/payouts/', getHref: () => '/admin/payouts/' },
+  adminPayoutStatement: { path: '/admin/payouts/:id/', getHref: (id: number | string) => `/admin/payouts/${seg(id)}/` },
 
   mailOptOut: { path: '/mail/optout/', getHref: (token: string) => withQuery('/mail/optout/', { token }) },
 } as const;

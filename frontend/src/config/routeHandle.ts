@@ -8,6 +8,7 @@ export type RouteName =
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'
   | 'AdminProjects' | 'AdminProjectNew' | 'AdminProjectEdit' | 'AdminProjectPreview'
+  | 'AdminPayouts' | 'AdminPayoutStatement'
   | 'MailOptOut'
   | 'NotFound';
 

@@ -40,6 +40,9 @@ export const textRule = (key: TextRuleKey): TextRule => rules.text[key];
 const render = (template: string, label: string, max = 0): string =>
   template.replace('{label}', label).replace('{max}', String(max));
 
+/** The server's message for a required text field left empty: `{label}を入力してください。`. */
+export const requiredMessage = (label: string): string => render(rules.textMessages.required, label);
+
 const isInvisible = (codePoint: number): boolean =>
   rules.invisibleRanges.some(([lo, hi]) => lo !== undefined && hi !== undefined && codePoint >= lo && codePoint <= hi);
 

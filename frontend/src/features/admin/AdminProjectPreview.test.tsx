@@ -69,6 +69,7 @@ const draftDetail = (overrides: Partial<PreviewProject> = {}): PreviewProject =>
   closesAt: '2027-01-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  result: null,
   ...overrides,
 });
 

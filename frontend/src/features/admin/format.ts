@@ -12,6 +12,18 @@ export const formatDay = (day: string): string => {
   return `${y}年${m}月${d}日`;
 };
 
+/** Today in Asia/Tokyo as `YYYY-MM-DD` (the value of a date input), at the instant `now`. */
+export const tokyoDay = (now: Date): string => {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Asia/Tokyo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
+  const part = (type: 'year' | 'month' | 'day') => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
+};
+
 /** `2026-11-26` → `11/26` (chart axes). */
 export const formatShortDay = (day: string): string => {
   const [, m, d] = day.split('-').map(Number);

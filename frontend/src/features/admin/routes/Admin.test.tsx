@@ -110,6 +110,7 @@ describe('Admin dashboard', () => {
     expect(within(menu).getByRole('link', { name: '送信メール一覧' })).toHaveAttribute('href', '/admin/mail/');
     expect(within(menu).getByRole('link', { name: '返金' })).toHaveAttribute('href', '/admin/refund/');
     expect(within(menu).getByRole('link', { name: 'プロジェクト管理' })).toHaveAttribute('href', '/admin/projects/');
+    expect(within(menu).getByRole('link', { name: '精算' })).toHaveAttribute('href', '/admin/payouts/');
   });
 
   it('shows each project’s figures, its chart with a text alternative and a table', async () => {

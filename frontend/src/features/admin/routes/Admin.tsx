@@ -22,6 +22,7 @@ export const ADMIN_LINKS = [
   { href: paths.adminResendRegisterMail.getHref(), label: '登録メールの再送', note: '仮登録・ゲストの方へ本登録のメールを送り直します' },
   { href: paths.adminMail.getHref(), label: '送信メール一覧', note: '一斉メールの作成と送信履歴' },
   { href: paths.adminRefund.getHref(), label: '返金', note: 'プロジェクトごとの支援の返金' },
+  { href: paths.adminPayouts.getHref(), label: '精算', note: '成立したプロジェクトの精算書と実行者へのお支払いの記録' },
 ] as const;
 
 export const DASHBOARD_EMPTY = {

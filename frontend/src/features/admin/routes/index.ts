@@ -10,3 +10,5 @@ export { AdminRefundDetail } from '../AdminRefundDetail';
 export { AdminProjects } from '../AdminProjects';
 export { AdminProjectEdit, AdminProjectNew } from '../AdminProjectEdit';
 export { AdminProjectPreview } from '../AdminProjectPreview';
+export { AdminPayouts } from '../AdminPayouts';
+export { AdminPayoutStatement } from '../AdminPayoutStatement';

@@ -57,7 +57,38 @@ export function ShareButtons({ project }: { project: ProjectDetail }) {
   );
 }
 
-/** 達成 / 未達成 of an ended project, with its total and backers. */
+/** What the end of a campaign decided, in the words of the project page. */
+export const RESULT_MESSAGES = {
+  counting: '集計中：募集終了前にお申し込みの銀行振込の入金を確認しています。',
+  succeeded: 'プロジェクトは成立しました。',
+  failed: 'プロジェクトは不成立となりました。お支払いいただいた支援金は全額返金します。',
+  refundsLeft: (count: number) => `返金手続き中（残り${count}件）`,
+  refundsDone: 'すべての返金手続きを行いました。',
+} as const;
+
+/**
+ * The decision of the close (`project.result`), as lines under the figures. An ended project whose result is
+ * still null is counted as 集計中: the closing sweep decides it within a minute of the end.
+ */
+function ResultOutcome({ result }: { result: ProjectDetail['result'] }) {
+  if (result === null || result.outcome === 'awaiting_funds') {
+    return <p className="result-banner__outcome">{RESULT_MESSAGES.counting}</p>;
+  }
+  if (result.outcome === 'succeeded') {
+    return <p className="result-banner__outcome">{RESULT_MESSAGES.succeeded}</p>;
+  }
+  return (
+    <>
+      <p className="result-banner__outcome">{RESULT_MESSAGES.failed}</p>
+      <p className="result-banner__refunds">
+        返金の状況：
+        {result.refundsLeft > 0 ? RESULT_MESSAGES.refundsLeft(result.refundsLeft) : RESULT_MESSAGES.refundsDone}
+      </p>
+    </>
+  );
+}
+
+/** 達成 / 未達成 of an ended project, with its total and backers, and what the close decided. */
 export function ResultBanner({ project }: { project: ProjectDetail }) {
   if (project.isOpen) return null;
   return (
@@ -74,6 +105,7 @@ export function ResultBanner({ project }: { project: ProjectDetail }) {
         <span aria-hidden="true"> / </span>
         支援者 <strong>{formatPeople(project.sum.lot)}</strong>
       </p>
+      <ResultOutcome result={project.result} />
     </section>
   );
 }

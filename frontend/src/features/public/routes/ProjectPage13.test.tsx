@@ -80,6 +80,73 @@ describe('Project page (issue #13)', () => {
     expect(screen.queryByRole('button', { name: /支援する/ })).not.toBeInTheDocument();
   });
 
+  it.each([
+    ['null (the close has not run yet)', null, '集計中：募集終了前にお申し込みの銀行振込の入金を確認しています。'],
+    [
+      'awaiting_funds',
+      { outcome: 'awaiting_funds', label: '集計中', refundsLeft: 0 } as const,
+      '集計中：募集終了前にお申し込みの銀行振込の入金を確認しています。',
+    ],
+    ['succeeded', { outcome: 'succeeded', label: '成立', refundsLeft: 0 } as const, 'プロジェクトは成立しました。'],
+  ])('keeps 達成 and its title line, and says what the close decided when the result is %s', async (_name, result, line) => {
+    mockProjectPage({ project: detail({ isOpen: false, daysLeft: 0, achieved: true, result }) });
+    renderApp(PATH);
+
+    const banner = await screen.findByRole('region', { name: '募集結果' });
+    expect(banner).toHaveTextContent('このプロジェクトは募集を終了しました（目標金額を達成）');
+    expect(within(banner).getByText('達成', { exact: true })).toBeInTheDocument();
+    expect(within(banner).getByText(line)).toBeInTheDocument();
+    expect(banner).not.toHaveTextContent('不成立');
+    expect(banner).not.toHaveTextContent('返金の状況');
+  });
+
+  it('says a failed project refunds everything, and how many refunds are left', async () => {
+    mockProjectPage({
+      project: detail({
+        isOpen: false,
+        daysLeft: 0,
+        achieved: false,
+        fundingModel: 'all_or_nothing',
+        result: { outcome: 'failed', label: '不成立', refundsLeft: 3 },
+      }),
+    });
+    renderApp(PATH);
+
+    const banner = await screen.findByRole('region', { name: '募集結果' });
+    expect(banner).toHaveTextContent('このプロジェクトは募集を終了しました（目標金額に未達成）');
+    expect(within(banner).getByText('未達成', { exact: true })).toBeInTheDocument();
+    expect(
+      within(banner).getByText('プロジェクトは不成立となりました。お支払いいただいた支援金は全額返金します。'),
+    ).toBeInTheDocument();
+    expect(within(banner).getByText('返金の状況：返金手続き中（残り3件）')).toBeInTheDocument();
+    expect(banner).not.toHaveTextContent('集計中');
+  });
+
+  it('says every refund of a failed project has been made once none is left', async () => {
+    mockProjectPage({
+      project: detail({
+        isOpen: false,
+        daysLeft: 0,
+        achieved: false,
+        result: { outcome: 'failed', label: '不成立', refundsLeft: 0 },
+      }),
+    });
+    renderApp(PATH);
+
+    const banner = await screen.findByRole('region', { name: '募集結果' });
+    expect(within(banner).getByText('返金の状況：すべての返金手続きを行いました。')).toBeInTheDocument();
+    expect(banner).not.toHaveTextContent('返金手続き中');
+  });
+
+  it('shows no result while the project is open', async () => {
+    mockProjectPage({ project: detail({ isOpen: true, result: null }) });
+    renderApp(PATH);
+
+    await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('region', { name: '募集結果' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/集計中/)).not.toBeInTheDocument();
+  });
+
   it('shows each return with its backers, stock, delivery month and its own image or none', async () => {
     mockProjectPage({
       project: detail({

@@ -67,6 +67,7 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   closesAt: '2026-12-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  result: null,
   ...overrides,
 });
 
