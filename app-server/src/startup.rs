@@ -177,7 +177,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&gateway),
         mailer.clone(),
         SystemClock,
-        PaymentMails { site: site.clone() },
+        PaymentMails { site: site.clone(), receipt_links: ports::receipts::ReceiptLinks::none() },
         SupportConfig {
             namespace: namespace.clone(),
             reconcile_after: chrono::Duration::seconds(settings.reconcile_after_seconds),

@@ -39,6 +39,8 @@ pub enum AdminActionKind {
     CommentHidden,
     /// A hidden comment was shown again.
     CommentShown,
+    /// A project's receipt issuer was set (`detail.before`, `detail.after`).
+    ReceiptIssuerUpdated,
 }
 
 impl AdminActionKind {
@@ -58,10 +60,11 @@ impl AdminActionKind {
             Self::ReturnsReordered => "returns_reordered",
             Self::CommentHidden => "comment_hidden",
             Self::CommentShown => "comment_shown",
+            Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
         }
     }
 
-    pub const ALL: [Self; 14] = [
+    pub const ALL: [Self; 15] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -76,6 +79,7 @@ impl AdminActionKind {
         Self::ReturnsReordered,
         Self::CommentHidden,
         Self::CommentShown,
+        Self::ReceiptIssuerUpdated,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {
