@@ -24,6 +24,8 @@ mod project;
 mod rate;
 pub mod receipt;
 mod refunds;
+pub mod sale_receipt_tokens;
+mod sale_receipts;
 mod sales;
 mod session;
 mod sponsors;
@@ -65,6 +67,7 @@ pub struct Services {
     pub refunds: web::Data<dyn ports::admin::refunds::Refunds>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
+    pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
@@ -93,6 +96,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.refunds.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
+            .app_data(services.sale_receipts.clone())
             .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
@@ -123,6 +127,7 @@ pub(crate) mod test_support {
     use ports::admin::moderation::{MockModeration, Moderation};
     use ports::admin::projects::{MockProjects, Projects};
     use ports::admin::refunds::{MockRefunds, Refunds};
+    use ports::receipts::{MockSaleReceipts, SaleReceipts};
     use std::sync::Arc;
 
     use crate::{ProxySettings, RateLimits, Services, SiteEnv};
@@ -151,6 +156,7 @@ pub(crate) mod test_support {
         pub refunds: MockRefunds,
         pub projects: MockProjects,
         pub moderation: MockModeration,
+        pub sale_receipts: MockSaleReceipts,
 
         pub mass_mails: MockMassMails,
     }
@@ -173,6 +179,7 @@ pub(crate) mod test_support {
                 refunds: MockRefunds::new(),
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
+                sale_receipts: MockSaleReceipts::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -199,6 +206,7 @@ pub(crate) mod test_support {
             let refunds: Arc<dyn Refunds> = Arc::new(self.refunds);
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
+            let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -222,6 +230,7 @@ pub(crate) mod test_support {
                 refunds: Data::from(refunds),
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
+                sale_receipts: Data::from(sale_receipts),
 
                 mass_mails: Data::from(mass_mails),
             }

@@ -200,6 +200,17 @@ pub fn purpose(kind: ReceiptKind, project_title: &str) -> String {
     }
 }
 
+/// The number printed on a receipt: the sale's, and from the second issue
+/// on which issue it is (`R00000041`, `R00000041-2`), so that every printed
+/// receipt is told apart.
+pub fn receipt_number(sale: i64, issued_count: u32) -> String {
+    if issued_count > 1 {
+        format!("R{sale:08}-{issued_count}")
+    } else {
+        format!("R{sale:08}")
+    }
+}
+
 /// The title printed at the top; a reissue says so, so that two originals
 /// never exist.
 pub const fn receipt_title(kind: ReceiptKind, reissue: bool) -> &'static str {
@@ -261,6 +272,14 @@ mod tests {
         );
         let long = ReceiptIssuer::parse(&"名".repeat(101), None).unwrap_err();
         assert_eq!(long[0].message, "発行者名は100文字以内で入力してください。");
+    }
+
+    #[test]
+    fn a_receipt_number_is_the_sales_and_names_the_issue_from_the_second_on() {
+        assert_eq!(receipt_number(41, 0), "R00000041");
+        assert_eq!(receipt_number(41, 1), "R00000041");
+        assert_eq!(receipt_number(41, 2), "R00000041-2");
+        assert_eq!(receipt_number(123_456_789, 1), "R123456789");
     }
 
     #[test]
