@@ -42,6 +42,7 @@ export const ACTION_LABELS: Record<string, string> = {
   returns_reordered: 'リターンの並べ替え',
   comment_hidden: 'コメントの非表示',
   comment_shown: 'コメントの再表示',
+  receipt_issuer_updated: '領収書の発行者の設定',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;
