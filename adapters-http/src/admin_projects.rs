@@ -42,7 +42,9 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(update_return)
             .service(delete_return)
             .service(reorder_returns)
-            .service(project_comments),
+            .service(project_comments)
+            .service(crate::sale_receipts::get_issuer)
+            .service(crate::sale_receipts::set_issuer),
     );
     cfg.service(
         utoipa_actix_web::scope("/admin/comments")

@@ -56,6 +56,12 @@ const TABLE: &[(&str, Meaning)] = &[
     ("comments_comment_check", Meaning::Blank(rules::COMMENT)),
     ("comments_comment_length", Meaning::TooLong(rules::COMMENT)),
     ("sale_additional_data_value_length", Meaning::TooLong(rules::ADDITIONAL_DATA)),
+    ("sale_receipts_addressee_length", Meaning::TooLong(domain::receipt::ADDRESSEE)),
+    ("project_receipt_issuers_issuer_name_length", Meaning::TooLong(domain::receipt::ISSUER_NAME)),
+    (
+        "project_receipt_issuers_registration_number_check",
+        Meaning::Field("registrationNumber", domain::receipt::MSG_REGISTRATION_NUMBER),
+    ),
 ];
 
 fn status(kind: ConstraintKind) -> StatusCode {
@@ -142,10 +148,12 @@ mod tests {
 
     #[test]
     fn every_named_constraint_of_the_migrations_that_guards_a_typed_field_is_in_the_table() {
-        let migrations = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations/2026-11-26-100000_text_limits/up.sql");
-        let sql = std::fs::read_to_string(migrations).unwrap();
-        for name in sql.split_whitespace().skip_while(|w| *w != "CONSTRAINT").filter(|w| w.ends_with("_length")) {
-            assert!(TABLE.iter().any(|(n, _)| n == &name), "{name} is not mapped");
+        for migration in ["2026-11-26-100000_text_limits", "2026-12-03-000000_sale_receipts"] {
+            let path = format!("{}/../migrations/{migration}/up.sql", env!("CARGO_MANIFEST_DIR"));
+            let sql = std::fs::read_to_string(path).unwrap();
+            for name in sql.split_whitespace().skip_while(|w| *w != "CONSTRAINT").filter(|w| w.ends_with("_length")) {
+                assert!(TABLE.iter().any(|(n, _)| n == &name), "{name} is not mapped");
+            }
         }
     }
 }

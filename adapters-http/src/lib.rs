@@ -25,6 +25,8 @@ mod project;
 mod rate;
 pub mod receipt;
 mod refunds;
+pub mod sale_receipt_tokens;
+mod sale_receipts;
 mod sales;
 mod session;
 mod sponsors;
@@ -67,6 +69,7 @@ pub struct Services {
     pub payouts: web::Data<dyn ports::campaign::payouts::Payouts>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
+    pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
@@ -96,6 +99,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.payouts.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
+            .app_data(services.sale_receipts.clone())
             .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
@@ -126,6 +130,7 @@ pub(crate) mod test_support {
     use ports::admin::moderation::{MockModeration, Moderation};
     use ports::admin::projects::{MockProjects, Projects};
     use ports::admin::refunds::{MockRefunds, Refunds};
+    use ports::receipts::{MockSaleReceipts, SaleReceipts};
     use std::sync::Arc;
 
     use crate::{ProxySettings, RateLimits, Services, SiteEnv};
@@ -155,6 +160,7 @@ pub(crate) mod test_support {
         pub payouts: ports::campaign::payouts::MockPayouts,
         pub projects: MockProjects,
         pub moderation: MockModeration,
+        pub sale_receipts: MockSaleReceipts,
 
         pub mass_mails: MockMassMails,
     }
@@ -178,6 +184,7 @@ pub(crate) mod test_support {
                 payouts: ports::campaign::payouts::MockPayouts::new(),
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
+                sale_receipts: MockSaleReceipts::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -205,6 +212,7 @@ pub(crate) mod test_support {
             let payouts: Arc<dyn ports::campaign::payouts::Payouts> = Arc::new(self.payouts);
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
+            let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -229,6 +237,7 @@ pub(crate) mod test_support {
                 payouts: Data::from(payouts),
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
+                sale_receipts: Data::from(sale_receipts),
 
                 mass_mails: Data::from(mass_mails),
             }

@@ -73,6 +73,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::admin_payouts::config(cfg);
     crate::refunds::config(cfg);
     crate::mass_mail::config(cfg);
+    crate::sale_receipts::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -162,6 +163,7 @@ mod tests {
     use ports::admin::mass_mail::MassMailError;
     use ports::admin::projects::AuthoringError;
     use ports::catalog::CatalogError;
+    use ports::receipts::ReceiptError;
     use ports::RepoError;
 
     use super::*;
@@ -250,11 +252,15 @@ mod tests {
         mocks.mass_mails.expect_detail().returning(|_| Ok(None));
         mocks.mass_mails.expect_username().returning(|_| Ok(None));
         mocks.mass_mails.expect_opt_out().returning(|_| Ok(false));
+        mocks
+            .sale_receipts
+            .expect_receipt()
+            .returning(|_| Err(ReceiptError::Repo(RepoError::Unexpected(anyhow::anyhow!("test")))));
         let app =
             web_test::init_service(actix_web::App::new().configure(crate::configure(mocks.into_services()))).await;
         let mut count = 0;
         for (path, item) in &document().paths.paths {
-            for (method, op) in [("GET", &item.get), ("POST", &item.post)] {
+            for (method, op) in [("GET", &item.get), ("POST", &item.post), ("PUT", &item.put)] {
                 let Some(op) = op else { continue };
                 count += 1;
                 let mut req = web_test::TestRequest::default()
@@ -274,7 +280,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 70, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 76, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by
@@ -306,7 +312,7 @@ mod tests {
     #[test]
     fn every_operation_that_needs_a_session_says_so_and_answers_401_or_404_for_admin() {
         for (path, item) in &document().paths.paths {
-            for op in [&item.get, &item.post].into_iter().flatten() {
+            for op in [&item.get, &item.post, &item.put].into_iter().flatten() {
                 let needs_token =
                     op.security.as_ref().is_some_and(|list| !list.is_empty() && list.iter().all(|s| !is_anonymous(s)));
                 if is_admin(op) {
@@ -330,7 +336,7 @@ mod tests {
     #[test]
     fn every_operation_describes_its_success_and_a_400_when_it_reads_input() {
         for (path, item) in &document().paths.paths {
-            for op in [&item.get, &item.post].into_iter().flatten() {
+            for op in [&item.get, &item.post, &item.put].into_iter().flatten() {
                 assert!(op.responses.responses.contains_key("200"), "{path} has no 200");
                 let reads_input = op.request_body.is_some() || op.parameters.as_ref().is_some_and(|p| !p.is_empty());
                 if reads_input {
@@ -362,6 +368,8 @@ mod tests {
             ("AddressRequest", rules::ADDRESS_CITY),
             ("AddressRequest", rules::ADDRESS_STREET),
             ("AddressRequest", rules::ADDRESS_BUILDING),
+            ("IssueReceiptInput", domain::receipt::ADDRESSEE),
+            ("ReceiptIssuerInput", domain::receipt::ISSUER_NAME),
         ] {
             assert_eq!(max_length(schema, rule.field), Some(rule.max_chars as u64), "{schema}.{}", rule.field);
         }
@@ -371,7 +379,7 @@ mod tests {
     fn operation_ids_are_unique() {
         let mut seen = std::collections::HashSet::new();
         for item in document().paths.paths.values() {
-            for op in [&item.get, &item.post].into_iter().flatten() {
+            for op in [&item.get, &item.post, &item.put].into_iter().flatten() {
                 let id = op.operation_id.clone().unwrap_or_default();
                 assert!(seen.insert(id.clone()), "operationId {id} is used twice");
             }

@@ -347,6 +347,25 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    project_receipt_issuers (project_id) {
+        project_id -> Int8,
+        issuer_name -> Text,
+        registration_number -> Nullable<Text>,
+        updated_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    sale_receipts (sale_id) {
+        sale_id -> Int8,
+        addressee -> Text,
+        issued_count -> Int4,
+        first_issued_at -> Timestamptz,
+        last_issued_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(project_slider_images -> projects (project_id));
 diesel::joinable!(returns -> projects (project_id));
@@ -380,4 +399,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     project_totals,
     return_totals,
     sponsor_totals,
+    project_receipt_issuers,
+    sale_receipts,
 );

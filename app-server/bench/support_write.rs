@@ -233,7 +233,7 @@ async fn main() -> anyhow::Result<()> {
         InstantProvider,
         DroppedMail,
         SystemClock,
-        PaymentMails { site },
+        PaymentMails { site, receipt_links: ports::receipts::ReceiptLinks::none() },
         SupportConfig::default(),
     )
     .supports;

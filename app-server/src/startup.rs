@@ -15,12 +15,13 @@ use adapters_http::auth::{BcryptHasher, JwtTokens};
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_http::mass_mail::JwtOptOutTokens;
 use adapters_http::pages::{self, SpaIndex, SpaPages};
+use adapters_http::sale_receipt_tokens::JwtReceiptTokens;
 use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettings};
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
     PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
-    PgRefundLedger, PgSupportLedger, PgUserRepository,
+    PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -46,6 +47,7 @@ use ports::payments::support::{SupportConfig, Supports};
 use ports::payments::webhooks::Webhooks;
 use ports::payments::PaymentUseCases;
 use ports::rate_limit::RateLimiter;
+use ports::receipts::{ReceiptLinks, SaleReceiptService, SaleReceipts};
 use ports::secrets::RandomKeys;
 use tokio::sync::Notify;
 use tracing_actix_web::TracingLogger;
@@ -173,13 +175,14 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let gateway = Arc::new(StripeGateway::new(&settings.stripe())?);
     let ledger = Arc::new(PgSupportLedger::new(pool.clone()));
+    let receipt_tokens = Arc::new(JwtReceiptTokens::new(&settings.jwt_secret));
     let namespace = settings.payment_key_namespace();
     let payments = PaymentUseCases::new(
         Arc::clone(&ledger),
         Arc::clone(&gateway),
         mailer.clone(),
         SystemClock,
-        PaymentMails { site: site.clone() },
+        PaymentMails { site: site.clone(), receipt_links: ReceiptLinks::new(receipt_tokens.clone()) },
         SupportConfig {
             namespace: namespace.clone(),
             reconcile_after: chrono::Duration::seconds(settings.reconcile_after_seconds),
@@ -246,6 +249,13 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
+    let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(SaleReceiptService::new(
+        PgSaleReceipts::new(pool.clone()),
+        receipt_tokens,
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        site.operator.name.clone(),
+    ));
     let mass_mails = mass_mails(pool, settings)?;
     Ok(Services {
         signup: web::Data::from(signup),
@@ -270,6 +280,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         payouts: web::Data::from(payouts),
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
+        sale_receipts: web::Data::from(sale_receipts),
         mass_mails: web::Data::from(mass_mails),
     })
 }

@@ -3,6 +3,7 @@
 //! addressee, and the total and consumption tax per rate, rounded once per
 //! rate (docs/decisions.md, "The tax rule").
 
+use crate::authoring::FieldError;
 use crate::money::{tax_for, TaxMode, TaxRate, Yen};
 use crate::text::{TextError, TextRule};
 use std::cmp::Reverse;
@@ -16,6 +17,10 @@ pub const MSG_PARTLY_REFUNDED: &str = "一部返金済みです。返金後の�
 
 /// The addressee (宛名) a supporter may type; blank means the member's name.
 pub const ADDRESSEE: TextRule = TextRule::new("addressee", "宛名", 60);
+
+/// The name of whoever issues a project's receipts (the project owner, as
+/// the seller), set by an operator.
+pub const ISSUER_NAME: TextRule = TextRule::new("issuerName", "発行者名", 100).required();
 
 /// An issuer's invoice registration number (登録番号): `T` and 13 digits.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -54,6 +59,33 @@ fn half_width(c: char) -> char {
         'Ｔ' => 'T',
         '０'..='９' => char::from_digit(u32::from(c) - u32::from('０'), 10).unwrap_or(c),
         other => other,
+    }
+}
+
+/// Who issues a project's receipts: the project owner (the seller), by
+/// name, with a registration number when the owner is a registered issuer
+/// of qualified invoices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptIssuer {
+    pub name: String,
+    pub registration_number: Option<RegistrationNumber>,
+}
+
+impl ReceiptIssuer {
+    /// Checks both fields and answers every refused one (`issuerName`,
+    /// `registrationNumber`), in form order. A blank number means none.
+    pub fn parse(name: &str, registration_number: Option<&str>) -> Result<Self, Vec<FieldError>> {
+        let name = ISSUER_NAME.parse(name).map_err(|e| FieldError { field: ISSUER_NAME.field, message: e.to_string() });
+        let number = match registration_number.filter(|n| !crate::text::is_blank(n)) {
+            None => Ok(None),
+            Some(raw) => RegistrationNumber::parse(raw)
+                .map(Some)
+                .map_err(|e| FieldError { field: "registrationNumber", message: e.to_string() }),
+        };
+        match (name, number) {
+            (Ok(name), Ok(registration_number)) => Ok(Self { name, registration_number }),
+            (name, number) => Err([name.err(), number.err()].into_iter().flatten().collect()),
+        }
     }
 }
 
@@ -146,6 +178,39 @@ pub fn refund_note(total: Yen, refunded: Yen) -> Option<&'static str> {
     }
 }
 
+/// How the per-rate table names a rate: `10%対象`, `8%対象（軽減税率）`, or
+/// `対象外` for what carries no consumption tax (a donation).
+pub fn rate_label(rate: Option<TaxRate>) -> String {
+    match rate {
+        Some(rate) if rate.percent() == REDUCED_RATE_PERCENT => format!("{}%対象（軽減税率）", rate.percent()),
+        Some(rate) => format!("{}%対象", rate.percent()),
+        None => "対象外".to_owned(),
+    }
+}
+
+/// Japan's reduced consumption-tax rate (food, newspapers), which a qualified
+/// invoice must mark.
+const REDUCED_RATE_PERCENT: u32 = 8;
+
+/// What the receipt says the money was for (但し書き).
+pub fn purpose(kind: ReceiptKind, project_title: &str) -> String {
+    match kind {
+        ReceiptKind::Sale => format!("「{project_title}」へのご支援として"),
+        ReceiptKind::Donation => format!("「{project_title}」への寄附として"),
+    }
+}
+
+/// The number printed on a receipt: the sale's, and from the second issue
+/// on which issue it is (`R00000041`, `R00000041-2`), so that every printed
+/// receipt is told apart.
+pub fn receipt_number(sale: i64, issued_count: u32) -> String {
+    if issued_count > 1 {
+        format!("R{sale:08}-{issued_count}")
+    } else {
+        format!("R{sale:08}")
+    }
+}
+
 /// The title printed at the top; a reissue says so, so that two originals
 /// never exist.
 pub const fn receipt_title(kind: ReceiptKind, reissue: bool) -> &'static str {
@@ -188,6 +253,42 @@ mod tests {
             assert_eq!(RegistrationNumber::parse(bad), Err(InvalidRegistrationNumber), "{bad:?}");
         }
         assert_eq!(InvalidRegistrationNumber.to_string(), MSG_REGISTRATION_NUMBER);
+    }
+
+    #[test]
+    fn an_issuer_needs_a_name_and_at_most_a_valid_number() {
+        let issuer = ReceiptIssuer::parse(" 前橋ローズ株式会社 ", Some("Ｔ１２３４５６７８９０１２３")).unwrap();
+        assert_eq!(issuer.name, "前橋ローズ株式会社");
+        assert_eq!(issuer.registration_number.unwrap().as_str(), "T1234567890123");
+        assert_eq!(ReceiptIssuer::parse("前橋ローズ", Some(" ")).unwrap().registration_number, None);
+        assert_eq!(ReceiptIssuer::parse("前橋ローズ", None).unwrap().registration_number, None);
+        let errors = ReceiptIssuer::parse(" ", Some("T123")).unwrap_err();
+        assert_eq!(
+            errors,
+            vec![
+                FieldError { field: "issuerName", message: "発行者名を入力してください。".into() },
+                FieldError { field: "registrationNumber", message: MSG_REGISTRATION_NUMBER.into() },
+            ]
+        );
+        let long = ReceiptIssuer::parse(&"名".repeat(101), None).unwrap_err();
+        assert_eq!(long[0].message, "発行者名は100文字以内で入力してください。");
+    }
+
+    #[test]
+    fn a_receipt_number_is_the_sales_and_names_the_issue_from_the_second_on() {
+        assert_eq!(receipt_number(41, 0), "R00000041");
+        assert_eq!(receipt_number(41, 1), "R00000041");
+        assert_eq!(receipt_number(41, 2), "R00000041-2");
+        assert_eq!(receipt_number(123_456_789, 1), "R123456789");
+    }
+
+    #[test]
+    fn rates_are_labelled_and_the_reduced_rate_is_marked() {
+        assert_eq!(rate_label(rate(10)), "10%対象");
+        assert_eq!(rate_label(rate(8)), "8%対象（軽減税率）");
+        assert_eq!(rate_label(None), "対象外");
+        assert_eq!(purpose(ReceiptKind::Sale, "高崎だるま"), "「高崎だるま」へのご支援として");
+        assert_eq!(purpose(ReceiptKind::Donation, "高崎だるま"), "「高崎だるま」への寄附として");
     }
 
     #[test]

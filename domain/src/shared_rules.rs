@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::account::{Email, MSG_EMAIL_FORMAT, MSG_EMAIL_REQUIRED};
 use crate::profile::{AddressError, TEL_MAX_DIGITS, TEL_MIN_DIGITS};
+use crate::receipt;
 use crate::text::{rules, TextRule, INVISIBLE_RANGES, MSG_FORBIDDEN_CHARACTER, MSG_REQUIRED, MSG_TOO_LONG};
 
 #[derive(Debug, Serialize)]
@@ -81,7 +82,10 @@ pub fn shared_rules() -> SharedRules {
             too_long: MSG_TOO_LONG,
             forbidden_character: MSG_FORBIDDEN_CHARACTER,
         },
-        text: rules::ALL.into_iter().collect(),
+        text: rules::ALL
+            .into_iter()
+            .chain([("receiptAddressee", receipt::ADDRESSEE), ("receiptIssuerName", receipt::ISSUER_NAME)])
+            .collect(),
         invisible_ranges: INVISIBLE_RANGES.iter().map(|&(lo, hi)| (u32::from(lo), u32::from(hi))).collect(),
         email: EmailRules {
             max_length: Email::MAX_LEN,

@@ -16,6 +16,7 @@ pub mod mailer;
 pub mod media;
 pub mod payments;
 pub mod rate_limit;
+pub mod receipts;
 pub mod secrets;
 
 /// Errors every repository may answer, whatever the storage.

@@ -1,10 +1,11 @@
 //! The one error path of the API: every use-case error enum maps to an
 //! [`ApiError`] in this module (one `From` each: accounts and catalog here,
-//! payments in `payments`, the admin screens in `admin`), and every
+//! payments in `payments`, the admin screens in `admin`, receipts in `receipts`), and every
 //! `ApiError` answers one of the typed bodies below. Handlers only write `?`.
 
 mod admin;
 mod payments;
+mod receipts;
 
 use actix_web::http::header::{self, HeaderValue};
 use actix_web::http::StatusCode;

@@ -32,6 +32,8 @@ pub const PATTERNS: &[&str] = &[
     "/edit/addresses",
     "/edit/payment",
     "/edit/payment-list",
+    "/account/receipts/:saleId",
+    "/receipt/:token",
     "/payment/info/:project/:return/",
     "/payment/method/:project/:return/",
     "/payment/card/:project/:return/",

@@ -8,12 +8,18 @@ use std::collections::BTreeSet;
 use reqwest::Method;
 use serde_json::Value;
 
-use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+use adapters_http::sale_receipt_tokens::JwtReceiptTokens;
+use domain::ids::SaleId;
+use ports::receipts::ReceiptTokens;
+
+use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
 
 const PASSWORD: &str = "demo-password-1";
 const OWNER: &str = "demo-taro@example.jp";
 const OTHER_MEMBER: &str = "demo-hanako@example.jp";
 const ADMIN: &str = "demo-admin@example.jp";
+/// The app's signing secret, so the table can make a receipt link as the paid mail would.
+const SECRET: &[u8] = b"access-table-secret-of-at-least-32-bytes";
 
 /// Who may call a route.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,11 +30,15 @@ enum Who {
     Member,
     /// Only the member the object belongs to (not another member, not an administrator).
     Owner,
+    /// Only the member the object belongs to; anyone else logged in gets the 404 of an unknown object, so that
+    /// nothing tells whether it exists (receipts).
+    OwnerElseNotFound,
     /// Only an administrator; everyone else gets 404, as for an unknown path.
     Admin,
 }
 
-/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns.
+/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns,
+/// `{sale_id}` the owner's paid sale and `{token}` that sale's receipt link token.
 /// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
 /// name), `{email}` (a fresh address).
@@ -118,6 +128,11 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/customer/set/deleteCard", "", Some("{}"), Who::Member),
     row("GET", "/v1/stripe/subscription/get/list", "", None, Who::Member),
     row("POST", "/v1/stripe/subscription/set/cancel", "", Some("{}"), Who::Member),
+    // Receipts: a member's own paid sale (404 for anyone else), or whoever holds the mailed link.
+    row("GET", "/v1/user/receipts/{sale_id}", "", None, Who::OwnerElseNotFound),
+    row("POST", "/v1/user/receipts/{sale_id}/issue", "", Some(r#"{"addressee": null}"#), Who::OwnerElseNotFound),
+    row("GET", "/v1/receipts/{token}", "", None, Who::Anyone),
+    row("POST", "/v1/receipts/{token}/issue", "", Some(r#"{"addressee": null}"#), Who::Anyone),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
     row("GET", "/v1/admin/get/dashboard", "", None, Who::Admin),
@@ -145,6 +160,8 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/returns/{return_id}/delete", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}/return-order", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/comments", "", None, Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/receipt-issuer", "", None, Who::Admin),
+    row("PUT", "/v1/admin/projects/{id}/receipt-issuer", "", Some(r#"{"issuerName": ""}"#), Who::Admin),
     // Moderation: the comment id is a placeholder no comment has (a 404 for everyone, the administrator included).
     row("POST", "/v1/admin/comments/{id}/hide", "", Some(r#"{"reason": ""}"#), Who::Admin),
     row("POST", "/v1/admin/comments/{id}/show", "", None, Who::Admin),
@@ -218,6 +235,9 @@ struct Fixtures {
     owner: i64,
     comment: i64,
     displayname: i64,
+    /// The owner's paid sale and its receipt link token.
+    sale: i64,
+    token: String,
 }
 
 impl Fixtures {
@@ -231,6 +251,10 @@ impl Fixtures {
             )
         };
         let project = app.project_id(&slug).await;
+        let sale = app.query_i64(&format!(
+            "SELECT min(s.id) AS value FROM sales s JOIN users u ON u.id = s.user_id \
+              WHERE u.email = '{OWNER}' AND s.status = 'succeeded'"
+        ));
         Self {
             project,
             ret: app.query_i64(&format!(
@@ -240,6 +264,8 @@ impl Fixtures {
             comment: app.query_i64(&owner_id("comments")),
             displayname: app.query_i64(&owner_id("display_names")),
             slug,
+            sale,
+            token: JwtReceiptTokens::new(SECRET).issue(SaleId(sale)).unwrap(),
         }
     }
 
@@ -263,8 +289,12 @@ fn allowed(status: u16) -> bool {
 }
 
 async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>) -> (u16, Value) {
-    let path =
-        row.path.replace("{id}", &fixtures.project.to_string()).replace("{return_id}", &fixtures.ret.to_string());
+    let path = row
+        .path
+        .replace("{id}", &fixtures.project.to_string())
+        .replace("{return_id}", &fixtures.ret.to_string())
+        .replace("{sale_id}", &fixtures.sale.to_string())
+        .replace("{token}", &fixtures.token);
     let mut url = format!("{}{path}", app.address);
     if !row.query.is_empty() {
         url = format!("{url}?{}", fixtures.fill(row.query));
@@ -284,7 +314,7 @@ async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>
 
 #[tokio::test]
 async fn each_route_answers_each_caller_as_its_line_in_the_access_table_says() {
-    let app = spawn_demo_app().await;
+    let app = spawn_demo_app_with(|s| s.jwt_secret = SECRET.to_vec()).await;
     let fixtures = Fixtures::load(&app).await;
     let owner = app.login(OWNER, PASSWORD).await;
     let other = app.login(OTHER_MEMBER, PASSWORD).await;
@@ -307,6 +337,12 @@ async fn each_route_answers_each_caller_as_its_line_in_the_access_table_says() {
                 ("an administrator who is not the owner", Some(&admin), |s| s == 403),
                 ("the owner", Some(&owner), |s| (200..300).contains(&s)),
             ],
+            Who::OwnerElseNotFound => vec![
+                ("no token", None, |s| s == 401),
+                ("another member", Some(&other), |s| s == 404),
+                ("an administrator who is not the owner", Some(&admin), |s| s == 404),
+                ("the owner", Some(&owner), |s| (200..300).contains(&s)),
+            ],
             // Admin endpoints hide themselves: the same 404 as an unknown path.
             Who::Admin => vec![
                 ("no token", None, |s| s == 404),
@@ -318,7 +354,8 @@ async fn each_route_answers_each_caller_as_its_line_in_the_access_table_says() {
             let (status, body) = call(&app, &fixtures, row, token).await;
             // An admin endpoint answers everyone else exactly like an unknown path; the administrator's own
             // call is what shows that it is mounted.
-            let hidden_from_caller = row.who == Who::Admin && token != Some(&admin);
+            let hidden_from_caller = (row.who == Who::Admin && token != Some(&admin))
+                || (row.who == Who::OwnerElseNotFound && token.is_some() && token != Some(&owner));
             let default_not_found = status == 404 && body["error"] == "not_found" && !hidden_from_caller;
             if !expected(status) || default_not_found {
                 wrong.push(format!(

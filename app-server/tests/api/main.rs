@@ -29,6 +29,7 @@ mod profile;
 mod project_page;
 mod provider;
 mod rate_limits;
+mod receipts;
 mod refunds;
 mod signup;
 mod sponsors;

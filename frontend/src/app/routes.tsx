@@ -20,6 +20,7 @@ const accountPages = () => import(/* webpackChunkName: "account" */ '@/features/
 const paymentPages = () => import(/* webpackChunkName: "payment" */ '@/features/payment/routes');
 const adminPages = () => import(/* webpackChunkName: "admin" */ '@/features/admin/routes');
 const mailPages = () => import(/* webpackChunkName: "mail" */ '@/features/mail/routes');
+const receiptPages = () => import(/* webpackChunkName: "receipts" */ '@/features/receipts/routes');
 
 const PAYMENT_TITLE = 'ご支援内容の確認';
 
@@ -72,6 +73,8 @@ export const routes: RouteObject[] = [
       page(paths.editAddresses.path, 'EditAddresses', 'お届け先住所の登録', lazyNamed(accountPages, 'EditAddresses')),
       page(paths.editPayment.path, 'EditPayment', 'お支払い方法の管理', lazyNamed(paymentPages, 'EditPayment')),
       page(paths.editPaymentList.path, 'EditPaymentList', 'お支払い履歴', lazyNamed(accountPages, 'EditPaymentList')),
+      page(paths.accountReceipt.path, 'AccountReceipt', '領収書', lazyNamed(receiptPages, 'MemberReceipt')),
+      page(paths.receipt.path, 'Receipt', '領収書', lazyNamed(receiptPages, 'LinkReceipt')),
 
       page(paths.paymentInfo.path, 'PaymentInfo', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentInfo')),
       page(paths.paymentMethod.path, 'PaymentMethod', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentMethod')),

@@ -22,6 +22,8 @@ describe('paths', () => {
         '/admin/payouts/', '/admin/payouts/:id/',
         // Ours: the opt-out link of mass mail (特定電子メール法).
         '/mail/optout/',
+        // Ours: receipts, a member's from the payment history and anyone's from the paid mail's link.
+        '/account/receipts/:saleId', '/receipt/:token',
       ]),
     );
     expect(patterns).toHaveLength(39);
@@ -41,6 +43,8 @@ describe('paths', () => {
     expect(paths.adminProjectEdit.getHref(12)).toBe('/admin/projects/12/');
     expect(paths.adminProjectPreview.getHref(12)).toBe('/admin/projects/12/preview');
     expect(paths.adminPayoutStatement.getHref(12)).toBe('/admin/payouts/12/');
+    expect(paths.accountReceipt.getHref(41)).toBe('/account/receipts/41');
+    expect(paths.receipt.getHref('a.b_c-d')).toBe('/receipt/a.b_c-d');
   });
 
   it('adds the payment type to the confirm step', () => {
@@ -59,6 +63,8 @@ describe('paths', () => {
 
   it('marks member, admin, account and edit pages as protected', () => {
     expect(isProtectedPath('/account/')).toBe(true);
+    expect(isProtectedPath('/account/receipts/41')).toBe(true);
+    expect(isProtectedPath('/receipt/a.b.c')).toBe(false);
     expect(isProtectedPath('/edit/profile')).toBe(true);
     expect(isProtectedPath('/admin/mail/3/')).toBe(true);
     expect(isProtectedPath('/signup/')).toBe(false);

@@ -63,6 +63,12 @@ export const paths = {
   editAddresses: { path: '/edit/addresses', getHref: () => '/edit/addresses' },
   editPayment: { path: '/edit/payment', getHref: () => '/edit/payment' },
   editPaymentList: { path: '/edit/payment-list', getHref: () => '/edit/payment-list' },
+  // Ours: a paid sale's receipt (領収書), a member's from the payment history, anyone's from the paid mail's link.
+  accountReceipt: {
+    path: '/account/receipts/:saleId',
+    getHref: (saleId: number | string) => `/account/receipts/${seg(saleId)}`,
+  },
+  receipt: { path: '/receipt/:token', getHref: (token: string) => `/receipt/${seg(token)}` },
 
   paymentInfo: paymentStep('info'),
   paymentMethod: paymentStep('method'),

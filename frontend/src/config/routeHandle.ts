@@ -3,7 +3,7 @@ export type RouteName =
   | 'Home' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
   | 'Login' | 'Signup' | 'SignupPassword' | 'ForgotPassword' | 'ResetPassword' | 'Account'
   | 'EditProfile' | 'EditEmail' | 'EditEmailUpdated' | 'EditPassword' | 'EditCorporate'
-  | 'EditAddresses' | 'EditPayment' | 'EditPaymentList'
+  | 'EditAddresses' | 'EditPayment' | 'EditPaymentList' | 'AccountReceipt' | 'Receipt'
   | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatJapaneseDate, formatTaxedPrice, formatYen } from './format';
+import { formatJapaneseDate, formatReceiptYen, formatTaxedPrice, formatYen } from './format';
 
 describe('the shared formatter', () => {
   it('writes every amount as digits with thousands separators and 円', () => {
@@ -14,6 +14,12 @@ describe('the shared formatter', () => {
     expect(formatTaxedPrice({ total: 3300, taxLabel: '税込' })).toBe('3,300円（税込）');
     expect(formatTaxedPrice({ total: 3300, taxLabel: '税別' })).toBe('3,300円（税込）');
     expect(formatTaxedPrice({ total: 5000, taxLabel: '非課税' })).toBe('5,000円（非課税）');
+  });
+
+  it('writes the amount of a receipt the way receipts are written, closed at both ends', () => {
+    expect(formatReceiptYen(6600)).toBe('￥6,600-');
+    expect(formatReceiptYen(1_234_567)).toBe('￥1,234,567-');
+    expect(formatReceiptYen(0)).toBe('￥0-');
   });
 
   it('writes a date in Japanese and leaves anything else as it came', () => {

@@ -15,6 +15,12 @@ export const formatYen = (amount: number): string => `${integer.format(amount)}�
 export const formatTaxedPrice = (priced: { total: number; taxLabel: string; interval?: string | null }): string =>
   `${formatYen(priced.total)}${priced.interval === 'month' ? '/月' : ''}（${priced.taxLabel === '非課税' ? '非課税' : '税込'}）`;
 
+/**
+ * The amount a receipt (領収書) prints in its large box: '￥6,600-'. The one exception to '10,000円', as receipts are
+ * written in Japan: the yen sign before and a hyphen after, so that nothing can be added to either end.
+ */
+export const formatReceiptYen = (amount: number): string => `￥${integer.format(amount)}-`;
+
 /** A `YYYY-MM-DD` date as Japanese text: '2026年12月1日'. */
 export const formatJapaneseDate = (isoDate: string): string => {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(isoDate);

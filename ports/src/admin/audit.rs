@@ -41,6 +41,8 @@ pub enum AdminActionKind {
     CommentShown,
     /// A payout statement was marked paid (`detail.seq`, `detail.payout`).
     PayoutMarkedPaid,
+    /// A project's receipt issuer was set (`detail.before`, `detail.after`).
+    ReceiptIssuerUpdated,
 }
 
 impl AdminActionKind {
@@ -61,10 +63,11 @@ impl AdminActionKind {
             Self::CommentHidden => "comment_hidden",
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
+            Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
         }
     }
 
-    pub const ALL: [Self; 15] = [
+    pub const ALL: [Self; 16] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -80,6 +83,7 @@ impl AdminActionKind {
         Self::CommentHidden,
         Self::CommentShown,
         Self::PayoutMarkedPaid,
+        Self::ReceiptIssuerUpdated,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

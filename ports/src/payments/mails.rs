@@ -9,10 +9,13 @@ use domain::time::tokyo_date;
 use super::ledger::{SaleRecord, SubscriptionRecord};
 use crate::accounts::SiteInfo;
 use crate::mailer::OutgoingMail;
+use crate::receipts::ReceiptLinks;
 
 #[derive(Debug, Clone)]
 pub struct PaymentMails {
     pub site: SiteInfo,
+    /// The link to each paid sale's receipt (`ReceiptLinks::none()`: the mails go without it).
+    pub receipt_links: ReceiptLinks,
 }
 
 /// `2026年12月1日`, as the complete screen writes dates.
@@ -36,6 +39,14 @@ impl PaymentMails {
         )
     }
 
+    /// The paid mails' line with the link to the sale's receipt; empty without a link.
+    fn receipt_line(&self, sale: &SaleRecord) -> String {
+        self.receipt_links
+            .link(&self.site.public_url, sale.id)
+            .map(|link| format!("\n領収書は次のページから発行・印刷できます：\n{link}\n"))
+            .unwrap_or_default()
+    }
+
     fn footer(&self, sale: &SaleRecord) -> String {
         format!(
             "\nプロジェクトページ：{url}/projects/{slug}/\n{signature}",
@@ -51,9 +62,10 @@ impl PaymentMails {
             subject: self.subject("ご支援ありがとうございます"),
             text_body: format!(
                 "{name} 様\n\nこのたびはご支援いただき、誠にありがとうございます。\nクレジットカードでのお支払いが完了しました。\n\n{summary}\n\
-                 ご支援後のキャンセルはお受けできません。リターンのお届けまで数か月かかる場合があります。\n{footer}",
+                 ご支援後のキャンセルはお受けできません。リターンのお届けまで数か月かかる場合があります。\n{receipt}{footer}",
                 name = sale.display_name,
                 summary = self.summary(sale),
+                receipt = self.receipt_line(sale),
                 footer = self.footer(sale),
             ),
         }
@@ -84,9 +96,10 @@ impl PaymentMails {
             to: sale.email.clone(),
             subject: self.subject("ご入金を確認しました"),
             text_body: format!(
-                "{name} 様\n\nお振り込みを確認しました。ご支援いただき、誠にありがとうございます。\n\n{summary}{footer}",
+                "{name} 様\n\nお振り込みを確認しました。ご支援いただき、誠にありがとうございます。\n\n{summary}{receipt}{footer}",
                 name = sale.display_name,
                 summary = self.summary(sale),
+                receipt = self.receipt_line(sale),
                 footer = self.footer(sale),
             ),
         }

@@ -27,6 +27,7 @@ use crate::payments::outcome::*;
 use crate::payments::sweeps::Sweeps;
 use crate::payments::webhooks::Webhooks;
 use crate::payments::PaymentUseCases;
+use crate::receipts::{MockReceiptTokens, ReceiptLinks};
 
 const MEMBER: UserId = UserId(7);
 const SALE: SaleId = SaleId(41);
@@ -189,12 +190,15 @@ fn clock() -> MockClock {
 }
 
 fn mails() -> PaymentMails {
+    let mut tokens = MockReceiptTokens::new();
+    tokens.expect_issue().returning(|sale| Some(format!("token-of-{sale}")));
     PaymentMails {
         site: SiteInfo {
             site_name: "まちのクラファン".into(),
             public_url: "http://127.0.0.1:8080".into(),
             operator: Default::default(),
         },
+        receipt_links: ReceiptLinks::new(Arc::new(tokens)),
     }
 }
 
@@ -260,6 +264,9 @@ async fn a_saved_card_is_charged_the_servers_total_with_the_sales_key_and_thanke
     assert_eq!(sent.len(), 1);
     assert!(sent[0].subject.contains("ご支援ありがとうございます"));
     assert!(sent[0].text_body.contains("6,600円"));
+    assert!(sent[0]
+        .text_body
+        .contains("領収書は次のページから発行・印刷できます：\nhttp://127.0.0.1:8080/receipt/token-of-41\n"));
 }
 
 #[tokio::test]
@@ -641,6 +648,7 @@ async fn a_transfer_paid_after_its_cancellation_is_revived_and_the_supporter_get
     let sent = sent.lock().unwrap();
     assert_eq!(sent.len(), 1);
     assert!(sent[0].subject.contains("ご入金を確認しました"), "{}", sent[0].subject);
+    assert!(sent[0].text_body.contains("http://127.0.0.1:8080/receipt/token-of-41"), "{}", sent[0].text_body);
 }
 
 #[tokio::test]

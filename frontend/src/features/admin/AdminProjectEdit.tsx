@@ -11,6 +11,7 @@ import { formatYen, formatCount } from './format';
 import { Comments } from './projects/Comments';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
+import { ReceiptIssuer } from './projects/ReceiptIssuer';
 import { Returns } from './projects/Returns';
 import type { ProjectInput } from './projects/types';
 import './admin-projects.css';
@@ -116,6 +117,7 @@ export function AdminProjectEdit() {
         <ProjectForm key={project.id} project={project} onSave={save} saved={justSaved} />
       </section>
       <Returns project={project} />
+      <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
     </section>
   );

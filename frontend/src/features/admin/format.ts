@@ -55,6 +55,7 @@ export const ACTION_LABELS: Record<string, string> = {
   comment_hidden: 'コメントの非表示',
   comment_shown: 'コメントの再表示',
   payout_marked_paid: '精算の支払済み登録',
+  receipt_issuer_updated: '領収書の発行者の設定',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

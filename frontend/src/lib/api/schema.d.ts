@@ -325,6 +325,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/receipt-issuer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A project's receipt issuer. */
+        get: operations["get_issuer"];
+        /**
+         * Sets who issues the project's receipts (audit log: `receipt_issuer_updated`).
+         * @description Receipts already printed are not changed; every receipt opened afterwards names this issuer.
+         */
+        put: operations["set_issuer"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/return-order": {
         parameters: {
             query?: never;
@@ -715,6 +736,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/receipts/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The receipt the paid mail's link opens, without logging in (the link lasts 400 days).
+         * @description A token that is not genuine, expired, or names a sale not paid is `404 not_found`.
+         */
+        get: operations["link_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/receipts/{token}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issues the receipt the paid mail's link names, as the member's issue does.
+         * @description Rate limit: 30 issues per client address per hour.
+         */
+        post: operations["link_issue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sales/get/allSum": {
         parameters: {
             query?: never;
@@ -1054,6 +1115,46 @@ export interface paths {
         get: operations["login_check"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/receipts/{sale_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's own paid sale's receipt.
+         * @description Another member's sale, an unknown sale and a sale not paid are all `404 not_found`, alike.
+         */
+        get: operations["member_receipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/receipts/{sale_id}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issues the caller's receipt: the first issue is the original (領収書), every later one is printed 再発行.
+         * @description The addressee may be set or changed at any issue. Rate limit: 30 issues per member per hour.
+         */
+        post: operations["member_issue"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1978,6 +2079,11 @@ export interface components {
         InformationListResponse: {
             resInformation: components["schemas"]["InformationDto"][];
         };
+        /** @description An issue of the receipt. */
+        IssueReceiptInput: {
+            /** @description 宛名; empty or null: the supporter's name. One line, at most 60 characters. */
+            addressee: string | null;
+        };
         /** @description What publication locks (true once published). */
         LockedDto: {
             fundingModel: boolean;
@@ -2394,6 +2500,75 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description Who receives the money, as the receipt names them. */
+        ReceiptIssuerDto: {
+            name: string;
+            /**
+             * @description Set when the site's operator receives the money on the project owner's behalf (no issuer set on the
+             *     project): the owner's name.
+             */
+            onBehalfOf: string | null;
+            /**
+             * @description `T` and 13 digits; null when the issuer is not a registered issuer of qualified invoices (the receipt then
+             *     prints no registration number line).
+             */
+            registrationNumber: string | null;
+        };
+        /** @description Who issues the project's receipts. */
+        ReceiptIssuerInput: {
+            /** @description The owner's name as the receipt prints it: required, at most 100 characters. */
+            issuerName: string;
+            /** @description 登録番号: `T` and 13 digits (full-width accepted); empty or null: not registered. */
+            registrationNumber: string | null;
+        };
+        /** @description A project's receipt issuer, as the operator's screen edits it. */
+        ReceiptIssuerSettingsDto: {
+            /** @description Null: none set; receipts then name the site's operator as receiving on the owner's behalf. */
+            issuerName: string | null;
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            /** @description `T` and 13 digits; null when not registered. */
+            registrationNumber: string | null;
+            /** @description When it was last set (ISO 8601, Tokyo); null: never. */
+            updatedAt: string | null;
+        };
+        /**
+         * @description `sale` (領収書) or `donation` (寄附金受領証明書: no consumption tax).
+         * @enum {string}
+         */
+        ReceiptKindDto: "sale" | "donation";
+        /** @description One line of what was bought. */
+        ReceiptLineDto: {
+            /**
+             * Format: int64
+             * @description Tax included, after refunds.
+             */
+            amount: number;
+            /** @description The project and the return: `前橋ばら園（お礼のメール）`. */
+            description: string;
+            /** Format: int64 */
+            lots: number;
+            /** @description `10%対象`, `8%対象（軽減税率）` or `対象外`. */
+            rateLabel: string;
+        };
+        /** @description The total and the consumption tax of one rate, the tax taken once from the total. */
+        ReceiptRateDto: {
+            /** @description `10%対象`, `8%対象（軽減税率）` or `対象外`. */
+            label: string;
+            /**
+             * Format: int32
+             * @description Null: not taxable.
+             */
+            ratePercent: number | null;
+            /** Format: int64 */
+            tax: number;
+            /**
+             * Format: int64
+             * @description Tax included.
+             */
+            total: number;
+        };
         RecipientDto: {
             /** Format: int32 */
             attempts: number;
@@ -2745,6 +2920,59 @@ export interface components {
              * @description What the supporter pays, tax included.
              */
             total: number;
+        };
+        /** @description A paid sale's receipt, as the printable page shows it. */
+        SaleReceiptDto: {
+            /** @description The latest issue's addressee (宛名), else the default. */
+            addressee: string;
+            /**
+             * Format: int64
+             * @description Received and kept, tax included: the total less refunds paid out.
+             */
+            amount: number;
+            /** @description What an empty addressee prints: the supporter's name (may be empty). */
+            defaultAddressee: string;
+            /**
+             * Format: int32
+             * @description 0 while never issued; 1 the original; more: reissued.
+             */
+            issuedCount: number;
+            /** @description The latest issue's day, Tokyo; null while never issued. */
+            issuedOn: string | null;
+            issuer: components["schemas"]["ReceiptIssuerDto"];
+            kind: components["schemas"]["ReceiptKindDto"];
+            lines: components["schemas"]["ReceiptLineDto"][];
+            /** @description The title the next issue prints (a reissue once the receipt was issued). */
+            nextTitle: string;
+            /** @description The day it was paid, Tokyo (`YYYY-MM-DD`). */
+            paidOn: string;
+            /**
+             * Format: int64
+             * @description What was paid, before refunds.
+             */
+            paidTotal: number;
+            /** @description 但し書き: `「前橋ばら園」へのご支援として`. */
+            purpose: string;
+            /** @description True when the receipt is a qualified invoice (適格請求書): the issuer's registration number is printed. */
+            qualifiedInvoice: boolean;
+            /** @description Highest rate first, not taxable last. */
+            rates: components["schemas"]["ReceiptRateDto"][];
+            /** @description `R00000041`; from the second issue on `R00000041-2`, .... */
+            receiptNumber: string;
+            /**
+             * Format: int64
+             * @description Refunds paid out.
+             */
+            refunded: number;
+            /** @description '全額返金済みです。' or '一部返金済みです。返金後の金額を記載しています。' after a refund. */
+            refundNote: string | null;
+            /** Format: int64 */
+            saleId: number;
+            /**
+             * @description 領収書, 領収書（再発行）, 寄附金受領証明書 or 寄附金受領証明書（再発行）: the latest issue's (the original's
+             *     before any issue).
+             */
+            title: string;
         };
         SalesListBody: components["schemas"]["PublicSalesResponse"] | components["schemas"]["HistoryResponse"] | components["schemas"]["RefundSalesResponse"];
         /**
@@ -3923,6 +4151,92 @@ export interface operations {
             };
         };
     };
+    get_issuer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The issuer (fields null when none is set) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptIssuerSettingsDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_issuer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReceiptIssuerInput"];
+            };
+        };
+        responses: {
+            /** @description The issuer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptIssuerSettingsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field: '発行者名を入力してください。', '登録番号はTと13桁の数字で入力してください。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     reorder_returns: {
         parameters: {
             query?: never;
@@ -4868,6 +5182,101 @@ export interface operations {
             };
         };
     };
+    link_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the paid mail's link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleReceiptDto"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    link_issue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token of the paid mail's link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueReceiptInput"];
+            };
+        };
+        responses: {
+            /** @description The receipt as issued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleReceiptDto"];
+                };
+            };
+            /** @description `validation_failed` on `addressee`; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     all_paid_sum: {
         parameters: {
             query?: never;
@@ -5678,6 +6087,119 @@ export interface operations {
             };
             /** @description `unauthorized` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_receipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sale (a number from the payment history). */
+                sale_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleReceiptDto"];
+                };
+            };
+            /** @description `malformed_request`: a sale id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not the caller's paid sale */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_issue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The sale (a number from the payment history). */
+                sale_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IssueReceiptInput"];
+            };
+        };
+        responses: {
+            /** @description The receipt as issued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleReceiptDto"];
+                };
+            };
+            /** @description `validation_failed` on `addressee`: '宛名は60文字以内で入力してください。', '宛名に使用できない文字が含まれています。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not the caller's paid sale */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

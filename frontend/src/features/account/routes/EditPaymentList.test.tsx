@@ -43,6 +43,20 @@ const serveSales = (sales: Sale[]) => {
 };
 
 describe('EditPaymentList', () => {
+  it('links each paid sale, and only a paid one, to its receipt', async () => {
+    loginAs();
+    serveSales([sale({ id: 41 }), sale({ id: 42, status: 'awaiting_bank_transfer', statusLabel: '入金待ち（銀行振込）' })]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    const [paid, awaited] = within(list).getAllByRole('listitem');
+    expect(within(paid!).getByRole('link', { name: '前橋まつりを盛り上げたいの領収書' })).toHaveAttribute(
+      'href',
+      '/account/receipts/41',
+    );
+    expect(within(awaited!).queryByRole('link', { name: /領収書/ })).toBeNull();
+  });
+
   it('shows a refunded sale as refunded, with the amount returned', async () => {
     loginAs();
     serveSales([sale({ statusLabel: '返金済み', refundedAmount: 3000 }), sale({ id: 2 })]);

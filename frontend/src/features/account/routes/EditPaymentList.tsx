@@ -159,6 +159,19 @@ function SaleItem({ sale }: { sale: Sale }) {
             </dd>
           </div>
         )}
+        {sale.status === 'succeeded' && (
+          <div>
+            <dt>領収書</dt>
+            <dd>
+              <Link
+                to={paths.accountReceipt.getHref(sale.id)}
+                aria-label={`${sale.project?.title ?? 'このご支援'}の領収書`}
+              >
+                領収書
+              </Link>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>表示名</dt>
           <dd>

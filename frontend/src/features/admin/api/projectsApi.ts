@@ -13,7 +13,9 @@ import type {
   ProjectInput,
   ProjectState,
   PublishProjectArgs,
+  ReceiptIssuerSettings,
   ReorderReturnsArgs,
+  SetReceiptIssuerArgs,
   ShowCommentArgs,
   UpdateProjectArgs,
   UpdateReturnArgs,
@@ -55,7 +57,15 @@ const commentChanged = (projectId: number) =>
 
 const projectsApi = api
   .enhanceEndpoints({
-    addTagTypes: ['AdminProjects', 'AdminProject', 'AdminProjectPreview', 'AdminComments', 'Comment', 'AdminActions'],
+    addTagTypes: [
+      'AdminProjects',
+      'AdminProject',
+      'AdminProjectPreview',
+      'AdminComments',
+      'Comment',
+      'AdminActions',
+      'ReceiptIssuer',
+    ],
   })
   .injectEndpoints({
     endpoints: (build) => ({
@@ -116,6 +126,23 @@ const projectsApi = api
         query: ({ projectId, input }) => ({ url: `${BASE}/${projectId}/return-order`, method: 'POST', body: input }),
         invalidatesTags: [...CHANGED],
         onQueryStarted: (_arg, { dispatch, queryFulfilled }) => storeAnswer(dispatch, queryFulfilled),
+      }),
+      receiptIssuer: build.query<ReceiptIssuerSettings, number>({
+        query: (projectId) => `${BASE}/${projectId}/receipt-issuer`,
+        providesTags: (_result, _error, projectId) => [{ type: 'ReceiptIssuer', id: projectId }],
+      }),
+      /** The answer replaces the cached issuer; the audit log shows the change. */
+      setReceiptIssuer: build.mutation<ReceiptIssuerSettings, SetReceiptIssuerArgs>({
+        query: ({ projectId, input }) => ({ url: `${BASE}/${projectId}/receipt-issuer`, method: 'PUT', body: input }),
+        invalidatesTags: ['AdminActions'],
+        onQueryStarted: async ({ projectId }, { dispatch, queryFulfilled }) => {
+          try {
+            const { data } = await queryFulfilled;
+            dispatch(projectsApi.util.updateQueryData('receiptIssuer', projectId, () => data));
+          } catch {
+            // Refused: the form shows the server's messages.
+          }
+        },
       }),
       adminComments: build.query<AdminComment[], number>({
         query: (projectId) => `${BASE}/${projectId}/comments`,
@@ -195,4 +222,6 @@ export const {
   useAdminCommentsQuery,
   useHideCommentMutation,
   useShowCommentMutation,
+  useReceiptIssuerQuery,
+  useSetReceiptIssuerMutation,
 } = projectsApi;

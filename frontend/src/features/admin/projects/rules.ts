@@ -73,6 +73,7 @@ export const PROJECT_MESSAGES = {
   noComments: 'コメントはまだありません。',
   commentHidden: 'コメントを非表示にしました。',
   commentShown: 'コメントを再表示しました。',
+  receiptIssuerSaved: '領収書の発行者を保存しました。',
 } as const;
 
 /** The most the server keeps of a hiding reason (contract: 1-200 characters). */
@@ -277,6 +278,10 @@ export const RETURN_FIELDS = [
   'deliveryMonth',
 ] as const;
 export type ReturnField = (typeof RETURN_FIELDS)[number];
+
+/** The fields of the receipt issuer's form (`PUT /v1/admin/projects/{id}/receipt-issuer`). */
+export const RECEIPT_ISSUER_FIELDS = ['issuerName', 'registrationNumber'] as const;
+export type ReceiptIssuerField = (typeof RECEIPT_ISSUER_FIELDS)[number];
 
 /** The one field of the hiding dialog (`POST /v1/admin/comments/{id}/hide`). */
 export const HIDE_COMMENT_FIELDS = ['reason'] as const;

@@ -36,8 +36,17 @@ export type AdminComment = Schemas['AdminCommentDto'];
 export type AdminCommentList = Schemas['AdminCommentsResponse'];
 /** `POST /v1/admin/comments/{id}/hide` (terms of use 第18条): the reason is required, one line of 1-200 characters. */
 export type HideCommentInput = Schemas['HideCommentInput'];
+/** `GET`/`PUT /v1/admin/projects/{id}/receipt-issuer`: who issues the project's receipts (null fields: none set). */
+export type ReceiptIssuerSettings = Schemas['ReceiptIssuerSettingsDto'];
+/** The issuer's name (required) and registration number (empty or null: not registered). */
+export type ReceiptIssuerInput = Schemas['ReceiptIssuerInput'];
 
 // The arguments of the mutations (the client's own: which project, which return, what to send).
+
+export interface SetReceiptIssuerArgs {
+  projectId: number;
+  input: ReceiptIssuerInput;
+}
 
 export interface UpdateProjectArgs {
   id: number;

@@ -1,6 +1,12 @@
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '@/testing/server';
-import type { AdminComment, AdminProject, AdminProjectSummary, AdminReturn } from '../projects/types';
+import type {
+  AdminComment,
+  AdminProject,
+  AdminProjectSummary,
+  AdminReturn,
+  ReceiptIssuerSettings,
+} from '../projects/types';
 
 export const summary = (overrides: Partial<AdminProjectSummary> = {}): AdminProjectSummary => ({
   id: 1,
@@ -89,9 +95,25 @@ export const serveComments = (comments: AdminComment[]) => {
   server.use(http.get(apiUrl('/admin/projects/:id/comments'), () => HttpResponse.json({ comments })));
 };
 
+/** Answers `GET /v1/admin/projects/{id}/receipt-issuer` with `issuer` (by default: none set). */
+export const serveReceiptIssuer = (issuer: Partial<ReceiptIssuerSettings> = {}) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id/receipt-issuer'), ({ params }) =>
+      HttpResponse.json({
+        projectId: Number(params.id),
+        projectTitle: '前橋の夏祭りを復活させたい',
+        issuerName: null,
+        registrationNumber: null,
+        updatedAt: null,
+        ...issuer,
+      } satisfies ReceiptIssuerSettings),
+    ),
+  );
+};
+
 /**
- * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments with none (the edit
- * page lists them; `serveComments` afterwards to give some).
+ * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments and receipt issuer
+ * with none (the edit page shows them; `serveComments` or `serveReceiptIssuer` afterwards to give some).
  */
 export const serveProject = (project: AdminProject) => {
   server.use(
@@ -102,6 +124,7 @@ export const serveProject = (project: AdminProject) => {
     ),
   );
   serveComments([]);
+  serveReceiptIssuer();
 };
 
 /**

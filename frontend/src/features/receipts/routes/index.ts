@@ -1,0 +1,4 @@
+import '../receipts.css';
+
+export { MemberReceipt } from './MemberReceipt';
+export { LinkReceipt } from './LinkReceipt';

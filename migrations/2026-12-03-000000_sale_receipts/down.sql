@@ -1,0 +1,2 @@
+DROP TABLE sale_receipts;
+DROP TABLE project_receipt_issuers;
