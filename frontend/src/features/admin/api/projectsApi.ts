@@ -15,6 +15,7 @@ import type {
   PublishProjectArgs,
   ReorderReturnsArgs,
   ShowCommentArgs,
+  Taxonomy,
   UpdateProjectArgs,
   UpdateReturnArgs,
 } from '../projects/types';
@@ -117,6 +118,10 @@ const projectsApi = api
         invalidatesTags: [...CHANGED],
         onQueryStarted: (_arg, { dispatch, queryFulfilled }) => storeAnswer(dispatch, queryFulfilled),
       }),
+      /** The areas and categories the form offers (the public `GET /v1/project/get/areas`). */
+      adminTaxonomy: build.query<Taxonomy, void>({
+        query: () => '/project/get/areas',
+      }),
       adminComments: build.query<AdminComment[], number>({
         query: (projectId) => `${BASE}/${projectId}/comments`,
         transformResponse: (response: AdminCommentList) => response.comments,
@@ -193,6 +198,7 @@ export const {
   useDeleteReturnMutation,
   useReorderReturnsMutation,
   useAdminCommentsQuery,
+  useAdminTaxonomyQuery,
   useHideCommentMutation,
   useShowCommentMutation,
 } = projectsApi;

@@ -18,6 +18,8 @@ export const card = (overrides: Partial<ProjectCard> = {}): ProjectCard => ({
   sum: { amount: 123_000, lot: 42 },
   progress: { ring: 12.3, card: 12.3, capped: 12.3 },
   achieved: false,
+  area: null,
+  category: null,
   ...overrides,
 });
 
@@ -67,6 +69,7 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   closesAt: '2026-12-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  result: null,
   ...overrides,
 });
 
