@@ -277,6 +277,12 @@ pub(crate) struct AdminProjectDto {
     tax_handling: TaxHandlingDto,
     accepts_card: bool,
     accepts_bank_transfer: bool,
+    /// The municipality (`GET /v1/project/get/areas`); null = not set.
+    #[schema(required = true)]
+    area_id: Option<i64>,
+    /// The category; null = not set.
+    #[schema(required = true)]
+    category_id: Option<i64>,
     state: ProjectStateDto,
     #[schema(required = true)]
     publish_at: Option<String>,
@@ -308,6 +314,8 @@ impl From<ProjectView> for AdminProjectDto {
             tax_handling: t.tax.into(),
             accepts_card: t.accepts_card,
             accepts_bank_transfer: t.accepts_bank_transfer,
+            area_id: t.area_id,
+            category_id: t.category_id,
             state: view.state.into(),
             publish_at: p.published_at.map(iso),
             raised: p.raised.amount.0,
@@ -342,6 +350,12 @@ pub(crate) struct ProjectInput {
     tax_handling: TaxHandlingDto,
     accepts_card: bool,
     accepts_bank_transfer: bool,
+    /// An id of `GET /v1/project/get/areas`' `areas`; null or left out = none.
+    #[serde(default)]
+    area_id: Option<i64>,
+    /// An id of its `categories`; null or left out = none.
+    #[serde(default)]
+    category_id: Option<i64>,
 }
 
 impl ProjectInput {
@@ -358,6 +372,8 @@ impl ProjectInput {
             tax: self.tax_handling.into(),
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
+            area_id: self.area_id,
+            category_id: self.category_id,
         }
     }
 }

@@ -7,7 +7,7 @@ use chrono::NaiveDate;
 use domain::closing::CloseOutcome;
 use domain::project::{FundingModel, Progress};
 use domain::returns::PurchaseBlock;
-use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView};
+use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView, Taxon, Taxonomy};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -17,7 +17,7 @@ use crate::wire_names::PaymentTypeCode;
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
-    cfg.service(master).service(project_detail);
+    cfg.service(master).service(project_detail).service(taxonomy);
 }
 
 /// The deployment's name as the seed's client reads it (`env`).
@@ -102,6 +102,57 @@ pub(crate) struct ProjectCardDto {
     progress: ProgressDto,
     /// The paid total reached the goal (the ended page's 達成 / 未達成).
     achieved: bool,
+    /// The municipality; null = not set.
+    #[schema(required = true)]
+    area: Option<TaxonDto>,
+    /// The category; null = not set.
+    #[schema(required = true)]
+    category: Option<TaxonDto>,
+}
+
+/// An area (a municipality of Gunma) or a category.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TaxonDto {
+    id: i64,
+    /// The list's filter value (`?area=maebashi`).
+    #[schema(example = "maebashi")]
+    slug: String,
+    #[schema(example = "前橋市")]
+    name: String,
+}
+
+impl From<Taxon> for TaxonDto {
+    fn from(t: Taxon) -> Self {
+        Self { id: t.id, slug: t.slug, name: t.name }
+    }
+}
+
+/// The areas and categories, each in the operators' order.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct TaxonomyResponse {
+    areas: Vec<TaxonDto>,
+    categories: Vec<TaxonDto>,
+}
+
+impl From<Taxonomy> for TaxonomyResponse {
+    fn from(t: Taxonomy) -> Self {
+        Self {
+            areas: t.areas.into_iter().map(Into::into).collect(),
+            categories: t.categories.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// The areas (the 35 municipalities of Gunma) and the categories.
+///
+/// What the list's filters and the operators' edit screen offer.
+#[utoipa::path(
+    tag = "public",
+    responses((status = 200, description = "Areas and categories", body = TaxonomyResponse))
+)]
+#[get("/project/get/areas")]
+async fn taxonomy(catalog: web::Data<dyn Catalog>) -> Result<Json<TaxonomyResponse>, ApiError> {
+    Ok(Json(catalog.taxonomy().await?.into()))
 }
 
 impl From<ProjectCard> for ProjectCardDto {
@@ -122,6 +173,8 @@ impl From<ProjectCard> for ProjectCardDto {
             sum: SumDto { amount: c.paid.amount.0, lot: c.paid.supports },
             progress: c.progress.into(),
             achieved: c.achieved,
+            area: c.area.map(Into::into),
+            category: c.category.map(Into::into),
         }
     }
 }

@@ -100,10 +100,15 @@ struct ProjectRow {
     raised: i64,
     #[diesel(sql_type = BigInt)]
     backers: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    area_id: Option<i64>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    category_id: Option<i64>,
 }
 
 const PROJECT: &str = "SELECT p.id, p.slug, p.title, p.description, p.content, p.target_amount, p.period_end, \
        p.funding_model, p.is_donation, p.tax_includes, p.accepts_card, p.accepts_bank_transfer, \
+       p.area_id, p.category_id, \
        pub.published_at, coalesce(pub.end_extensions, 0)::smallint AS end_extensions, \
        coalesce(t.paid_amount, 0)::bigint AS raised, coalesce(t.supports, 0)::bigint AS backers \
      FROM projects p \
@@ -326,6 +331,8 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 tax: TaxHandling::from_flags(row.is_donation, row.tax_includes),
                 accepts_card: row.accepts_card,
                 accepts_bank_transfer: row.accepts_bank_transfer,
+                area_id: row.area_id,
+                category_id: row.category_id,
             },
             published_at: row.published_at,
             end_extensions: u8::try_from(row.end_extensions)
@@ -343,12 +350,14 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 sql_query(
                     "INSERT INTO projects (slug, title, description, content, target_amount, period_end, \
                        funding_model, is_donation, tax_includes, accepts_card, accepts_bank_transfer, created_at, \
-                       updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12) RETURNING id"
+                       updated_at, area_id, category_id) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14) RETURNING id"
                 ),
                 terms
             )
             .bind::<Timestamptz, _>(now)
+            .bind::<Nullable<BigInt>, _>(terms.area_id)
+            .bind::<Nullable<BigInt>, _>(terms.category_id)
             .get_result(conn)
             .map_err(map_diesel)
         })
@@ -386,7 +395,8 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                     sql_query(
                         "UPDATE projects SET slug = $1, title = $2, description = $3, content = $4, \
                            target_amount = $5, period_end = $6, funding_model = $7, is_donation = $8, \
-                           tax_includes = $9, accepts_card = $10, accepts_bank_transfer = $11, updated_at = $12 \
+                           tax_includes = $9, accepts_card = $10, accepts_bank_transfer = $11, updated_at = $12, \
+                           area_id = $20, category_id = $21 \
                          WHERE id = $13 AND (NOT $14 OR (slug = $15 AND target_amount = $16 AND funding_model = $17 \
                            AND is_donation = $18 AND tax_includes = $19))"
                     ),
@@ -400,6 +410,8 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 .bind::<Text, _>(current.funding_model.code())
                 .bind::<Bool, _>(was_donation)
                 .bind::<Bool, _>(was_including)
+                .bind::<Nullable<BigInt>, _>(next.area_id)
+                .bind::<Nullable<BigInt>, _>(next.category_id)
                 .execute(conn)?;
                 if written == 0 {
                     return Err(Tx::Refused(RepoError::Conflict("project_changed".into())));

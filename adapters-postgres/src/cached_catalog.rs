@@ -12,6 +12,7 @@
 //! their returns), which is never more than `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
 //! go straight through.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -22,7 +23,7 @@ use domain::sponsor::SponsorSale;
 use ports::accounts::UserId;
 use ports::catalog::{
     CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
-    ReturnRecord,
+    ReturnRecord, Taxonomy,
 };
 use ports::clock::Clock;
 use ports::RepoError;
@@ -43,6 +44,8 @@ pub struct CachedCatalogRepository<R, C> {
     inner: Arc<R>,
     clock: C,
     projects: TtlCache<(), Shared<ProjectRecord>>,
+    taxonomy: TtlCache<(), Arc<Taxonomy>>,
+    sums: TtlCache<(), Arc<HashMap<ProjectId, PaidSum>>>,
     sum_all: TtlCache<(), PaidSum>,
     sum_project: TtlCache<ProjectId, PaidSum>,
     sum_return: TtlCache<ReturnId, Option<PaidSum>>,
@@ -62,6 +65,9 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             inner: Arc::new(inner),
             clock,
             projects: support_cache(ttl),
+            // Reference data, changed by migrations only.
+            taxonomy: TtlCache::new(ttl),
+            sums: support_cache(ttl),
             sum_all: support_cache(ttl),
             sum_project: support_cache(ttl),
             sum_return: support_cache(ttl),
@@ -99,6 +105,18 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         let inner = self.inner();
         let fetch = async move { inner.projects().await.map(Arc::new) };
         self.projects.get_or_fetch((), self.clock.now(), fetch).await.map(owned)
+    }
+
+    async fn taxonomy(&self) -> Result<Taxonomy, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.taxonomy().await.map(Arc::new) };
+        self.taxonomy.get_or_fetch((), self.clock.now(), fetch).await.map(|t| t.as_ref().clone())
+    }
+
+    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+        let inner = self.inner();
+        let fetch = async move { inner.paid_sums().await.map(Arc::new) };
+        self.sums.get_or_fetch((), self.clock.now(), fetch).await.map(|s| s.as_ref().clone())
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {

@@ -18,7 +18,7 @@ use domain::time::tokyo_datetime;
 use ports::accounts::UserId;
 use ports::catalog::{
     AdditionalData, BankAccount, CatalogRepository, CommentRecord, Faq, ManualSponsorRecord, NewsItem, OwnerLink,
-    PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
+    PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage, Taxon, Taxonomy,
 };
 use ports::RepoError;
 
@@ -88,6 +88,56 @@ struct ClosingRow {
 }
 
 #[derive(QueryableByName)]
+struct TaxonRow {
+    #[diesel(sql_type = Text)]
+    kind: String,
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Text)]
+    slug: String,
+    #[diesel(sql_type = Text)]
+    name: String,
+}
+
+const TAXONOMY: &str = "SELECT 'area' AS kind, id, slug, name, position FROM areas \
+     UNION ALL SELECT 'category', id, slug, name, position FROM categories ORDER BY kind, position, id";
+
+/// A project's area and category, by id.
+#[derive(QueryableByName)]
+struct PlacementRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    area_id: Option<i64>,
+    #[diesel(sql_type = Nullable<BigInt>)]
+    category_id: Option<i64>,
+}
+
+#[derive(QueryableByName)]
+struct ProjectSumRow {
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = BigInt)]
+    supports: i64,
+}
+
+fn load_taxonomy(conn: &mut PgConnection) -> Result<Taxonomy, RepoError> {
+    let rows: Vec<TaxonRow> = sql_query(TAXONOMY).load(conn).map_err(map_diesel)?;
+    let mut taxonomy = Taxonomy::default();
+    for row in rows {
+        let taxon = Taxon { id: row.id, slug: row.slug, name: row.name };
+        if row.kind == "area" {
+            taxonomy.areas.push(taxon);
+        } else {
+            taxonomy.categories.push(taxon);
+        }
+    }
+    Ok(taxonomy)
+}
+
+#[derive(QueryableByName)]
 struct PublicationRow {
     #[diesel(sql_type = BigInt)]
     project_id: i64,
@@ -107,11 +157,19 @@ struct ProjectExtras {
     published_at: Option<DateTime<Utc>>,
     /// From `project_closings`.
     closing: Option<ports::catalog::CloseResult>,
+    area: Option<Taxon>,
+    category: Option<Taxon>,
 }
 
 impl ProjectRow {
     fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at, closing } = extras;
+        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category } = extras;
+        let search_text = domain::search::index_text(
+            &self.title,
+            &self.description,
+            &self.content,
+            owner.as_ref().map(|(name, _, _)| name.as_str()),
+        );
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -161,6 +219,9 @@ impl ProjectRow {
             faqs,
             published_at,
             closing,
+            area,
+            category,
+            search_text,
         })
     }
 }
@@ -483,7 +544,16 @@ impl CatalogRepository for PgCatalogRepository {
             ))
             .load(conn)
             .map_err(map_diesel)?;
+            let taxonomy = load_taxonomy(conn)?;
+            let placements: Vec<PlacementRow> =
+                sql_query("SELECT id, area_id, category_id FROM projects").load(conn).map_err(map_diesel)?;
             let mut extras: HashMap<i64, ProjectExtras> = HashMap::new();
+            let find = |list: &[Taxon], id: Option<i64>| id.and_then(|id| list.iter().find(|t| t.id == id).cloned());
+            for placement in placements {
+                let extra = extras.entry(placement.id).or_default();
+                extra.area = find(&taxonomy.areas, placement.area_id);
+                extra.category = find(&taxonomy.categories, placement.category_id);
+            }
             for closing in closings {
                 let outcome = domain::closing::CloseOutcome::parse(&closing.outcome)
                     .ok_or_else(|| corrupt("project_closings.outcome", &closing.outcome))?;
@@ -509,6 +579,28 @@ impl CatalogRepository for PgCatalogRepository {
                 .map(|row| {
                     let extra = extras.remove(&row.id).unwrap_or_default();
                     row.into_record(extra)
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn taxonomy(&self) -> Result<Taxonomy, RepoError> {
+        with_conn(&self.pool, load_taxonomy).await
+    }
+
+    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+        with_conn(&self.pool, |conn| {
+            let rows: Vec<ProjectSumRow> =
+                sql_query("SELECT project_id, paid_amount AS amount, supports::bigint AS supports FROM project_totals")
+                    .load(conn)
+                    .map_err(map_diesel)?;
+            rows.into_iter()
+                .map(|r| {
+                    Ok((
+                        stored_id("project_totals.project_id", r.project_id)?,
+                        PaidSum { amount: Yen(r.amount), supports: r.supports },
+                    ))
                 })
                 .collect()
         })

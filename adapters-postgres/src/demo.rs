@@ -151,6 +151,9 @@ pub struct DemoProject {
     pub owner: Option<DemoOwner>,
     /// Question and answer pairs, in order.
     pub faqs: Vec<(String, String)>,
+    /// The slug of its area (`areas.slug`) and of its category (`categories.slug`).
+    pub area: Option<String>,
+    pub category: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -310,6 +313,23 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         .set(&row)
         .returning(projects::id)
         .get_result(conn)?;
+    for (table, column, slug) in [("areas", "area_id", &project.area), ("categories", "category_id", &project.category)]
+    {
+        // An unknown slug is a mistake in the demo set, not "none".
+        let id = match slug {
+            Some(slug) => Some(
+                sql_query(format!("SELECT id FROM {table} WHERE slug = $1"))
+                    .bind::<Text, _>(slug)
+                    .get_result::<Id>(conn)?
+                    .id,
+            ),
+            None => None,
+        };
+        sql_query(format!("UPDATE projects SET {column} = $2 WHERE id = $1"))
+            .bind::<BigInt, _>(project_id)
+            .bind::<diesel::sql_types::Nullable<BigInt>, _>(id)
+            .execute(conn)?;
+    }
     // Every demo project is public, from when it was first seeded (a second seed changes nothing).
     diesel::sql_query(
         "UPDATE project_publications p SET published_at = s.created_at FROM projects s \

@@ -30,6 +30,8 @@ fn terms(slug: &str) -> ProjectTerms {
         tax: TaxHandling::Exclusive,
         accepts_card: true,
         accepts_bank_transfer: false,
+        area_id: None,
+        category_id: None,
     }
 }
 

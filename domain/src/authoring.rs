@@ -196,7 +196,16 @@ pub struct ProjectTerms {
     pub tax: TaxHandling,
     pub accepts_card: bool,
     pub accepts_bank_transfer: bool,
+    /// The municipality (`areas.id`); optional, editable at any time.
+    pub area_id: Option<i64>,
+    /// What the project is about (`categories.id`); optional, editable at any time.
+    pub category_id: Option<i64>,
 }
+
+/// Shown when the chosen area is not on the list (any more).
+pub const MSG_AREA_UNKNOWN: &str = "地域を選び直してください。";
+/// Shown when the chosen category is not on the list (any more).
+pub const MSG_CATEGORY_UNKNOWN: &str = "カテゴリーを選び直してください。";
 
 /// `slug` is a project address: 3 to 60 of `a-z`, `0-9` and inner hyphens.
 pub fn is_valid_slug(slug: &str) -> bool {
@@ -451,6 +460,8 @@ mod tests {
             tax: TaxHandling::Inclusive,
             accepts_card: true,
             accepts_bank_transfer: false,
+            area_id: None,
+            category_id: None,
         }
     }
 

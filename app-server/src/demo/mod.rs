@@ -286,6 +286,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     files.write(owner_icon, logo_svg("花壇再生の会", "#e91e63").as_bytes())?;
     out.push(DemoProject {
         slug: "maebashi-rose-garden".into(),
+        area: Some("maebashi".into()),
+        category: Some("community".into()),
         title: "前橋ばら園 花壇よみがえりプロジェクト".into(),
         description: "台風で傷んだ前橋の花壇を、市民の手でもう一度満開に。".into(),
         content: body(
@@ -399,6 +401,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let mini = files.scene("takasaki-mini.svg", "手のひらサイズのミニだるま", "リターン", DARUMA, Motif::Daruma)?;
     out.push(DemoProject {
         slug: "takasaki-daruma".into(),
+        area: Some("takasaki".into()),
+        category: Some("culture-arts".into()),
         title: "高崎だるま 若手職人育成プロジェクト".into(),
         description: "二百年続く高崎だるまの絵付けを、次の世代へ。".into(),
         content: body(
@@ -497,6 +501,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     }
     out.push(DemoProject {
         slug: "kiryu-textile".into(),
+        area: Some("kiryu".into()),
+        category: Some("culture-arts".into()),
         title: "桐生織 機場（はたば）再生プロジェクト".into(),
         description: "のこぎり屋根の工場に、もう一度織機の音を。".into(),
         content: body(
@@ -528,6 +534,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("isesaki-main.svg", "いせさき こども食堂 応援基金", "伊勢崎市", KITCHEN, Motif::Kitchen)?;
     out.push(DemoProject {
         slug: "isesaki-kodomo-shokudo".into(),
+        area: Some("isesaki".into()),
+        category: Some("children-education".into()),
         title: "いせさき こども食堂 応援基金".into(),
         description: "毎週木曜日、地域の子どもたちに温かい夕ごはんを。".into(),
         content: body(
@@ -566,6 +574,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("ota-main.svg", "太田 ものづくり少年団 ロボット工房", "太田市", GEARS, Motif::Gears)?;
     out.push(DemoProject {
         slug: "ota-monozukuri".into(),
+        area: Some("ota".into()),
+        category: Some("children-education".into()),
         // Takes cards only: step 2 offers no bank transfer.
         card_only: true,
         title: "太田 ものづくり少年団 ロボット工房".into(),
@@ -595,6 +605,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("numata-main.svg", "沼田りんご園 ひょう害からの復興", "沼田市", APPLE, Motif::Apples)?;
     out.push(DemoProject {
         slug: "numata-apple".into(),
+        area: Some("numata".into()),
+        category: Some("food-agriculture".into()),
         title: "沼田りんご園 ひょう害からの復興".into(),
         description: "ひょうで傷ついたりんご園に、防ひょうネットを。".into(),
         content: body(
@@ -620,6 +632,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     let main = files.scene("tomioka-main.svg", "富岡 シルクのまち歩きマップ", "富岡市", SILK, Motif::Silk)?;
     out.push(DemoProject {
         slug: "tomioka-silk-walk".into(),
+        area: Some("tomioka".into()),
+        category: Some("culture-arts".into()),
         title: "富岡 シルクのまち歩きマップ".into(),
         description: "世界遺産のまちを歩いて楽しむ、多言語マップを作ります。".into(),
         content: body(

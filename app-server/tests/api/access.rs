@@ -111,6 +111,7 @@ const TABLE: &[Row] = &[
     // Public pages.
     row("GET", "/v1/helper/get/master", "", None, Who::Anyone),
     row("GET", "/v1/project/get/detail", "slug={slug}", None, Who::Anyone),
+    row("GET", "/v1/project/get/areas", "", None, Who::Anyone),
     row("GET", "/v1/sponsors/get/list", "project_id={project}", None, Who::Anyone),
     row("GET", "/v1/sponsors/get/footer", "slug={slug}", None, Who::Anyone),
     row("GET", "/v1/information/get/list", "project_id={project}", None, Who::Anyone),

@@ -12,6 +12,7 @@ mod cards;
 mod catalog;
 mod comments;
 mod demo;
+mod discovery;
 mod email_change;
 mod headers;
 mod health;

@@ -2,6 +2,19 @@ import { http, HttpResponse } from 'msw';
 
 const url = (path: string): string => new URL(`/v1${path}`, 'http://localhost:3000/').toString();
 
+/** `GET /v1/project/get/areas` in tests: a few of Gunma's municipalities and of the categories. */
+export const TAXONOMY = {
+  areas: [
+    { id: 1, slug: 'maebashi', name: '前橋市' },
+    { id: 2, slug: 'takasaki', name: '高崎市' },
+    { id: 3, slug: 'kiryu', name: '桐生市' },
+  ],
+  categories: [
+    { id: 1, slug: 'food-agriculture', name: '食・農業' },
+    { id: 2, slug: 'culture-arts', name: '文化・芸術' },
+  ],
+};
+
 /**
  * Answers that the chrome of every page needs (the footer's sponsor wall), and my page's monthly supports (none).
  * Tests that care override them with `server.use(...)`; everything else still fails when unhandled.
@@ -13,4 +26,6 @@ export const defaultHandlers = [
     HttpResponse.json({ hidden: false, tiers: { LL: [], L: [], M: [], S: [] } }),
   ),
   http.get(url('/stripe/subscription/get/list'), () => HttpResponse.json({ subscriptions: [] })),
+  // The areas and categories (the project form's selects, the list's filters).
+  http.get(url('/project/get/areas'), () => HttpResponse.json(TAXONOMY)),
 ];

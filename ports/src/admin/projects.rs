@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use domain::authoring::{
     check_change, check_return, check_return_change, check_return_delete, check_terms, extensions_left,
     publish_problems, EndChange, FieldError, ProjectState, ProjectTerms, ReturnTerms, MSG_ALREADY_PUBLISHED,
-    MSG_BACKED_DELETE, MSG_NOT_SCHEDULED, MSG_SLUG_TAKEN,
+    MSG_AREA_UNKNOWN, MSG_BACKED_DELETE, MSG_CATEGORY_UNKNOWN, MSG_NOT_SCHEDULED, MSG_SLUG_TAKEN,
 };
 use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::time::tokyo_date;
@@ -171,6 +171,13 @@ impl From<RepoError> for AuthoringError {
             RepoError::Conflict(name) if name == "project_not_scheduled" => Self::invalid("state", MSG_NOT_SCHEDULED),
             RepoError::Conflict(name) if name == "return_backed" => Self::invalid("returns", MSG_BACKED_DELETE),
             RepoError::Conflict(_) => Self::invalid("form", MSG_CHANGED_MEANWHILE),
+            // The area or category was removed from the list while the form was open (or never was on it).
+            RepoError::Constraint(violation) if violation.name == "projects_area_id_fkey" => {
+                Self::invalid("areaId", MSG_AREA_UNKNOWN)
+            }
+            RepoError::Constraint(violation) if violation.name == "projects_category_id_fkey" => {
+                Self::invalid("categoryId", MSG_CATEGORY_UNKNOWN)
+            }
             // A support took lots between the check and the write.
             RepoError::Constraint(violation) if violation.name == "returns_lots_taken_within_stock_limit" => {
                 Self::invalid("stockLimit", MSG_CHANGED_MEANWHILE)
@@ -211,6 +218,8 @@ fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
         ("taxHandling", json!(terms.tax.code())),
         ("acceptsCard", json!(terms.accepts_card)),
         ("acceptsBankTransfer", json!(terms.accepts_bank_transfer)),
+        ("areaId", json!(terms.area_id)),
+        ("categoryId", json!(terms.category_id)),
     ]
 }
 

@@ -49,6 +49,8 @@ fn terms() -> ProjectTerms {
         tax: TaxHandling::Inclusive,
         accepts_card: true,
         accepts_bank_transfer: true,
+        area_id: None,
+        category_id: None,
     }
 }
 

@@ -9,7 +9,7 @@ mod views;
 pub use repository::MockCatalogRepository;
 pub use repository::{
     AdditionalData, BankAccount, CatalogRepository, CloseResult, CommentRecord, Faq, ManualSponsorRecord, NewsItem,
-    OwnerLink, PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage,
+    OwnerLink, PaidSum, ProjectOwner, ProjectRecord, PublicSaleRecord, ReturnRecord, SliderImage, Taxon, Taxonomy,
 };
 #[cfg(any(test, feature = "mocks"))]
 pub use service::MockCatalog;

@@ -2,6 +2,8 @@
 //! rules (availability, tiers, anonymity) are applied by the use case with
 //! `domain`.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
@@ -63,6 +65,22 @@ pub struct BankAccount {
     pub nominee: String,
 }
 
+/// An area (a municipality) or a category: what projects are grouped by.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taxon {
+    pub id: i64,
+    /// The list's address value (`?area=maebashi`).
+    pub slug: String,
+    pub name: String,
+}
+
+/// The areas and the categories, each in the operators' order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Taxonomy {
+    pub areas: Vec<Taxon>,
+    pub categories: Vec<Taxon>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProjectRecord {
     pub id: ProjectId,
@@ -98,6 +116,14 @@ pub struct ProjectRecord {
     pub published_at: Option<DateTime<Utc>>,
     /// How the campaign ended, once the closing sweep looked at it.
     pub closing: Option<CloseResult>,
+    /// The municipality; `None` = not set.
+    pub area: Option<Taxon>,
+    /// What it is about; `None` = not set.
+    pub category: Option<Taxon>,
+    /// Title, lead, story (without markup) and owner's name as keyword
+    /// search reads them: `domain::search::index_text`, made when the
+    /// projects are read.
+    pub search_text: String,
 }
 
 /// A project's result as its page shows it.
@@ -213,6 +239,14 @@ pub trait CatalogRepository: Send + Sync {
     /// harmless, and MAY be a few seconds stale (a caching decorator may sit
     /// in front, docs/decisions.md).
     async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
+
+    /// The areas and categories, each by `position` then id (empty lists when there is none).
+    async fn taxonomy(&self) -> Result<Taxonomy, RepoError>;
+
+    /// The paid total of every project that has one (a project missing
+    /// from the map has none): the same figures as `paid_sum_project`, in
+    /// one read.
+    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError>;
 
     /// Paid total of every project together: the sum of
     /// `domain::payment::counted_amount` (paid, tax included, less refunds)

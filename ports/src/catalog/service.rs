@@ -17,7 +17,7 @@ use domain::time::tokyo_date;
 
 use super::repository::{
     CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
-    ReturnRecord,
+    ReturnRecord, Taxonomy,
 };
 use super::views::{
     CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
@@ -69,6 +69,8 @@ pub enum CommentUpdateError {
 pub trait Catalog: Send + Sync {
     /// Every project as a card, open ones first, each group by end date descending.
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
+    /// The areas and categories projects are grouped by, each in the operators' order.
+    async fn taxonomy(&self) -> Result<Taxonomy, CatalogError>;
     /// One public project page for `viewer` (restricted returns show only to
     /// their address); `NotFound` for an unknown slug and for a project not
     /// public yet (a draft or a scheduled one). Every read here sees public
@@ -194,6 +196,8 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             paid,
             progress: Progress::new(paid.amount, project.target),
             achieved: is_achieved(paid.amount, project.target),
+            area: project.area.clone(),
+            category: project.category.clone(),
         }
     }
 
@@ -331,6 +335,10 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         }
         sort_for_home(&mut cards, today, |c| c.period_end);
         Ok(cards)
+    }
+
+    async fn taxonomy(&self) -> Result<Taxonomy, CatalogError> {
+        Ok(self.repo.taxonomy().await?)
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {

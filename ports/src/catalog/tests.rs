@@ -62,6 +62,9 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         faqs: vec![],
         published_at: Some(now() - chrono::Duration::days(30)),
         closing: None,
+        area: None,
+        category: None,
+        search_text: domain::search::index_text(&format!("プロジェクト{id}"), "説明", "<p>本文</p>", None),
     }
 }
 

@@ -8,7 +8,7 @@ use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 use domain::sponsor::{Sponsor, SponsorTier};
 
-use super::repository::{BankAccount, PaidSum, SliderImage};
+use super::repository::{BankAccount, PaidSum, SliderImage, Taxon};
 use crate::accounts::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,8 @@ pub struct ProjectCard {
     pub progress: Progress,
     /// Raised at least the goal (`domain::project::is_achieved`).
     pub achieved: bool,
+    pub area: Option<Taxon>,
+    pub category: Option<Taxon>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

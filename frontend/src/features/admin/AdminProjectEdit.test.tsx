@@ -40,6 +40,10 @@ describe('a new project (/admin/projects/new)', () => {
     await user.click(screen.getByRole('radio', { name: 'All-or-Nothing（目標達成時のみ実施）' }));
     await user.click(screen.getByRole('radio', { name: '寄附（非課税）' }));
     await user.click(screen.getByRole('checkbox', { name: '銀行振込' }));
+    const area = screen.getByRole('combobox', { name: /^地域/ });
+    await waitFor(() => expect(area).toBeEnabled());
+    await user.selectOptions(area, '桐生市');
+    await user.selectOptions(screen.getByRole('combobox', { name: /^カテゴリー/ }), '文化・芸術');
     const refused = answerPost<ProjectInput>('/admin/projects', {
       status: 400,
       body: { error: 'validation_failed', message: 'このURLは既に使われています', field: 'slug' },
@@ -65,6 +69,8 @@ describe('a new project (/admin/projects/new)', () => {
         taxHandling: 'donation',
         acceptsCard: true,
         acceptsBankTransfer: false,
+        areaId: 3,
+        categoryId: 2,
       },
     ]);
 

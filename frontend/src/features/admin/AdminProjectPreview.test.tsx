@@ -27,6 +27,8 @@ const draftDetail = (overrides: Partial<PreviewProject> = {}): PreviewProject =>
   sum: { amount: 0, lot: 0 },
   progress: { ring: 0, card: 0, capped: 0 },
   achieved: false,
+  area: null,
+  category: null,
   content: '<p>工房の<strong>織機</strong>の話です。</p>',
   slider: [],
   honorImgUrl: null,

@@ -713,6 +713,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/project/get/areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The areas (the 35 municipalities of Gunma) and the categories.
+         * @description What the list's filters and the operators' edit screen offer.
+         */
+        get: operations["taxonomy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/project/get/detail": {
         parameters: {
             query?: never;
@@ -1483,8 +1503,18 @@ export interface components {
         AdminProjectDto: {
             acceptsBankTransfer: boolean;
             acceptsCard: boolean;
+            /**
+             * Format: int64
+             * @description The municipality (`GET /v1/project/get/areas`); null = not set.
+             */
+            areaId: number | null;
             /** Format: int64 */
             backers: number;
+            /**
+             * Format: int64
+             * @description The category; null = not set.
+             */
+            categoryId: number | null;
             /**
              * Format: int32
              * @description How many more times the end may be moved later.
@@ -2389,6 +2419,8 @@ export interface components {
         ProjectCardDto: {
             /** @description The paid total reached the goal (the ended page's 達成 / 未達成). */
             achieved: boolean;
+            area: components["schemas"]["TaxonDto"] | null;
+            category: components["schemas"]["TaxonDto"] | null;
             /** Format: int32 */
             daysLeft: number;
             description: string;
@@ -2439,6 +2471,16 @@ export interface components {
         ProjectInput: {
             acceptsBankTransfer: boolean;
             acceptsCard: boolean;
+            /**
+             * Format: int64
+             * @description An id of `GET /v1/project/get/areas`' `areas`; null or left out = none.
+             */
+            areaId?: number | null;
+            /**
+             * Format: int64
+             * @description An id of its `categories`; null or left out = none.
+             */
+            categoryId?: number | null;
             fundingModel: components["schemas"]["FundingModelDto"];
             /** Format: int64 */
             goal: number;
@@ -3172,6 +3214,23 @@ export interface components {
          * @enum {string}
          */
         TaxLabel: "税込" | "税別" | "非課税";
+        /** @description An area (a municipality of Gunma) or a category. */
+        TaxonDto: {
+            /** Format: int64 */
+            id: number;
+            /** @example 前橋市 */
+            name: string;
+            /**
+             * @description The list's filter value (`?area=maebashi`).
+             * @example maebashi
+             */
+            slug: string;
+        };
+        /** @description The areas and categories, each in the operators' order. */
+        TaxonomyResponse: {
+            areas: components["schemas"]["TaxonDto"][];
+            categories: components["schemas"]["TaxonDto"][];
+        };
         TitleDto: {
             title: string;
         };
@@ -5137,6 +5196,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    taxonomy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Areas and categories */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxonomyResponse"];
                 };
             };
         };

@@ -17,6 +17,7 @@ import type {
   ReorderReturnsArgs,
   SetReceiptIssuerArgs,
   ShowCommentArgs,
+  Taxonomy,
   UpdateProjectArgs,
   UpdateReturnArgs,
 } from '../projects/types';
@@ -144,6 +145,10 @@ const projectsApi = api
           }
         },
       }),
+      /** The areas and categories the form offers (the public `GET /v1/project/get/areas`). */
+      adminTaxonomy: build.query<Taxonomy, void>({
+        query: () => '/project/get/areas',
+      }),
       adminComments: build.query<AdminComment[], number>({
         query: (projectId) => `${BASE}/${projectId}/comments`,
         transformResponse: (response: AdminCommentList) => response.comments,
@@ -220,6 +225,7 @@ export const {
   useDeleteReturnMutation,
   useReorderReturnsMutation,
   useAdminCommentsQuery,
+  useAdminTaxonomyQuery,
   useHideCommentMutation,
   useShowCommentMutation,
   useReceiptIssuerQuery,

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Notice } from '@/components/form/Notice';
 import { getApiErrorBody } from '@/lib/apiError';
+import { useAdminTaxonomyQuery } from '../api/projectsApi';
 import { AdminField, CheckBox, ChoiceGroup } from './fields';
 import {
   EMPTY_PROJECT_DRAFT,
@@ -220,12 +221,70 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
         error={errors.taxHandling}
       />
       <PaymentMethods draft={draft} error={errors.payment} onChange={set} />
+      <Placement draft={draft} errors={errors} onChange={set} />
       <div className="form__actions">
         <button type="submit" className="button button--block button--primary" disabled={saving}>
           {saving ? '保存中…' : '保存する'}
         </button>
       </div>
     </form>
+  );
+}
+
+/** 地域 and カテゴリー: optional selects, filled from the server's lists. */
+function Placement({
+  draft,
+  errors,
+  onChange,
+}: {
+  draft: ProjectDraft;
+  errors: FieldMessages<ProjectField>;
+  onChange: (key: 'areaId' | 'categoryId', value: string) => void;
+}) {
+  const { data, isError, refetch } = useAdminTaxonomyQuery();
+  const loading = !data && !isError;
+  const hint = isError ? (
+    <>
+      地域とカテゴリーの一覧を読み込めませんでした。{' '}
+      <button type="button" className="button button--small" onClick={() => void refetch()}>
+        再読み込みする
+      </button>
+    </>
+  ) : (
+    'プロジェクト一覧の絞り込みに使います。'
+  );
+  const select = (
+    key: 'areaId' | 'categoryId',
+    label: string,
+    options: readonly { id: number; name: string }[] | undefined,
+  ) => (
+    <AdminField label={label} optional error={errors[key]} hint={hint}>
+      {({ id, describedBy, invalid }) => (
+        <select
+          id={id}
+          className="field__input"
+          value={draft[key]}
+          disabled={loading || isError}
+          aria-busy={loading || undefined}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          onChange={(e) => onChange(key, e.target.value)}
+        >
+          <option value="">{loading ? '読み込み中…' : '選択しない'}</option>
+          {options?.map((option) => (
+            <option key={option.id} value={String(option.id)}>
+              {option.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </AdminField>
+  );
+  return (
+    <>
+      {select('areaId', '地域', data?.areas)}
+      {select('categoryId', 'カテゴリー', data?.categories)}
+    </>
   );
 }
 

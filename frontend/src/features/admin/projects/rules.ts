@@ -94,6 +94,10 @@ export interface ProjectDraft {
   taxHandling: TaxHandling;
   acceptsCard: boolean;
   acceptsBankTransfer: boolean;
+  /** The chosen area's id as the select holds it; '' = none. */
+  areaId: string;
+  /** The chosen category's id; '' = none. */
+  categoryId: string;
 }
 
 export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
@@ -107,6 +111,8 @@ export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
   taxHandling: 'inclusive',
   acceptsCard: true,
   acceptsBankTransfer: true,
+  areaId: '',
+  categoryId: '',
 };
 
 export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
@@ -120,7 +126,12 @@ export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
   taxHandling: project.taxHandling,
   acceptsCard: project.acceptsCard,
   acceptsBankTransfer: project.acceptsBankTransfer,
+  areaId: project.areaId === null ? '' : String(project.areaId),
+  categoryId: project.categoryId === null ? '' : String(project.categoryId),
 });
+
+/** A select's value as an id ('' = none). */
+const optionalId = (value: string): number | null => (value === '' ? null : Number(value));
 
 /** A whole number typed in a field ('1,000' and full-width digits included); NaN when it is none. */
 export const parseWhole = (raw: string): number => {
@@ -147,6 +158,8 @@ export const projectInputOf = (draft: ProjectDraft): ProjectInput => {
     taxHandling: draft.taxHandling,
     acceptsCard: draft.acceptsCard,
     acceptsBankTransfer: draft.acceptsBankTransfer,
+    areaId: optionalId(draft.areaId),
+    categoryId: optionalId(draft.categoryId),
   };
 };
 
@@ -257,6 +270,8 @@ export const PROJECT_FIELDS = [
   'fundingModel',
   'taxHandling',
   'payment',
+  'areaId',
+  'categoryId',
 ] as const;
 export type ProjectField = (typeof PROJECT_FIELDS)[number];
 /** Server field names that belong to the payment method boxes. */

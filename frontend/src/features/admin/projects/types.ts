@@ -26,6 +26,8 @@ export type AdminProject = Schemas['AdminProjectDto'];
 /** The body of create and update (every field is sent). */
 export type ProjectInput = Schemas['ProjectInput'];
 export type ReturnInput = Schemas['ReturnInput'];
+/** `GET /v1/project/get/areas`: the municipalities and the categories, each in the operators' order. */
+export type Taxonomy = Schemas['TaxonomyResponse'];
 /** `POST /v1/admin/projects/{id}/publish`: null publishes now, a future instant schedules. */
 export type PublishInput = Schemas['PublishInput'];
 /** `POST /v1/admin/projects/{id}/return-order`. */

@@ -56,6 +56,8 @@ export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProjec
   taxHandling: 'inclusive',
   acceptsCard: true,
   acceptsBankTransfer: true,
+  areaId: null,
+  categoryId: null,
   state: 'draft',
   publishAt: null,
   raised: 0,

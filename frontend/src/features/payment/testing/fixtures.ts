@@ -55,6 +55,8 @@ export const paymentProject = (overrides: Partial<PaymentProject> = {}): Payment
   sum: { amount: 123_000, lot: 42 },
   progress: { ring: 12.3, card: 12.3, capped: 12.3 },
   achieved: false,
+  area: null,
+  category: null,
   content: '<p>本文</p>',
   slider: [],
   honorImgUrl: null,

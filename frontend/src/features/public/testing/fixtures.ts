@@ -18,6 +18,8 @@ export const card = (overrides: Partial<ProjectCard> = {}): ProjectCard => ({
   sum: { amount: 123_000, lot: 42 },
   progress: { ring: 12.3, card: 12.3, capped: 12.3 },
   achieved: false,
+  area: null,
+  category: null,
   ...overrides,
 });
 

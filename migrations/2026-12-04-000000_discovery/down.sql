@@ -1,0 +1,4 @@
+DROP TABLE favourites;
+ALTER TABLE projects DROP COLUMN category_id, DROP COLUMN area_id;
+DROP TABLE categories;
+DROP TABLE areas;
