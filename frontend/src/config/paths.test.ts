@@ -26,7 +26,7 @@ describe('paths', () => {
         '/account/receipts/:saleId', '/receipt/:token',
       ]),
     );
-    expect(patterns).toHaveLength(39);
+    expect(patterns).toHaveLength(41);
   });
 
   it('builds project links with an optional hash anchor', () => {
