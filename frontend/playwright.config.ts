@@ -6,7 +6,8 @@ import { defineConfig } from '@playwright/test';
  */
 export default defineConfig({
   testDir: 'e2e',
-  reporter: 'list',
+  // The list as it runs; the JSON report lets `make test` end its log with why a test failed (E2E_REPORT).
+  reporter: [['list'], ['json', { outputFile: process.env.E2E_REPORT ?? 'test-results/report.json' }]],
   workers: 1,
   fullyParallel: false,
   retries: 0,

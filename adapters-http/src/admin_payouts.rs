@@ -15,6 +15,7 @@ use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::iso;
+use crate::admin_projects::ProjectPath;
 use crate::auth::AdminUser;
 use crate::{ApiError, ErrorBody};
 
@@ -171,12 +172,6 @@ pub(crate) struct MarkPaidInput {
     paid_on: NaiveDate,
     /// The bank's reference or a note, 1 to 100 characters.
     reference: String,
-}
-
-#[derive(Debug, Deserialize, utoipa::IntoParams)]
-pub(crate) struct ProjectPath {
-    /// The project.
-    id: i64,
 }
 
 /// Every successful project's current statement.

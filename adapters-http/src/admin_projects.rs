@@ -467,7 +467,7 @@ pub(crate) struct ReturnOrderInput {
 #[derive(Debug, Deserialize, IntoParams)]
 pub(crate) struct ProjectPath {
     /// The project.
-    id: i64,
+    pub(crate) id: i64,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -9,7 +9,7 @@ use actix_web::{get, post, HttpResponse};
 use chrono::SecondsFormat;
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::refund::{bulk_refund_message, refund_failure_text, BulkMode, RefundFlag};
+use domain::refund::{bulk_refund_message, half_refund_amount, refund_failure_text, BulkMode, RefundFlag};
 use domain::time::tokyo;
 use ports::admin::refunds::{
     BulkJob, OpenRefundStatus, RefundOutcome, RefundProject, RefundSale, RefundSheet, Refunds, MSG_NEEDS_BANK_DETAILS,
@@ -132,6 +132,13 @@ pub(crate) struct RefundSaleDto {
     refund_required: bool,
     /// Yen refunded (succeeded refunds).
     refunded_amount: i64,
+    /// Yen that may still be refunded: the ceiling of a single refund and what a full bulk refund gives;
+    /// 0 while a refund is under way or once the sale is not refundable.
+    refundable_amount: i64,
+    /// What a half bulk refund gives this sale (half the refundable amount, rounded down); null when that is
+    /// 0 yen or the sale is not refundable: the run skips it.
+    #[schema(required = true)]
+    half_refund_amount: Option<i64>,
     state: RefundState,
     /// Yen of the refund under way (pending or waiting for bank details).
     #[schema(required = true)]
@@ -171,6 +178,8 @@ impl From<RefundSale> for RefundSaleDto {
             flag: s.flag.code(),
             refund_required: s.refund_required,
             refunded_amount: s.refunded.0,
+            refundable_amount: s.refundable_amount().0,
+            half_refund_amount: half_refund_amount(s.refundable_amount()).map(|half| half.0),
             state,
             open_refund_amount: s.open_refund.as_ref().map(|o| o.amount.0),
             last_failure: s.last_failure.as_deref().map(refund_failure_text),

@@ -17,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::admin::iso;
+use crate::admin_projects::ProjectPath;
 use crate::auth::{AdminUser, AuthUser};
 use crate::rate::{self, Subject};
 use crate::{ApiError, ErrorBody};
@@ -350,12 +351,6 @@ pub(crate) struct ReceiptIssuerInput {
     /// 登録番号: `T` and 13 digits (full-width accepted); empty or null: not registered.
     #[schema(required = true, max_length = 40)]
     registration_number: Option<String>,
-}
-
-#[derive(Debug, Deserialize, IntoParams)]
-pub(crate) struct ProjectPath {
-    /// The project.
-    id: i64,
 }
 
 /// A project's receipt issuer.

@@ -3,6 +3,7 @@
 //! payout statements (`ports::campaign::payouts::PayoutStore`). Every total
 //! is the one basis of `sql_rules::counted_amount`.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use async_trait::async_trait;
@@ -13,7 +14,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
 use domain::closing::CloseOutcome;
 use domain::ids::{ProjectId, UserId};
-use domain::money::{FeeSchedule, Yen};
+use domain::money::Yen;
 use domain::payment::{PayType, SaleStatus};
 use domain::payout::PayoutStatement;
 use domain::project::FundingModel;
@@ -23,7 +24,7 @@ use ports::clock::{Clock, SystemClock};
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
-use crate::sql_rules::{awaiting_payment, corrupt, counted_amount, sale_status_to_db, stored_id};
+use crate::sql_rules::{awaiting_payment, corrupt, counted_amount, fee_schedule_from_db, sale_status_to_db, stored_id};
 use crate::PgPool;
 
 /// The closing sweep's and the payouts' storage.
@@ -390,32 +391,26 @@ impl PaidRow {
     }
 }
 
-fn fee_schedule(code: &str) -> Result<FeeSchedule, RepoError> {
-    match code {
-        "standard" => Ok(FeeSchedule::Standard),
-        "internal" => Ok(FeeSchedule::Internal),
-        other => Err(corrupt("projects.fee_schedule", other)),
-    }
-}
-
 fn payout_facts(conn: &mut PgConnection, only: Option<ProjectId>) -> Result<Vec<PayoutFacts>, RepoError> {
-    let (filter, id) = match only {
-        Some(project) => (" WHERE p.id = $1", project.get()),
-        None => (" WHERE $1 = $1", 0),
-    };
-    let rows: Vec<PayoutFactsRow> = sql_query(format!("{}{filter} ORDER BY p.period_end, p.id", PAYOUT_FACTS.as_str()))
-        .bind::<BigInt, _>(id)
-        .load(conn)
-        .map_err(map_diesel)?;
-    let paid: Vec<PaidRow> = sql_query(format!(
+    // `$1` is the one project asked for, or NULL for every successful one.
+    let id = only.map(ProjectId::get);
+    let rows: Vec<PayoutFactsRow> =
+        sql_query(format!("{} WHERE $1 IS NULL OR p.id = $1 ORDER BY p.period_end, p.id", PAYOUT_FACTS.as_str()))
+            .bind::<Nullable<BigInt>, _>(id)
+            .load(conn)
+            .map_err(map_diesel)?;
+    let paid: Vec<PaidRow> = sql_query(
         "SELECT project_id, seq, confirmed, platform_fee, platform_fee_tax, application_fees, received_directly, \
            transfer_fee, carried_over, payout, owed_by_owner, payout_date, paid_on, reference, created_at \
-         FROM payout_statements{} ORDER BY project_id, seq",
-        if only.is_some() { " WHERE project_id = $1" } else { " WHERE $1 = $1" }
-    ))
-    .bind::<BigInt, _>(id)
+         FROM payout_statements WHERE $1 IS NULL OR project_id = $1 ORDER BY project_id, seq",
+    )
+    .bind::<Nullable<BigInt>, _>(id)
     .load(conn)
     .map_err(map_diesel)?;
+    let mut paid_by_project: HashMap<i64, Vec<PaidStatement>> = HashMap::new();
+    for row in paid {
+        paid_by_project.entry(row.project_id).or_default().push(row.into_paid());
+    }
     rows.into_iter()
         .map(|row| {
             Ok(PayoutFacts {
@@ -425,16 +420,12 @@ fn payout_facts(conn: &mut PgConnection, only: Option<ProjectId>) -> Result<Vec<
                 period_end: row.period_end,
                 card: Yen(row.card),
                 bank: Yen(row.bank),
-                connected: row.fee_schedule.as_deref().map(fee_schedule).transpose()?,
+                connected: row.fee_schedule.as_deref().map(fee_schedule_from_db).transpose()?,
                 application_fees_taken: Yen(row.application_fees),
-                paid: paid.iter().filter(|p| p.project_id == row.id).map(|p| clone_paid(p).into_paid()).collect(),
+                paid: paid_by_project.remove(&row.id).unwrap_or_default(),
             })
         })
         .collect()
-}
-
-fn clone_paid(row: &PaidRow) -> PaidRow {
-    PaidRow { reference: row.reference.clone(), ..*row }
 }
 
 #[async_trait]

@@ -3,6 +3,8 @@
 //! transaction with the flag (the running-totals triggers follow it), and the
 //! bulk jobs on `background_jobs`.
 
+use std::sync::LazyLock;
+
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
@@ -21,7 +23,7 @@ use ports::payments::gateway::{PaymentId, RefundId};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::PgPool;
+use crate::{sql_rules, PgPool};
 
 #[derive(Clone)]
 pub struct PgRefundLedger {
@@ -37,11 +39,13 @@ impl PgRefundLedger {
 /// Advisory-lock class of "one bulk refund per project at a time".
 const BULK_LOCK_CLASS: i32 = 7411;
 
-const SALE_COLUMNS: &str = "\
-    s.id, s.project_id, s.created_at, u.username, u.displayname, u.corporatename, u.email, \
+/// The refund table's columns and joins, after `SELECT`.
+static SALE_COLUMNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "s.id, s.project_id, s.created_at, u.username, u.displayname, u.corporatename, u.email, \
     coalesce(dn.displayname, u.displayname, '') AS sale_display_name, p.title AS project_title, \
     r.title AS return_title, r.course, s.lot::int4 AS lot, s.amount, s.total, s.payment_type::int4 AS payment_type, \
-    (CASE WHEN s.refund_required AND s.flag = 0 THEN 1 ELSE s.flag END)::int4 AS flag, s.refund_required, \
+    {flag} AS flag, s.refund_required, \
     coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.sales_id = s.id AND f.status = 'succeeded'), 0)::int8 \
         AS refunded, \
     o.id AS open_id, o.amount AS open_amount, o.status AS open_status, o.provider_refund_id AS open_provider, \
@@ -51,7 +55,10 @@ const SALE_COLUMNS: &str = "\
     FROM sales s JOIN users u ON u.id = s.user_id JOIN projects p ON p.id = s.project_id \
     JOIN returns r ON r.id = s.return_id \
     LEFT JOIN display_names dn ON dn.sales_id = s.id \
-    LEFT JOIN refunds o ON o.sales_id = s.id AND o.status IN ('pending', 'requires_action')";
+    LEFT JOIN refunds o ON o.sales_id = s.id AND o.status IN ('pending', 'requires_action')",
+        flag = sql_rules::refund_flag("s")
+    )
+});
 
 #[derive(QueryableByName)]
 struct SaleRow {
@@ -250,14 +257,17 @@ fn count(n: i64) -> u32 {
 impl RefundLedger for PgRefundLedger {
     async fn refund_projects(&self) -> Result<Vec<RefundProject>, RepoError> {
         let rows: Vec<ProjectRow> = with_conn(&self.pool, |conn| {
-            sql_query(
+            sql_query(format!(
                 "SELECT p.id, p.slug, p.title, \
-                   count(s.id) FILTER (WHERE s.flag = 1 OR (s.refund_required AND s.flag = 0)) AS refundable, \
-                   count(s.id) FILTER (WHERE s.flag = 11) AS refunded, \
-                   count(s.id) FILTER (WHERE s.refund_required AND s.flag <> 11) AS refund_required \
+                   count(s.id) FILTER (WHERE {flag} = {refundable}) AS refundable, \
+                   count(s.id) FILTER (WHERE s.flag = {refunded}) AS refunded, \
+                   count(s.id) FILTER (WHERE s.refund_required AND s.flag <> {refunded}) AS refund_required \
                  FROM projects p LEFT JOIN sales s ON s.project_id = p.id \
                  GROUP BY p.id ORDER BY p.id",
-            )
+                flag = sql_rules::refund_flag("s"),
+                refundable = RefundFlag::Refundable.code(),
+                refunded = RefundFlag::Refunded.code(),
+            ))
             .load(conn)
             .map_err(map_diesel)
         })
@@ -286,8 +296,9 @@ impl RefundLedger for PgRefundLedger {
             }
             // Sales never sent to the provider (pending, failed) are not purchases yet.
             sql_query(format!(
-                "SELECT {SALE_COLUMNS} WHERE s.project_id = $1 AND s.status NOT IN ('pending', 'failed') \
-                 ORDER BY s.created_at DESC, s.id DESC"
+                "SELECT {} WHERE s.project_id = $1 AND s.status NOT IN ('pending', 'failed') \
+                 ORDER BY s.created_at DESC, s.id DESC",
+                SALE_COLUMNS.as_str()
             ))
             .bind::<BigInt, _>(project.0)
             .load(conn)
@@ -299,7 +310,7 @@ impl RefundLedger for PgRefundLedger {
 
     async fn refund_sale(&self, sale: SaleId) -> Result<RefundSale, RepoError> {
         let row: SaleRow = with_conn(&self.pool, move |conn| {
-            sql_query(format!("SELECT {SALE_COLUMNS} WHERE s.id = $1"))
+            sql_query(format!("SELECT {} WHERE s.id = $1", SALE_COLUMNS.as_str()))
                 .bind::<BigInt, _>(sale.0)
                 .get_result(conn)
                 .map_err(map_diesel)
@@ -323,8 +334,7 @@ impl RefundLedger for PgRefundLedger {
                 let Some(locked) = locked else {
                     return Err(Tx::Begin(BeginRefundError::Repo(RepoError::NotFound)));
                 };
-                let flag = if locked.refund_required && locked.flag == 0 { 1 } else { locked.flag };
-                if flag != 1 {
+                if RefundFlag::of_sale(locked.flag, locked.refund_required) != RefundFlag::Refundable {
                     return Err(Tx::Begin(BeginRefundError::NotRefundable));
                 }
                 let open: CountRow = sql_query(

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use domain::ids::NotAnId;
 use domain::payment::SaleStatus;
+use domain::refund::RefundFlag;
 use ports::payments::gateway::SubscriptionState;
 use ports::RepoError;
 
@@ -33,6 +34,15 @@ pub(crate) const fn sale_status_to_db(status: SaleStatus) -> &'static str {
 /// Reads `sales.status`; an unknown text is an error, never a guess.
 pub(crate) fn sale_status_from_db(raw: &str) -> Result<SaleStatus, RepoError> {
     SaleStatus::parse(raw).map_err(|e| corrupt("sales.status", e))
+}
+
+/// A project's stored `fee_schedule`.
+pub(crate) fn fee_schedule_from_db(code: &str) -> Result<domain::money::FeeSchedule, RepoError> {
+    match code {
+        "standard" => Ok(domain::money::FeeSchedule::Standard),
+        "internal" => Ok(domain::money::FeeSchedule::Internal),
+        other => Err(corrupt("projects.fee_schedule", format!("{other:?}"))),
+    }
 }
 
 /// `column` holds a status for which `rule` is true. A single status is
@@ -73,6 +83,16 @@ pub(crate) fn awaiting_payment(column: &str) -> String {
     status_filter(column, |s| s.reserves_stock() && !s.counts_toward_totals())
 }
 
+/// `column` (a `sales.status`) holds a paid sale (refunded or not).
+pub(crate) fn paid(column: &str) -> String {
+    status_filter(column, SaleStatus::counts_toward_totals)
+}
+
+/// `column` (a `sales.status`) holds a sale whose outcome is known (`SaleStatus::is_settled`).
+pub(crate) fn settled(column: &str) -> String {
+    status_filter(column, SaleStatus::is_settled)
+}
+
 /// `column` (a `sales.status`) holds a bank transfer whose money is still
 /// awaited and may be cancelled at its deadline. `Processing` is left out:
 /// the provider is already settling money that arrived. Written as the
@@ -89,6 +109,17 @@ pub(crate) fn subscription_running(column: &str) -> String {
     let texts: Vec<String> =
         SubscriptionState::ALL.into_iter().filter(|s| s.is_running()).map(|s| format!("'{}'", s.as_str())).collect();
     format!("{column} IN ({})", texts.join(", "))
+}
+
+/// The refund flag of the sale `sale` (a table name or alias of `sales`) as the refund rules read it
+/// (`domain::refund::RefundFlag::of_sale`): a late transfer to give back (`refund_required`, flag 0) is
+/// refundable.
+pub(crate) fn refund_flag(sale: &str) -> String {
+    format!(
+        "(CASE WHEN {sale}.refund_required AND {sale}.flag = {stored} THEN {refundable} ELSE {sale}.flag END)::int4",
+        stored = RefundFlag::NotRefundable(0).code(),
+        refundable = RefundFlag::Refundable.code(),
+    )
 }
 
 /// Every character Rust's `str::trim` removes, as a PostgreSQL escape string.
@@ -184,6 +215,15 @@ mod tests {
     }
 
     #[test]
+    fn the_paid_and_settled_filters_name_exactly_their_statuses() {
+        for status in SaleStatus::ALL {
+            let quoted = format!("'{}'", status.as_str());
+            assert_eq!(paid("s.status").contains(&quoted), status.counts_toward_totals(), "{status:?}");
+            assert_eq!(settled("s.status").contains(&quoted), status.is_settled(), "{status:?}");
+        }
+    }
+
+    #[test]
     fn a_single_counting_status_is_an_equality_the_partial_indexes_match() {
         let counting: Vec<SaleStatus> = SaleStatus::ALL.into_iter().filter(|s| s.counts_toward_totals()).collect();
         if counting.len() == 1 {
@@ -192,6 +232,33 @@ mod tests {
                 "{}",
                 counts_toward_totals("s")
             );
+        }
+    }
+
+    #[derive(QueryableByName)]
+    struct Code {
+        #[diesel(sql_type = diesel::sql_types::Integer)]
+        value: i32,
+    }
+
+    /// The generated refund flag answers as `RefundFlag::of_sale` for every stored flag, with and without
+    /// `refund_required`.
+    #[test]
+    fn postgres_reads_the_refund_flag_as_the_domain_does() {
+        let mut conn = server();
+        let sql = format!(
+            "SELECT {} AS value FROM (SELECT $1::smallint AS flag, $2::boolean AS refund_required) x",
+            refund_flag("x")
+        );
+        for stored in [0_i16, 1, 2, 11, 99] {
+            for required in [false, true] {
+                let row: Code = sql_query(&sql)
+                    .bind::<SmallInt, _>(stored)
+                    .bind::<Bool, _>(required)
+                    .get_result(&mut conn)
+                    .unwrap();
+                assert_eq!(row.value, RefundFlag::of_sale(i32::from(stored), required).code(), "{stored} {required}");
+            }
         }
     }
 

@@ -72,7 +72,11 @@ frontend_unit() {
   npm --prefix frontend run --silent typecheck && npm --prefix frontend test
 }
 
+# The browser run's JSON report; its failures are printed again at the very end of the log.
+E2E_REPORT="$ROOT/.data/e2e-report.json"
+E2E_FAILED=0
 e2e() {
+  rm -f "$E2E_REPORT"
   npm --prefix frontend run --silent build || return 1
   cargo build -p app-server --bin app-server || return 1
   E2E_DB="e2e_$(date +%s)_$$"
@@ -95,7 +99,10 @@ e2e() {
   done
   register_payment_webhook "e2e-$port" "$port" || return 1
   (cd frontend && BASE_URL="http://127.0.0.1:$port" MAILDEV_URL="$MAILDEV_URL" STRIPE_API_BASE="$STRIPE_API_BASE" \
-    E2E_DATABASE_URL="$url" npx playwright test ${E2E_SPECS:-}) || return 1
+    E2E_DATABASE_URL="$url" E2E_REPORT="$E2E_REPORT" npx playwright test ${E2E_SPECS:-}) || {
+    E2E_FAILED=1
+    return 1
+  }
   # Every payment the browser made agrees with the provider (exit 1 and the sales listed otherwise).
   echo "==> reconcile: the browser suite's sales against the provider"
   DATABASE_URL="$url" RUST_LOG=warn "$APP_SERVER" reconcile | tail -n 15
@@ -116,4 +123,11 @@ layer "Browser: end-to-end tests in Debian chromium" e2e
 echo
 echo "==> Summary (total $SECONDS s)"
 printf '%s\n' "${summary[@]}"
+if [ "$E2E_FAILED" = 1 ]; then
+  echo
+  echo "==> Why the browser tests failed (from $E2E_REPORT; the app-server's log is .data/e2e-server.log)"
+  node frontend/scripts/e2e-failures.mjs "$E2E_REPORT"
+  echo "--- the app-server's last warnings:"
+  grep -E "WARN|ERROR" .data/e2e-server.log | sed "s/\x1b\[[0-9;]*m//g" | tail -n 15
+fi
 exit "$failed"

@@ -272,6 +272,12 @@ impl SaleStatus {
         matches!(self, Self::Succeeded)
     }
 
+    /// The sale's outcome is known: paid, refused or given up. A payment
+    /// still under way (or waiting for the supporter) is not settled.
+    pub const fn is_settled(self) -> bool {
+        matches!(self, Self::Succeeded | Self::Canceled | Self::Failed)
+    }
+
     /// Decision: every sale that may still be paid holds its lots, so a
     /// limited return is never oversold by transfers arriving later; a
     /// cancelled sale gives them back.

@@ -20,12 +20,6 @@ pub fn payout_date(end_day: NaiveDate) -> Option<NaiveDate> {
     nth_bank_business_day_of_month(month.year(), month.month(), 3)
 }
 
-/// A donation project is paid on the date set on it (its application says
-/// when); any other project on [`payout_date`].
-pub fn payout_date_for(end_day: NaiveDate, donation_date: Option<NaiveDate>) -> Option<NaiveDate> {
-    donation_date.or_else(|| payout_date(end_day))
-}
-
 /// Where the supporters' money went when they paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Collection {
@@ -50,7 +44,9 @@ pub struct StatementInput {
     pub application_fees_taken: Yen,
     /// The bank's charge for paying the owner (`Platform` only).
     pub transfer_fee: Yen,
-    /// Refunds made after an earlier statement, owed by the owner now.
+    /// What earlier statements already paid out, bank charges included
+    /// (statements are cumulative since the end): a refund after a payout
+    /// leaves less to pay now, or the owner owing.
     pub carried_over: Yen,
 }
 
@@ -107,7 +103,8 @@ impl PayoutStatement {
 ///   exactly zero) no transfer is made and no charge deducted.
 /// - `Connected`: the application fee replaces the 20 % fee; the owner already
 ///   holds `received_directly = confirmed − application_fees`, nothing is
-///   transferred (no payout, no bank charge) and the owner owes `carried_over`.
+///   transferred (no payout, no bank charge), and anything earlier statements
+///   paid out (`carried_over`) is owed back.
 ///
 /// Sums beyond `i64` saturate; no statement comes near.
 pub fn statement(input: StatementInput) -> PayoutStatement {
@@ -187,12 +184,6 @@ mod tests {
         // Golden Week: 2026-05-01 (Fri), then 5/3-5/6 holidays, 5/7 (Thu).
         assert_eq!(payout_date(d(2026, 3, 20)), Some(d(2026, 5, 8)));
         assert_eq!(payout_date(NaiveDate::MAX), None);
-    }
-
-    #[test]
-    fn a_donation_project_is_paid_on_its_own_date() {
-        assert_eq!(payout_date_for(d(2026, 10, 31), Some(d(2026, 11, 20))), Some(d(2026, 11, 20)));
-        assert_eq!(payout_date_for(d(2026, 10, 31), None), Some(d(2026, 12, 3)));
     }
 
     #[test]

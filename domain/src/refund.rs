@@ -1,7 +1,9 @@
 //! Refunds by administrators: single and bulk (spec 001 §2, §4, §5, §9).
 //!
-//! The ceiling of a refund is what the supporter was charged for the sale
-//! (its total, tax included): that is what the payment provider can give back.
+//! The ceiling of a refund is what the supporter paid for the sale (its
+//! total, tax included) less what was already given back
+//! ([`refundable_amount`]): that is what the payment provider can still
+//! refund. The refund table shows the same figures, from the API.
 
 use crate::ids::SaleId;
 use crate::money::Yen;
@@ -47,6 +49,19 @@ impl RefundFlag {
         }
     }
 
+    /// The flag the refund rules read from a sale's stored `flag` and
+    /// `refund_required`: a bank transfer that arrived after its sale was
+    /// cancelled (`refund_required`, flag 0) must be given back, so it is
+    /// refundable. `adapters-postgres::sql_rules::refund_flag` states the same
+    /// rule in SQL, tie-tested.
+    pub const fn of_sale(stored: i32, refund_required: bool) -> Self {
+        if refund_required && stored == 0 {
+            Self::Refundable
+        } else {
+            Self::from_code(stored)
+        }
+    }
+
     /// The flag after a successful refund: 1 becomes 11, others are unchanged.
     pub const fn after_refund(self) -> Self {
         match self {
@@ -78,17 +93,38 @@ pub enum RefundRuleError {
     NotRefundable,
 }
 
-/// Checks a single refund of `requested` yen on a sale charged `charged`.
-/// An empty, zero or negative amount is "required"; more than the charge is refused.
-pub fn check_single_refund(requested: Option<Yen>, charged: Yen, flag: RefundFlag) -> Result<Yen, RefundRuleError> {
+/// Checks a single refund of `requested` yen on a sale of which `refundable`
+/// may still be refunded ([`refundable_amount`]). An empty, zero or negative
+/// amount is "required"; more than `refundable` is refused.
+pub fn check_single_refund(requested: Option<Yen>, refundable: Yen, flag: RefundFlag) -> Result<Yen, RefundRuleError> {
     if flag != RefundFlag::Refundable {
         return Err(RefundRuleError::NotRefundable);
     }
     let amount = requested.filter(|a| a.is_positive()).ok_or(RefundRuleError::AmountRequired)?;
-    if amount > charged {
+    if amount > refundable {
         return Err(RefundRuleError::AboveSponsored);
     }
     Ok(amount)
+}
+
+/// What may still be refunded of a sale that was charged `total` and has had
+/// `refunded` given back: the rest while the sale is refundable, else nothing.
+/// It is the ceiling of a single refund and what a full bulk refund gives.
+pub fn refundable_amount(total: Yen, refunded: Yen, flag: RefundFlag) -> Yen {
+    if flag == RefundFlag::Refundable {
+        Yen((total.0 - refunded.0).max(0))
+    } else {
+        Yen(0)
+    }
+}
+
+/// What a half bulk refund gives a sale whose refundable amount is
+/// `refundable`: half, rounded down (1,001 yen gives 500). `None` when that is
+/// 0 yen (a 1 yen sale): the provider cannot refund 0 yen, so the run skips the
+/// sale and it stays refundable.
+pub fn half_refund_amount(refundable: Yen) -> Option<Yen> {
+    let half = Yen(refundable.0.div_euclid(2));
+    half.is_positive().then_some(half)
 }
 
 /// The bulk-refund select (0 none, 1 full, 2 half, 3 specified).
@@ -119,8 +155,8 @@ impl BulkMode {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RefundRow {
     pub sale_id: SaleId,
-    /// What the supporter was charged for this sale.
-    pub charged: Yen,
+    /// What may still be refunded of this sale ([`refundable_amount`]).
+    pub refundable: Yen,
     pub flag: RefundFlag,
 }
 
@@ -161,17 +197,17 @@ pub fn plan_bulk_refund(mode: BulkMode, rows: &[RefundRow]) -> Result<Vec<Planne
     for row in refundable {
         let amount = match mode {
             BulkMode::None => return Err(BulkRefundError::ModeRequired),
-            BulkMode::Full => row.charged,
-            BulkMode::Half => Yen(row.charged.0.div_euclid(2)),
+            BulkMode::Full => Some(row.refundable),
+            BulkMode::Half => half_refund_amount(row.refundable),
             BulkMode::Specified(requested) => {
                 let amount = requested.filter(|a| a.is_positive()).ok_or(BulkRefundError::AmountRequired)?;
-                if amount > row.charged {
+                if amount > row.refundable {
                     return Err(BulkRefundError::AboveSponsored { sale_id: row.sale_id });
                 }
-                amount
+                Some(amount)
             }
         };
-        if amount.is_positive() {
+        if let Some(amount) = amount.filter(|a| a.is_positive()) {
             plan.push(PlannedRefund { sale_id: row.sale_id, amount });
         }
     }
@@ -249,7 +285,30 @@ mod tests {
     use proptest::prelude::*;
 
     fn row(sale_id: i64, charged: i64, flag: i32) -> RefundRow {
-        RefundRow { sale_id: SaleId(sale_id), charged: Yen(charged), flag: RefundFlag::from_code(flag) }
+        RefundRow { sale_id: SaleId(sale_id), refundable: Yen(charged), flag: RefundFlag::from_code(flag) }
+    }
+
+    #[test]
+    fn a_late_transfer_to_give_back_is_refundable_and_nothing_else_changes() {
+        assert_eq!(RefundFlag::of_sale(0, true), RefundFlag::Refundable);
+        assert_eq!(RefundFlag::of_sale(0, false), RefundFlag::NotRefundable(0));
+        assert_eq!(RefundFlag::of_sale(11, true), RefundFlag::Refunded);
+        assert_eq!(RefundFlag::of_sale(1, false), RefundFlag::Refundable);
+    }
+
+    #[test]
+    fn what_is_left_to_refund_is_paid_less_refunded_and_nothing_once_not_refundable() {
+        assert_eq!(refundable_amount(Yen(3_000), Yen(1_000), RefundFlag::Refundable), Yen(2_000));
+        assert_eq!(refundable_amount(Yen(3_000), Yen(1_000), RefundFlag::Refunded), Yen(0));
+        assert_eq!(refundable_amount(Yen(3_000), Yen(0), RefundFlag::NotRefundable(0)), Yen(0));
+    }
+
+    #[test]
+    fn half_of_one_yen_is_no_refund_and_the_bulk_run_skips_that_sale() {
+        assert_eq!(half_refund_amount(Yen(1)), None);
+        assert_eq!(half_refund_amount(Yen(1_001)), Some(Yen(500)));
+        let plan = plan_bulk_refund(BulkMode::Half, &[row(1, 1, 1), row(2, 1_001, 1)]).unwrap();
+        assert_eq!(plan, vec![PlannedRefund { sale_id: SaleId(2), amount: Yen(500) }]);
     }
 
     #[test]
@@ -361,7 +420,7 @@ mod tests {
                     prop_assert!(planned.amount.is_positive());
                     prop_assert!(rows.iter().any(|r| r.sale_id == planned.sale_id
                         && r.flag == RefundFlag::Refundable
-                        && planned.amount <= r.charged));
+                        && planned.amount <= r.refundable));
                 }
             }
         }
@@ -378,7 +437,7 @@ mod tests {
                 Ok(plan) => {
                     prop_assert_eq!(plan.len(), refundable.len());
                     for (planned, r) in plan.iter().zip(&refundable) {
-                        prop_assert_eq!((planned.sale_id, planned.amount), (r.sale_id, r.charged));
+                        prop_assert_eq!((planned.sale_id, planned.amount), (r.sale_id, r.refundable));
                     }
                 }
                 Err(e) => prop_assert!(refundable.is_empty() && e == BulkRefundError::NothingRefundable),
@@ -389,7 +448,7 @@ mod tests {
                     prop_assert!(plan.iter().all(|p| p.amount == Yen(specified)));
                 }
                 Err(BulkRefundError::AboveSponsored { sale_id }) => {
-                    prop_assert!(refundable.iter().any(|r| r.sale_id == sale_id && r.charged.0 < specified));
+                    prop_assert!(refundable.iter().any(|r| r.sale_id == sale_id && r.refundable.0 < specified));
                 }
                 Err(e) => prop_assert!(refundable.is_empty() && e == BulkRefundError::NothingRefundable),
             }

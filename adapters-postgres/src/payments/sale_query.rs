@@ -10,7 +10,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
 use domain::ids::{SaleId, UserId};
 use domain::lot::Lot;
-use domain::money::{FeeSchedule, PriceBreakdown, TaxMode, TaxRate, Yen};
+use domain::money::{PriceBreakdown, TaxMode, TaxRate, Yen};
 use domain::payment::{BankTransferInstructions, PayType};
 use ports::payments::gateway::{ConnectedAccountId, PaymentId, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
@@ -18,14 +18,6 @@ use ports::RepoError;
 
 use crate::error::map_diesel;
 use crate::sql_rules::{corrupt, sale_status_from_db, stored_id};
-
-pub(super) fn fee_schedule(code: &str) -> Result<FeeSchedule, RepoError> {
-    match code {
-        "standard" => Ok(FeeSchedule::Standard),
-        "internal" => Ok(FeeSchedule::Internal),
-        other => Err(corrupt("projects.fee_schedule", format!("{other:?}"))),
-    }
-}
 
 pub(super) fn pay_type(code: i16) -> Result<PayType, RepoError> {
     PayType::from_code(i32::from(code)).map_err(|e| corrupt("sales.payment_type", e))

@@ -23,10 +23,12 @@ use ports::payments::ledger::{
 };
 use ports::RepoError;
 
-use super::sale_query::{fee_schedule, provider_id, sale_by_id, sale_by_key, SaleRow, SALE_BY_PAYMENT};
+use super::sale_query::{provider_id, sale_by_id, sale_by_key, SaleRow, SALE_BY_PAYMENT};
 use super::PgSupportLedger;
 use crate::error::{map_diesel, run_blocking, with_conn};
-use crate::sql_rules::{corrupt, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited};
+use crate::sql_rules::{
+    corrupt, fee_schedule_from_db, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited,
+};
 use crate::users::{status_from_db, status_to_db};
 
 /// The CHECK that refuses lots beyond a return's stock (raised by the
@@ -176,7 +178,7 @@ impl CheckoutRow {
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
             connected_account: provider_id(self.connected_account_id, ConnectedAccountId::new),
-            fee_schedule: fee_schedule(&self.fee_schedule)?,
+            fee_schedule: fee_schedule_from_db(&self.fee_schedule)?,
             project_open: is_open(self.period_end, today),
             return_disabled: self.disabled,
             remaining: remaining(self.stock_limit, self.lots_taken)?,

@@ -11,6 +11,7 @@ use diesel::sql_types::{BigInt, Bool, Date, Nullable, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::ids::{SaleId, UserId};
 use domain::money::Yen;
+use domain::payment::SaleStatus;
 use ports::payments::gateway::{
     CustomerId, InvoiceId, PaymentMethodId, ProviderInvoice, ProviderSubscription, SubscriptionId, SubscriptionState,
 };
@@ -23,7 +24,7 @@ use ports::payments::ledger::SubscriptionStore;
 
 use super::PgSupportLedger;
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{corrupt, stored_id, subscription_running};
+use crate::sql_rules::{corrupt, paid, sale_status_to_db, settled, stored_id, subscription_running};
 
 #[derive(QueryableByName)]
 struct SubscriptionRow {
@@ -203,12 +204,13 @@ struct TallyRow {
 }
 
 fn tallies(conn: &mut PgConnection, after: i64, limit: i64) -> Result<Vec<SubscriptionTally>, RepoError> {
-    let rows: Vec<TallyRow> = sql_query(
+    let rows: Vec<TallyRow> = sql_query(format!(
         "SELECT b.id, b.project_id, b.subscription_id, b.status, \
            (SELECT count(*) FROM sales m WHERE m.subscription_id = b.id AND m.invoice_id IS NOT NULL \
-              AND m.status = 'succeeded') AS months_paid \
+              AND {}) AS months_paid \
          FROM subscriptions b WHERE b.subscription_id IS NOT NULL AND b.id > $1 ORDER BY b.id LIMIT $2",
-    )
+        paid("m.status")
+    ))
     .bind::<BigInt, _>(after)
     .bind::<BigInt, _>(limit)
     .load(conn)
@@ -304,10 +306,11 @@ fn record_month(
         if seen.is_some() {
             return Ok(MonthRecorded::Already);
         }
-        let tied = sql_query(
+        let tied = sql_query(format!(
             "UPDATE sales SET invoice_id = $2, subscription_id = $3, updated_at = $4 \
-             WHERE id = $1 AND invoice_id IS NULL AND status NOT IN ('succeeded', 'canceled', 'failed')",
-        )
+             WHERE id = $1 AND invoice_id IS NULL AND NOT {}",
+            settled("status")
+        ))
         .bind::<BigInt, _>(first.id)
         .bind::<Text, _>(invoice.id.as_str())
         .bind::<BigInt, _>(id)
@@ -322,7 +325,7 @@ fn record_month(
                tax_rate_percent, application_fee, connected_account_id, payment_type, status, intent_id, \
                idempotency_key, flag, paid_at, card_id, subscription_id, invoice_id) \
              SELECT s.project_id, s.return_id, s.user_id, s.price, s.lot, s.amount, s.tax, s.total, s.tax_mode, \
-               s.tax_rate_percent, s.application_fee, s.connected_account_id, s.payment_type, 'succeeded', $2, \
+               s.tax_rate_percent, s.application_fee, s.connected_account_id, s.payment_type, $6, $2, \
                $3, 1, $4, b.card_id, b.id, $5 \
              FROM sales s JOIN subscriptions b ON b.sale_id = s.id WHERE b.id = $1 RETURNING id",
         )
@@ -331,6 +334,7 @@ fn record_month(
         .bind::<Text, _>(key)
         .bind::<Timestamptz, _>(now)
         .bind::<Text, _>(invoice.id.as_str())
+        .bind::<Text, _>(sale_status_to_db(SaleStatus::Succeeded))
         .get_result(conn)?;
         sql_query(
             "INSERT INTO display_names (sales_id, user_id, project_id, return_id, displayname, flag) \

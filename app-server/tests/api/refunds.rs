@@ -185,6 +185,11 @@ async fn a_single_refund_checks_the_amount_asks_the_provider_once_and_mails_the_
         (row_of(&rows, sale)["flag"].as_i64(), row_of(&rows, sale)["state"].as_str()),
         (Some(1), Some("refundable"))
     );
+    // The screen's ceilings come from the server (domain::refund), not from the client's arithmetic.
+    assert_eq!(
+        (row_of(&rows, sale)["refundableAmount"].as_i64(), row_of(&rows, sale)["halfRefundAmount"].as_i64()),
+        (Some(paid.total), Some(paid.total / 2))
+    );
     let supporter = app.query_text(&format!(
         "SELECT u.email AS value FROM sales s JOIN users u ON u.id = s.user_id WHERE s.id = {sale}"
     ));
@@ -230,6 +235,7 @@ async fn a_single_refund_checks_the_amount_asks_the_provider_once_and_mails_the_
         (row["flag"].as_i64(), row["state"].as_str(), row["refundedAmount"].as_i64()),
         (Some(11), Some("refunded"), Some(1000))
     );
+    assert_eq!((row["refundableAmount"].as_i64(), row["halfRefundAmount"].as_i64()), (Some(0), None), "{row}");
     assert_eq!(row["lastFailure"], Value::Null);
     assert_eq!(refunded_at_provider(&intent).await, 1000);
     // A partly refunded sale keeps in the totals what was not refunded (same transaction as the flag), and the
@@ -382,8 +388,13 @@ async fn a_late_transfer_flagged_for_refund_is_listed_refundable_and_refunded() 
     let rows = refund_table(&app, &admin, project).await;
     let row = row_of(&rows, sale);
     assert_eq!(
-        (row["refundRequired"].as_bool(), row["flag"].as_i64(), row["state"].as_str()),
-        (Some(true), Some(1), Some("refundable"))
+        (
+            row["refundRequired"].as_bool(),
+            row["flag"].as_i64(),
+            row["state"].as_str(),
+            row["refundableAmount"].as_i64()
+        ),
+        (Some(true), Some(1), Some("refundable"), Some(paid.total))
     );
     let body: Value = app.get_with_token("/v1/admin/get/refundProjects", &admin).await.json().await.unwrap();
     let listed = body["projects"].as_array().unwrap().iter().find(|p| p["id"] == project).unwrap().clone();

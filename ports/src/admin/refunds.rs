@@ -21,7 +21,8 @@ use domain::ids::{ProjectId, SaleId, UserId};
 use domain::money::Yen;
 use domain::payment::PayType;
 use domain::refund::{
-    check_single_refund, plan_bulk_refund, BulkMode, BulkRefundError, RefundFlag, RefundRow, RefundRuleError,
+    check_single_refund, plan_bulk_refund, refundable_amount, BulkMode, BulkRefundError, RefundFlag, RefundRow,
+    RefundRuleError,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -137,6 +138,12 @@ impl RefundSale {
             .find(|s| !s.is_empty())
             .unwrap_or_default()
             .to_string()
+    }
+
+    /// What may still be refunded of this sale (`domain::refund::refundable_amount`): 0 while a refund is
+    /// under way or once the sale is not refundable.
+    pub fn refundable_amount(&self) -> Yen {
+        refundable_amount(self.total, self.refunded, self.rule_flag())
     }
 
     /// The flag the refund rules see: a sale with a refund under way is not
@@ -464,7 +471,7 @@ where
         let sales = self.ledger.refund_sales(project).await?;
         let rows: Vec<RefundRow> = sales
             .iter()
-            .map(|s| RefundRow { sale_id: s.id, charged: Yen(s.total.0 - s.refunded.0), flag: s.rule_flag() })
+            .map(|s| RefundRow { sale_id: s.id, refundable: s.refundable_amount(), flag: s.rule_flag() })
             .collect();
         let plan = plan_bulk_refund(mode, &rows)?;
         let mode_code = match mode {
@@ -626,7 +633,7 @@ where
             return Err(RefundRuleError::AmountRequired.into());
         }
         let record = self.ledger.refund_sale(sale).await?;
-        let amount = check_single_refund(amount, Yen(record.total.0 - record.refunded.0), record.rule_flag())?;
+        let amount = check_single_refund(amount, record.refundable_amount(), record.rule_flag())?;
         // On record before any money moves (and before the reservation, so a refused one is on record too).
         let mut action = NewAdminAction::new(admin, AdminActionKind::RefundRequested);
         action.sale_id = Some(sale);

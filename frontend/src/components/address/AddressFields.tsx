@@ -37,11 +37,21 @@ export function AddressFields({ values, onChange, error, onBlur, namePrefix = ''
     set('zip', zip);
     setZipNote(null);
     if (!ZIP_PATTERN.test(zip)) return;
+    // The answer may come after the person typed on: it fills only the fields left as they were when it was asked
+    // for, so nothing typed meanwhile is overwritten (and no field empties under the cursor).
+    const asked = { pref: values.pref, city: values.city, address: values.address };
     try {
       const found = await lookupZip(zip, true).unwrap();
-      onChange((current) =>
-        current.zip === zip ? { ...current, pref: found.pref, city: found.city, address: found.address } : current,
-      );
+      onChange((current) => {
+        if (current.zip !== zip) return current;
+        const untouched = (field: keyof typeof asked) => current[field] === asked[field];
+        return {
+          ...current,
+          pref: untouched('pref') ? found.pref : current.pref,
+          city: untouched('city') ? found.city : current.city,
+          address: untouched('address') ? found.address : current.address,
+        };
+      });
       setZipNote(`${found.pref}${found.city}${found.address} を入力しました。番地以降を追記してください。`);
     } catch {
       setZipNote(ADDRESS_MESSAGES.zipNotFound);

@@ -22,6 +22,8 @@ const sale = (overrides: Partial<RefundSale>): RefundSale => ({
   openRefundAmount: null,
   paymentType: 1,
   refundedAmount: 11_000,
+  refundableAmount: 0,
+  halfRefundAmount: null,
   refundRequired: false,
   returnTitle: '桐生織ストール',
   sponsorName: '群馬 太郎',
@@ -69,7 +71,9 @@ describe('the refund screen of a project', () => {
 describe('the refund table on any width', () => {
   it('uses the admin width and scrolls sideways in a focusable, named region; amounts never wrap', async () => {
     loginAs({ isAdmin: true });
-    serveProject([sale({ id: 83, state: 'refundable', flag: 1, refundedAmount: 0, total: 10_000 })]);
+    serveProject([
+      sale({ id: 83, state: 'refundable', flag: 1, refundedAmount: 0, total: 10_000, refundableAmount: 10_000, halfRefundAmount: 5_000 }),
+    ]);
     renderApp(`/admin/refund/${PROJECT.slug}`);
 
     const region = await screen.findByRole('region', { name: '支援一覧（横にスクロールできます）' });

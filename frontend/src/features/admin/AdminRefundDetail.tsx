@@ -371,7 +371,7 @@ export function AdminRefundDetail() {
                         type="number"
                         inputMode="numeric"
                         min={1}
-                        max={sale.total - sale.refundedAmount}
+                        max={sale.refundableAmount}
                         value={amounts[sale.id] ?? ''}
                         placeholder={REFUND_MESSAGES.amountPlaceholder}
                         aria-label={`${sale.sponsorName}さんへの返金額（円）`}

@@ -25,6 +25,9 @@ const sale = (id: number, total: number, state: RefundSale['state'] = 'refundabl
   flag: state === 'refunded' ? 11 : state === 'refundable' ? 1 : 0,
   refundRequired: false,
   refundedAmount: state === 'refunded' ? total : 0,
+  // What the server answers for such a sale (domain::refund::refundable_amount and half_refund_amount).
+  refundableAmount: state === 'refundable' ? total : 0,
+  halfRefundAmount: state === 'refundable' && total >= 2 ? Math.floor(total / 2) : null,
   state,
   openRefundAmount: null,
   lastFailure: null,
@@ -55,6 +58,16 @@ describe('bulk refund', () => {
     expect(bulkAmounts(2, '', rows)).toEqual({ 1: '500', 3: '1500' });
     expect(bulkAmounts(3, '700', rows)).toEqual({ 1: '700', 3: '700' });
     expect(bulkAmounts(0, '700', rows)).toEqual({});
+  });
+
+  it('takes the ceilings from the server: a partly refunded sale, and a 1-yen sale that half skips', () => {
+    const partly = { ...sale(5, 3000), refundedAmount: 1000, refundableAmount: 2000, halfRefundAmount: 1000 };
+    const oneYen = sale(6, 1);
+    expect(bulkAmounts(1, '', [partly, oneYen])).toEqual({ 5: '2000', 6: '1' });
+    expect(bulkAmounts(2, '', [partly, oneYen])).toEqual({ 5: '1000' });
+    expect(singleRefundError('2001', partly)).toBe('返金額が協賛金額の合計を超えています');
+    expect(singleRefundError('2000', partly)).toBeNull();
+    expect(bulkRefundError(3, '2001', [partly])).toBe('返金額が協賛金額を超えています。');
   });
 
   it('enables the button for full and half, for specified with 0 or more, never for none', () => {

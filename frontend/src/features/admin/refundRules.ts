@@ -40,8 +40,6 @@ export const parseAmount = (raw: string): number | null => {
   return Number.isSafeInteger(value) ? value : null;
 };
 
-/** A sale's refund ceiling: what the supporter paid (tax included) less what was already refunded. */
-export const refundable = (sale: RefundSale) => sale.total - sale.refundedAmount;
 
 /** A typed amount the provider can refund: at least 1 yen, or null. */
 const positiveAmount = (raw: string): number | null => {
@@ -56,23 +54,24 @@ export const canRefund = (raw: string) => positiveAmount(raw) !== null;
 export const singleRefundError = (raw: string, sale: RefundSale): string | null => {
   const amount = positiveAmount(raw);
   if (amount === null) return REFUND_MESSAGES.amountRequired;
-  if (amount > refundable(sale)) return REFUND_MESSAGES.aboveSponsored;
+  if (amount > sale.refundableAmount) return REFUND_MESSAGES.aboveSponsored;
   return null;
 };
 
 /**
- * The amounts the bulk select puts into the refundable rows (spec §4): full = each row's own amount, half = half
- * of it (floored), specified = the typed amount; none = nothing. Other rows get none.
+ * The amounts the bulk select puts into the refundable rows (spec §4), as the server computes them: full = what
+ * may still be refunded, half = the server's half (none when it would be 0 yen: the run skips that sale),
+ * specified = the typed amount; none = nothing. Other rows get none.
  */
 export const bulkAmounts = (mode: BulkMode, specified: string, sales: RefundSale[]): Record<number, string> => {
   const filled: Record<number, string> = {};
   if (mode === 0) return filled;
   for (const sale of sales) {
     if (sale.state !== 'refundable') continue;
-    const ceiling = refundable(sale);
-    if (mode === 1) filled[sale.id] = String(ceiling);
-    else if (mode === 2) filled[sale.id] = String(Math.floor(ceiling / 2));
-    else filled[sale.id] = specified;
+    if (mode === 1) filled[sale.id] = String(sale.refundableAmount);
+    else if (mode === 2) {
+      if (sale.halfRefundAmount !== null) filled[sale.id] = String(sale.halfRefundAmount);
+    } else filled[sale.id] = specified;
   }
   return filled;
 };
@@ -95,7 +94,7 @@ export const bulkRefundError = (mode: BulkMode, specified: string, sales: Refund
     // The button accepts 0 as the spec says, but the server refunds at least 1 yen: ask before the confirmations.
     const amount = positiveAmount(specified);
     if (amount === null) return REFUND_MESSAGES.amountRequired;
-    if (rows.some((sale) => amount > refundable(sale))) return REFUND_MESSAGES.bulkAboveSponsored;
+    if (rows.some((sale) => amount > sale.refundableAmount)) return REFUND_MESSAGES.bulkAboveSponsored;
   }
   return null;
 };

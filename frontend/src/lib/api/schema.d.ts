@@ -2693,6 +2693,12 @@ export interface components {
              * @description 1 refundable, 11 refunded, other not refundable (a late transfer counts as 1).
              */
             flag: number;
+            /**
+             * Format: int64
+             * @description What a half bulk refund gives this sale (half the refundable amount, rounded down); null when that is
+             *     0 yen or the sale is not refundable: the run skips it.
+             */
+            halfRefundAmount: number | null;
             /** Format: int64 */
             id: number;
             /** @description Why the provider refused the last attempt, in Japanese (the sale stays refundable). */
@@ -2711,6 +2717,12 @@ export interface components {
             openRefundAmount: number | null;
             /** @description 1 card, 2 bank transfer. */
             paymentType: components["schemas"]["PaymentTypeCode"];
+            /**
+             * Format: int64
+             * @description Yen that may still be refunded: the ceiling of a single refund and what a full bulk refund gives;
+             *     0 while a refund is under way or once the sale is not refundable.
+             */
+            refundableAmount: number;
             /**
              * Format: int64
              * @description Yen refunded (succeeded refunds).

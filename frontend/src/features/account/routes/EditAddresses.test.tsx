@@ -71,6 +71,32 @@ describe('EditAddresses', () => {
     expect(zips).toEqual(['3710023']);
   });
 
+  it('keeps what was typed while the lookup was under way, and fills only the fields left alone', async () => {
+    const { user } = await setup();
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    server.use(
+      http.get(apiUrl('/address/get/zip'), async ({ request }) => {
+        await answered;
+        const zip = new URL(request.url).searchParams.get('zip') ?? '';
+        return HttpResponse.json({ zip, pref: '群馬県', city: '高崎市', address: '' });
+      }),
+    );
+
+    await user.selectOptions(screen.getByLabelText('都道府県'), '東京都');
+    await user.type(screen.getByLabelText('郵便番号'), '3700000');
+    await screen.findByText('住所を検索しています…');
+    await user.type(screen.getByLabelText('市区町村'), '高崎市箕郷町');
+    await user.type(screen.getByLabelText('番地'), '1-2-3');
+    answer();
+
+    await waitFor(() => expect(screen.getByLabelText('都道府県')).toHaveValue('群馬県'));
+    expect(screen.getByLabelText('市区町村')).toHaveValue('高崎市箕郷町');
+    expect(screen.getByLabelText('番地')).toHaveValue('1-2-3');
+  });
+
   it('says when a zip is unknown and leaves the fields alone', async () => {
     const { user } = await setup();
 
