@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { paths } from '@/config/paths';
+import { useGetTaxonomyQuery, type Taxon } from '@/components/taxonomy/taxonomyApi';
 
 export interface HeaderProps {
   isLoggedIn: boolean;
@@ -14,10 +15,29 @@ export interface HeaderProps {
   variant?: 'default' | 'overlay';
 }
 
+/** A group of the menu's ways to the project list, one link per area or category. */
+function TaxonLinks({ title, taxa, href }: { title: string; taxa: Taxon[] | undefined; href: (slug: string) => string }) {
+  if (!taxa || taxa.length === 0) return null;
+  return (
+    <section className="menu-overlay__group" aria-label={title}>
+      <h2 className="menu-overlay__heading">{title}</h2>
+      <ul className="menu-overlay__chips">
+        {taxa.map((taxon) => (
+          <li key={taxon.slug}>
+            <Link className="menu-overlay__chip" to={href(taxon.slug)}>
+              {taxon.name}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 /** Logo and a hamburger button that toggles the menu overlay. */
 export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: HeaderProps) {
   const [open, setOpen] = useState(false);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
 
   // Over the hero the header is transparent; once the page scrolls it turns solid, so it stays
   // readable wherever the reader is (it is fixed at the top on every page).
@@ -30,7 +50,9 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
     return () => window.removeEventListener('scroll', update);
   }, [variant]);
 
-  useEffect(() => setOpen(false), [pathname]);
+  // Read when the menu first opens, then kept: the list changes by migration only.
+  const { data: taxonomy } = useGetTaxonomyQuery(undefined, { skip: !open });
+  useEffect(() => setOpen(false), [pathname, search]);
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (event: KeyboardEvent) => {
@@ -72,7 +94,17 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
         <span className="menu-button__bar" aria-hidden="true" />
       </button>
       <nav id="global-menu" className="menu-overlay" hidden={!open} aria-label="メニュー">
-        <ul className="menu-overlay__list">
+        <ul className="menu-overlay__list" aria-label="プロジェクトを探す">
+          <li>
+            <Link className="menu-overlay__item" to={paths.projects.getHref()}>プロジェクトを探す</Link>
+          </li>
+          <li>
+            <Link className="menu-overlay__item" to={paths.projects.getHref({ state: 'open', sort: 'ending' })}>
+              まもなく終了
+            </Link>
+          </li>
+        </ul>
+        <ul className="menu-overlay__list" aria-label="会員">
           {isLoggedIn ? (
             <>
               <li>
@@ -100,6 +132,23 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
               </li>
             </>
           )}
+        </ul>
+        <TaxonLinks title="地域から探す" taxa={taxonomy?.areas} href={(area) => paths.projects.getHref({ area })} />
+        <TaxonLinks
+          title="カテゴリーから探す"
+          taxa={taxonomy?.categories}
+          href={(category) => paths.projects.getHref({ category })}
+        />
+        <ul className="menu-overlay__legal" aria-label="規約とポリシー">
+          <li>
+            <Link to={paths.terms.getHref()}>利用規約</Link>
+          </li>
+          <li>
+            <Link to={paths.policy.getHref()}>プライバシーポリシー</Link>
+          </li>
+          <li>
+            <Link to={paths.commercial.getHref()}>特定商取引法に基づく表記</Link>
+          </li>
         </ul>
       </nav>
     </Tag>
