@@ -190,7 +190,7 @@ describe('router', () => {
       .map((item) => item.textContent);
     expect(entries).toEqual(['マイページ', '管理画面', 'ログアウト']);
     // The ways to the projects, the areas, the categories and the legal pages are there for members too.
-    expect(within(menu).getByRole('link', { name: 'プロジェクトを探す' })).toHaveAttribute('href', '/projects/');
+    expect(await within(menu).findByRole('link', { name: 'プロジェクトを探す' })).toHaveAttribute('href', '/projects/');
     expect(await within(menu).findByRole('link', { name: '高崎市' })).toHaveAttribute('href', '/projects/?area=takasaki');
     expect(within(menu).getByRole('link', { name: '文化・芸術' })).toHaveAttribute(
       'href',

@@ -1,8 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { paths } from '@/config/paths';
-import { useGetTaxonomyQuery, type Taxon } from '@/components/taxonomy/taxonomyApi';
+
+// The ways to the project list and the legal pages load with the menu's first opening, not with every page's
+// scripts (docs/decisions.md, "Initial JavaScript within 130 KB").
+const MenuDirectory = lazy(() => import(/* webpackChunkName: "menu" */ './MenuDirectory'));
 
 export interface HeaderProps {
   isLoggedIn: boolean;
@@ -13,25 +16,6 @@ export interface HeaderProps {
    * transparent, with a white logo, while the menu is closed.
    */
   variant?: 'default' | 'overlay';
-}
-
-/** A group of the menu's ways to the project list, one link per area or category. */
-function TaxonLinks({ title, taxa, href }: { title: string; taxa: Taxon[] | undefined; href: (slug: string) => string }) {
-  if (!taxa || taxa.length === 0) return null;
-  return (
-    <section className="menu-overlay__group" aria-label={title}>
-      <h2 className="menu-overlay__heading">{title}</h2>
-      <ul className="menu-overlay__chips">
-        {taxa.map((taxon) => (
-          <li key={taxon.slug}>
-            <Link className="menu-overlay__chip" to={href(taxon.slug)}>
-              {taxon.name}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
 }
 
 /** Logo and a hamburger button that toggles the menu overlay. */
@@ -50,8 +34,6 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
     return () => window.removeEventListener('scroll', update);
   }, [variant]);
 
-  // Read when the menu first opens, then kept: the list changes by migration only.
-  const { data: taxonomy } = useGetTaxonomyQuery(undefined, { skip: !open });
   useEffect(() => setOpen(false), [pathname, search]);
   useEffect(() => {
     if (!open) return undefined;
@@ -94,16 +76,6 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
         <span className="menu-button__bar" aria-hidden="true" />
       </button>
       <nav id="global-menu" className="menu-overlay" hidden={!open} aria-label="メニュー">
-        <ul className="menu-overlay__list" aria-label="プロジェクトを探す">
-          <li>
-            <Link className="menu-overlay__item" to={paths.projects.getHref()}>プロジェクトを探す</Link>
-          </li>
-          <li>
-            <Link className="menu-overlay__item" to={paths.projects.getHref({ state: 'open', sort: 'ending' })}>
-              まもなく終了
-            </Link>
-          </li>
-        </ul>
         <ul className="menu-overlay__list" aria-label="会員">
           {isLoggedIn ? (
             <>
@@ -133,23 +105,11 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
             </>
           )}
         </ul>
-        <TaxonLinks title="地域から探す" taxa={taxonomy?.areas} href={(area) => paths.projects.getHref({ area })} />
-        <TaxonLinks
-          title="カテゴリーから探す"
-          taxa={taxonomy?.categories}
-          href={(category) => paths.projects.getHref({ category })}
-        />
-        <ul className="menu-overlay__legal" aria-label="規約とポリシー">
-          <li>
-            <Link to={paths.terms.getHref()}>利用規約</Link>
-          </li>
-          <li>
-            <Link to={paths.policy.getHref()}>プライバシーポリシー</Link>
-          </li>
-          <li>
-            <Link to={paths.commercial.getHref()}>特定商取引法に基づく表記</Link>
-          </li>
-        </ul>
+        {open && (
+          <Suspense fallback={null}>
+            <MenuDirectory />
+          </Suspense>
+        )}
       </nav>
     </Tag>
   );

@@ -1,5 +1,4 @@
 import type { AppDispatch } from '@/app/store';
-import type { ProjectListFilters } from '@/config/paths';
 import { api } from '@/lib/api';
 import type { ApiResponse, Schemas } from '@/lib/apiTypes';
 import type {
@@ -8,7 +7,6 @@ import type {
   NewsItem,
   ProjectCard,
   ProjectDetail,
-  ProjectListPage,
   SalesSum,
   SponsorList,
 } from './types';
@@ -27,13 +25,6 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
     getProjects: build.query<ProjectCard[], void>({
       query: () => MASTER_PATH,
       transformResponse: projectsOf,
-    }),
-    /** One page of `/projects/`: the filters as the address holds them (the server checks them). */
-    getProjectList: build.query<ProjectListPage, ProjectListFilters>({
-      query: (filters) => ({
-        url: '/project/get/list',
-        params: Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== '')),
-      }),
     }),
     getAllSum: build.query<SalesSum, void>({
       query: () => ALL_SUM_PATH,
@@ -72,7 +63,6 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
 
 export const {
   useGetProjectsQuery,
-  useGetProjectListQuery,
   useGetAllSumQuery,
   useGetProjectDetailQuery,
   useGetNewsQuery,

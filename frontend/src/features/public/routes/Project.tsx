@@ -233,7 +233,7 @@ function RelatedProjects({ projects }: { projects: ProjectDetail['related'] }) {
         <span className="section-title__en" aria-hidden="true">RELATED</span>
         関連するプロジェクト
       </h2>
-      <ul className="project-grid" aria-label="関連するプロジェクト">
+      <ul className="project-grid">
         {projects.map((related) => (
           <li key={related.id}>
             <ProjectCardItem project={related} />

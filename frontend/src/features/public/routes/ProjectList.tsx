@@ -4,7 +4,7 @@ import { LoadError } from '@/components/form/LoadError';
 import { Notice } from '@/components/form/Notice';
 import { useGetTaxonomyQuery, type Taxon } from '@/components/taxonomy/taxonomyApi';
 import { paths, type ProjectListFilters } from '@/config/paths';
-import { useGetProjectListQuery } from '../api/publicApi';
+import { useGetProjectListQuery } from '../api/listApi';
 import { ProjectCardItem, ProjectCardSkeleton } from '../components/ProjectCardItem';
 import './ProjectList.css';
 
