@@ -1,5 +1,6 @@
-//! `/v1/helper/get/master` (project cards) and `/v1/project/get/detail`
-//! (one project page).
+//! `/v1/helper/get/master` (project cards), `/v1/project/get/list` (the
+//! filtered, searched and sorted list) and `/v1/project/get/detail` (one
+//! project page).
 
 use actix_web::get;
 use actix_web::web::{self, Json};
@@ -7,7 +8,9 @@ use chrono::NaiveDate;
 use domain::closing::CloseOutcome;
 use domain::project::{FundingModel, Progress};
 use domain::returns::PurchaseBlock;
-use ports::catalog::{Catalog, ProjectCard, ProjectDetail, ReturnView, Taxon, Taxonomy};
+use ports::catalog::{
+    Catalog, ListQuery, ProjectCard, ProjectDetail, ProjectPage, RawListQuery, ReturnView, Taxon, Taxonomy,
+};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -17,7 +20,7 @@ use crate::wire_names::PaymentTypeCode;
 use crate::{ApiError, ErrorBody};
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
-    cfg.service(master).service(project_detail).service(taxonomy);
+    cfg.service(master).service(project_list).service(project_detail).service(taxonomy);
 }
 
 /// The deployment's name as the seed's client reads it (`env`).
@@ -225,6 +228,87 @@ async fn master(catalog: web::Data<dyn Catalog>, env: web::Data<SiteEnv>) -> Res
     Ok(Json(MasterResponse::new(cards, &env)))
 }
 
+/// The list's address (`/projects/?area=&category=&state=&sort=&q=&page=`); every parameter is optional.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct ListParams {
+    /// An area's slug (`GET /v1/project/get/areas`); one no area has finds nothing.
+    #[param(example = "maebashi", max_length = 60)]
+    area: Option<String>,
+    /// A category's slug; one no category has finds nothing.
+    #[param(example = "culture-arts", max_length = 60)]
+    category: Option<String>,
+    /// `open` (募集中), `ended` (終了) or `all` (the default).
+    #[param(example = "open")]
+    state: Option<String>,
+    /// `new` (新着, the default), `raised` (支援額), `backers` (支援者数) or `ending` (終了間近).
+    #[param(example = "ending")]
+    sort: Option<String>,
+    /// Keywords (at most 100 characters), split on spaces, every one must be found; full- and half-width, hiragana
+    /// and katakana, capitals and spaces do not matter.
+    #[param(example = "バラ", max_length = 100)]
+    q: Option<String>,
+    /// 1 to 1000 (default 1).
+    #[param(example = 1, minimum = 1, maximum = 1000)]
+    page: Option<u32>,
+}
+
+/// One page of the list.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ListResponse {
+    /// The page's cards (at most `pageSize`), the same shape as the home page's.
+    projects: Vec<ProjectCardDto>,
+    /// How many projects pass the filters in all.
+    total: usize,
+    page: u32,
+    #[schema(example = 24)]
+    page_size: usize,
+}
+
+impl From<ProjectPage> for ListResponse {
+    fn from(page: ProjectPage) -> Self {
+        Self {
+            projects: page.cards.into_iter().map(Into::into).collect(),
+            total: page.total,
+            page: page.page,
+            page_size: page.page_size,
+        }
+    }
+}
+
+/// The public project list: filters, keyword search, order and pages.
+///
+/// Public projects only (never a draft or a scheduled one). A parameter that
+/// cannot be read is `400 validation_failed` with its name in `field` (a
+/// keyword over 100 characters: 'キーワードは100文字以内で入力してください。'); a
+/// well-formed area or category slug that names none answers an empty page,
+/// as does a page past the last.
+#[utoipa::path(
+    params(ListParams),
+    tag = "public",
+    responses(
+        (status = 200, description = "One page of the list", body = ListResponse),
+        (status = 400, description = "`validation_failed` (a refused parameter, named in `field`) or `malformed_request` (a page that is not a number)", body = ErrorBody),
+    )
+)]
+#[get("/project/get/list")]
+async fn project_list(
+    catalog: web::Data<dyn Catalog>,
+    params: web::Query<ListParams>,
+) -> Result<Json<ListResponse>, ApiError> {
+    let params = params.into_inner();
+    let query = ListQuery::parse(RawListQuery {
+        area: params.area.as_deref(),
+        category: params.category.as_deref(),
+        state: params.state.as_deref(),
+        sort: params.sort.as_deref(),
+        q: params.q.as_deref(),
+        page: params.page,
+    })?;
+    Ok(Json(catalog.list(query).await?.into()))
+}
+
 #[derive(Debug, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub(crate) struct DetailQuery {
@@ -417,6 +501,8 @@ struct ProjectDetailDto {
     /// How the campaign ended; null while it is open or not decided yet after its end (集計中).
     #[schema(required = true)]
     result: Option<CampaignResultDto>,
+    /// Up to 3 open projects of the same area or category (関連するプロジェクト), closest first.
+    related: Vec<ProjectCardDto>,
 }
 
 /// `succeeded` (成立), `failed` (不成立: every payment is refunded) or
@@ -540,6 +626,7 @@ impl From<ProjectDetail> for ProjectDetailDto {
                 label: r.outcome.label().to_string(),
                 refunds_left: r.refunds_left,
             }),
+            related: d.related.into_iter().map(Into::into).collect(),
         }
     }
 }

@@ -43,7 +43,7 @@ pub struct CachedCatalogRepository<R, C> {
     // Shared with the refreshes, which run as tasks of their own.
     inner: Arc<R>,
     clock: C,
-    projects: TtlCache<(), Shared<ProjectRecord>>,
+    projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
     taxonomy: TtlCache<(), Arc<Taxonomy>>,
     sums: TtlCache<(), Arc<HashMap<ProjectId, PaidSum>>>,
     sum_all: TtlCache<(), PaidSum>,
@@ -101,10 +101,11 @@ fn owned<T: Clone>(list: Shared<T>) -> Vec<T> {
 
 #[async_trait]
 impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatalogRepository<R, C> {
-    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError> {
+    async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
+        // Shared, not copied: every list and search reads the whole catalog.
         let inner = self.inner();
-        let fetch = async move { inner.projects().await.map(Arc::new) };
-        self.projects.get_or_fetch((), self.clock.now(), fetch).await.map(owned)
+        let fetch = async move { inner.projects().await };
+        self.projects.get_or_fetch((), self.clock.now(), fetch).await
     }
 
     async fn taxonomy(&self) -> Result<Taxonomy, RepoError> {
@@ -267,14 +268,14 @@ mod tests {
             if calls == 1 {
                 Err(RepoError::Unexpected(anyhow::anyhow!("down")))
             } else {
-                Ok(vec![])
+                Ok(Arc::new(vec![]))
             }
         });
         let repo = cached(repo);
 
         assert!(matches!(repo.projects().await, Err(RepoError::Unexpected(_))));
-        assert_eq!(repo.projects().await.unwrap(), vec![]);
-        assert_eq!(repo.projects().await.unwrap(), vec![], "the answer after the failure is kept");
+        assert_eq!(*repo.projects().await.unwrap(), vec![]);
+        assert_eq!(*repo.projects().await.unwrap(), vec![], "the answer after the failure is kept");
     }
 
     #[tokio::test]

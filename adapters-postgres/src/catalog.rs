@@ -2,7 +2,7 @@
 //! news, comments) and the comment edit.
 
 use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -159,16 +159,30 @@ struct ProjectExtras {
     closing: Option<ports::catalog::CloseResult>,
     area: Option<Taxon>,
     category: Option<Taxon>,
+    /// Title and description of each public return, for keyword search.
+    return_texts: Vec<(String, String)>,
+}
+
+/// A public return's words for keyword search.
+#[derive(QueryableByName)]
+struct ReturnTextRow {
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
+    #[diesel(sql_type = Text)]
+    title: String,
+    #[diesel(sql_type = Text)]
+    description: String,
 }
 
 impl ProjectRow {
     fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category } = extras;
+        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category, return_texts } = extras;
         let search_text = domain::search::index_text(
             &self.title,
             &self.description,
             &self.content,
             owner.as_ref().map(|(name, _, _)| name.as_str()),
+            return_texts.iter().map(|(title, description)| (title.as_str(), description.as_str())),
         );
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
@@ -505,7 +519,7 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
 
 #[async_trait]
 impl CatalogRepository for PgCatalogRepository {
-    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError> {
+    async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
         with_conn(&self.pool, |conn| {
             let rows: Vec<ProjectRow> =
                 projects::table.select(ProjectRow::as_select()).order(projects::id).load(conn).map_err(map_diesel)?;
@@ -544,6 +558,13 @@ impl CatalogRepository for PgCatalogRepository {
             ))
             .load(conn)
             .map_err(map_diesel)?;
+            // What keyword search reads of the returns: those any visitor sees (as `visible_returns` for no viewer).
+            let return_texts: Vec<ReturnTextRow> = sql_query(
+                "SELECT project_id, title, description FROM returns WHERE flag < 900 \
+                   AND (show_user_email IS NULL OR btrim(show_user_email) = '') ORDER BY project_id, position, id",
+            )
+            .load(conn)
+            .map_err(map_diesel)?;
             let taxonomy = load_taxonomy(conn)?;
             let placements: Vec<PlacementRow> =
                 sql_query("SELECT id, area_id, category_id FROM projects").load(conn).map_err(map_diesel)?;
@@ -575,12 +596,16 @@ impl CatalogRepository for PgCatalogRepository {
             for (project_id, question, answer) in faqs {
                 extras.entry(project_id).or_default().faqs.push(Faq { question, answer });
             }
+            for row in return_texts {
+                extras.entry(row.project_id).or_default().return_texts.push((row.title, row.description));
+            }
             rows.into_iter()
                 .map(|row| {
                     let extra = extras.remove(&row.id).unwrap_or_default();
                     row.into_record(extra)
                 })
-                .collect()
+                .collect::<Result<Vec<_>, _>>()
+                .map(Arc::new)
         })
         .await
     }

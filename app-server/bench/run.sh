@@ -3,11 +3,13 @@
 # demo data and 1,000,000 paid sales. Prints, per endpoint, wrk's requests/s and latency percentiles (64
 # connections, ~10 s) beside the rate of the same SQL straight from pgbench (64 clients, 2 threads, 10 s),
 # then the home page's initial JS (gzip and Brotli) and Lighthouse scores. Stops everything it started.
+# Then the project list and keyword search (GET /v1/project/get/list) on BENCH_PROJECTS (10,000) public projects,
+# copies of the demo's (load_projects.sql), beside the same list on the demo's 7.
 # Then the support write path: guest bank-transfer supports placed through SupportService and the real ledger
 # (provider stubbed, app-server/bench/support_write.rs), first on a database with the demo data only, then on the
 # one with the bulk sales (the two rates should stay within 20 %), beside pgbench running the same statements
 # (support_write.sql), same client count, and the ratio.
-# Knobs: BENCH_SALES (1000000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_LIGHTHOUSE_RUNS (3),
+# Knobs: BENCH_SALES (1000000), BENCH_PROJECTS (10000), BENCH_DURATION (10), BENCH_PORT (18090), BENCH_LIGHTHOUSE_RUNS (3),
 # BENCH_SKIP_LIGHTHOUSE=1, BENCH_POOL_SIZE (16, the server's and the write benchmark's pool),
 # BENCH_ONLY=read|write (one part only; `write` loads no bulk sales unless BENCH_SALES is set).
 set -euo pipefail
@@ -105,6 +107,13 @@ SQL
         ;;
         information) echo "SELECT id, title, description, updated_at FROM project_news WHERE project_id = $PROJECT_ID AND published_at <= now() ORDER BY published_at DESC, id DESC;" ;;
         comments) echo "SELECT c.id, c.comment, u.displayname, (SELECT i.url FROM user_images i WHERE i.user_id = c.user_id AND i.image_type = 2 ORDER BY i.created_at DESC LIMIT 1), d.displayname, EXISTS (SELECT 1 FROM display_names a WHERE a.project_id = c.project_id AND a.user_id = c.user_id AND a.flag = 0) FROM comments c JOIN users u ON u.id = c.user_id LEFT JOIN display_names d ON d.sales_id = c.sales_id WHERE c.project_id = $PROJECT_ID AND c.flag = 1 ORDER BY c.created_at DESC, c.id DESC;" ;;
+        # The list and search read the cached catalog: on a miss, every project and the paid totals.
+        list|search|search-none) cat <<SQL
+SELECT * FROM projects ORDER BY id;
+SELECT project_id, title, description FROM returns WHERE flag < 900 AND (show_user_email IS NULL OR btrim(show_user_email) = '') ORDER BY project_id, position, id;
+SELECT project_id, paid_amount, supports FROM project_totals;
+SQL
+        ;;
         sponsors) echo "SELECT t.user_id, t.amount, t.latest_at, t.anonymous, t.name, t.logo_type, u.corporateurl, (SELECT i.url FROM user_images i WHERE i.user_id = t.user_id AND i.image_type = 1 ORDER BY i.created_at DESC, i.id DESC LIMIT 1) FROM sponsor_totals t JOIN users u ON u.id = t.user_id WHERE t.project_id = $PROJECT_ID AND t.supports > 0 AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e WHERE e.project_id = t.project_id AND e.user_id = t.user_id);" ;;
     esac
 }
@@ -116,32 +125,44 @@ declare -A PATHS=(
     [information]="/v1/information/get/list?project_id=$PROJECT_ID"
     [comments]="/v1/comment/get/list?project_id=$PROJECT_ID"
     [sponsors]="/v1/sponsors/get/list?project_id=$PROJECT_ID"
+    # The project list: open projects, most raised first; a keyword (バラ, katakana for the title's ばら) that
+    # finds some; one (ぶどう狩り) that finds none, so every project's text is scanned.
+    [list]="/v1/project/get/list?state=open&sort=raised"
+    [search]="/v1/project/get/list?q=%E3%83%90%E3%83%A9&sort=ending"
+    [search-none]="/v1/project/get/list?q=%E3%81%B6%E3%81%A9%E3%81%86%E7%8B%A9%E3%82%8A"
 )
-ORDER=(allSum sum detail information comments sponsors)
+ORDER=(allSum sum detail information comments sponsors list search search-none)
+LIST_ORDER=(list search search-none)
 
 # wrk's "50%  1.23ms" lines to milliseconds.
 to_ms() {
     awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n = n; else if (v ~ /s$/) n *= 1000; printf "%.2f", n }'
 }
 
-RESULTS=()
-for name in "${ORDER[@]}"; do
+# One endpoint under wrk, then its SQL under pgbench: prints the row of the results table. `$2` names the files.
+measure() {
+    local name="$1" label="${2:-$1}"
     url="http://127.0.0.1:$PORT${PATHS[$name]}"
     curl -fs "$url" >/dev/null   # warm the cache once, as any running server is
-    log "wrk $name (${DURATION}s, $CONNECTIONS connections)"
-    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$OUT/wrk-$name.txt"
-    rps="$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$OUT/wrk-$name.txt")"
-    p50="$(to_ms "$(awk '$1 == "50%" { print $2 }' "$OUT/wrk-$name.txt")")"
-    p90="$(to_ms "$(awk '$1 == "90%" { print $2 }' "$OUT/wrk-$name.txt")")"
-    p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' "$OUT/wrk-$name.txt")")"
-    max="$(to_ms "$(awk '$1 == "Latency" && NF >= 4 { print $4; exit }' "$OUT/wrk-$name.txt")")"
-    errors="$(awk '/Non-2xx|Socket errors/ { print }' "$OUT/wrk-$name.txt" | tr '\n' ' ')"
-    sql_for "$name" >"$OUT/query-$name.sql"
-    log "pgbench $name"
-    tps="$(pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-$name.sql" "$DATABASE_URL" 2>/dev/null \
+    log "wrk $label (${DURATION}s, $CONNECTIONS connections)"
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$OUT/wrk-$label.txt"
+    rps="$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$OUT/wrk-$label.txt")"
+    p50="$(to_ms "$(awk '$1 == "50%" { print $2 }' "$OUT/wrk-$label.txt")")"
+    p90="$(to_ms "$(awk '$1 == "90%" { print $2 }' "$OUT/wrk-$label.txt")")"
+    p99="$(to_ms "$(awk '$1 == "99%" { print $2 }' "$OUT/wrk-$label.txt")")"
+    max="$(to_ms "$(awk '$1 == "Latency" && NF >= 4 { print $4; exit }' "$OUT/wrk-$label.txt")")"
+    errors="$(awk '/Non-2xx|Socket errors/ { print }' "$OUT/wrk-$label.txt" | tr '\n' ' ')"
+    sql_for "$name" >"$OUT/query-$label.sql"
+    log "pgbench $label"
+    tps="$(pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-$label.sql" "$DATABASE_URL" 2>/dev/null \
         | awk '/^tps/ { printf "%.0f", $3 }')"
     ratio="$(awk -v a="$rps" -v b="$tps" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')"
-    RESULTS+=("$(printf '%-12s %9s %8s %8s %8s %8s %11s %7s  %s' "$name" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors")")
+    printf '%-12s %9s %8s %8s %8s %8s %11s %7s  %s' "$label" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors"
+}
+
+RESULTS=()
+for name in "${ORDER[@]}"; do
+    RESULTS+=("$(measure "$name")")
 done
 
 echo
@@ -149,6 +170,7 @@ echo "== Public reads: $SALES_PAID paid sales, release build, $(nproc) cores, wr
 echo "   (pgbench: the same SQL, -n -c $CONNECTIONS -j 2 -T $DURATION; ratio = HTTP req/s ÷ SQL tx/s)"
 printf '%-12s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
 printf '%s\n' "${RESULTS[@]}"
+
 
 # --- Frontend: initial JS and Lighthouse -------------------------------------------------------------
 echo
@@ -189,6 +211,33 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
         done
         node "$BENCH_DIR/lighthouse-summary.js" "$page" "${reports[@]}"
     done
+fi
+
+# After Lighthouse, whose home page lists every project and must see only the demo's.
+# --- The project list and keyword search at scale ---------------------------------------------------
+PROJECTS="${BENCH_PROJECTS:-10000}"
+if [ "$PROJECTS" -gt 0 ]; then
+    log "adding $PROJECTS public projects (copies of the demo's)"
+    psql "$DATABASE_URL" -q -v ON_ERROR_STOP=1 -v projects="$PROJECTS" -f "$BENCH_DIR/load_projects.sql"
+    psql "$DATABASE_URL" -qc "VACUUM ANALYZE projects, returns, project_publications"
+    PUBLIC_PROJECTS="$(q "SELECT count(*) FROM project_publications WHERE published_at <= now()")"
+    # The catalog is read again within SUPPORT_SHOWS_WITHIN (1 s): wait until the list counts them all.
+    for _ in $(seq 1 100); do
+        total="$(curl -fs "http://127.0.0.1:$PORT/v1/project/get/list" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')"
+        [ "$total" = "$PUBLIC_PROJECTS" ] && break
+        sleep 0.2
+    done
+    [ "$total" = "$PUBLIC_PROJECTS" ] || { echo "bench: the list shows $total of $PUBLIC_PROJECTS projects" >&2; exit 1; }
+    found="$(curl -fs "http://127.0.0.1:$PORT${PATHS[search]}" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')"
+    LIST_RESULTS=()
+    for name in "${LIST_ORDER[@]}"; do
+        LIST_RESULTS+=("$(measure "$name" "$name-${PROJECTS}")")
+    done
+    echo
+    echo "== Project list and keyword search: $PUBLIC_PROJECTS public projects ('バラ' finds $found), same wrk and pgbench"
+    echo "   (every request filters, sorts and pages the whole in-memory catalog; SQL = the catalog's reload on a miss)"
+    printf '%-12s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
+    printf '%s\n' "${LIST_RESULTS[@]}"
 fi
 fi
 

@@ -45,23 +45,27 @@ impl ListState {
     }
 }
 
-/// The list's order: 新着 (published newest first), 支援額 (raised, most
-/// first), 支援者数 (backers, most first), 終了間近 (open projects ending
-/// soonest first, then ended ones, the most recently ended first).
+/// The list's order: 新着 (`new`: published newest first), 支援額 (`raised`:
+/// most first), 支援者数 (`backers`: most first), 終了間近 (`ending`: open
+/// projects ending soonest first, then ended ones, the most recently ended
+/// first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ListSort {
     #[default]
     New,
-    Amount,
+    Raised,
     Backers,
     Ending,
 }
 
 impl ListSort {
+    /// The address value of each order, in the order a menu offers them.
+    pub const ALL: [Self; 4] = [Self::New, Self::Raised, Self::Backers, Self::Ending];
+
     pub fn parse(code: &str) -> Option<Self> {
         match code {
             "new" => Some(Self::New),
-            "amount" => Some(Self::Amount),
+            "raised" => Some(Self::Raised),
             "backers" => Some(Self::Backers),
             "ending" => Some(Self::Ending),
             _ => None,
@@ -85,7 +89,7 @@ pub fn list_order(sort: ListSort, a: &ListKey, b: &ListKey, today: NaiveDate) ->
     let newest_id = b.id.cmp(&a.id);
     match sort {
         ListSort::New => b.published_at.cmp(&a.published_at).then(newest_id),
-        ListSort::Amount => b.raised.cmp(&a.raised).then(b.backers.cmp(&a.backers)).then(newest_id),
+        ListSort::Raised => b.raised.cmp(&a.raised).then(b.backers.cmp(&a.backers)).then(newest_id),
         ListSort::Backers => b.backers.cmp(&a.backers).then(b.raised.cmp(&a.raised)).then(newest_id),
         ListSort::Ending => match (is_open(a.period_end, today), is_open(b.period_end, today)) {
             (true, false) => Ordering::Less,
@@ -155,7 +159,7 @@ mod tests {
             key(4, 4, 10_000, 2, d(2027, 1, 31)),
         ];
         assert_eq!(sorted(ListSort::New, keys.clone(), today), [4, 2, 3, 1]);
-        assert_eq!(sorted(ListSort::Amount, keys.clone(), today), [3, 1, 2, 4]);
+        assert_eq!(sorted(ListSort::Raised, keys.clone(), today), [3, 1, 2, 4]);
         assert_eq!(sorted(ListSort::Backers, keys.clone(), today), [2, 1, 4, 3]);
         // Open ones ending soonest first; the ended one (3) last.
         assert_eq!(sorted(ListSort::Ending, keys, today), [2, 1, 4, 3]);
@@ -173,6 +177,7 @@ mod tests {
     fn codes_are_read_exactly() {
         assert_eq!(ListSort::parse("ending"), Some(ListSort::Ending));
         assert_eq!(ListSort::parse("Ending"), None);
+        assert_eq!(ListSort::parse("raised"), Some(ListSort::Raised));
         assert_eq!(ListState::parse("ended"), Some(ListState::Ended));
         assert_eq!(ListState::parse(""), None);
     }
@@ -205,7 +210,7 @@ mod tests {
             raw in prop::collection::vec((1u32..28, 0i64..5, 0i64..4, 0i64..20), 0..12),
             sort in 0usize..4,
         ) {
-            let sort = [ListSort::New, ListSort::Amount, ListSort::Backers, ListSort::Ending][sort];
+            let sort = ListSort::ALL[sort];
             let today = d(2026, 12, 10);
             let keys: Vec<ListKey> = raw.iter().enumerate()
                 .map(|(i, &(p, r, b, e))| key(i as i64, p, r * 1000, b, d(2026, 12, 1) + chrono::Duration::days(e)))

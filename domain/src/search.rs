@@ -128,12 +128,23 @@ fn decode_into(text: &str, out: &mut String) {
     out.push_str(rest);
 }
 
-/// What a project is found by: its title, lead, story (HTML, stripped) and
-/// owner's name, each folded, kept apart so a word never spans two of them.
-pub fn index_text(title: &str, lead: &str, story_html: &str, owner: Option<&str>) -> String {
+/// What a project is found by: its title, lead, story (HTML, stripped),
+/// owner's name and the titles and descriptions (HTML, stripped) of its
+/// public returns, each folded, kept apart so a word never spans two of them.
+pub fn index_text<'a>(
+    title: &str,
+    lead: &str,
+    story_html: &str,
+    owner: Option<&str>,
+    returns: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> String {
     let mut parts = vec![fold(title), fold(lead), fold(&strip_html(story_html))];
     if let Some(owner) = owner {
         parts.push(fold(owner));
+    }
+    for (return_title, return_html) in returns {
+        parts.push(fold(return_title));
+        parts.push(fold(&strip_html(return_html)));
     }
     parts.join(&PART_SEPARATOR.to_string())
 }
@@ -185,7 +196,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn finds(query: &str, text: &str) -> bool {
-        SearchQuery::parse(query).unwrap().unwrap().matches(&index_text(text, "", "", None))
+        SearchQuery::parse(query).unwrap().unwrap().matches(&index_text(text, "", "", None, []))
     }
 
     #[test]
@@ -211,7 +222,7 @@ mod tests {
 
     #[test]
     fn every_word_must_be_found_and_spaces_of_either_width_split_words() {
-        let story = index_text("花壇よみがえり", "", "<p>前橋市の<strong>ばら</strong>園</p>", None);
+        let story = index_text("花壇よみがえり", "", "<p>前橋市の<strong>ばら</strong>園</p>", None, []);
         let both = SearchQuery::parse("前橋　バラ").unwrap().unwrap();
         assert_eq!(both.words(), ["前橋", "ばら"]);
         assert!(both.matches(&story));
@@ -225,16 +236,21 @@ mod tests {
 
     #[test]
     fn a_word_never_spans_the_title_and_the_lead() {
-        let text = index_text("前橋ばら", "園の再生", "", None);
+        let text = index_text("前橋ばら", "園の再生", "", None, []);
         assert!(!SearchQuery::parse("ばら園").unwrap().unwrap().matches(&text));
         assert!(SearchQuery::parse("ばら 園").unwrap().unwrap().matches(&text));
     }
 
     #[test]
-    fn the_owners_name_and_the_story_without_markup_are_searched() {
-        let text =
-            index_text("t", "l", "<p>桐生の<a href=\"https://example.jp/\">機場</a> &amp; 工房</p>", Some("織都の会"));
-        for query in ["機場", "&工房", "織都", "example"] {
+    fn the_owners_name_the_story_and_the_returns_without_markup_are_searched() {
+        let text = index_text(
+            "t",
+            "l",
+            "<p>桐生の<a href=\"https://example.jp/\">機場</a> &amp; 工房</p>",
+            Some("織都の会"),
+            [("ストール", "<p>手織りの<b>絹</b></p>")],
+        );
+        for query in ["機場", "&工房", "織都", "すとーる", "絹", "example"] {
             assert_eq!(SearchQuery::parse(query).unwrap().unwrap().matches(&text), query != "example", "{query}");
         }
     }
@@ -311,13 +327,13 @@ mod tests {
             let piece: String = chars[start..(start + len).min(chars.len())].iter().collect();
             let typed = to_full_width(&to_katakana(&piece));
             let query = SearchQuery::parse(&typed).unwrap().unwrap();
-            prop_assert!(query.matches(&index_text(&text, "", "", None)), "{} in {}", typed, text);
+            prop_assert!(query.matches(&index_text(&text, "", "", None, [])), "{} in {}", typed, text);
         }
 
         #[test]
         fn a_query_matches_only_texts_holding_every_word(words in prop::collection::vec("[ぁ-ゖ]{1,4}", 1..4), text in "[ぁ-ゖ]{0,40}") {
             let query = SearchQuery::parse(&words.join("　")).unwrap().unwrap();
-            let indexed = index_text(&text, "", "", None);
+            let indexed = index_text(&text, "", "", None, []);
             prop_assert_eq!(query.matches(&indexed), words.iter().all(|w| indexed.contains(&fold(w))));
         }
 

@@ -15,7 +15,7 @@ use domain::auth::LoginFailure;
 use domain::profile::UploadError;
 use domain::time::tokyo;
 use ports::accounts::{AuthError, EmailChangeError, LoginError, PasswordFlowError, ProfileError, SignupError};
-use ports::catalog::{CatalogError, CommentUpdateError};
+use ports::catalog::{CatalogError, CommentUpdateError, ListQueryError};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -408,6 +408,19 @@ impl From<CatalogError> for ApiError {
             CatalogError::NotFound => Self::NotFound,
             CatalogError::Unexpected(e) => Self::internal(e.as_ref()),
         }
+    }
+}
+
+/// 400 `validation_failed` naming the address parameter (`q`, `page`, ...).
+impl From<ListQueryError> for ApiError {
+    fn from(error: ListQueryError) -> Self {
+        let body = ErrorBody {
+            error: "validation_failed".into(),
+            message: error.to_string(),
+            field: Some(error.field().into()),
+            errors: None,
+        };
+        Self::Field { status: StatusCode::BAD_REQUEST, body }
     }
 }
 

@@ -14,6 +14,7 @@
 /// segment; a trailing slash is optional; letter case is ignored.
 pub const PATTERNS: &[&str] = &[
     "/",
+    "/projects/",
     "/projects/:slug/",
     "/policy/",
     "/terms/",
@@ -85,6 +86,8 @@ mod tests {
     fn every_screen_of_the_app_is_a_route_with_or_without_its_trailing_slash() {
         for path in [
             "/",
+            "/projects/",
+            "/projects",
             "/login/",
             "/login",
             "/edit/profile",
@@ -104,7 +107,6 @@ mod tests {
     fn paths_no_screen_handles_are_not_routes() {
         for path in [
             "/no-such-page/",
-            "/projects/",
             "/projects/a/b/",
             "/edit/",
             "/edit/nothing",

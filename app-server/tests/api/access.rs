@@ -112,6 +112,7 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/helper/get/master", "", None, Who::Anyone),
     row("GET", "/v1/project/get/detail", "slug={slug}", None, Who::Anyone),
     row("GET", "/v1/project/get/areas", "", None, Who::Anyone),
+    row("GET", "/v1/project/get/list", "q=%E3%83%90%E3%83%A9", None, Who::Anyone),
     row("GET", "/v1/sponsors/get/list", "project_id={project}", None, Who::Anyone),
     row("GET", "/v1/sponsors/get/footer", "slug={slug}", None, Who::Anyone),
     row("GET", "/v1/information/get/list", "project_id={project}", None, Who::Anyone),

@@ -127,3 +127,133 @@ async fn an_area_or_category_not_on_the_list_is_refused_with_its_field() {
     assert_eq!(status, 400, "{body}");
     assert_eq!(body["field"], "categoryId");
 }
+
+/// The slugs of a list answer, in order.
+fn slugs_of(body: &Value) -> Vec<String> {
+    body["projects"].as_array().unwrap().iter().map(|p| p["slug"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn the_list_filters_by_area_category_and_state_and_answers_cards_with_the_total() {
+    let app = spawn_demo_app().await;
+
+    let (status, all) = get(&app, "/v1/project/get/list").await;
+    assert_eq!(status, 200, "{all}");
+    assert_eq!((all["total"].as_u64(), all["page"].as_u64(), all["pageSize"].as_u64()), (Some(7), Some(1), Some(24)));
+    let card = &all["projects"][0];
+    assert!(card["sum"]["amount"].is_i64() && card["progress"]["card"].is_number() && card["area"]["slug"].is_string());
+
+    let (_, culture) = get(&app, "/v1/project/get/list?category=culture-arts").await;
+    let mut found = slugs_of(&culture);
+    found.sort();
+    assert_eq!(found, ["kiryu-textile", "takasaki-daruma", "tomioka-silk-walk"]);
+
+    let (_, open_culture) = get(&app, "/v1/project/get/list?category=culture-arts&state=open").await;
+    assert!(!slugs_of(&open_culture).contains(&"kiryu-textile".to_string()), "kiryu has ended: {open_culture}");
+    assert_eq!(open_culture["total"], 2);
+
+    let (_, takasaki) = get(&app, "/v1/project/get/list?area=takasaki").await;
+    assert_eq!(slugs_of(&takasaki), ["takasaki-daruma"]);
+
+    let (_, ended) = get(&app, "/v1/project/get/list?state=ended").await;
+    let mut found = slugs_of(&ended);
+    found.sort();
+    assert_eq!(found, ["kiryu-textile", "numata-apple"]);
+
+    let (status, nowhere) = get(&app, "/v1/project/get/list?area=atlantis").await;
+    assert_eq!((status, &nowhere["total"], slugs_of(&nowhere).len()), (200, &json!(0), 0), "{nowhere}");
+}
+
+#[tokio::test]
+async fn ending_soon_puts_the_ota_project_first_and_ended_ones_last() {
+    let app = spawn_demo_app().await;
+
+    let (_, list) = get(&app, "/v1/project/get/list?sort=ending").await;
+
+    let slugs = slugs_of(&list);
+    assert_eq!(slugs[0], "ota-monozukuri", "{slugs:?}");
+    assert_eq!(&slugs[5..], ["kiryu-textile", "numata-apple"], "the most recently ended first");
+    let (_, raised) = get(&app, "/v1/project/get/list?sort=raised").await;
+    let amounts: Vec<i64> =
+        raised["projects"].as_array().unwrap().iter().map(|p| p["sum"]["amount"].as_i64().unwrap()).collect();
+    assert!(amounts.windows(2).all(|w| w[0] >= w[1]), "{amounts:?}");
+}
+
+#[tokio::test]
+async fn a_katakana_or_half_width_keyword_finds_a_title_written_in_hiragana() {
+    let app = spawn_demo_app().await;
+
+    for query in
+        ["%E3%83%90%E3%83%A9", "%EF%BE%8A%EF%BE%9E%EF%BE%97", "%E3%82%B3%E3%83%89%E3%83%A2%20%E9%A3%9F%E5%A0%82"]
+    {
+        let (status, body) = get(&app, &format!("/v1/project/get/list?q={query}")).await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body["total"], 1, "{query}: {body}");
+    }
+    let (_, bara) = get(&app, "/v1/project/get/list?q=%E3%83%90%E3%83%A9").await; // バラ
+    assert_eq!(slugs_of(&bara), ["maebashi-rose-garden"]);
+    let (_, nothing) = get(&app, "/v1/project/get/list?q=%E3%81%B6%E3%81%A9%E3%81%86%E7%8B%A9%E3%82%8A").await; // ぶどう狩り
+    assert_eq!(nothing["total"], 0);
+}
+
+#[tokio::test]
+async fn a_long_keyword_or_a_bad_parameter_is_refused_with_its_name() {
+    let app = spawn_demo_app().await;
+    let long = "%E3%81%82".repeat(101);
+
+    let (status, body) = get(&app, &format!("/v1/project/get/list?q={long}")).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(
+        (&body["message"], &body["field"]),
+        (&json!("キーワードは100文字以内で入力してください。"), &json!("q"))
+    );
+    for (query, field) in [
+        ("sort=amount", "sort"),
+        ("state=closed", "state"),
+        ("page=0", "page"),
+        ("page=1001", "page"),
+        ("area=%E5%89%8D", "area"),
+    ] {
+        let (status, body) = get(&app, &format!("/v1/project/get/list?{query}")).await;
+        assert_eq!((status, &body["field"]), (400, &json!(field)), "{query}: {body}");
+    }
+    let (status, body) = get(&app, "/v1/project/get/list?page=two").await;
+    assert_eq!((status, &body["error"]), (400, &json!("malformed_request")), "{body}");
+}
+
+#[tokio::test]
+async fn a_draft_is_never_listed_found_or_related() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let (_, taxonomy) = get(&app, "/v1/project/get/areas").await;
+    let (maebashi, community) = (id_of(&taxonomy["areas"], "maebashi"), id_of(&taxonomy["categories"], "community"));
+    let slug = unique_slug("himitsu");
+    let (status, created) = post(
+        &app,
+        &admin,
+        "/v1/admin/projects",
+        &project_input(&slug, "ひみつのばら園計画", Some(maebashi), Some(community)),
+    )
+    .await;
+    assert_eq!(status, 200, "{created}");
+
+    let (_, found) = get(&app, "/v1/project/get/list?q=%E3%81%B2%E3%81%BF%E3%81%A4").await; // ひみつ
+    assert_eq!(found["total"], 0, "{found}");
+    let (_, listed) = get(&app, "/v1/project/get/list?area=maebashi").await;
+    assert_eq!(slugs_of(&listed), ["maebashi-rose-garden"]);
+    let (_, detail) = get(&app, "/v1/project/get/detail?slug=maebashi-rose-garden").await;
+    assert!(detail["project"]["related"].as_array().unwrap().iter().all(|p| p["slug"] != slug.as_str()));
+}
+
+#[tokio::test]
+async fn a_project_page_ends_with_open_projects_of_its_area_or_category() {
+    let app = spawn_demo_app().await;
+
+    let (_, detail) = get(&app, "/v1/project/get/detail?slug=takasaki-daruma").await;
+
+    let related = detail["project"]["related"].as_array().unwrap();
+    let slugs: Vec<&str> = related.iter().map(|p| p["slug"].as_str().unwrap()).collect();
+    // The other culture projects: Tomioka is open, Kiryu has ended.
+    assert_eq!(slugs, ["tomioka-silk-walk"]);
+    assert_eq!(related[0]["category"]["slug"], "culture-arts");
+}

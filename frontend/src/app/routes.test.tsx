@@ -185,8 +185,18 @@ describe('router', () => {
     expect(within(menu).getByRole('link', { name: '管理画面' })).toHaveAttribute('href', '/admin/');
     expect(within(menu).getByRole('button', { name: 'ログアウト' })).toBeInTheDocument();
     // ログアウト comes last.
-    const entries = within(menu).getAllByRole('listitem').map((item) => item.textContent);
+    const entries = within(within(menu).getByRole('list', { name: '会員' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
     expect(entries).toEqual(['マイページ', '管理画面', 'ログアウト']);
+    // The ways to the projects, the areas, the categories and the legal pages are there for members too.
+    expect(await within(menu).findByRole('link', { name: 'プロジェクトを探す' })).toHaveAttribute('href', '/projects/');
+    expect(await within(menu).findByRole('link', { name: '高崎市' })).toHaveAttribute('href', '/projects/?area=takasaki');
+    expect(within(menu).getByRole('link', { name: '文化・芸術' })).toHaveAttribute(
+      'href',
+      '/projects/?category=culture-arts',
+    );
+    expect(within(menu).getByRole('link', { name: '利用規約' })).toHaveAttribute('href', '/terms/');
     // Beside the menu button (shown on wide screens): my page instead of login and sign-up.
     const account = screen.getByRole('navigation', { name: 'アカウント' });
     expect(within(account).getByRole('link', { name: 'マイページ' })).toHaveAttribute('href', '/account/');

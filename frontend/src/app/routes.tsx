@@ -15,6 +15,7 @@ const lazyNamed = <M extends Record<K, ComponentType>, K extends keyof M & strin
 // Home and project pages are where visitors land: they ship in the main bundle so their first
 // screen needs no further round trip. Every other area is one chunk, loaded on first visit.
 const legalPages = () => import(/* webpackChunkName: "legal" */ '@/features/public/routes/Legal');
+const listPage = () => import(/* webpackChunkName: "projects" */ '@/features/public/routes/ProjectList');
 const authPages = () => import(/* webpackChunkName: "auth" */ '@/features/auth/routes');
 const accountPages = () => import(/* webpackChunkName: "account" */ '@/features/account/routes');
 const paymentPages = () => import(/* webpackChunkName: "payment" */ '@/features/payment/routes');
@@ -53,6 +54,7 @@ export const routes: RouteObject[] = [
     Component: AppLayout,
     children: [
       page(paths.home.path, 'Home', '地域の挑戦を応援するクラウドファンディング', Home),
+      page(paths.projects.path, 'Projects', 'プロジェクトを探す', lazyNamed(listPage, 'ProjectList')),
       page(paths.project.path, 'Project', 'プロジェクト', Project),
       page(paths.policy.path, 'Policy', 'プライバシーポリシー', lazyNamed(legalPages, 'Policy')),
       page(paths.terms.path, 'Terms', '利用規約', lazyNamed(legalPages, 'Terms')),

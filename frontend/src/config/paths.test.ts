@@ -26,11 +26,18 @@ describe('paths', () => {
         '/account/receipts/:saleId', '/receipt/:token',
       ]),
     );
-    expect(patterns).toHaveLength(41);
+    expect(patterns).toHaveLength(42);
   });
 
   it('builds project links with an optional hash anchor', () => {
     expect(paths.project.getHref('maebashi-fes')).toBe('/projects/maebashi-fes/');
+    expect(paths.projects.getHref()).toBe('/projects/');
+    expect(paths.projects.getHref({ area: 'maebashi', sort: 'new', q: ' バラ ', page: 1 })).toBe(
+      '/projects/?area=maebashi&q=%E3%83%90%E3%83%A9',
+    );
+    expect(paths.projects.getHref({ category: 'sports', state: 'open', sort: 'ending', page: 3 })).toBe(
+      '/projects/?category=sports&state=open&sort=ending&page=3',
+    );
     expect(paths.project.getHref('maebashi-fes', 'mainContents_wrapper')).toBe(
       '/projects/maebashi-fes/#mainContents_wrapper',
     );

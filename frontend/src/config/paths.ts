@@ -26,8 +26,31 @@ const paymentStep = <S extends PaymentStep>(step: S) =>
 /** Payment types of the specs: 1 card, 2 bank transfer. */
 export type PaymentType = Schemas['PaymentTypeCode'];
 
+/** The project list's filters as its address carries them (`/projects/?area=maebashi&sort=ending`). */
+export interface ProjectListFilters {
+  area?: string;
+  category?: string;
+  state?: 'open' | 'ended';
+  sort?: 'new' | 'raised' | 'backers' | 'ending';
+  q?: string;
+  page?: number;
+}
+
 export const paths = {
   home: { path: '/', getHref: () => '/' },
+  // Ours (issue #23): every public project, filtered, searched and sorted; the filters live in the address.
+  projects: {
+    path: '/projects/',
+    getHref: (filters: ProjectListFilters = {}) =>
+      withQuery('/projects/', {
+        area: filters.area || undefined,
+        category: filters.category || undefined,
+        state: filters.state,
+        sort: filters.sort && filters.sort !== 'new' ? filters.sort : undefined,
+        q: filters.q?.trim() || undefined,
+        page: filters.page && filters.page > 1 ? filters.page : undefined,
+      }),
+  },
   project: {
     path: '/projects/:slug/',
     getHref: (slug: string, hash?: string) => `/projects/${seg(slug)}/${hash ? `#${hash}` : ''}`,

@@ -1,6 +1,6 @@
 /** Names of the routes, as the specs call them where they do. */
 export type RouteName =
-  | 'Home' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
+  | 'Home' | 'Projects' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
   | 'Login' | 'Signup' | 'SignupPassword' | 'ForgotPassword' | 'ResetPassword' | 'Account'
   | 'EditProfile' | 'EditEmail' | 'EditEmailUpdated' | 'EditPassword' | 'EditCorporate'
   | 'EditAddresses' | 'EditPayment' | 'EditPaymentList' | 'AccountReceipt' | 'Receipt'

@@ -1,10 +1,12 @@
 //! The public side: project lists and pages, paid totals, sponsor walls,
 //! news and comments.
 
+mod list;
 mod repository;
 mod service;
 mod views;
 
+pub use list::{ListQuery, ListQueryError, ProjectPage, RawListQuery};
 #[cfg(any(test, feature = "mocks"))]
 pub use repository::MockCatalogRepository;
 pub use repository::{

@@ -3,6 +3,7 @@
 //! `domain`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::account::Email;
@@ -120,9 +121,9 @@ pub struct ProjectRecord {
     pub area: Option<Taxon>,
     /// What it is about; `None` = not set.
     pub category: Option<Taxon>,
-    /// Title, lead, story (without markup) and owner's name as keyword
-    /// search reads them: `domain::search::index_text`, made when the
-    /// projects are read.
+    /// Title, lead, story (without markup), owner's name and the public
+    /// returns' titles and descriptions as keyword search reads them:
+    /// `domain::search::index_text`, made when the projects are read.
     pub search_text: String,
 }
 
@@ -235,10 +236,11 @@ pub struct ManualSponsorRecord {
 #[async_trait::async_trait]
 pub trait CatalogRepository: Send + Sync {
     /// Every project with its slider images, in no particular order (empty
-    /// when there is none). Every read below is read-only, so repeats are
-    /// harmless, and MAY be a few seconds stale (a caching decorator may sit
-    /// in front, docs/decisions.md).
-    async fn projects(&self) -> Result<Vec<ProjectRecord>, RepoError>;
+    /// when there is none), shared: a caching decorator hands out the same
+    /// list to every caller instead of a copy. Every read below is
+    /// read-only, so repeats are harmless, and MAY be a few seconds stale (a
+    /// caching decorator may sit in front, docs/decisions.md).
+    async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError>;
 
     /// The areas and categories, each by `position` then id (empty lists when there is none).
     async fn taxonomy(&self) -> Result<Taxonomy, RepoError>;

@@ -3,10 +3,12 @@
 //! way out; the comment edit is allowed to its author only.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use domain::account::Email;
 use domain::authoring::is_public;
 use domain::comment::CommentText;
+use domain::discovery::{list_order, relatedness, ListKey, ListSort, Placement, LIST_PAGE_SIZE, MAX_RELATED};
 use domain::ids::ProjectId;
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
@@ -15,6 +17,7 @@ use domain::returns::{is_listed, purchase_block, Remaining};
 use domain::sponsor::{aggregate, sponsor_wall, ManualCourse, SponsorTier, ANONYMOUS_NAME};
 use domain::time::tokyo_date;
 
+use super::list::{ListQuery, ProjectPage};
 use super::repository::{
     CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
     ReturnRecord, Taxonomy,
@@ -69,6 +72,10 @@ pub enum CommentUpdateError {
 pub trait Catalog: Send + Sync {
     /// Every project as a card, open ones first, each group by end date descending.
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError>;
+    /// One page of the public projects that pass `query`'s filters, in its
+    /// order, with how many pass in all (an area or category slug that names
+    /// none finds nothing; a page past the last is empty).
+    async fn list(&self, query: ListQuery) -> Result<ProjectPage, CatalogError>;
     /// The areas and categories projects are grouped by, each in the operators' order.
     async fn taxonomy(&self) -> Result<Taxonomy, CatalogError>;
     /// One public project page for `viewer` (restricted returns show only to
@@ -119,23 +126,55 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         Self { repo, clock, html }
     }
 
-    /// The projects the public may see now (`domain::authoring::is_public`).
-    async fn public_projects(&self) -> Result<Vec<ProjectRecord>, CatalogError> {
+    /// Every project, shared with the repository's cache (never copied whole).
+    async fn all_projects(&self) -> Result<Arc<Vec<ProjectRecord>>, CatalogError> {
+        Ok(self.repo.projects().await?)
+    }
+
+    /// The public project that `matches`, copied.
+    async fn public_project(&self, matches: impl Fn(&ProjectRecord) -> bool) -> Result<ProjectRecord, CatalogError> {
         let now = self.clock.now();
-        let mut projects = self.repo.projects().await?;
-        projects.retain(|p| is_public(p.published_at, now));
-        Ok(projects)
+        let projects = self.all_projects().await?;
+        projects.iter().find(|p| is_public(p.published_at, now) && matches(p)).cloned().ok_or(CatalogError::NotFound)
     }
 
     async fn project_by_id(&self, project_id: ProjectId) -> Result<ProjectRecord, CatalogError> {
-        let projects = self.public_projects().await?;
-        projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)
+        self.public_project(|p| p.id == project_id).await
+    }
+
+    /// Up to `MAX_RELATED` open public projects sharing `project`'s area or
+    /// category: closest first, then newest published, never `project` itself.
+    async fn related_to(&self, project: &ProjectRecord) -> Result<Vec<ProjectCard>, CatalogError> {
+        let now = self.clock.now();
+        let today = tokyo_date(now);
+        let placement = |p: &ProjectRecord| Placement {
+            area: p.area.as_ref().map(|t| t.id),
+            category: p.category.as_ref().map(|t| t.id),
+        };
+        let of = placement(project);
+        let projects = self.all_projects().await?;
+        let mut found: Vec<(u8, &ProjectRecord)> = projects
+            .iter()
+            .filter(|p| p.id != project.id && is_public(p.published_at, now) && is_open(p.period_end, today))
+            .map(|p| (relatedness(of, placement(p)), p))
+            .filter(|(closeness, _)| *closeness > 0)
+            .collect();
+        found.sort_by(|(a_close, a), (b_close, b)| {
+            b_close.cmp(a_close).then_with(|| b.published_at.cmp(&a.published_at)).then_with(|| b.id.cmp(&a.id))
+        });
+        let mut cards = Vec::with_capacity(MAX_RELATED);
+        for (_, p) in found.into_iter().take(MAX_RELATED) {
+            let paid = self.sum(SumTarget::Project(p.id)).await?;
+            cards.push(self.card(p, paid, today));
+        }
+        Ok(cards)
     }
 
     async fn detail_of(&self, project: ProjectRecord, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
         let today = tokyo_date(self.clock.now());
         let paid = self.sum(SumTarget::Project(project.id)).await?;
         let card = self.card(&project, paid, today);
+        let related = self.related_to(&project).await?;
         let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
         let records = self.returns_for(project.id, viewer).await?;
         let returns = records
@@ -168,6 +207,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             faqs: project.faqs,
             result: project.closing,
             card,
+            related,
         })
     }
 
@@ -326,10 +366,11 @@ fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
 impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogService<R, C, H> {
     async fn master(&self) -> Result<Vec<ProjectCard>, CatalogError> {
         // Cards carry no body, so nothing here needs sanitising.
-        let projects = self.public_projects().await?;
-        let today = tokyo_date(self.clock.now());
+        let now = self.clock.now();
+        let today = tokyo_date(now);
+        let projects = self.all_projects().await?;
         let mut cards = Vec::with_capacity(projects.len());
-        for project in &projects {
+        for project in projects.iter().filter(|p| is_public(p.published_at, now)) {
             let paid = self.sum(SumTarget::Project(project.id)).await?;
             cards.push(self.card(project, paid, today));
         }
@@ -337,19 +378,48 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         Ok(cards)
     }
 
+    async fn list(&self, query: ListQuery) -> Result<ProjectPage, CatalogError> {
+        let now = self.clock.now();
+        let today = tokyo_date(now);
+        let projects = self.all_projects().await?;
+        // One read for every total: the filters may pass thousands of projects.
+        let sums = self.repo.paid_sums().await?;
+        let mut found: Vec<(ListKey, PaidSum, &ProjectRecord)> = projects
+            .iter()
+            .filter(|p| is_public(p.published_at, now) && query.state.admits(p.period_end, today))
+            .filter(|p| query.places_and_words_admit(p))
+            .map(|p| {
+                let paid = sums.get(&p.id).copied().unwrap_or_default();
+                let key = ListKey {
+                    id: p.id.get(),
+                    published_at: p.published_at.unwrap_or_default(),
+                    raised: paid.amount,
+                    backers: paid.supports,
+                    period_end: p.period_end,
+                };
+                (key, paid, p)
+            })
+            .collect();
+        let sort: ListSort = query.sort;
+        found.sort_unstable_by(|a, b| list_order(sort, &a.0, &b.0, today));
+        let start = (query.page as usize - 1).saturating_mul(LIST_PAGE_SIZE);
+        let cards =
+            found.iter().skip(start).take(LIST_PAGE_SIZE).map(|(_, paid, p)| self.card(p, *paid, today)).collect();
+        Ok(ProjectPage { cards, total: found.len(), page: query.page, page_size: LIST_PAGE_SIZE })
+    }
+
     async fn taxonomy(&self) -> Result<Taxonomy, CatalogError> {
         Ok(self.repo.taxonomy().await?)
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
-        let projects = self.public_projects().await?;
-        let project = projects.into_iter().find(|p| p.slug == slug).ok_or(CatalogError::NotFound)?;
+        let project = self.public_project(|p| p.slug == slug).await?;
         self.detail_of(project, viewer).await
     }
 
     async fn project_preview(&self, project_id: ProjectId) -> Result<ProjectDetail, CatalogError> {
-        let projects = self.repo.projects().await?;
-        let project = projects.into_iter().find(|p| p.id == project_id).ok_or(CatalogError::NotFound)?;
+        let projects = self.all_projects().await?;
+        let project = projects.iter().find(|p| p.id == project_id).cloned().ok_or(CatalogError::NotFound)?;
         self.detail_of(project, None).await
     }
 
@@ -389,8 +459,9 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
 
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError> {
         if let Some(slug) = slug.filter(|s| !s.is_empty()) {
-            let projects = self.public_projects().await?;
-            if projects.iter().any(|p| p.slug == slug && p.hide_footer_sponsors) {
+            let now = self.clock.now();
+            let projects = self.all_projects().await?;
+            if projects.iter().any(|p| p.slug == slug && is_public(p.published_at, now) && p.hide_footer_sponsors) {
                 return Ok(FooterSponsors { hidden: true, tiers: Vec::new() });
             }
         }

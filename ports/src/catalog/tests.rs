@@ -64,7 +64,7 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         closing: None,
         area: None,
         category: None,
-        search_text: domain::search::index_text(&format!("プロジェクト{id}"), "説明", "<p>本文</p>", None),
+        search_text: domain::search::index_text(&format!("プロジェクト{id}"), "説明", "<p>本文</p>", None, []),
     }
 }
 
@@ -101,7 +101,7 @@ fn service(repo: MockCatalogRepository) -> CatalogService<MockCatalogRepository,
 }
 
 fn with_projects(repo: &mut MockCatalogRepository, projects: Vec<ProjectRecord>) {
-    repo.expect_projects().returning(move || Ok(projects.clone()));
+    repo.expect_projects().returning(move || Ok(std::sync::Arc::new(projects.clone())));
 }
 
 #[tokio::test]
@@ -517,4 +517,161 @@ async fn lists_of_an_unknown_project_are_not_found() {
     assert!(matches!(service.comments(ProjectId(2)).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.sponsors(ProjectId(2)).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.public_sales(ProjectId(2)).await, Err(CatalogError::NotFound)));
+}
+
+mod discovery {
+    use domain::discovery::{ListSort, ListState, LIST_PAGE_SIZE, MAX_RELATED};
+    use domain::search::SearchQuery;
+
+    use super::*;
+    use crate::catalog::{ListQuery, Taxon};
+
+    fn taxon(id: i64, slug: &str) -> Option<Taxon> {
+        Some(Taxon { id, slug: slug.into(), name: slug.into() })
+    }
+
+    /// A public project placed in `area` and `category`, titled `title`, published `published_days_ago`.
+    fn placed(id: i64, title: &str, end: NaiveDate, area: (i64, &str), category: (i64, &str)) -> ProjectRecord {
+        ProjectRecord {
+            title: title.into(),
+            area: taxon(area.0, area.1),
+            category: taxon(category.0, category.1),
+            published_at: Some(now() - chrono::Duration::days(40 - id)),
+            search_text: domain::search::index_text(title, "説明", "<p>本文</p>", None, [("お礼状", "")]),
+            ..project(id, &format!("p{id}"), end)
+        }
+    }
+
+    /// Maebashi food (1), Takasaki culture (2), Maebashi culture ended (3), Kiryu food (4), a draft in Maebashi (5).
+    fn catalog() -> MockCatalogRepository {
+        let mut repo = MockCatalogRepository::new();
+        let maebashi = (1, "maebashi");
+        let (takasaki, kiryu) = ((2, "takasaki"), (3, "kiryu"));
+        let (food, culture) = ((1, "food"), (2, "culture"));
+        with_projects(
+            &mut repo,
+            vec![
+                placed(1, "前橋ばら園", day(2026, 12, 20), maebashi, food),
+                placed(2, "高崎だるま", day(2026, 12, 1), takasaki, culture),
+                placed(3, "前橋の映画祭", day(2026, 11, 1), maebashi, culture),
+                placed(4, "桐生の畑", day(2027, 3, 1), kiryu, food),
+                ProjectRecord {
+                    published_at: None, ..placed(5, "前橋の下書き", day(2027, 1, 1), maebashi, food)
+                },
+            ],
+        );
+        repo.expect_paid_sums().returning(|| {
+            Ok([(1, 50_000, 3), (2, 90_000, 2), (3, 10_000, 9)]
+                .into_iter()
+                .map(|(id, amount, supports)| (ProjectId(id), PaidSum { amount: Yen(amount), supports }))
+                .collect())
+        });
+        repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+        repo
+    }
+
+    async fn slugs(query: ListQuery) -> (Vec<String>, usize) {
+        let page = service(catalog()).list(query).await.unwrap();
+        (page.cards.into_iter().map(|c| c.slug).collect(), page.total)
+    }
+
+    fn keyword(text: &str) -> Option<SearchQuery> {
+        SearchQuery::parse(text).unwrap()
+    }
+
+    #[tokio::test]
+    async fn the_list_shows_public_projects_only_newest_first() {
+        let (slugs, total) = slugs(ListQuery::default()).await;
+        assert_eq!((slugs, total), (vec!["p4".into(), "p3".into(), "p2".into(), "p1".into()], 4));
+    }
+
+    #[tokio::test]
+    async fn area_category_and_state_filter_together() {
+        let in_maebashi = ListQuery { area: Some("maebashi".into()), ..Default::default() };
+        assert_eq!(slugs(in_maebashi.clone()).await.0, ["p3", "p1"], "the draft in Maebashi is not listed");
+        let open_in_maebashi = ListQuery { state: ListState::Open, ..in_maebashi.clone() };
+        assert_eq!(slugs(open_in_maebashi).await.0, ["p1"]);
+        let ended = ListQuery { state: ListState::Ended, ..Default::default() };
+        assert_eq!(slugs(ended).await.0, ["p3"]);
+        let food = ListQuery { category: Some("food".into()), ..Default::default() };
+        assert_eq!(slugs(food).await.0, ["p4", "p1"]);
+        let culture_in_maebashi = ListQuery { category: Some("culture".into()), ..in_maebashi };
+        assert_eq!(slugs(culture_in_maebashi).await.0, ["p3"]);
+        let nowhere = ListQuery { area: Some("atlantis".into()), ..Default::default() };
+        assert_eq!(slugs(nowhere).await, (vec![], 0));
+    }
+
+    #[tokio::test]
+    async fn each_order_puts_first_what_its_label_says() {
+        let by = |sort| ListQuery { sort, ..Default::default() };
+        assert_eq!(slugs(by(ListSort::Raised)).await.0, ["p2", "p1", "p3", "p4"]);
+        assert_eq!(slugs(by(ListSort::Backers)).await.0, ["p3", "p1", "p2", "p4"]);
+        // Open ones ending soonest first (p2 ends 12-01), the ended one last.
+        assert_eq!(slugs(by(ListSort::Ending)).await.0, ["p2", "p1", "p4", "p3"]);
+    }
+
+    #[tokio::test]
+    async fn keywords_find_titles_typed_in_the_other_kana_and_width_and_return_titles() {
+        assert_eq!(slugs(ListQuery { keyword: keyword("バラ"), ..Default::default() }).await.0, ["p1"]);
+        assert_eq!(slugs(ListQuery { keyword: keyword("ﾀﾞﾙﾏ"), ..Default::default() }).await.0, ["p2"]);
+        assert_eq!(slugs(ListQuery { keyword: keyword("前橋　映画"), ..Default::default() }).await.0, ["p3"]);
+        assert_eq!(slugs(ListQuery { keyword: keyword("お礼状"), ..Default::default() }).await.1, 4);
+        assert_eq!(slugs(ListQuery { keyword: keyword("下書き"), ..Default::default() }).await.1, 0);
+    }
+
+    #[tokio::test]
+    async fn pages_hold_the_page_size_and_carry_the_total() {
+        let mut repo = MockCatalogRepository::new();
+        let many: Vec<ProjectRecord> = (1..=30).map(|id| project(id, &format!("p{id}"), day(2027, 1, 31))).collect();
+        with_projects(&mut repo, many);
+        repo.expect_paid_sums().returning(|| Ok(std::collections::HashMap::new()));
+        let service = service(repo);
+
+        let first = service.list(ListQuery::default()).await.unwrap();
+        let second = service.list(ListQuery { page: 2, ..Default::default() }).await.unwrap();
+        let past = service.list(ListQuery { page: 3, ..Default::default() }).await.unwrap();
+
+        assert_eq!((first.cards.len(), first.total, first.page_size), (LIST_PAGE_SIZE, 30, LIST_PAGE_SIZE));
+        assert_eq!((second.cards.len(), second.page, second.cards[0].slug.as_str()), (6, 2, "p6"));
+        assert_eq!((past.cards.len(), past.total), (0, 30));
+    }
+
+    #[tokio::test]
+    async fn related_projects_are_open_public_others_of_the_same_area_or_category_closest_first() {
+        let mut repo = catalog();
+        repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
+
+        let detail = service(repo).project_detail("p1".into(), None).await.unwrap();
+
+        // p4 shares the category, p3 the area but has ended, p5 is a draft, p2 shares nothing.
+        let related: Vec<&str> = detail.related.iter().map(|c| c.slug.as_str()).collect();
+        assert_eq!(related, ["p4"]);
+        assert!(detail.related.len() <= MAX_RELATED);
+    }
+
+    #[tokio::test]
+    async fn at_most_three_related_projects_the_same_area_and_category_first() {
+        let mut repo = MockCatalogRepository::new();
+        let end = day(2027, 1, 31);
+        let (maebashi, ota) = ((1, "maebashi"), (2, "ota"));
+        let (food, sports) = ((1, "food"), (2, "sports"));
+        with_projects(
+            &mut repo,
+            vec![
+                placed(1, "本人", end, maebashi, food),
+                placed(2, "同じ地域", end, maebashi, sports),
+                placed(3, "同じカテゴリー", end, ota, food),
+                placed(4, "両方同じ", end, maebashi, food),
+                placed(5, "同じ地域2", end, maebashi, sports),
+                placed(6, "無関係", end, ota, sports),
+            ],
+        );
+        repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+        repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
+
+        let detail = service(repo).project_detail("p1".into(), None).await.unwrap();
+
+        let related: Vec<&str> = detail.related.iter().map(|c| c.slug.as_str()).collect();
+        assert_eq!(related, ["p4", "p5", "p3"], "both first, then the newest of the rest");
+    }
 }

@@ -86,6 +86,9 @@ pub struct ProjectDetail {
     pub faqs: Vec<super::repository::Faq>,
     /// How the campaign ended; `None` while open or not looked at yet.
     pub result: Option<super::repository::CloseResult>,
+    /// At most `domain::discovery::MAX_RELATED` open public projects of the
+    /// same area or category, closest first (`domain::discovery::relatedness`).
+    pub related: Vec<ProjectCard>,
 }
 
 /// What `sales/get/sum` asks for.

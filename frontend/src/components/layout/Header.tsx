@@ -1,7 +1,11 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { Logo } from '@/components/Logo';
 import { paths } from '@/config/paths';
+
+// The ways to the project list and the legal pages load with the menu's first opening, not with every page's
+// scripts (docs/decisions.md, "Initial JavaScript within 130 KB").
+const MenuDirectory = lazy(() => import(/* webpackChunkName: "menu" */ './MenuDirectory'));
 
 export interface HeaderProps {
   isLoggedIn: boolean;
@@ -17,7 +21,7 @@ export interface HeaderProps {
 /** Logo and a hamburger button that toggles the menu overlay. */
 export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: HeaderProps) {
   const [open, setOpen] = useState(false);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
 
   // Over the hero the header is transparent; once the page scrolls it turns solid, so it stays
   // readable wherever the reader is (it is fixed at the top on every page).
@@ -30,7 +34,7 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
     return () => window.removeEventListener('scroll', update);
   }, [variant]);
 
-  useEffect(() => setOpen(false), [pathname]);
+  useEffect(() => setOpen(false), [pathname, search]);
   useEffect(() => {
     if (!open) return undefined;
     const onKey = (event: KeyboardEvent) => {
@@ -72,7 +76,7 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
         <span className="menu-button__bar" aria-hidden="true" />
       </button>
       <nav id="global-menu" className="menu-overlay" hidden={!open} aria-label="メニュー">
-        <ul className="menu-overlay__list">
+        <ul className="menu-overlay__list" aria-label="会員">
           {isLoggedIn ? (
             <>
               <li>
@@ -101,6 +105,11 @@ export function Header({ isLoggedIn, isAdmin, onLogout, variant = 'default' }: H
             </>
           )}
         </ul>
+        {open && (
+          <Suspense fallback={null}>
+            <MenuDirectory />
+          </Suspense>
+        )}
       </nav>
     </Tag>
   );

@@ -71,6 +71,7 @@ const draftDetail = (overrides: Partial<PreviewProject> = {}): PreviewProject =>
   closesAt: '2027-01-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  related: [],
   result: null,
   ...overrides,
 });

@@ -756,6 +756,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/project/get/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public project list: filters, keyword search, order and pages.
+         * @description Public projects only (never a draft or a scheduled one). A parameter that
+         *     cannot be read is `400 validation_failed` with its name in `field` (a
+         *     keyword over 100 characters: 'キーワードは100文字以内で入力してください。'); a
+         *     well-formed area or category slug that names none answers an empty page,
+         *     as does a page past the last.
+         */
+        get: operations["project_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/receipts/{token}": {
         parameters: {
             query?: never;
@@ -2114,6 +2138,17 @@ export interface components {
             /** @description 宛名; empty or null: the supporter's name. One line, at most 60 characters. */
             addressee: string | null;
         };
+        /** @description One page of the list. */
+        ListResponse: {
+            /** Format: int32 */
+            page: number;
+            /** @example 24 */
+            pageSize: number;
+            /** @description The page's cards (at most `pageSize`), the same shape as the home page's. */
+            projects: components["schemas"]["ProjectCardDto"][];
+            /** @description How many projects pass the filters in all. */
+            total: number;
+        };
         /** @description What publication locks (true once published). */
         LockedDto: {
             fundingModel: boolean;
@@ -2462,6 +2497,8 @@ export interface components {
             owner: components["schemas"]["OwnerDto"] | null;
             /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
             paymentTypes: components["schemas"]["PaymentTypeCode"][];
+            /** @description Up to 3 open projects of the same area or category (関連するプロジェクト), closest first. */
+            related: components["schemas"]["ProjectCardDto"][];
             result: components["schemas"]["CampaignResultDto"] | null;
             returns: components["schemas"]["ReturnDto"][];
             settings: components["schemas"]["SettingsDto"];
@@ -5264,6 +5301,67 @@ export interface operations {
             };
             /** @description `not_found` */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    project_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description An area's slug (`GET /v1/project/get/areas`); one no area has finds nothing.
+                 * @example maebashi
+                 */
+                area?: string;
+                /**
+                 * @description A category's slug; one no category has finds nothing.
+                 * @example culture-arts
+                 */
+                category?: string;
+                /**
+                 * @description 1 to 1000 (default 1).
+                 * @example 1
+                 */
+                page?: number;
+                /**
+                 * @description Keywords (at most 100 characters), split on spaces, every one must be found; full- and half-width, hiragana
+                 *     and katakana, capitals and spaces do not matter.
+                 * @example バラ
+                 */
+                q?: string;
+                /**
+                 * @description `new` (新着, the default), `raised` (支援額), `backers` (支援者数) or `ending` (終了間近).
+                 * @example ending
+                 */
+                sort?: string;
+                /**
+                 * @description `open` (募集中), `ended` (終了) or `all` (the default).
+                 * @example open
+                 */
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResponse"];
+                };
+            };
+            /** @description `validation_failed` (a refused parameter, named in `field`) or `malformed_request` (a page that is not a number) */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

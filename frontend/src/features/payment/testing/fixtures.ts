@@ -70,6 +70,7 @@ export const paymentProject = (overrides: Partial<PaymentProject> = {}): Payment
   closesAt: '2026-12-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  related: [],
   result: null,
   ...overrides,
 });

@@ -10,6 +10,9 @@ export type ProjectCard = Schemas['ProjectCardDto'];
 
 export type MasterResponse = Schemas['MasterResponse'];
 
+/** One page of `GET /v1/project/get/list`: cards, how many match in all, the page and its size. */
+export type ProjectListPage = Schemas['ListResponse'];
+
 export type SliderImage = Schemas['SliderDto'];
 
 export type AnonymousBank = Schemas['BankDto'];

@@ -26,6 +26,9 @@ export function ProjectCardItem({ project, priority = false }: { project: Projec
         {ended && <span className="project-card__badge">終了</span>}
       </Link>
       <div className="project-card__body">
+        {(project.area || project.category) && (
+          <p className="project-card__place">{[project.area?.name, project.category?.name].filter(Boolean).join('・')}</p>
+        )}
         <h3 id={titleId} className="project-card__title">
           <Link to={detailHref}>
             <Phrase text={project.title} />

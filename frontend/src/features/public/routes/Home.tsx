@@ -1,3 +1,4 @@
+import { Link } from 'react-router-dom';
 import { LoadError } from '@/components/form/LoadError';
 import { Phrase } from '@/components/Phrase';
 import { Header } from '@/components/layout/Header';
@@ -6,6 +7,7 @@ import { useGetAllSumQuery, useGetProjectsQuery } from '../api/publicApi';
 import type { ProjectCard } from '../api/types';
 import { ProjectCardItem, ProjectCardSkeleton } from '../components/ProjectCardItem';
 import { formatYen } from '@/lib/format';
+import { paths } from '@/config/paths';
 import { formatPeople } from '../format';
 
 function HeroTotals() {
@@ -90,6 +92,11 @@ export function Home() {
           プロジェクト一覧
         </h2>
         <Projects />
+        <p className="home__more">
+          <Link className="button button--primary" to={paths.projects.getHref()}>
+            すべてのプロジェクトを見る
+          </Link>
+        </p>
       </section>
     </div>
   );

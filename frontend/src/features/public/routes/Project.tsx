@@ -12,6 +12,7 @@ import type { ProjectDetail } from '../api/types';
 import { CommentList } from '../components/CommentList';
 import { NewsList } from '../components/NewsList';
 import { FaqSection, FundingTerms, OwnerProfile, ResultBanner, ShareButtons } from '../components/ProjectAbout';
+import { ProjectCardItem } from '../components/ProjectCardItem';
 import { ProjectStats } from '../components/ProjectStats';
 import { SupportBar } from '../components/SupportBar';
 import { ReturnList } from '../components/ReturnList';
@@ -209,6 +210,7 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
           <ReturnList project={project} isLoggedIn={session.isLoggedIn} />
         </section>
       </div>
+      <RelatedProjects projects={project.related} />
       {!returnsInView && heroButtonPassed && (
         <>
           {/* Wide screens: the spec's floating button; phones: the bar with the lowest price. */}
@@ -219,6 +221,26 @@ export function ProjectView({ project }: { project: ProjectDetail }) {
         </>
       )}
     </div>
+  );
+}
+
+/** Open projects of the same area or category (the server chooses and orders them); nothing when there is none. */
+function RelatedProjects({ projects }: { projects: ProjectDetail['related'] }) {
+  if (projects.length === 0) return null;
+  return (
+    <section className="project-related" aria-labelledby="related-title">
+      <h2 id="related-title" className="section-title">
+        <span className="section-title__en" aria-hidden="true">RELATED</span>
+        関連するプロジェクト
+      </h2>
+      <ul className="project-grid">
+        {projects.map((related) => (
+          <li key={related.id}>
+            <ProjectCardItem project={related} />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 

@@ -4,7 +4,7 @@ import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { renderApp } from '@/testing/render';
 import { apiUrl, server } from '@/testing/server';
-import { comment, detail, mockProjectPage, ret } from '../testing/fixtures';
+import { card, comment, detail, mockProjectPage, ret } from '../testing/fixtures';
 
 const PATH = '/projects/maebashi-fes/';
 
@@ -48,11 +48,23 @@ describe('Project page (issue #13)', () => {
     expect(screen.getByText('2026年12月31日（木）23:59まで')).toBeInTheDocument();
   });
 
+  it('ends with the related projects as cards, and without the section when there is none', async () => {
+    mockProjectPage({
+      project: detail({ related: [card({ id: 9, slug: 'takasaki-daruma', title: '高崎だるまの工房を守る' })] }),
+    });
+    renderApp(PATH);
+
+    const related = await screen.findByRole('region', { name: '関連するプロジェクト' });
+    const article = within(related).getByRole('article', { name: '高崎だるまの工房を守る' });
+    expect(within(article).getByRole('link', { name: '詳しく見る' })).toHaveAttribute('href', '/projects/takasaki-daruma/');
+  });
+
   it('leaves out the owner box and the FAQ when the operator gave none', async () => {
     mockProjectPage();
     renderApp(PATH);
 
     await screen.findByRole('heading', { level: 1 });
+    expect(screen.queryByRole('region', { name: '関連するプロジェクト' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'プロジェクト実行者' })).not.toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'よくある質問' })).not.toBeInTheDocument();
     expect(screen.getByText('オールイン方式')).toBeInTheDocument();

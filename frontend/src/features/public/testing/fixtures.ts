@@ -69,6 +69,7 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   closesAt: '2026-12-31T23:59:00+09:00',
   owner: null,
   faqs: [],
+  related: [],
   result: null,
   ...overrides,
 });
