@@ -199,7 +199,7 @@ impl<R: FavouriteRepository, C: Clock> Following for FollowingService<R, C> {
                 None => line.returns.push(SupportedReturn { title: sale.return_title, lots: i64::from(sale.lot) }),
             }
         }
-        lines.sort_by(|a, b| b.last_supported_at.cmp(&a.last_supported_at));
+        lines.sort_by_key(|line| std::cmp::Reverse(line.last_supported_at));
         Ok(lines)
     }
 }
