@@ -10,6 +10,7 @@ mod comment;
 mod constraint;
 mod email_change;
 mod error;
+mod favourites;
 mod headers;
 pub mod html;
 mod ids;
@@ -70,6 +71,7 @@ pub struct Services {
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
+    pub following: web::Data<dyn ports::following::Following>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
 }
@@ -100,6 +102,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
             .app_data(services.sale_receipts.clone())
+            .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
             .service(
                 utoipa_actix_web::scope("/v1")
@@ -161,6 +164,7 @@ pub(crate) mod test_support {
         pub projects: MockProjects,
         pub moderation: MockModeration,
         pub sale_receipts: MockSaleReceipts,
+        pub following: ports::following::MockFollowing,
 
         pub mass_mails: MockMassMails,
     }
@@ -185,6 +189,7 @@ pub(crate) mod test_support {
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
                 sale_receipts: MockSaleReceipts::new(),
+                following: ports::following::MockFollowing::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -213,6 +218,7 @@ pub(crate) mod test_support {
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
+            let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -238,6 +244,7 @@ pub(crate) mod test_support {
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
                 sale_receipts: Data::from(sale_receipts),
+                following: Data::from(following),
 
                 mass_mails: Data::from(mass_mails),
             }

@@ -74,6 +74,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::refunds::config(cfg);
     crate::mass_mail::config(cfg);
     crate::sale_receipts::config(cfg);
+    crate::favourites::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -282,7 +283,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 78, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 82, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

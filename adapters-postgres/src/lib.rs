@@ -12,6 +12,7 @@ mod dashboard;
 #[cfg(feature = "demo")]
 pub mod demo;
 mod error;
+mod favourites;
 mod jobs;
 mod mass_mail;
 mod moderation;
@@ -34,6 +35,7 @@ pub use cached_catalog::CachedCatalogRepository;
 pub use campaign::PgCampaigns;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;
+pub use favourites::PgFavourites;
 pub use jobs::PgJobQueue;
 pub use mass_mail::PgMassMails;
 pub use moderation::PgCommentModeration;

@@ -20,7 +20,7 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
+    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
     PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
@@ -38,6 +38,7 @@ use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
+use ports::following::{Following, FollowingService};
 use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
 use ports::payments::cards::{CardService, Cards};
@@ -256,6 +257,12 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SystemClock,
         site.operator.name.clone(),
     ));
+    let following: Arc<dyn Following> = Arc::new(FollowingService::new(
+        PgFavourites::new(pool.clone()),
+        Arc::clone(&catalog),
+        Arc::clone(&profiles),
+        SystemClock,
+    ));
     let mass_mails = mass_mails(pool, settings)?;
     Ok(Services {
         signup: web::Data::from(signup),
@@ -281,6 +288,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
         sale_receipts: web::Data::from(sale_receipts),
+        following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
     })
 }
@@ -348,6 +356,7 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
     });
     let readiness: Arc<dyn Readiness> = Arc::new(PgReadiness::new(pool.clone()));
     let readiness = web::Data::from(readiness);
+    let public_url = settings.public_url.clone();
     let server = HttpServer::new(move || {
         let csp = csp.clone();
         let app = App::new()
@@ -368,6 +377,7 @@ fn run(listener: TcpListener, pool: PgPool, settings: &Settings) -> anyhow::Resu
             .app_data(user_rates.clone())
             .app_data(readiness.clone())
             .configure(pages::probes)
+            .configure(pages::seo::config(pages::seo::PublicUrl::new(&public_url)))
             .configure(adapters_http::configure(services.clone()))
             .service(media(&media_dir));
         match &spa {

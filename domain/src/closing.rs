@@ -44,6 +44,48 @@ impl CloseOutcome {
     }
 }
 
+/// Where a project stands as a supporter reads it on my page: 募集中 while open, then
+/// 成立 / 不成立 once the closing sweep decided it, and 終了 in between (not looked at yet, or
+/// waiting for bank transfers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CampaignState {
+    Open,
+    Ended,
+    Succeeded,
+    Failed,
+}
+
+impl CampaignState {
+    pub const fn of(open: bool, outcome: Option<CloseOutcome>) -> Self {
+        match (open, outcome) {
+            (true, _) => Self::Open,
+            (false, Some(CloseOutcome::Succeeded)) => Self::Succeeded,
+            (false, Some(CloseOutcome::Failed)) => Self::Failed,
+            (false, Some(CloseOutcome::AwaitingFunds) | None) => Self::Ended,
+        }
+    }
+
+    /// The stored form and the API's value.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Ended => "ended",
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+        }
+    }
+
+    /// 募集中 / 終了 / 成立 / 不成立.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Open => "募集中",
+            Self::Ended => "終了",
+            Self::Succeeded => "成立",
+            Self::Failed => "不成立",
+        }
+    }
+}
+
 /// Decides a campaign at its end. `counted` is what supporters paid less
 /// refunds; `pending_transfers` the unpaid bank transfers placed before the
 /// end and still within their payment deadline. Negative inputs count as zero.
@@ -72,6 +114,16 @@ pub fn decide_close(model: FundingModel, goal: Yen, counted: Yen, pending_transf
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_project_reads_as_open_whatever_a_sweep_wrote_and_an_ended_one_by_its_outcome() {
+        assert_eq!(CampaignState::of(true, Some(CloseOutcome::Failed)).label(), "募集中");
+        assert_eq!(CampaignState::of(false, None).label(), "終了");
+        assert_eq!(CampaignState::of(false, Some(CloseOutcome::AwaitingFunds)).label(), "終了");
+        assert_eq!(CampaignState::of(false, Some(CloseOutcome::Succeeded)).label(), "成立");
+        assert_eq!(CampaignState::of(false, Some(CloseOutcome::Failed)).label(), "不成立");
+    }
+
     use proptest::prelude::*;
     use CloseOutcome::*;
     use FundingModel::*;

@@ -9,6 +9,7 @@ pub mod campaign;
 pub mod catalog;
 pub mod clock;
 pub mod first_screen;
+pub mod following;
 pub mod health;
 pub mod html;
 pub mod jobs;

@@ -5,6 +5,7 @@
 //! per request is here.
 
 pub mod app_routes;
+pub mod seo;
 pub mod spa;
 
 use actix_web::http::header::{self, CacheControl, CacheDirective};
@@ -122,12 +123,14 @@ async fn project_page(
     match catalog.project_detail(slug.clone(), None).await {
         Ok(detail) => {
             let card = &detail.card;
+            let structured_data = Some(seo::project_structured_data(&detail, &seo::PublicUrl::new(&spa.public_url)));
             let meta = PageMeta {
                 document_title: format!("{} | {}", card.title, spa.site_name),
                 title: card.title.clone(),
                 description: card.description.clone(),
                 image: card.main_image_url.as_deref().map(|u| absolute(&spa.public_url, u)),
                 url: format!("{}/projects/{}/", spa.public_url, card.slug),
+                structured_data,
             };
             let path = format!("/projects/{}/", card.slug);
             let page = Page::with_data(Some(meta), page_data::project(detail));

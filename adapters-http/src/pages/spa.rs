@@ -16,8 +16,10 @@ pub struct PageMeta {
     pub description: String,
     /// Absolute URL.
     pub image: Option<String>,
-    /// Absolute URL of the page.
+    /// Absolute URL of the page: also its canonical address (`<link rel="canonical">`).
     pub url: String,
+    /// schema.org data of what the page is about (`<script type="application/ld+json">`), see `pages::seo`.
+    pub structured_data: Option<serde_json::Value>,
 }
 
 /// What the server adds to `index.html` for one page.
@@ -132,6 +134,11 @@ fn with_meta(html: &str, meta: &PageMeta) -> String {
     if let Some(image) = &meta.image {
         push("property", "og:image", image);
         push("name", "twitter:card", "summary_large_image");
+    }
+    tags.push_str(&format!(r#"<link rel="canonical" href="{}">"#, escape(&meta.url)));
+    if let Some(data) = &meta.structured_data {
+        // Never executed; `script_safe` keeps a title holding `</script>` inside the element.
+        tags.push_str(&format!(r#"<script type="application/ld+json">{}</script>"#, script_safe(&data.to_string())));
     }
     insert_before(&mut html, "</head>", &tags);
     html
@@ -249,7 +256,31 @@ mod tests {
             description: "<b>説明</b> & more".into(),
             image: Some("https://cf.example/media/a.svg".into()),
             url: "https://cf.example/projects/maebashi/".into(),
+            structured_data: None,
         }
+    }
+
+    #[test]
+    fn the_canonical_address_and_the_structured_data_go_in_the_head_and_cannot_break_out() {
+        let index = SpaIndex::from_html("<html><head><title>x</title></head><body></body></html>");
+        let data = serde_json::json!({ "@type": "Product", "name": "前橋</script><script>alert(1)</script> & \"夢\"" });
+
+        let html = index.render(&Page {
+            meta: Some(PageMeta { structured_data: Some(data.clone()), ..meta() }),
+            ..Page::default()
+        });
+
+        let head_end = html.find("</head>").unwrap();
+        let canonical = html.find(r#"<link rel="canonical" href="https://cf.example/projects/maebashi/">"#);
+        assert!(canonical.is_some_and(|at| at < head_end), "{html}");
+        let open = r#"<script type="application/ld+json">"#;
+        let start = html.find(open).unwrap() + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        assert!(end < head_end);
+        let parsed: serde_json::Value = serde_json::from_str(&html[start..end]).unwrap();
+        assert_eq!(parsed, data, "the escapes read back as the same JSON");
+        assert_eq!(html.matches("</script>").count(), 1, "the title cannot close the element");
+        assert!(!html.contains("<script>alert"));
     }
 
     #[test]

@@ -135,6 +135,11 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/user/receipts/{sale_id}/issue", "", Some(r#"{"addressee": null}"#), Who::OwnerElseNotFound),
     row("GET", "/v1/receipts/{token}", "", None, Who::Anyone),
     row("POST", "/v1/receipts/{token}/issue", "", Some(r#"{"addressee": null}"#), Who::Anyone),
+    // Following from my page: always the caller's own list (no member id is read).
+    row("GET", "/v1/user/favourites", "", None, Who::Member),
+    row("POST", "/v1/user/favourites/{id}", "", Some("{}"), Who::Member),
+    row("POST", "/v1/user/favourites/{id}/delete", "", Some("{}"), Who::Member),
+    row("GET", "/v1/user/supports", "", None, Who::Member),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
     row("GET", "/v1/admin/get/dashboard", "", None, Who::Admin),

@@ -84,9 +84,9 @@ async fn a_title_with_markup_is_escaped() {
 
     assert!(!html.contains("<script>alert"));
     assert!(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"));
-    // In the embedded JSON too: the title cannot close the element that carries it (the other
-    // element is the operator's details).
-    assert_eq!(html.matches("</script>").count(), 2, "{html}");
+    // In the embedded JSON and the structured data too: the title cannot close the elements that carry it
+    // (the three elements are the operator's details, the structured data and the responses).
+    assert_eq!(html.matches("</script>").count(), 3, "{html}");
     let embedded = embedded_responses(&html);
     assert_eq!(embedded["/project/get/detail?slug=numata-apple"]["project"]["title"], r#"<script>alert("x")</script>"#);
 }

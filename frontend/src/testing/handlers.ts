@@ -26,6 +26,9 @@ export const defaultHandlers = [
     HttpResponse.json({ hidden: false, tiers: { LL: [], L: [], M: [], S: [] } }),
   ),
   http.get(url('/stripe/subscription/get/list'), () => HttpResponse.json({ subscriptions: [] })),
+  // A member's お気に入り (the cards' buttons, my page) and supported projects (my page): none.
+  http.get(url('/user/favourites'), () => HttpResponse.json({ favourites: [], limit: 500 })),
+  http.get(url('/user/supports'), () => HttpResponse.json({ projects: [] })),
   // The areas and categories (the project form's selects, the list's filters).
   http.get(url('/project/get/areas'), () => HttpResponse.json(TAXONOMY)),
 ];

@@ -238,6 +238,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             achieved: is_achieved(paid.amount, project.target),
             area: project.area.clone(),
             category: project.category.clone(),
+            outcome: project.closing.map(|c| c.outcome),
         }
     }
 

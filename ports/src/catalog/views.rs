@@ -31,6 +31,8 @@ pub struct ProjectCard {
     pub achieved: bool,
     pub area: Option<Taxon>,
     pub category: Option<Taxon>,
+    /// How the campaign ended, once the closing sweep decided it (`None` while open or not looked at yet).
+    pub outcome: Option<domain::closing::CloseOutcome>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

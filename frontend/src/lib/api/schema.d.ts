@@ -1071,6 +1071,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/favourites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's kept projects (お気に入り), newest first, with their cards and state.
+         * @description Only public projects are listed: one that becomes a draft again (or is removed) drops out.
+         */
+        get: operations["favourites"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/favourites/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keeps a public project (お気に入りに追加). Idempotent. */
+        post: operations["keep"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/favourites/{id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stops keeping a public project (お気に入りから外す). Idempotent. */
+        post: operations["remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/forgotPassword": {
         parameters: {
             query?: never;
@@ -1429,6 +1483,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/supports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The projects the caller supports (支援したプロジェクト): one line per project from the paid sales, the latest
+         *     support first.
+         */
+        get: operations["supports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1736,6 +1810,11 @@ export interface components {
              */
             refundsLeft: number;
         };
+        /**
+         * @description Where a project stands: `open` 募集中, `ended` 終了 (not decided yet), `succeeded` 成立, `failed` 不成立.
+         * @enum {string}
+         */
+        CampaignStateDto: "open" | "ended" | "succeeded" | "failed";
         CancelRequest: {
             /**
              * Format: int64
@@ -1967,6 +2046,28 @@ export interface components {
             /** @description Plain text. */
             question: string;
         };
+        /** @description A kept project: its card, where it stands and since when it is kept. */
+        FavouriteDto: {
+            /** @description ISO 8601, Tokyo time. */
+            keptAt: string;
+            project: components["schemas"]["ProjectCardDto"];
+            state: components["schemas"]["CampaignStateDto"];
+            /**
+             * @description 募集中, 終了, 成立 or 不成立.
+             * @example 募集中
+             */
+            stateLabel: string;
+        };
+        /** @description The caller's kept projects, newest first. */
+        FavouritesResponse: {
+            favourites: components["schemas"]["FavouriteDto"][];
+            /**
+             * Format: int64
+             * @description The most projects a member keeps.
+             * @example 500
+             */
+            limit: number;
+        };
         /** @description One refused field of a form. */
         FieldMessage: {
             field: string;
@@ -2137,6 +2238,10 @@ export interface components {
         IssueReceiptInput: {
             /** @description 宛名; empty or null: the supporter's name. One line, at most 60 characters. */
             addressee: string | null;
+        };
+        /** @description Whether the project is kept now. */
+        KeptResponse: {
+            kept: boolean;
         };
         /** @description One page of the list. */
         ListResponse: {
@@ -3198,6 +3303,41 @@ export interface components {
         SumResponse: {
             result: components["schemas"]["SumDto"];
         };
+        /** @description One project the caller supports: every paid sale of it on one line. */
+        SupportedProjectDto: {
+            /** @description ISO 8601, Tokyo time. */
+            lastSupportedAt: string;
+            /**
+             * Format: int64
+             * @description Paid, tax included.
+             */
+            paid: number;
+            /**
+             * Format: int64
+             * @description Null when the project is no longer public (listed without a link).
+             */
+            projectId: number | null;
+            /**
+             * Format: int64
+             * @description Paid back of that.
+             */
+            refunded: number;
+            /** @description In the order first supported. */
+            returns: components["schemas"]["SupportedReturnDto"][];
+            /** @description The paid sales, newest first: each has a receipt at `/v1/user/receipts/{sale_id}`. */
+            saleIds: number[];
+            slug: string;
+            state: components["schemas"]["CampaignStateDto"] | null;
+            /** @description 募集中, 終了, 成立 or 不成立; null when the project is no longer public. */
+            stateLabel: string | null;
+            title: string;
+        };
+        /** @description A return the caller supports in the project, its paid lots together. */
+        SupportedReturnDto: {
+            /** Format: int64 */
+            lots: number;
+            title: string;
+        };
         /** @description Everything step 1 to 3 collected; the server prices it. */
         SupportRequest: {
             /** @description The answer to the project's additional question. */
@@ -3252,6 +3392,9 @@ export interface components {
              * @description The monthly support this support started (our subscription id); absent for a one-off support.
              */
             subscriptionId?: number | null;
+        };
+        SupportsResponse: {
+            projects: components["schemas"]["SupportedProjectDto"][];
         };
         /**
          * @description `inclusive` (税込), `exclusive` (税別: tax added), `donation` (寄附: no tax).
@@ -6076,6 +6219,144 @@ export interface operations {
             };
         };
     };
+    favourites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The kept projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavouritesResponse"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    keep: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeptResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no public project has the id (drafts and scheduled ones included) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `favourites_full`: 'お気に入りは500件まで登録できます。ほかのプロジェクトを外してから追加してください。' */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not kept */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeptResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no public project has the id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     forgot_password: {
         parameters: {
             query?: never;
@@ -6992,6 +7273,35 @@ export interface operations {
             };
             /** @description `rate_limited` */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    supports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supported projects */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SupportsResponse"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

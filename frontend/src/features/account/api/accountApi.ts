@@ -26,6 +26,9 @@ export type UpdatePasswordRequest = Schemas['UpdatePasswordRequest'];
 /** One sale of `GET /v1/sales/get/list?user_id=me`. */
 export type Sale = Schemas['HistoryEntryDto'];
 
+/** One line of `GET /v1/user/supports`: a project the member supports, every paid sale of it together. */
+export type SupportedProject = Schemas['SupportedProjectDto'];
+
 const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
     authUser: build.query<AuthUser, void>({
@@ -75,6 +78,11 @@ const accountApi = api.injectEndpoints({
       transformResponse: (response: Schemas['HistoryResponse']) => response.data,
       providesTags: ['Sales'],
     }),
+    supportedProjects: build.query<SupportedProject[], void>({
+      query: () => '/user/supports',
+      transformResponse: (response: Schemas['SupportsResponse']) => response.projects,
+      providesTags: ['Sales'],
+    }),
     updateDisplayname: build.mutation<ApiResponse<'update_display_name'>, Schemas['DisplayNameRequest']>({
       query: (body) => ({ url: '/displayname/set/update', method: 'POST', body }),
       invalidatesTags: ['Sales'],
@@ -92,5 +100,6 @@ export const {
   useUpdateCorporateDataMutation,
   useSaveAddressMutation,
   useMySalesQuery,
+  useSupportedProjectsQuery,
   useUpdateDisplaynameMutation,
 } = accountApi;

@@ -3,7 +3,9 @@ import { Notice } from '@/components/form/Notice';
 import { paths } from '@/config/paths';
 import type { AuthUser } from '../api/accountApi';
 import { AccountPage, WithAuthUser } from '../components/AccountPage';
+import { Favourites } from '../components/Favourites';
 import { MonthlySupports } from '../components/MonthlySupports';
+import { SupportedProjects } from '../components/SupportedProjects';
 import { currentImageUrl } from '../images';
 
 /** The edit pages, as linked from my page (spec 000 §2). */
@@ -105,7 +107,9 @@ export function Account() {
         </Notice>
       )}
       <WithAuthUser>{(user) => <Summary user={user} />}</WithAuthUser>
+      <SupportedProjects />
       <MonthlySupports />
+      <Favourites />
       <nav aria-label="アカウント設定">
         <h2 className="account-page__subtitle">アカウント設定</h2>
         <ul className="account-menu">

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { FavouriteButton } from '@/components/favourites/FavouriteButton';
 import { Phrase } from '@/components/Phrase';
 import { paths } from '@/config/paths';
 import type { ProjectCard } from '../api/types';
@@ -42,6 +43,7 @@ export function ProjectCardItem({ project, priority = false }: { project: Projec
           <Link to={detailHref}>詳しく見る</Link>
         </p>
         <ProjectStats project={project} variant="card" />
+        <FavouriteButton project={project} describedBy={titleId} />
         {ended ? (
           <button type="button" className="button button--closed button--block" disabled>
             募集終了

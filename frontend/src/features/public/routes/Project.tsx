@@ -1,5 +1,6 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
+import { FavouriteButton } from '@/components/favourites/FavouriteButton';
 import { Phrase } from '@/components/Phrase';
 import { LoadError } from '@/components/form/LoadError';
 import { NotFound } from '@/components/NotFound';
@@ -109,6 +110,7 @@ function ProjectHero({
         )}
         {/* After the call to action, so that a phone still shows it on the first screen. */}
         <FundingTerms project={project} />
+        <FavouriteButton project={project} variant="page" />
         <ShareButtons project={project} />
       </div>
     </section>
