@@ -28,8 +28,9 @@ impl PublicUrl {
     }
 }
 
-/// Pages that are neither projects nor personal: the home and the legal pages (`frontend/src/config/paths.ts`).
-const STATIC_PAGES: [&str; 4] = ["/", "/policy/", "/terms/", "/commercial/"];
+/// Pages that are neither projects nor personal: the home, the project list and the legal pages
+/// (`frontend/src/config/paths.ts`).
+const STATIC_PAGES: [&str; 5] = ["/", "/projects/", "/policy/", "/terms/", "/commercial/"];
 
 /// Paths no search engine should crawl: operators' screens, my page and its edit screens, payment steps,
 /// receipts, mail links and the API.
@@ -160,6 +161,7 @@ mod tests {
             locs,
             [
                 "https://cf.example.jp/",
+                "https://cf.example.jp/projects/",
                 "https://cf.example.jp/policy/",
                 "https://cf.example.jp/terms/",
                 "https://cf.example.jp/commercial/",

@@ -99,7 +99,6 @@ async fn a_path_no_screen_handles_answers_404_with_the_app_and_known_screens_200
     for path in [
         "/no-such-page/",
         "/projects/no-such-project/",
-        "/projects/",
         "/edit/nothing",
         "/admin/nothing/",
         "/favicon-missing.ico",
@@ -114,4 +113,6 @@ async fn a_path_no_screen_handles_answers_404_with_the_app_and_known_screens_200
         assert_eq!(app.get(path).await.status(), 200, "{path}");
     }
     assert_eq!(app.get(&format!("/projects/{PROJECT}/")).await.status(), 200);
+    // The project list is a public screen of its own.
+    assert_eq!(app.get("/projects/").await.status(), 200);
 }

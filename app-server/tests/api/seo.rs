@@ -35,7 +35,15 @@ async fn the_sitemap_lists_the_home_the_legal_pages_and_public_projects_never_a_
     assert_eq!(resp.status(), 200);
     assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("application/xml"));
     let locs = locs(&resp.text().await.unwrap());
-    for page in ["/", "/policy/", "/terms/", "/commercial/", "/projects/kiryu-textile/", "/projects/numata-apple/"] {
+    for page in [
+        "/",
+        "/projects/",
+        "/policy/",
+        "/terms/",
+        "/commercial/",
+        "/projects/kiryu-textile/",
+        "/projects/numata-apple/",
+    ] {
         assert!(locs.contains(&format!("https://cf.example.jp{page}")), "{page} in {locs:?}");
     }
     assert_eq!(locs.len(), 4 + 5, "seven demo projects less the draft and the scheduled one: {locs:?}");
