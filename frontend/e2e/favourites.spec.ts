@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login, registeredMember, submitLogin } from './accounts';
 
@@ -18,6 +18,12 @@ const hero = (page: Page, title: string) => page.getByRole('region', { name: tit
 const card = (page: Page, title: string) => page.getByRole('article', { name: title });
 const favourites = (page: Page) => page.getByRole('region', { name: 'お気に入り' });
 
+/** Taps a お気に入り button once it answers (the session checked and the member's list read: no `aria-busy`). */
+const tap = async (button: Locator): Promise<void> => {
+  await expect(button).not.toHaveAttribute('aria-busy', 'true');
+  await button.click();
+};
+
 for (const viewport of [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
@@ -34,7 +40,7 @@ for (const viewport of [
       await page.goto(`/projects/${DARUMA.slug}/`);
       const pageButton = hero(page, DARUMA.title).getByRole('button', { name: KEEP });
       await expect(pageButton).toHaveAttribute('aria-pressed', 'false');
-      await pageButton.click();
+      await tap(pageButton);
       await expect(hero(page, DARUMA.title).getByRole('button', { name: UNKEEP })).toHaveAttribute(
         'aria-pressed',
         'true',
@@ -43,7 +49,7 @@ for (const viewport of [
       // From a card on the home page.
       await page.goto('/');
       const tomioka = card(page, TOMIOKA.title);
-      await tomioka.getByRole('button', { name: KEEP }).click();
+      await tap(tomioka.getByRole('button', { name: KEEP }));
       await expect(tomioka.getByRole('button', { name: UNKEEP })).toHaveAttribute('aria-pressed', 'true');
       await expect(card(page, DARUMA.title).getByRole('button', { name: UNKEEP })).toBeVisible();
 
@@ -61,9 +67,9 @@ for (const viewport of [
       expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
 
       // Removed from my page; the project page agrees after a reload.
-      await button.click();
+      await tap(button);
       await expect(list.getByRole('article', { name: DARUMA.title })).toHaveCount(0);
-      await list.getByRole('article', { name: TOMIOKA.title }).getByRole('button', { name: UNKEEP }).click();
+      await tap(list.getByRole('article', { name: TOMIOKA.title }).getByRole('button', { name: UNKEEP }));
       await expect(list.getByText(/お気に入りはまだありません。/)).toBeVisible();
       await page.goto(`/projects/${DARUMA.slug}/`);
       await expect(hero(page, DARUMA.title).getByRole('button', { name: KEEP })).toHaveAttribute(
@@ -74,7 +80,7 @@ for (const viewport of [
 
     test('a guest who taps the button logs in and comes back to the project', async ({ page }) => {
       await page.goto(`/projects/${DARUMA.slug}/`);
-      await hero(page, DARUMA.title).getByRole('button', { name: KEEP }).click();
+      await tap(hero(page, DARUMA.title).getByRole('button', { name: KEEP }));
 
       await expect(page).toHaveURL(/\/login\/$/);
       await submitLogin(page, 'demo-hanako@example.jp', 'demo-password-1');

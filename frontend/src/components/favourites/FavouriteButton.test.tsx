@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { delay, http, HttpResponse } from 'msw';
 import { Route, Routes } from 'react-router-dom';
@@ -41,6 +41,13 @@ const renderButton = () =>
     { route: '/projects/maebashi-fes/#news' },
   );
 
+/** The button once it answers taps (the session checked, the member's list read). */
+const readyButton = async (name: string) => {
+  await screen.findByRole('button', { name });
+  await waitFor(() => expect(screen.getByRole('button', { name })).not.toHaveAttribute('aria-busy'));
+  return screen.getByRole('button', { name });
+};
+
 describe('FavouriteButton', () => {
   it('keeps a project at once and then reads the list back from the server', async () => {
     loginAs();
@@ -57,7 +64,7 @@ describe('FavouriteButton', () => {
     );
     renderButton();
 
-    const button = await screen.findByRole('button', { name: 'お気に入りに追加' });
+    const button = await readyButton('お気に入りに追加');
     expect(button).toHaveAttribute('aria-pressed', 'false');
     await userEvent.click(button);
 
@@ -80,7 +87,7 @@ describe('FavouriteButton', () => {
     );
     renderButton();
 
-    await userEvent.click(await screen.findByRole('button', { name: 'お気に入りから外す' }));
+    await userEvent.click(await readyButton('お気に入りから外す'));
 
     expect(await screen.findByRole('button', { name: 'お気に入りに追加' })).toHaveAttribute('aria-pressed', 'false');
     expect(removed).toBe(true);
@@ -96,10 +103,24 @@ describe('FavouriteButton', () => {
     );
     renderButton();
 
-    await userEvent.click(await screen.findByRole('button', { name: 'お気に入りに追加' }));
+    await userEvent.click(await readyButton('お気に入りに追加'));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(screen.getByRole('button', { name: 'お気に入りに追加' })).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('ignores taps while the stored session is being checked', async () => {
+    loginAs();
+    server.use(http.get(apiUrl('/user/loginCheck'), async () => {
+      await delay('infinite');
+      return HttpResponse.json({});
+    }));
+    renderButton();
+
+    const button = screen.getByRole('button', { name: 'お気に入りに追加' });
+    expect(button).toHaveAttribute('aria-busy', 'true');
+    await userEvent.click(button);
+    expect(screen.queryByText('ログイン画面')).not.toBeInTheDocument();
   });
 
   it('takes a guest to the login page and remembers where to come back to', async () => {

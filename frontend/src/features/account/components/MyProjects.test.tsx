@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -96,7 +96,9 @@ describe('My page: 支援したプロジェクト and お気に入り', () => {
     const open = within(region).getByRole('article', { name: '高崎だるま' });
     expect(within(open).getByText('残り12日')).toBeInTheDocument();
 
-    await userEvent.click(within(open).getByRole('button', { name: 'お気に入りから外す' }));
+    const remove = () => within(open).getByRole('button', { name: 'お気に入りから外す' });
+    await waitFor(() => expect(remove()).not.toHaveAttribute('aria-busy'));
+    await userEvent.click(remove());
 
     expect(within(region).queryByRole('article', { name: '高崎だるま' })).not.toBeInTheDocument();
     expect(within(region).getByRole('article', { name: '桐生織' })).toBeInTheDocument();

@@ -110,7 +110,7 @@ function ProjectHero({
         )}
         {/* After the call to action, so that a phone still shows it on the first screen. */}
         <FundingTerms project={project} />
-        <FavouriteButton project={project} variant="page" />
+        <FavouriteButton project={project} />
         <ShareButtons project={project} />
       </div>
     </section>
