@@ -96,13 +96,9 @@ async fn a_path_no_screen_handles_answers_404_with_the_app_and_known_screens_200
     let app = site().await;
     let index = app.get("/login/").await.text().await.unwrap();
 
-    for path in [
-        "/no-such-page/",
-        "/projects/no-such-project/",
-        "/edit/nothing",
-        "/admin/nothing/",
-        "/favicon-missing.ico",
-    ] {
+    for path in
+        ["/no-such-page/", "/projects/no-such-project/", "/edit/nothing", "/admin/nothing/", "/favicon-missing.ico"]
+    {
         let resp = app.get(path).await;
         assert_eq!(resp.status(), 404, "{path}");
         assert!(header(&resp, "content-type").unwrap().starts_with("text/html"), "{path}");
