@@ -2,7 +2,8 @@
 //! news, comments) and the comment edit.
 
 use std::collections::HashMap;
-use std::sync::{Arc, LazyLock};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
@@ -33,11 +34,42 @@ use crate::PgPool;
 #[derive(Clone)]
 pub struct PgCatalogRepository {
     pool: PgPool,
+    /// The last read's search texts (`ProjectRecord::search_text`) by project id, each with a hash of the texts
+    /// it was folded from: folding every story is most of a catalog read's work, and the public cache reads the
+    /// catalog again every second, so only a project whose words changed is folded again.
+    folded: Arc<Mutex<HashMap<i64, (u64, String)>>>,
 }
 
 impl PgCatalogRepository {
     pub fn new(pool: PgPool) -> Self {
-        Self { pool }
+        Self { pool, folded: Arc::default() }
+    }
+}
+
+/// The words keyword search reads of one project, before folding.
+struct SearchSource<'a> {
+    title: &'a str,
+    lead: &'a str,
+    story: &'a str,
+    owner: Option<&'a str>,
+    returns: &'a [(String, String)],
+}
+
+impl SearchSource<'_> {
+    fn digest(&self) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        (self.title, self.lead, self.story, self.owner, self.returns).hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn fold(&self) -> String {
+        domain::search::index_text(
+            self.title,
+            self.lead,
+            self.story,
+            self.owner,
+            self.returns.iter().map(|(title, description)| (title.as_str(), description.as_str())),
+        )
     }
 }
 
@@ -175,15 +207,20 @@ struct ReturnTextRow {
 }
 
 impl ProjectRow {
-    fn into_record(self, extras: ProjectExtras) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category, return_texts } = extras;
-        let search_text = domain::search::index_text(
-            &self.title,
-            &self.description,
-            &self.content,
-            owner.as_ref().map(|(name, _, _)| name.as_str()),
-            return_texts.iter().map(|(title, description)| (title.as_str(), description.as_str())),
-        );
+    /// What keyword search reads of this project, with its extras.
+    fn search_source<'a>(&'a self, extras: &'a ProjectExtras) -> SearchSource<'a> {
+        SearchSource {
+            title: &self.title,
+            lead: &self.description,
+            story: &self.content,
+            owner: extras.owner.as_ref().map(|(name, _, _)| name.as_str()),
+            returns: &extras.return_texts,
+        }
+    }
+
+    fn into_record(self, extras: ProjectExtras, search_text: String) -> Result<ProjectRecord, RepoError> {
+        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category, return_texts: _ } =
+            extras;
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -520,7 +557,8 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
 #[async_trait]
 impl CatalogRepository for PgCatalogRepository {
     async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
-        with_conn(&self.pool, |conn| {
+        let folded = Arc::clone(&self.folded);
+        with_conn(&self.pool, move |conn| {
             let rows: Vec<ProjectRow> =
                 projects::table.select(ProjectRow::as_select()).order(projects::id).load(conn).map_err(map_diesel)?;
             let images: Vec<(i64, String, String)> = project_slider_images::table
@@ -599,13 +637,25 @@ impl CatalogRepository for PgCatalogRepository {
             for row in return_texts {
                 extras.entry(row.project_id).or_default().return_texts.push((row.title, row.description));
             }
-            rows.into_iter()
+            // A poisoned lock only means a read panicked mid-way: its texts are still texts.
+            let mut folded_before = std::mem::take(&mut *folded.lock().unwrap_or_else(PoisonError::into_inner));
+            let mut folded_now = HashMap::with_capacity(rows.len());
+            let records = rows
+                .into_iter()
                 .map(|row| {
                     let extra = extras.remove(&row.id).unwrap_or_default();
-                    row.into_record(extra)
+                    let source = row.search_source(&extra);
+                    let digest = source.digest();
+                    let search_text = match folded_before.remove(&row.id) {
+                        Some((before, text)) if before == digest => text,
+                        _ => source.fold(),
+                    };
+                    folded_now.insert(row.id, (digest, search_text.clone()));
+                    row.into_record(extra, search_text)
                 })
-                .collect::<Result<Vec<_>, _>>()
-                .map(Arc::new)
+                .collect::<Result<Vec<_>, _>>()?;
+            *folded.lock().unwrap_or_else(PoisonError::into_inner) = folded_now;
+            Ok(Arc::new(records))
         })
         .await
     }

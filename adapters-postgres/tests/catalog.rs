@@ -311,3 +311,27 @@ async fn the_history_counts_as_refunded_only_what_the_provider_paid_out() {
     assert_eq!(figures(1), (Yen(1000), Yen(500)), "paid out, and still on its way");
     assert_eq!(figures(2), (Yen::ZERO, Yen::ZERO), "a failed refund is no refund");
 }
+
+#[tokio::test]
+async fn search_texts_hold_public_returns_and_follow_edits_across_reads() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    let repo = PgCatalogRepository::new(pool);
+    let finds = |text: &str, query: &str| domain::search::SearchQuery::parse(query).unwrap().unwrap().matches(text);
+
+    let first = repo.projects().await.unwrap();
+    let one = first.iter().find(|p| p.id == ProjectId(1)).unwrap();
+    assert!(finds(&one.search_text, "r1") && finds(&one.search_text, "r2"), "{}", one.search_text);
+    // A hidden return (flag 900) and one shown to a single address are not public words.
+    assert!(!finds(&one.search_text, "h") && !finds(&one.search_text, "v"), "{}", one.search_text);
+
+    exec(&db.url, "UPDATE projects SET title = 'ローズガーデン' WHERE id = 1");
+    let second = repo.projects().await.unwrap();
+
+    let one = second.iter().find(|p| p.id == ProjectId(1)).unwrap();
+    assert!(finds(&one.search_text, "ﾛｰｽﾞ"), "{}", one.search_text);
+    let two = |list: &[ports::catalog::ProjectRecord]| {
+        list.iter().find(|p| p.id == ProjectId(2)).unwrap().search_text.clone()
+    };
+    assert_eq!(two(&second), two(&first));
+}
