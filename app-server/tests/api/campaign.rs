@@ -183,3 +183,69 @@ async fn a_project_waits_for_a_transfer_within_its_deadline_and_succeeds_when_it
     assert!(csv.starts_with('\u{feff}'), "Excel reads UTF-8 by its byte-order mark");
     assert!(csv.contains(&format!("\"{}\"", confirmed - confirmed * 2 / 10)));
 }
+
+/// The operators' edit body of a project as it stands, with `owner_email`.
+async fn with_owner(app: &TestApp, token: &str, project: i64, owner_email: &str) -> Value {
+    let current: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{project}"), token).await.json().await.unwrap();
+    let mut body = json!({});
+    for field in [
+        "slug",
+        "title",
+        "lead",
+        "story",
+        "goal",
+        "periodEnd",
+        "fundingModel",
+        "taxHandling",
+        "acceptsCard",
+        "acceptsBankTransfer",
+        "areaId",
+        "categoryId",
+    ] {
+        body[field] = current[field].clone();
+    }
+    body["ownerEmail"] = json!(owner_email);
+    body
+}
+
+#[tokio::test]
+async fn the_owner_set_on_the_edit_form_is_told_a_failed_result_once_however_often_the_close_runs() {
+    let app = spawn_demo_app_with(|s| s.campaign_close_seconds = 1).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let (project, _) = return_id(&app, "thanks-mail").await;
+    let path = format!("/v1/admin/projects/{project}");
+
+    // A bad address is refused on its field, in Japanese; a good one is kept and shown back.
+    let refused = app.post_json_with_token(&path, &admin, &with_owner(&app, &admin, project, "owner@").await).await;
+    assert_eq!(refused.status(), 400);
+    let refused: Value = refused.json().await.unwrap();
+    assert_eq!(refused["field"], "ownerEmail", "{refused}");
+    assert_eq!(refused["message"], "プロジェクト実行者のメールアドレスを正しい形式（254文字以内）で入力してください。");
+    let owner = unique_email("owner");
+    let saved = app.post_json_with_token(&path, &admin, &with_owner(&app, &admin, project, &owner).await).await;
+    assert_eq!(saved.status(), 200);
+    let shown: Value = app.get_with_token(&path, &admin).await.json().await.unwrap();
+    assert_eq!(shown["ownerEmail"], json!(owner));
+
+    card_support(&app, &unique_email("owner-backer")).await;
+    end_yesterday(&app, project, 1_000_000_000);
+    until("the close", || closing_of(&app, project) == "failed").await;
+    let mails = app.mails_to(&owner, 1).await;
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0]["subject"].as_str().unwrap().contains("募集終了のお知らせ"), "{}", mails[0]["subject"]);
+    assert!(mails[0]["subject"].as_str().unwrap().ends_with("（不成立）"));
+    assert!(mails[0]["text"].as_str().unwrap().contains("全額返金します。お支払いはありません。"));
+
+    // The close runs again (every second) and a second server's close too: still one mail.
+    app.execute(&format!("UPDATE project_closings SET mailed_at = NULL WHERE project_id = {project}"));
+    until("the supporters' round again", || closing_of(&app, project) == "failed").await;
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(app.mails_to(&owner, 0).await.len(), 1);
+    assert_eq!(
+        app.query_i64(&format!(
+            "SELECT count(*) AS value FROM background_jobs WHERE kind = 'send_mail' AND payload->>'to' = '{owner}'"
+        )),
+        1
+    );
+}
