@@ -99,6 +99,21 @@ pub fn refund_reminder_due(asked: NaiveDate, reminders_sent: u32, today: NaiveDa
     due_on.is_some_and(|due_on| today >= due_on) && !refund_lapsed(asked, today)
 }
 
+/// How many reminders are due by `today`: the reminder days passed so far,
+/// none once the refund has lapsed. A job that sent fewer sends one and
+/// records this many, so days it missed are not made up by a burst: one
+/// reminder per due date at most, and never more than three.
+pub fn refund_reminders_owed(asked: NaiveDate, today: NaiveDate) -> u32 {
+    if refund_lapsed(asked, today) {
+        return 0;
+    }
+    let passed = REFUND_REMINDER_DAYS
+        .iter()
+        .filter(|days| asked.checked_add_days(Days::new(**days)).is_some_and(|due_on| today >= due_on))
+        .count();
+    u32::try_from(passed).unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +184,16 @@ mod tests {
     }
 
     #[test]
+    fn a_job_that_missed_days_owes_only_what_is_due_now() {
+        let asked = d(2026, 1, 10);
+        assert_eq!(refund_reminders_owed(asked, d(2026, 1, 16)), 0);
+        assert_eq!(refund_reminders_owed(asked, d(2026, 1, 17)), 1);
+        assert_eq!(refund_reminders_owed(asked, d(2026, 3, 1)), 2);
+        assert_eq!(refund_reminders_owed(asked, d(2026, 7, 10)), 3);
+        assert_eq!(refund_reminders_owed(asked, d(2026, 7, 11)), 0, "lapsed");
+    }
+
+    #[test]
     fn no_reminder_after_the_refund_lapsed_or_the_third() {
         let asked = d(2026, 1, 10);
         assert!(!refund_reminder_due(asked, 0, d(2026, 7, 11)));
@@ -225,6 +250,31 @@ mod tests {
             let month_end = last.succ_opt().unwrap().day() == 1;
             prop_assert!(last.day() == asked.day() || (month_end && last.day() < asked.day()));
             prop_assert!((181..=184).contains(&(last - asked).num_days()));
+        }
+
+        #[test]
+        fn a_daily_job_however_late_sends_at_most_one_per_due_date_and_never_after_lapsing(
+            asked in date(), start in 0u64..200, step in 1u64..60
+        ) {
+            let (mut sent, mut on) = (0u32, Vec::new());
+            let mut later = start;
+            while later <= 200 {
+                let today = asked + Days::new(later);
+                let owed = refund_reminders_owed(asked, today);
+                if owed > sent && refund_reminder_due(asked, sent, today) {
+                    prop_assert!(!refund_lapsed(asked, today));
+                    on.push(later);
+                    sent = owed;
+                }
+                later += step;
+            }
+            prop_assert!(sent <= 3);
+            prop_assert!(on.len() <= 3);
+            prop_assert!(on.windows(2).all(|w| w[0] < w[1]));
+            // Each reminder answers a due date that passed since the one before.
+            for (i, day) in on.iter().enumerate() {
+                prop_assert!(*day >= REFUND_REMINDER_DAYS[i]);
+            }
         }
 
         #[test]
