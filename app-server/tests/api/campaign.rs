@@ -249,3 +249,89 @@ async fn the_owner_set_on_the_edit_form_is_told_a_failed_result_once_however_oft
         1
     );
 }
+
+/// Our reminders of a refund waiting for the supporter's account, sent to `to`.
+async fn reminders_to(app: &TestApp, to: &str) -> usize {
+    app.mails_to(to, 0)
+        .await
+        .into_iter()
+        .filter(|m| m["subject"].as_str().is_some_and(|s| s.contains("返金先口座のご入力のお願い")))
+        .count()
+}
+
+#[tokio::test]
+async fn a_bank_refund_left_unanswered_is_reminded_once_per_due_date_then_lapses_unclaimed_after_six_months() {
+    let app = spawn_demo_app_with(|s| s.payment_sweep_seconds = 1).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let (project, _) = return_id(&app, "thanks-mail").await;
+    let guest = unique_email("unclaimed");
+    let mut body = support_body(&app, "thanks-mail", 2).await;
+    body["guestEmail"] = json!(guest);
+    let (status, answer) = place(&app, None, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let (sale, total) = (answer["sale"]["id"].as_i64().unwrap(), answer["sale"]["total"].as_i64().unwrap());
+    let amount = total.to_string();
+    provider_post(
+        &format!("/v1/test_helpers/customers/{}/fund_cash_balance", customer_of(&app, &guest)),
+        &[("amount", amount.as_str()), ("currency", "jpy")],
+    )
+    .await;
+    until("the transfer paid", || {
+        app.query_text(&format!("SELECT status AS value FROM sales WHERE id = {sale}")) == "succeeded"
+    })
+    .await;
+    let refunded = app
+        .post_json_with_token("/v1/stripe/intent/set/refund", &admin, &json!({"saleId": sale, "amount": total}))
+        .await;
+    assert_eq!(refunded.status(), 200);
+    let refund_row = |column: &str| {
+        app.query_text(&format!(
+            "SELECT {column}::text AS value FROM refunds WHERE sales_id = {sale} ORDER BY id DESC LIMIT 1"
+        ))
+    };
+    assert_eq!(refund_row("status"), "requires_action");
+
+    // A week after it was asked (time moved by dating the request back): one reminder, and only one.
+    app.execute(&format!("UPDATE refunds SET created_at = now() - interval '8 days' WHERE sales_id = {sale}"));
+    until("the first reminder recorded", || refund_row("reminders_sent") == "1").await;
+    let mut reminder = None;
+    for _ in 0..100 {
+        reminder = app
+            .mails_to(&guest, 0)
+            .await
+            .into_iter()
+            .find(|m| m["subject"].as_str().is_some_and(|s| s.contains("返金先口座のご入力のお願い")));
+        if reminder.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let reminder = reminder.expect("the reminder mail");
+    assert!(reminder["text"].as_str().unwrap().contains("メール内のリンクから口座をご入力ください"), "{reminder}");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(reminders_to(&app, &guest).await, 1);
+    assert_eq!(refund_row("reminders_sent"), "1");
+
+    // Seven months on without an answer: cancelled at the provider, recorded unclaimed, shown so, never refundable.
+    app.execute(&format!("UPDATE refunds SET created_at = now() - interval '7 months' WHERE sales_id = {sale}"));
+    until("the lapse", || refund_row("status") == "unclaimed").await;
+    let provider_id = refund_row("provider_refund_id");
+    let (base, key) = crate::provider::provider();
+    let at_provider: Value = reqwest::Client::new()
+        .get(format!("{base}/v1/refunds/{provider_id}"))
+        .basic_auth(key, Some(""))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(at_provider["status"], "canceled");
+    assert_eq!(app.query_i64(&format!("SELECT refunded_amount AS value FROM sales WHERE id = {sale}")), total);
+    let url = format!("/v1/sales/get/list?project_id={project}&intent=1&refunds=1");
+    let table: Value = app.get_with_token(&url, &admin).await.json().await.unwrap();
+    let row = table["data"]["data"].as_array().unwrap().iter().find(|r| r["id"] == sale).unwrap().clone();
+    assert_eq!((row["state"].as_str(), row["refundableAmount"].as_i64()), (Some("unclaimed"), Some(0)), "{row}");
+    // No reminder after the lapse.
+    assert_eq!(reminders_to(&app, &guest).await, 1);
+}
