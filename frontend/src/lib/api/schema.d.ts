@@ -2756,7 +2756,7 @@ export interface components {
          * @description Where a sale stands for refunds.
          * @enum {string}
          */
-        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details";
+        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details" | "unclaimed";
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;
