@@ -283,6 +283,9 @@ pub(crate) struct AdminProjectDto {
     /// The category; null = not set.
     #[schema(required = true)]
     category_id: Option<i64>,
+    /// Where the owner is told the result and the payout; null = not set.
+    #[schema(required = true)]
+    owner_email: Option<String>,
     state: ProjectStateDto,
     #[schema(required = true)]
     publish_at: Option<String>,
@@ -316,6 +319,7 @@ impl From<ProjectView> for AdminProjectDto {
             accepts_bank_transfer: t.accepts_bank_transfer,
             area_id: t.area_id,
             category_id: t.category_id,
+            owner_email: t.owner_email,
             state: view.state.into(),
             publish_at: p.published_at.map(iso),
             raised: p.raised.amount.0,
@@ -356,6 +360,10 @@ pub(crate) struct ProjectInput {
     /// An id of its `categories`; null or left out = none.
     #[serde(default)]
     category_id: Option<i64>,
+    /// The owner's (プロジェクト実行者) address for the result and payout mails; null, blank or left out = none.
+    #[serde(default)]
+    #[schema(max_length = 254)]
+    owner_email: Option<String>,
 }
 
 impl ProjectInput {
@@ -374,6 +382,7 @@ impl ProjectInput {
             accepts_bank_transfer: self.accepts_bank_transfer,
             area_id: self.area_id,
             category_id: self.category_id,
+            owner_email: self.owner_email,
         }
     }
 }

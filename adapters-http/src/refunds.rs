@@ -102,6 +102,8 @@ pub(crate) enum RefundState {
     Pending,
     /// The provider waits for the supporter's bank account.
     NeedsBankDetails,
+    /// A bank-transfer refund unanswered for 6 months, cancelled: the amount passed to the company (未請求（期限切れ）).
+    Unclaimed,
 }
 
 /// One row of the refund table.
@@ -156,6 +158,7 @@ impl From<RefundSale> for RefundSaleDto {
         let state = match (&s.open_refund, s.flag) {
             (Some(open), _) if open.status == OpenRefundStatus::RequiresAction => RefundState::NeedsBankDetails,
             (Some(_), _) => RefundState::Pending,
+            (None, _) if s.unclaimed.is_positive() && s.refundable_amount().0 == 0 => RefundState::Unclaimed,
             (None, RefundFlag::Refundable) => RefundState::Refundable,
             (None, RefundFlag::Refunded) => RefundState::Refunded,
             (None, RefundFlag::NotRefundable(_)) => RefundState::NotRefundable,

@@ -104,11 +104,13 @@ struct ProjectRow {
     area_id: Option<i64>,
     #[diesel(sql_type = Nullable<BigInt>)]
     category_id: Option<i64>,
+    #[diesel(sql_type = Nullable<Text>)]
+    owner_email: Option<String>,
 }
 
 const PROJECT: &str = "SELECT p.id, p.slug, p.title, p.description, p.content, p.target_amount, p.period_end, \
        p.funding_model, p.is_donation, p.tax_includes, p.accepts_card, p.accepts_bank_transfer, \
-       p.area_id, p.category_id, \
+       p.area_id, p.category_id, p.owner_email, \
        pub.published_at, coalesce(pub.end_extensions, 0)::smallint AS end_extensions, \
        coalesce(t.paid_amount, 0)::bigint AS raised, coalesce(t.supports, 0)::bigint AS backers \
      FROM projects p \
@@ -333,6 +335,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 accepts_bank_transfer: row.accepts_bank_transfer,
                 area_id: row.area_id,
                 category_id: row.category_id,
+                owner_email: row.owner_email,
             },
             published_at: row.published_at,
             end_extensions: u8::try_from(row.end_extensions)
@@ -350,14 +353,15 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 sql_query(
                     "INSERT INTO projects (slug, title, description, content, target_amount, period_end, \
                        funding_model, is_donation, tax_includes, accepts_card, accepts_bank_transfer, created_at, \
-                       updated_at, area_id, category_id) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14) RETURNING id"
+                       updated_at, area_id, category_id, owner_email) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15) RETURNING id"
                 ),
                 terms
             )
             .bind::<Timestamptz, _>(now)
             .bind::<Nullable<BigInt>, _>(terms.area_id)
             .bind::<Nullable<BigInt>, _>(terms.category_id)
+            .bind::<Nullable<Text>, _>(terms.owner_email.clone())
             .get_result(conn)
             .map_err(map_diesel)
         })
@@ -396,7 +400,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                         "UPDATE projects SET slug = $1, title = $2, description = $3, content = $4, \
                            target_amount = $5, period_end = $6, funding_model = $7, is_donation = $8, \
                            tax_includes = $9, accepts_card = $10, accepts_bank_transfer = $11, updated_at = $12, \
-                           area_id = $20, category_id = $21 \
+                           area_id = $20, category_id = $21, owner_email = $22 \
                          WHERE id = $13 AND (NOT $14 OR (slug = $15 AND target_amount = $16 AND funding_model = $17 \
                            AND is_donation = $18 AND tax_includes = $19))"
                     ),
@@ -412,6 +416,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 .bind::<Bool, _>(was_including)
                 .bind::<Nullable<BigInt>, _>(next.area_id)
                 .bind::<Nullable<BigInt>, _>(next.category_id)
+                .bind::<Nullable<Text>, _>(next.owner_email.clone())
                 .execute(conn)?;
                 if written == 0 {
                     return Err(Tx::Refused(RepoError::Conflict("project_changed".into())));

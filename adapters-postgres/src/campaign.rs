@@ -62,6 +62,8 @@ struct FactsRow {
     counted: i64,
     #[diesel(sql_type = BigInt)]
     pending: i64,
+    #[diesel(sql_type = Nullable<Text>)]
+    owner_email: Option<String>,
 }
 
 impl FactsRow {
@@ -75,6 +77,7 @@ impl FactsRow {
             goal: Yen(self.target_amount),
             counted: Yen(self.counted),
             pending: Yen(self.pending),
+            owner_email: self.owner_email,
         })
     }
 }
@@ -85,7 +88,7 @@ impl FactsRow {
 /// Secure in progress; an older one was abandoned and the reconciler ends it).
 static FACTS_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "p.id, p.title, p.slug, p.funding_model, p.target_amount, \
+        "p.id, p.title, p.slug, p.funding_model, p.target_amount, p.owner_email, \
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id), 0)::bigint AS counted, \
            coalesce((SELECT sum(s.total) FROM sales s WHERE s.project_id = p.id AND {awaiting} \
                AND (s.status = '{processing}' OR (s.payment_type = {bank} AND s.transfer_deadline >= $1) \
@@ -117,6 +120,8 @@ struct FollowUpRow {
     #[diesel(sql_type = diesel::sql_types::Bool)]
     mailed: bool,
     #[diesel(sql_type = diesel::sql_types::Bool)]
+    owner_mailed: bool,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
     needs_refund: bool,
 }
 
@@ -127,6 +132,7 @@ static FOLLOW_UPS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT * FROM (\
            SELECT {select}, c.outcome, c.mailed_at IS NOT NULL AS mailed, \
+             c.owner_mailed_at IS NOT NULL AS owner_mailed, \
              (c.outcome = 'failed' AND EXISTS (\
                 SELECT 1 FROM sales s WHERE s.project_id = p.id AND {counts} AND s.flag = 1 \
                   AND (c.refund_job_id IS NULL OR s.paid_at > (SELECT j.created_at FROM background_jobs j \
@@ -135,7 +141,8 @@ static FOLLOW_UPS: LazyLock<String> = LazyLock::new(|| {
                   AND j.status IN ('queued', 'running') AND j.payload->>'project_id' = p.id::text)) AS needs_refund \
            FROM projects p JOIN project_closings c ON c.project_id = p.id \
            WHERE c.decided_at IS NOT NULL\
-         ) f WHERE NOT f.mailed OR f.needs_refund ORDER BY f.id LIMIT $2",
+         ) f WHERE NOT f.mailed OR f.needs_refund OR (NOT f.owner_mailed AND f.owner_email IS NOT NULL) \
+         ORDER BY f.id LIMIT $2",
         select = FACTS_COLUMNS.as_str(),
         counts = crate::sql_rules::counts_toward_totals("s"),
     )
@@ -149,6 +156,13 @@ struct RecipientRow {
     name: String,
     #[diesel(sql_type = SmallInt)]
     pay_type: i16,
+}
+
+#[derive(QueryableByName)]
+struct IdOnly {
+    #[diesel(sql_type = BigInt)]
+    #[allow(dead_code)]
+    id: i64,
 }
 
 fn outcome(raw: &str) -> Result<CloseOutcome, RepoError> {
@@ -231,6 +245,7 @@ impl<C: Clock + 'static> ClosingStore for PgCampaigns<C> {
                     Ok(FollowUp {
                         outcome: outcome(&row.outcome)?,
                         mailed: row.mailed,
+                        owner_mailed: row.owner_mailed,
                         needs_refund: row.needs_refund,
                         facts: row.facts.into_facts()?,
                     })
@@ -275,6 +290,40 @@ impl<C: Clock + 'static> ClosingStore for PgCampaigns<C> {
             .execute(conn)
             .map_err(map_diesel)?;
             expect_row(updated)
+        })
+        .await
+    }
+
+    async fn queue_owner_mail(
+        &self,
+        project: ProjectId,
+        payload: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<bool, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            conn.transaction::<Option<bool>, diesel::result::Error, _>(|conn| {
+                // The compare-and-set: one run records the owner told, and only that run queues the mail.
+                let won = sql_query(
+                    "UPDATE project_closings SET owner_mailed_at = $2 \
+                     WHERE project_id = $1 AND decided_at IS NOT NULL AND owner_mailed_at IS NULL",
+                )
+                .bind::<BigInt, _>(project.get())
+                .bind::<Timestamptz, _>(now)
+                .execute(conn)?;
+                if won == 1 {
+                    crate::jobs::queue_mail_in(conn, &payload)?;
+                    return Ok(Some(true));
+                }
+                let decided = sql_query(
+                    "SELECT project_id AS id FROM project_closings WHERE project_id = $1 AND decided_at IS NOT NULL",
+                )
+                .bind::<BigInt, _>(project.get())
+                .get_result::<IdOnly>(conn)
+                .optional()?;
+                Ok(decided.map(|_| false))
+            })
+            .map_err(map_diesel)?
+            .ok_or(RepoError::NotFound)
         })
         .await
     }

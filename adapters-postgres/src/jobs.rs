@@ -63,6 +63,18 @@ struct IdRow {
     id: i64,
 }
 
+/// Queues a mail ([`ports::mailer::queued_payload`]) on `conn`, inside the
+/// caller's transaction: the mail and the fact that it was sent commit
+/// together, so a compare-and-set on that fact sends it exactly once.
+pub(crate) fn queue_mail_in(conn: &mut PgConnection, payload: &Value) -> QueryResult<()> {
+    diesel::sql_query("INSERT INTO background_jobs (kind, payload, max_attempts) VALUES ($1, $2::jsonb, $3)")
+        .bind::<Text, _>(ports::mailer::SEND_MAIL)
+        .bind::<Text, _>(payload.to_string())
+        .bind::<Integer, _>(i32::try_from(ports::mailer::MAIL_MAX_ATTEMPTS).unwrap_or(i32::MAX))
+        .execute(conn)
+        .map(|_| ())
+}
+
 fn count(value: i32, column: &str) -> Result<u32, RepoError> {
     u32::try_from(value)
         .map_err(|_| RepoError::Unexpected(anyhow::anyhow!("background_jobs.{column} {value} is negative")))

@@ -16,8 +16,8 @@ use domain::money::Yen;
 use domain::payment::PayType;
 use domain::refund::RefundFlag;
 use ports::admin::refunds::{
-    BeginRefundError, BulkJob, BulkPayload, BulkRow, NewRefund, OpenRefund, OpenRefundOf, OpenRefundStatus,
-    RefundLedger, RefundProject, RefundResult, RefundSale, BULK_MAX_ATTEMPTS, BULK_REFUND,
+    AwaitingAccount, BeginRefundError, BulkJob, BulkPayload, BulkRow, NewRefund, OpenRefund, OpenRefundOf,
+    OpenRefundStatus, RefundLedger, RefundProject, RefundResult, RefundSale, BULK_MAX_ATTEMPTS, BULK_REFUND,
 };
 use ports::payments::gateway::{PaymentId, RefundId};
 use ports::RepoError;
@@ -48,6 +48,8 @@ static SALE_COLUMNS: LazyLock<String> = LazyLock::new(|| {
     {flag} AS flag, s.refund_required, \
     coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.sales_id = s.id AND f.status = 'succeeded'), 0)::int8 \
         AS refunded, \
+    coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.sales_id = s.id AND f.status = 'unclaimed'), 0)::int8 \
+        AS unclaimed, \
     o.id AS open_id, o.amount AS open_amount, o.status AS open_status, o.provider_refund_id AS open_provider, \
     (SELECT f.failure_reason FROM refunds f WHERE f.sales_id = s.id AND f.status = 'failed' \
         ORDER BY f.id DESC LIMIT 1) AS last_failure, \
@@ -98,6 +100,8 @@ struct SaleRow {
     refund_required: bool,
     #[diesel(sql_type = BigInt)]
     refunded: i64,
+    #[diesel(sql_type = BigInt)]
+    unclaimed: i64,
     #[diesel(sql_type = Nullable<BigInt>)]
     open_id: Option<i64>,
     #[diesel(sql_type = Nullable<BigInt>)]
@@ -155,6 +159,7 @@ impl TryFrom<SaleRow> for RefundSale {
             flag,
             refund_required: row.refund_required,
             refunded: Yen(row.refunded),
+            unclaimed: Yen(row.unclaimed),
             // A reason matters only while the sale is still to be refunded.
             last_failure: if flag == RefundFlag::Refundable && open_refund.is_none() { row.last_failure } else { None },
             open_refund,
@@ -218,6 +223,28 @@ struct RefundStateRow {
     provider_refund_id: Option<String>,
     #[diesel(sql_type = Nullable<Text>)]
     failure_reason: Option<String>,
+}
+
+#[derive(QueryableByName)]
+struct AwaitingRow {
+    #[diesel(sql_type = BigInt)]
+    id: i64,
+    #[diesel(sql_type = BigInt)]
+    sales_id: i64,
+    #[diesel(sql_type = BigInt)]
+    amount: i64,
+    #[diesel(sql_type = Text)]
+    provider_refund_id: String,
+    #[diesel(sql_type = Timestamptz)]
+    created_at: DateTime<Utc>,
+    #[diesel(sql_type = Integer)]
+    sent: i32,
+    #[diesel(sql_type = Text)]
+    email: String,
+    #[diesel(sql_type = Text)]
+    name: String,
+    #[diesel(sql_type = Text)]
+    project_title: String,
 }
 
 #[derive(QueryableByName)]
@@ -452,7 +479,10 @@ impl RefundLedger for PgRefundLedger {
         let rows: Vec<RefundStateRow> = with_conn(&self.pool, move |conn| {
             sql_query(
                 "SELECT id, sales_id, amount, status, provider_refund_id, failure_reason FROM refunds \
-                 WHERE status IN ('pending', 'requires_action') AND updated_at < $1 ORDER BY updated_at, id LIMIT $2",
+                 WHERE status IN ('pending', 'requires_action') AND updated_at < $1 \
+                   AND NOT (status = 'requires_action' AND ($1 AT TIME ZONE 'Asia/Tokyo')::date \
+                     > ((created_at AT TIME ZONE 'Asia/Tokyo') + interval '6 months')::date) \
+                 ORDER BY updated_at, id LIMIT $2",
             )
             .bind::<Timestamptz, _>(before)
             .bind::<BigInt, _>(limit)
@@ -471,6 +501,84 @@ impl RefundLedger for PgRefundLedger {
                 })
             })
             .collect()
+    }
+
+    async fn awaiting_account(&self, limit: i64) -> Result<Vec<AwaitingAccount>, RepoError> {
+        let rows: Vec<AwaitingRow> = with_conn(&self.pool, move |conn| {
+            sql_query(
+                "SELECT f.id, f.sales_id, f.amount, f.provider_refund_id, f.created_at, f.reminders_sent::int4 AS sent, \
+                   u.email, coalesce(dn.displayname, u.displayname, '') AS name, p.title AS project_title \
+                 FROM refunds f JOIN sales s ON s.id = f.sales_id JOIN users u ON u.id = s.user_id \
+                   JOIN projects p ON p.id = s.project_id LEFT JOIN display_names dn ON dn.sales_id = s.id \
+                 WHERE f.status = 'requires_action' AND f.provider_refund_id IS NOT NULL \
+                 ORDER BY f.created_at, f.id LIMIT $1",
+            )
+            .bind::<BigInt, _>(limit)
+            .load(conn)
+            .map_err(map_diesel)
+        })
+        .await?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(AwaitingAccount {
+                    refund: r.id,
+                    sale: SaleId(r.sales_id),
+                    amount: Yen(r.amount),
+                    provider: RefundId::new(r.provider_refund_id),
+                    asked_at: r.created_at,
+                    reminders_sent: u32::try_from(r.sent)
+                        .map_err(|_| RepoError::Unexpected(anyhow::anyhow!("reminders_sent {}", r.sent)))?,
+                    email: r.email,
+                    name: r.name,
+                    project_title: r.project_title,
+                })
+            })
+            .collect()
+    }
+
+    async fn queue_reminder(
+        &self,
+        refund: i64,
+        sent: u32,
+        owed: u32,
+        payload: serde_json::Value,
+    ) -> Result<bool, RepoError> {
+        let (sent, owed) = (i32::try_from(sent).unwrap_or(i32::MAX), i32::try_from(owed).unwrap_or(i32::MAX));
+        with_conn(&self.pool, move |conn| {
+            conn.transaction::<bool, DieselError, _>(|conn| {
+                // The compare-and-set on the counter: one process queues the reminder due, every other finds it raised.
+                let won = sql_query(
+                    "UPDATE refunds SET reminders_sent = $3, updated_at = updated_at \
+                     WHERE id = $1 AND status = 'requires_action' AND reminders_sent = $2",
+                )
+                .bind::<BigInt, _>(refund)
+                .bind::<Integer, _>(sent)
+                .bind::<Integer, _>(owed)
+                .execute(conn)?;
+                if won == 1 {
+                    crate::jobs::queue_mail_in(conn, &payload)?;
+                }
+                Ok(won == 1)
+            })
+            .map_err(map_diesel)
+        })
+        .await
+    }
+
+    async fn mark_unclaimed(&self, refund: i64, now: DateTime<Utc>) -> Result<bool, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            // Not 'failed': the amount stays in sales.refunded_amount (the trigger), passed to the company.
+            let updated = sql_query(
+                "UPDATE refunds SET status = 'unclaimed', unclaimed_at = $2, updated_at = $2 \
+                 WHERE id = $1 AND status = 'requires_action'",
+            )
+            .bind::<BigInt, _>(refund)
+            .bind::<Timestamptz, _>(now)
+            .execute(conn)
+            .map_err(map_diesel)?;
+            Ok(updated == 1)
+        })
+        .await
     }
 
     async fn job_refund(&self, job: i64, sale: SaleId) -> Result<Option<(i64, String)>, RepoError> {

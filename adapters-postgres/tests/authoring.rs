@@ -32,6 +32,7 @@ fn terms(slug: &str) -> ProjectTerms {
         accepts_bank_transfer: false,
         area_id: None,
         category_id: None,
+        owner_email: None,
     }
 }
 

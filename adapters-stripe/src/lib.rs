@@ -37,7 +37,7 @@ use stripe_core::payment_intent::{
     RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
-use stripe_core::refund::{CreateRefund, ListRefund, RetrieveRefund};
+use stripe_core::refund::{CancelRefund, CreateRefund, ListRefund, RetrieveRefund};
 use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
@@ -322,6 +322,27 @@ impl PaymentGateway for StripeGateway {
         let payment =
             PaymentId::new(refund.payment_intent.as_ref().map(|p| p.id().as_str().to_owned()).unwrap_or_default());
         convert::refund(&refund, &payment).map_err(GatewayError::Unexpected)
+    }
+
+    async fn cancel_refund(&self, id: &RefundId) -> Result<Refund, GatewayError> {
+        // POST /v1/refunds/{id}/cancel: Stripe allows it only for `requires_action`. Read the refund back on a
+        // refusal, so a supporter who answered meanwhile is seen as answered, not as an error.
+        match CancelRefund::new(path_segment(id.as_str())?).send(&self.client).await.map_err(gateway_error) {
+            Ok(refund) => {
+                let payment = PaymentId::new(
+                    refund.payment_intent.as_ref().map(|p| p.id().as_str().to_owned()).unwrap_or_default(),
+                );
+                convert::refund(&refund, &payment).map_err(GatewayError::Unexpected)
+            }
+            Err(GatewayError::Rejected(reason)) => {
+                let now = self.refund_status(id).await?;
+                match now.status {
+                    RefundStatus::RequiresAction => Err(GatewayError::Rejected(reason)),
+                    _ => Ok(now),
+                }
+            }
+            Err(other) => Err(other),
+        }
     }
 
     async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError> {

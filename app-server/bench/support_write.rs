@@ -120,6 +120,10 @@ impl PaymentGateway for InstantProvider {
         not_on_this_path()
     }
 
+    async fn cancel_refund(&self, _id: &RefundId) -> Result<Refund, GatewayError> {
+        not_on_this_path()
+    }
+
     async fn refunded(&self, _payment: &PaymentId) -> Result<Yen, GatewayError> {
         not_on_this_path()
     }

@@ -39,7 +39,8 @@ class Lifecycle(Scenario):
             'slug': slug, 'title': title, 'lead': 'make lifecycle',
             'story': '<p>make lifecycle</p>', 'goal': goal, 'periodEnd': end,
             'fundingModel': model, 'taxHandling': 'inclusive',
-            'acceptsCard': True, 'acceptsBankTransfer': True}, token)
+            'acceptsCard': True, 'acceptsBankTransfer': True,
+            'ownerEmail': f'owner-{slug}@example.jp'}, token)
         self.api('POST', f'/v1/admin/projects/{made["id"]}/returns', {
             'title': '応援コース', 'description': 'お礼のメールをお送りします。',
             'price': 10000, 'returnType': 0, 'stockLimit': None,
@@ -84,17 +85,45 @@ class Lifecycle(Scenario):
     def refunds(self, project):
         rows = self.sql(
             "SELECT count(*) FILTER (WHERE r.status = 'succeeded') || '|' ||"
-            " count(*) FILTER (WHERE r.status NOT IN ('succeeded', 'failed')) || '|' ||"
-            " coalesce(sum(r.amount) FILTER (WHERE r.status = 'succeeded'), 0)"
+            " count(*) FILTER (WHERE r.status IN ('pending', 'requires_action')) || '|' ||"
+            " coalesce(sum(r.amount) FILTER (WHERE r.status = 'succeeded'), 0) || '|' ||"
+            " count(*) FILTER (WHERE r.status = 'unclaimed')"
             ' FROM refunds r JOIN sales s ON s.id = r.sales_id'
             f' WHERE s.project_id = {project}')
-        done, pending, amount = rows.split('|')
-        return int(done), int(pending), int(amount)
+        done, pending, amount, lapsed = rows.split('|')
+        return int(done), int(pending), int(amount), int(lapsed)
+
+    def refund_of(self, sale, column):
+        return self.sql(f'SELECT {column} FROM refunds WHERE sales_id = {sale}'
+                        ' ORDER BY id DESC LIMIT 1')
+
+    def date_refund_back(self, sale, interval):
+        """Time passing for one refund: the day it was asked is moved back."""
+        self.sql(f"UPDATE refunds SET created_at = now() - interval '{interval}'"
+                 f' WHERE sales_id = {sale}')
+
+    def queued_mails(self, to, subject_part):
+        return int(self.sql(
+            "SELECT count(*) FROM background_jobs WHERE kind = 'send_mail'"
+            f" AND lower(payload->>'to') = lower('{to}')"
+            f" AND payload->>'subject' LIKE '%{subject_part}%'"))
+
+    def owner_mail(self, slug):
+        to = f'owner-{slug}@example.jp'
+        subjects = self.sql(
+            "SELECT string_agg(payload->>'subject', ' / ') FROM background_jobs"
+            f" WHERE kind = 'send_mail' AND lower(payload->>'to') = lower('{to}')")
+        count = self.queued_mails(to, '募集終了のお知らせ')
+        if count != 1:
+            fail(f'the owner {to} got {count} result mails, not one')
+        return subjects
 
     def report(self, token, name, project):
-        done, pending, amount = self.refunds(project)
+        done, pending, amount, lapsed = self.refunds(project)
         line = (f'{name}: {self.outcome(project)}; refunds made {done}'
-                f' ({amount} yen), pending {pending}')
+                f' ({amount} yen), pending {pending}, lapsed unclaimed {lapsed}')
+        slug = self.sql(f'SELECT slug FROM projects WHERE id = {project}')
+        line += f'; owner mail: {self.owner_mail(slug)}'
         if self.outcome(project) == 'succeeded':
             f = self.api('GET', f'/v1/admin/payouts/{project}', token=token)
             g = f['figures']
@@ -126,6 +155,11 @@ def run(s):
     bank_b, total_b = s.back(failing, ret1, f'lc-b-{run_id}@example.jp', 2)
     s.fund(f'lc-b-{run_id}@example.jp', total_b)
     wait_until('the transfer paid', lambda: s.sale_status(bank_b) == 'succeeded', 30)
+    # ... and a transfer whose supporter never answers the refund's account mail.
+    silent = f'lc-f-{run_id}@example.jp'
+    bank_f, total_f = s.back(failing, ret1, silent, 2)
+    s.fund(silent, total_f)
+    wait_until('the silent transfer paid', lambda: s.sale_status(bank_f) == 'succeeded', 30)
     # 2. All-or-nothing that reaches its goal with a transfer pending at its end.
     s.back(pending, ret2, f'lc-c-{run_id}@example.jp', 1)
     bank_d, total_d = s.back(pending, ret2, f'lc-d-{run_id}@example.jp', 2)
@@ -153,13 +187,34 @@ def run(s):
                lambda: s.outcome(all_in) == 'succeeded', 30)
 
     # The card is refunded at once; the transfer's refund waits for an account.
-    wait_until('both refunds asked', lambda: sum(s.refunds(failing)[:2]) == 2, 60)
+    wait_until('the three refunds asked', lambda: sum(s.refunds(failing)[:2]) == 3, 60)
     waiting = s.sql("SELECT r.provider_refund_id FROM refunds r WHERE"
                     f" r.sales_id = {bank_b} AND r.provider_refund_id IS NOT NULL")
     if not waiting:
         fail('the transfer refund never reached the provider')
     s.provider('POST', f'/_test/refunds/{waiting}/bank_details', {})
-    wait_until('both refunds made', lambda: s.refunds(failing)[0] == 2, 60)
+    wait_until('both answered refunds made', lambda: s.refunds(failing)[0] == 2, 60)
+
+    # The silent supporter: reminded on days 7, 30 and 150 (time moved by dating the request back), once each
+    # however many sweeps run, then after 6 months the refund is cancelled at the provider and lapses unclaimed.
+    if s.refund_of(bank_f, 'status') != 'requires_action':
+        fail('the silent supporter\'s refund is not waiting for an account')
+    for days, sent in ((8, '1'), (31, '2'), (151, '3')):
+        s.date_refund_back(bank_f, f'{days} days')
+        wait_until(f'reminder {sent}', lambda: s.refund_of(bank_f, 'reminders_sent') == sent, 30)
+    time.sleep(2.5)  # more sweeps: nothing more is sent
+    reminders = s.queued_mails(silent, '返金先口座のご入力のお願い')
+    print(f'reminders sent to the supporter who never answered: {reminders} (days 7, 30, 150)')
+    if reminders != 3:
+        fail(f'{reminders} reminders queued, not 3')
+    s.date_refund_back(bank_f, '6 months 2 days')
+    wait_until('the lapse', lambda: s.refund_of(bank_f, 'status') == 'unclaimed', 30)
+    provider_id = s.refund_of(bank_f, 'provider_refund_id')
+    at_provider = s.provider('GET', f'/v1/refunds/{provider_id}')['status']
+    print(f'refund lapsed after 6 months: ours unclaimed, provider {at_provider},'
+          f' {total_f} yen kept by the company per the terms')
+    if at_provider != 'canceled':
+        fail(f'the lapsed refund is {at_provider} at the provider')
     per_sale = s.sql('SELECT max(n) FROM (SELECT count(*) AS n FROM refunds r'
                      f' JOIN sales s ON s.id = r.sales_id WHERE s.project_id = {failing}'
                      ' GROUP BY r.sales_id) x')

@@ -39,7 +39,8 @@ What this wrapper changes compared to localstripe's own command:
   transfer arriving and applies it to the customer's open transfers:
   `payment_intent.partially_funded` or `payment_intent.succeeded`.
   A paid transfer can be refunded in parts up to what arrived (settled at
-  once: `succeeded`), and its refunds are listed by `payment_intent`. Limits: no separate `/confirm` of a bank
+  once: `succeeded`), and its refunds are listed by `payment_intent`. A refund waiting for the customer's bank
+  account (`requires_action`) may be cancelled (`POST /v1/refunds/{id}/cancel`, `refund.updated`). Limits: no separate `/confirm` of a bank
   PaymentIntent, no cash-balance endpoints, no
   `customer_cash_balance_transaction.*` or `cash_balance.*` events.
 * Cards saved as customer sources (token -> `POST /v1/customers/{c}/sources`
@@ -547,6 +548,27 @@ def _give_bank_details(id, **kwargs):
     if refund.status != 'requires_action':
         raise UserError(400, 'This refund is not waiting for bank details.')
     refund.status = 'succeeded'
+    refund.next_action = None
+    resources.schedule_webhook(resources.Event('refund.updated', refund))
+    return refund
+
+
+def _cancel_refund(id, **kwargs):
+    """`POST /v1/refunds/{id}/cancel`: as Stripe, only a refund waiting for
+    the customer's bank account (`requires_action`) may be cancelled; the
+    money is refundable again and `refund.updated` is sent. A repeat answers
+    the refund (`canceled`) again; any other state is a 400."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    refund = resources.Refund._api_retrieve(id)  # 404
+    if refund.status == 'canceled':
+        return refund
+    if refund.status != 'requires_action':
+        raise UserError(400, 'You can only cancel refunds with a status of '
+                             'requires_action.')
+    pi = resources.PaymentIntent._api_retrieve(refund.payment_intent)
+    pi._bank['refunded'] = pi._bank.get('refunded', 0) - refund.amount
+    refund.status = 'canceled'
     refund.next_action = None
     resources.schedule_webhook(resources.Event('refund.updated', refund))
     return refund
@@ -1366,6 +1388,8 @@ def build_app():
                                  _clear_refund_failures)
     url = '/_test/refunds/{id}/bank_details'
     server.app.router.add_post(url, server.api_extra(_give_bank_details, url))
+    url = '/v1/refunds/{id}/cancel'
+    server.app.router.add_post(url, server.api_extra(_cancel_refund, url))
     return server.app
 
 

@@ -106,6 +106,18 @@ async fn reconcile(settings: &Settings) -> anyhow::Result<usize> {
             ids.join(", ")
         );
     }
+    if !report.unclaimed.is_empty() {
+        let kept: i64 = report.unclaimed.iter().map(|(_, _, amount)| amount.0).sum();
+        println!(
+            "unclaimed refunds (6 months unanswered, cancelled at the provider; kept by the company per the terms): \
+             {} refunds, {}",
+            report.unclaimed.len(),
+            domain::money::Yen(kept)
+        );
+        for (sale, project, amount) in &report.unclaimed {
+            println!("unclaimed: sale {sale} of project {}: {amount}", project.get());
+        }
+    }
     for d in &report.subscription_differences {
         let there = match d.provider {
             Some((status, months)) => format!("{}, {months} paid months", status.as_str()),

@@ -223,13 +223,16 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&refunds),
         std::time::Duration::from_secs(settings.payment_sweep_seconds),
     );
-    let closings: Arc<dyn Closings> = Arc::new(ClosingService::new(
-        PgCampaigns::new(pool.clone()),
-        Arc::clone(&refunds),
-        mailer.clone(),
-        SystemClock,
-        site.clone(),
-    ));
+    let closings: Arc<dyn Closings> = Arc::new(
+        ClosingService::new(
+            PgCampaigns::new(pool.clone()),
+            Arc::clone(&refunds),
+            mailer.clone(),
+            SystemClock,
+            site.clone(),
+        )
+        .with_statements(Arc::new(PgCampaigns::new(pool.clone())), domain::money::Yen(settings.payout_transfer_fee)),
+    );
     if settings.campaign_close_seconds > 0 {
         crate::workers::spawn_campaign_closing(
             closings,

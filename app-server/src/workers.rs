@@ -157,6 +157,17 @@ pub fn spawn_refund_work(refunds: Arc<dyn ports::admin::refunds::Refunds>, sweep
                     Ok(changed) => tracing::info!(changed, "open refunds updated"),
                     Err(e) => tracing::warn!(error = %e, "open refund sweep failed"),
                 }
+                // Reminders and lapses of refunds waiting for a bank account: each pass is safe in any process.
+                match refunds.remind_and_lapse().await {
+                    Ok(report) if report == Default::default() => {}
+                    Ok(report) => tracing::info!(
+                        reminded = report.reminded,
+                        lapsed = report.lapsed,
+                        answered = report.answered,
+                        "refunds waiting for an account"
+                    ),
+                    Err(e) => tracing::warn!(error = %e, "refund reminders failed"),
+                }
             }
             tokio::time::sleep(POLL_INTERVAL).await;
         }

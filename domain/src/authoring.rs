@@ -12,6 +12,7 @@
 
 use chrono::{DateTime, NaiveDate, Utc};
 
+use crate::account::Email;
 use crate::money::Yen;
 use crate::project::FundingModel;
 use crate::returns::ReturnType;
@@ -200,7 +201,13 @@ pub struct ProjectTerms {
     pub area_id: Option<i64>,
     /// What the project is about (`categories.id`); optional, editable at any time.
     pub category_id: Option<i64>,
+    /// Where the owner (プロジェクト実行者) is told the campaign's result and
+    /// payout; optional (no mail without it), at most [`Email::MAX_LEN`].
+    pub owner_email: Option<String>,
 }
+
+/// Shown when the owner's address is not an address.
+pub const MSG_OWNER_EMAIL: &str = "プロジェクト実行者のメールアドレスを正しい形式（254文字以内）で入力してください。";
 
 /// Shown when the chosen area is not on the list (any more).
 pub const MSG_AREA_UNKNOWN: &str = "地域を選び直してください。";
@@ -254,6 +261,14 @@ pub fn check_terms(
     }
     if !terms.accepts_card && !terms.accepts_bank_transfer {
         errors.push(FieldError::new("acceptsCard", MSG_NO_PAYMENT_METHOD));
+    }
+    // Blank means none; anything else must be one plausible address (trimmed).
+    match terms.owner_email.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
+        None => terms.owner_email = None,
+        Some(raw) => match Email::parse(raw) {
+            Ok(email) => terms.owner_email = Some(email.as_str().to_string()),
+            Err(_) => errors.push(FieldError::new("ownerEmail", MSG_OWNER_EMAIL)),
+        },
     }
     if errors.is_empty() {
         Ok(terms)
@@ -448,6 +463,18 @@ mod tests {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
     }
 
+    #[test]
+    fn the_owner_address_is_optional_trimmed_and_refused_when_not_an_address() {
+        let blank = check_terms(ProjectTerms { owner_email: Some("  ".into()), ..terms() }, false, TODAY()).unwrap();
+        assert_eq!(blank.owner_email, None);
+        let set = ProjectTerms { owner_email: Some(" owner@example.jp ".into()), ..terms() };
+        assert_eq!(check_terms(set, false, TODAY()).unwrap().owner_email.as_deref(), Some("owner@example.jp"));
+        for bad in ["owner".to_string(), format!("{}@example.jp", "a".repeat(250))] {
+            let errors = check_terms(ProjectTerms { owner_email: Some(bad), ..terms() }, false, TODAY()).unwrap_err();
+            assert_eq!(errors, vec![FieldError::new("ownerEmail", MSG_OWNER_EMAIL)]);
+        }
+    }
+
     fn terms() -> ProjectTerms {
         ProjectTerms {
             slug: "maebashi-roses".into(),
@@ -462,6 +489,7 @@ mod tests {
             accepts_bank_transfer: false,
             area_id: None,
             category_id: None,
+            owner_email: None,
         }
     }
 

@@ -94,6 +94,14 @@ struct QueuedMail {
     text_body: String,
 }
 
+/// A mail as the queue keeps it: the payload of a [`SEND_MAIL`] job. For a
+/// store that queues a mail in the same transaction as the compare-and-set
+/// that records it sent, so that it goes exactly once (the owner's result
+/// mail, a refund reminder); [`MailDelivery`] sends it like any other.
+pub fn queued_payload(mail: &OutgoingMail) -> serde_json::Value {
+    serde_json::json!({ "to": mail.to.as_str(), "subject": mail.subject, "text_body": mail.text_body })
+}
+
 /// The `Mailer` the use cases get: a mail is written to the durable job
 /// queue (so a request answers as fast whether or not it mails, and a relay
 /// outage delays mail but fails nothing); [`MailDelivery`] sends it.
@@ -332,5 +340,16 @@ mod tests {
         relay.expect_send().never();
 
         assert!(!MailDelivery::new(queue, relay, clock(), "test:1".into()).deliver_next().await.unwrap());
+    }
+
+    #[test]
+    fn a_payload_queued_by_a_store_reads_back_as_the_mail() {
+        let mail = OutgoingMail {
+            to: Email::parse("owner@example.jp").unwrap(),
+            subject: "件名".into(),
+            text_body: "本文".into(),
+        };
+        let read: QueuedMail = serde_json::from_value(queued_payload(&mail)).unwrap();
+        assert_eq!((read.to, read.subject, read.text_body), (mail.to, mail.subject, mail.text_body));
     }
 }

@@ -90,6 +90,8 @@ pub(super) struct SaleRow {
     refund_required: bool,
     #[diesel(sql_type = BigInt)]
     refunded_amount: i64,
+    #[diesel(sql_type = diesel::sql_types::BigInt)]
+    unclaimed_amount: i64,
     #[diesel(sql_type = Timestamptz)]
     created_at: DateTime<Utc>,
 }
@@ -139,6 +141,7 @@ impl TryFrom<SaleRow> for SaleRecord {
             card: provider_id(row.card_id, PaymentMethodId::new),
             refund_required: row.refund_required,
             refunded: Yen(row.refunded_amount),
+            unclaimed: Yen(row.unclaimed_amount),
             created_at: row.created_at,
         })
     }
@@ -151,7 +154,9 @@ pub(super) const SALE_SELECT: &str = "SELECT s.id, s.user_id, u.email, s.project
        s.amount, s.tax, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
        s.intent_id, coalesce(d.displayname, '') AS displayname, s.amount_remaining, \
        s.bank_instructions::text AS bank_instructions, s.transfer_deadline, s.card_id, s.one_time_card_id, \
-       s.refund_required, s.refunded_amount, s.created_at \
+       s.refund_required, s.refunded_amount, s.created_at, \
+       coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.sales_id = s.id AND f.status = 'unclaimed'), 0)::int8 \
+         AS unclaimed_amount \
      FROM sales s \
      JOIN users u ON u.id = s.user_id \
      JOIN projects p ON p.id = s.project_id \

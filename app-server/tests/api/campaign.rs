@@ -183,3 +183,155 @@ async fn a_project_waits_for_a_transfer_within_its_deadline_and_succeeds_when_it
     assert!(csv.starts_with('\u{feff}'), "Excel reads UTF-8 by its byte-order mark");
     assert!(csv.contains(&format!("\"{}\"", confirmed - confirmed * 2 / 10)));
 }
+
+/// The operators' edit body of a project as it stands, with `owner_email`.
+async fn with_owner(app: &TestApp, token: &str, project: i64, owner_email: &str) -> Value {
+    let current: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{project}"), token).await.json().await.unwrap();
+    let mut body = json!({});
+    for field in [
+        "slug",
+        "title",
+        "lead",
+        "story",
+        "goal",
+        "periodEnd",
+        "fundingModel",
+        "taxHandling",
+        "acceptsCard",
+        "acceptsBankTransfer",
+        "areaId",
+        "categoryId",
+    ] {
+        body[field] = current[field].clone();
+    }
+    body["ownerEmail"] = json!(owner_email);
+    body
+}
+
+#[tokio::test]
+async fn the_owner_set_on_the_edit_form_is_told_a_failed_result_once_however_often_the_close_runs() {
+    let app = spawn_demo_app_with(|s| s.campaign_close_seconds = 1).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let (project, _) = return_id(&app, "thanks-mail").await;
+    let path = format!("/v1/admin/projects/{project}");
+
+    // A bad address is refused on its field, in Japanese; a good one is kept and shown back.
+    let refused = app.post_json_with_token(&path, &admin, &with_owner(&app, &admin, project, "owner@").await).await;
+    assert_eq!(refused.status(), 400);
+    let refused: Value = refused.json().await.unwrap();
+    assert_eq!(refused["field"], "ownerEmail", "{refused}");
+    assert_eq!(refused["message"], "プロジェクト実行者のメールアドレスを正しい形式（254文字以内）で入力してください。");
+    let owner = unique_email("owner");
+    let saved = app.post_json_with_token(&path, &admin, &with_owner(&app, &admin, project, &owner).await).await;
+    assert_eq!(saved.status(), 200);
+    let shown: Value = app.get_with_token(&path, &admin).await.json().await.unwrap();
+    assert_eq!(shown["ownerEmail"], json!(owner));
+
+    card_support(&app, &unique_email("owner-backer")).await;
+    end_yesterday(&app, project, 1_000_000_000);
+    until("the close", || closing_of(&app, project) == "failed").await;
+    let mails = app.mails_to(&owner, 1).await;
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert!(mails[0]["subject"].as_str().unwrap().contains("募集終了のお知らせ"), "{}", mails[0]["subject"]);
+    assert!(mails[0]["subject"].as_str().unwrap().ends_with("（不成立）"));
+    assert!(mails[0]["text"].as_str().unwrap().contains("全額返金します。お支払いはありません。"));
+
+    // The close runs again (every second) and a second server's close too: still one mail.
+    app.execute(&format!("UPDATE project_closings SET mailed_at = NULL WHERE project_id = {project}"));
+    until("the supporters' round again", || closing_of(&app, project) == "failed").await;
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(app.mails_to(&owner, 0).await.len(), 1);
+    assert_eq!(
+        app.query_i64(&format!(
+            "SELECT count(*) AS value FROM background_jobs WHERE kind = 'send_mail' AND payload->>'to' = '{owner}'"
+        )),
+        1
+    );
+}
+
+/// Our reminders of a refund waiting for the supporter's account, sent to `to`.
+async fn reminders_to(app: &TestApp, to: &str) -> usize {
+    app.mails_to(to, 0)
+        .await
+        .into_iter()
+        .filter(|m| m["subject"].as_str().is_some_and(|s| s.contains("返金先口座のご入力のお願い")))
+        .count()
+}
+
+#[tokio::test]
+async fn a_bank_refund_left_unanswered_is_reminded_once_per_due_date_then_lapses_unclaimed_after_six_months() {
+    let app = spawn_demo_app_with(|s| s.payment_sweep_seconds = 1).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let (project, _) = return_id(&app, "thanks-mail").await;
+    let guest = unique_email("unclaimed");
+    let mut body = support_body(&app, "thanks-mail", 2).await;
+    body["guestEmail"] = json!(guest);
+    let (status, answer) = place(&app, None, &body).await;
+    assert_eq!(status, 200, "{answer}");
+    let (sale, total) = (answer["sale"]["id"].as_i64().unwrap(), answer["sale"]["total"].as_i64().unwrap());
+    let amount = total.to_string();
+    provider_post(
+        &format!("/v1/test_helpers/customers/{}/fund_cash_balance", customer_of(&app, &guest)),
+        &[("amount", amount.as_str()), ("currency", "jpy")],
+    )
+    .await;
+    until("the transfer paid", || {
+        app.query_text(&format!("SELECT status AS value FROM sales WHERE id = {sale}")) == "succeeded"
+    })
+    .await;
+    let refunded = app
+        .post_json_with_token("/v1/stripe/intent/set/refund", &admin, &json!({"saleId": sale, "amount": total}))
+        .await;
+    assert_eq!(refunded.status(), 200);
+    let refund_row = |column: &str| {
+        app.query_text(&format!(
+            "SELECT {column}::text AS value FROM refunds WHERE sales_id = {sale} ORDER BY id DESC LIMIT 1"
+        ))
+    };
+    assert_eq!(refund_row("status"), "requires_action");
+
+    // A week after it was asked (time moved by dating the request back): one reminder, and only one.
+    app.execute(&format!("UPDATE refunds SET created_at = now() - interval '8 days' WHERE sales_id = {sale}"));
+    until("the first reminder recorded", || refund_row("reminders_sent") == "1").await;
+    let mut reminder = None;
+    for _ in 0..100 {
+        reminder = app
+            .mails_to(&guest, 0)
+            .await
+            .into_iter()
+            .find(|m| m["subject"].as_str().is_some_and(|s| s.contains("返金先口座のご入力のお願い")));
+        if reminder.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let reminder = reminder.expect("the reminder mail");
+    assert!(reminder["text"].as_str().unwrap().contains("メール内のリンクから口座をご入力ください"), "{reminder}");
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(reminders_to(&app, &guest).await, 1);
+    assert_eq!(refund_row("reminders_sent"), "1");
+
+    // Seven months on without an answer: cancelled at the provider, recorded unclaimed, shown so, never refundable.
+    app.execute(&format!("UPDATE refunds SET created_at = now() - interval '7 months' WHERE sales_id = {sale}"));
+    until("the lapse", || refund_row("status") == "unclaimed").await;
+    let provider_id = refund_row("provider_refund_id");
+    let (base, key) = crate::provider::provider();
+    let at_provider: Value = reqwest::Client::new()
+        .get(format!("{base}/v1/refunds/{provider_id}"))
+        .basic_auth(key, Some(""))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(at_provider["status"], "canceled");
+    assert_eq!(app.query_i64(&format!("SELECT refunded_amount AS value FROM sales WHERE id = {sale}")), total);
+    let url = format!("/v1/sales/get/list?project_id={project}&intent=1&refunds=1");
+    let table: Value = app.get_with_token(&url, &admin).await.json().await.unwrap();
+    let row = table["data"]["data"].as_array().unwrap().iter().find(|r| r["id"] == sale).unwrap().clone();
+    assert_eq!((row["state"].as_str(), row["refundableAmount"].as_i64()), (Some("unclaimed"), Some(0)), "{row}");
+    // No reminder after the lapse.
+    assert_eq!(reminders_to(&app, &guest).await, 1);
+}

@@ -220,6 +220,7 @@ fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
         ("acceptsBankTransfer", json!(terms.accepts_bank_transfer)),
         ("areaId", json!(terms.area_id)),
         ("categoryId", json!(terms.category_id)),
+        ("ownerEmail", json!(terms.owner_email)),
     ]
 }
 

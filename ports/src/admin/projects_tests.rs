@@ -51,6 +51,7 @@ fn terms() -> ProjectTerms {
         accepts_bank_transfer: true,
         area_id: None,
         category_id: None,
+        owner_email: None,
     }
 }
 

@@ -16,7 +16,8 @@
 //!    frees the reservation (the amount counts again, in the same
 //!    transaction) and keeps the reason, so the sale stays refundable.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, NaiveDate, Utc};
+use domain::closing::{refund_lapsed, refund_reminder_due, refund_reminders_owed, refund_unclaimed_after};
 use domain::ids::{ProjectId, SaleId, UserId};
 use domain::money::Yen;
 use domain::payment::PayType;
@@ -24,6 +25,7 @@ use domain::refund::{
     check_single_refund, plan_bulk_refund, refundable_amount, BulkMode, BulkRefundError, RefundFlag, RefundRow,
     RefundRuleError,
 };
+use domain::time::tokyo_date;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -31,7 +33,7 @@ use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
 use crate::accounts::SiteInfo;
 use crate::clock::Clock;
 use crate::jobs::JobQueue;
-use crate::mailer::{Mailer, OutgoingMail};
+use crate::mailer::{queued_payload, Mailer, OutgoingMail};
 use crate::payments::gateway::{
     GatewayError, IdempotencyKey, KeyNamespace, KeyPurpose, PaymentGateway, PaymentId, Refund, RefundId, RefundRequest,
     RefundStatus,
@@ -120,6 +122,8 @@ pub struct RefundSale {
     pub refund_required: bool,
     /// Yen of succeeded refunds.
     pub refunded: Yen,
+    /// Yen of refunds that lapsed unanswered (`unclaimed`): kept by the company, never refundable again.
+    pub unclaimed: Yen,
     pub open_refund: Option<OpenRefund>,
     /// Why the provider refused the last attempt, while the sale is still refundable.
     pub last_failure: Option<String>,
@@ -143,7 +147,7 @@ impl RefundSale {
     /// What may still be refunded of this sale (`domain::refund::refundable_amount`): 0 while a refund is
     /// under way or once the sale is not refundable.
     pub fn refundable_amount(&self) -> Yen {
-        refundable_amount(self.total, self.refunded, self.rule_flag())
+        refundable_amount(self.total, Yen(self.refunded.0.saturating_add(self.unclaimed.0)), self.rule_flag())
     }
 
     /// The flag the refund rules see: a sale with a refund under way is not
@@ -210,6 +214,34 @@ pub struct OpenRefundOf {
     pub amount: Yen,
     pub status: OpenRefundStatus,
     pub provider: Option<RefundId>,
+}
+
+/// A bank-transfer refund waiting for the supporter's account
+/// (`requires_action`), for the reminders and the lapse after 6 months.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AwaitingAccount {
+    pub refund: i64,
+    pub sale: SaleId,
+    pub amount: Yen,
+    pub provider: RefundId,
+    /// When the refund was asked for (the provider mailed the supporter then).
+    pub asked_at: DateTime<Utc>,
+    /// Reminders recorded sent (`refunds.reminders_sent`).
+    pub reminders_sent: u32,
+    pub email: String,
+    /// The sale's display name (the mail's salutation).
+    pub name: String,
+    pub project_title: String,
+}
+
+/// What one pass of reminders and lapses did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReminderReport {
+    pub reminded: u32,
+    /// Cancelled at the provider and recorded `unclaimed`.
+    pub lapsed: u32,
+    /// Answered by the supporter meanwhile: refunded as usual.
+    pub answered: u32,
 }
 
 /// One row of a bulk job's results.
@@ -289,6 +321,27 @@ pub trait RefundLedger: Send + Sync {
 
     /// Open refunds not touched since `before`, oldest first, at most `limit`.
     async fn open_refunds(&self, before: DateTime<Utc>, limit: i64) -> Result<Vec<OpenRefundOf>, RepoError>;
+
+    /// Bank-transfer refunds waiting for the supporter's account that have a
+    /// provider id, oldest first, at most `limit`.
+    async fn awaiting_account(&self, limit: i64) -> Result<Vec<AwaitingAccount>, RepoError>;
+
+    /// Queues a reminder (`payload`: [`crate::mailer::queued_payload`]) and
+    /// raises the refund's reminder count from `sent` to `owed`, in one
+    /// transaction, only while the refund still waits and its count is still
+    /// `sent` (compare-and-set): `true` only for the call that queued it.
+    async fn queue_reminder(
+        &self,
+        refund: i64,
+        sent: u32,
+        owed: u32,
+        payload: serde_json::Value,
+    ) -> Result<bool, RepoError>;
+
+    /// Records a refund cancelled at the provider after 6 months unanswered
+    /// as `unclaimed` (it stays reserved: the amount passes to the company),
+    /// only while it waits (`requires_action`): `true` for the call that did.
+    async fn mark_unclaimed(&self, refund: i64, now: DateTime<Utc>) -> Result<bool, RepoError>;
 
     /// The refund this job made of this sale, if any: (refund id, status).
     async fn job_refund(&self, job: i64, sale: SaleId) -> Result<Option<(i64, String)>, RepoError>;
@@ -372,8 +425,13 @@ pub trait Refunds: Send + Sync {
     async fn bulk_status(&self, project: ProjectId) -> Result<Option<BulkJob>, RefundError>;
     /// Runs the oldest due bulk job, if any; true when one was run.
     async fn run_next_bulk(&self, worker: &str) -> Result<bool, RefundError>;
-    /// Asks the provider again about open refunds; how many changed.
+    /// Asks the provider again about open refunds; how many changed. A bank
+    /// transfer refund unanswered past its 6 months is left to [`Refunds::remind_and_lapse`].
     async fn sweep_open_refunds(&self) -> Result<usize, RefundError>;
+    /// Bank-transfer refunds waiting for the supporter's account: reminds
+    /// them on days 7, 30 and 150 (once each), and after 6 months cancels the
+    /// refund at the provider and records it `unclaimed` (terms).
+    async fn remind_and_lapse(&self) -> Result<ReminderReport, RefundError>;
 }
 
 #[derive(Debug, Clone)]
@@ -583,6 +641,33 @@ fn reason_of(e: &GatewayError) -> String {
     text.chars().take(500).collect()
 }
 
+/// The reminder of a refund waiting for the supporter's bank account.
+pub fn reminder_mail(
+    site: &SiteInfo,
+    waiting: &AwaitingAccount,
+    last_day: NaiveDate,
+    to: domain::account::Email,
+) -> OutgoingMail {
+    OutgoingMail {
+        to,
+        subject: format!("【{}】返金先口座のご入力のお願い（再送のご案内）", site.site_name),
+        text_body: format!(
+            "{name} 様\n\nご支援の返金{amount}円について、返金先口座のご入力をお待ちしています。\n\
+             決済事業者（Stripe）から届いた「返金先口座の入力」のメールを開き、メール内のリンクから口座をご入力ください。\n\
+             メールが見当たらない場合は、迷惑メールフォルダもご確認ください。\n\n\
+             {last}までにご入力がない場合、利用規約により返金の権利は失われ、返金額は当社に帰属します（返金の依頼から6か月）。\n\n\
+             プロジェクト：{project}\n返金額：{amount}円\n\n\
+             ――――――――――――――――――――\n{site}\n{url}/\n",
+            name = if waiting.name.trim().is_empty() { "支援者" } else { waiting.name.trim() },
+            amount = waiting.amount.grouped(),
+            last = last_day.format("%Y年%-m月%-d日"),
+            project = waiting.project_title,
+            site = site.site_name,
+            url = site.public_url,
+        ),
+    }
+}
+
 /// The supporter's refund mail.
 pub fn refund_mail(site: &SiteInfo, sale: &RefundSale, amount: Yen, to: domain::account::Email) -> OutgoingMail {
     let how = match sale.pay_type {
@@ -696,6 +781,50 @@ where
             }
         }
         Ok(true)
+    }
+
+    async fn remind_and_lapse(&self) -> Result<ReminderReport, RefundError> {
+        let mut report = ReminderReport::default();
+        for waiting in self.ledger.awaiting_account(100).await? {
+            let now = self.clock.now();
+            let (asked, today) = (tokyo_date(waiting.asked_at), tokyo_date(now));
+            if refund_lapsed(asked, today) {
+                match self.gateway.cancel_refund(&waiting.provider).await {
+                    Ok(refund) if refund.status == RefundStatus::Canceled => {
+                        if self.ledger.mark_unclaimed(waiting.refund, now).await? {
+                            tracing::info!(refund = waiting.refund, sale = %waiting.sale, "refund lapsed unclaimed");
+                            report.lapsed += 1;
+                        }
+                    }
+                    // The supporter answered before the cancel: refunded as today.
+                    Ok(refund) => {
+                        let result = result_of(refund);
+                        if self.ledger.finish_refund(waiting.refund, result, now).await? {
+                            let sale = self.ledger.refund_sale(waiting.sale).await?;
+                            self.mail_refunded(&sale, waiting.amount).await;
+                            report.answered += 1;
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(refund = waiting.refund, error = %e, "lapsed refund not cancelled; retried")
+                    }
+                }
+                continue;
+            }
+            let owed = refund_reminders_owed(asked, today);
+            if owed > waiting.reminders_sent && refund_reminder_due(asked, waiting.reminders_sent, today) {
+                let Ok(to) = domain::account::Email::parse(&waiting.email) else { continue };
+                let mail = reminder_mail(&self.config.site, &waiting, refund_unclaimed_after(asked), to);
+                if self
+                    .ledger
+                    .queue_reminder(waiting.refund, waiting.reminders_sent, owed, queued_payload(&mail))
+                    .await?
+                {
+                    report.reminded += 1;
+                }
+            }
+        }
+        Ok(report)
     }
 
     async fn sweep_open_refunds(&self) -> Result<usize, RefundError> {

@@ -34,6 +34,7 @@ fn sale(id: i64, total: i64) -> RefundSale {
         flag: RefundFlag::Refundable,
         refund_required: false,
         refunded: Yen(0),
+        unclaimed: Yen(0),
         open_refund: None,
         last_failure: None,
         payment: Some(PaymentId::new(format!("pi_{id}"))),
@@ -305,4 +306,114 @@ fn the_sponsor_name_is_the_first_non_blank_of_username_displayname_corporatename
     assert_eq!(s.sponsor_name(), "花子商店");
     s.username = Some("hanako".into());
     assert_eq!(s.sponsor_name(), "hanako");
+}
+
+fn waiting(refund: i64, asked: (i32, u32, u32), sent: u32) -> AwaitingAccount {
+    AwaitingAccount {
+        refund,
+        sale: SaleId(refund * 10),
+        amount: Yen(3_300),
+        provider: RefundId::new(format!("re_{refund}")),
+        // Tokyo noon of the day asked.
+        asked_at: Utc.with_ymd_and_hms(asked.0, asked.1, asked.2, 3, 0, 0).unwrap(),
+        reminders_sent: sent,
+        email: format!("bank{refund}@example.jp"),
+        name: "山田".into(),
+        project_title: "沼田の花".into(),
+    }
+}
+
+#[tokio::test]
+async fn a_waiting_bank_refund_is_reminded_once_per_due_date_and_a_late_job_sends_one_not_a_burst() {
+    let mut m = Mocks::new();
+    m.ledger.expect_awaiting_account().returning(|_| {
+        Ok(vec![
+            waiting(1, (2026, 11, 20), 0), // day 7: the first reminder
+            waiting(2, (2026, 9, 28), 2),  // day 60: both due ones sent
+            waiting(3, (2026, 7, 30), 0),  // day 120, job was down: one mail, the count catches up to 2
+            waiting(4, (2026, 11, 21), 0), // day 6: nothing yet
+        ])
+    });
+    let queued = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&queued);
+    m.ledger.expect_queue_reminder().times(2).returning(move |refund, sent, owed, payload| {
+        log.lock().unwrap().push((refund, sent, owed, payload));
+        Ok(true)
+    });
+    m.gateway.expect_cancel_refund().never();
+    m.ledger.expect_mark_unclaimed().never();
+
+    let report = m.service().remind_and_lapse().await.unwrap();
+
+    assert_eq!((report.reminded, report.lapsed, report.answered), (2, 0, 0));
+    let queued = queued.lock().unwrap();
+    assert_eq!(queued.iter().map(|q| (q.0, q.1, q.2)).collect::<Vec<_>>(), vec![(1, 0, 1), (3, 0, 2)]);
+    assert_eq!(queued[0].3["to"], "bank1@example.jp");
+    assert_eq!(queued[0].3["subject"], "【上毛クラウドファンディング】返金先口座のご入力のお願い（再送のご案内）");
+    let body = queued[0].3["text_body"].as_str().unwrap();
+    assert!(body.starts_with("山田 様"), "{body}");
+    assert!(
+        body.contains("決済事業者（Stripe）から届いた「返金先口座の入力」のメールを開き、メール内のリンクから"),
+        "{body}"
+    );
+    assert!(body.contains("2027年5月20日までにご入力がない場合、利用規約により返金の権利は失われ"), "{body}");
+}
+
+#[tokio::test]
+async fn a_reminder_another_process_queued_first_is_not_counted_again() {
+    let mut m = Mocks::new();
+    m.ledger.expect_awaiting_account().returning(|_| Ok(vec![waiting(1, (2026, 11, 20), 0)]));
+    m.ledger.expect_queue_reminder().times(1).returning(|_, _, _, _| Ok(false));
+    assert_eq!(m.service().remind_and_lapse().await.unwrap().reminded, 0);
+}
+
+#[tokio::test]
+async fn after_six_months_unanswered_the_refund_is_cancelled_at_the_provider_and_recorded_unclaimed() {
+    let mut m = Mocks::new();
+    // Asked 2026-05-26: its last day is 2026-11-26, and today (Tokyo) is 2026-11-27.
+    m.ledger.expect_awaiting_account().returning(|_| Ok(vec![waiting(5, (2026, 5, 26), 3)]));
+    m.gateway
+        .expect_cancel_refund()
+        .with(eq(RefundId::new("re_5")))
+        .times(1)
+        .returning(|_| Ok(provider_refund(RefundStatus::Canceled)));
+    m.ledger.expect_mark_unclaimed().with(eq(5), eq(now())).times(1).returning(|_, _| Ok(true));
+    m.ledger.expect_finish_refund().never();
+    m.ledger.expect_queue_reminder().never();
+    m.mailer.expect_send().never();
+
+    let report = m.service().remind_and_lapse().await.unwrap();
+
+    assert_eq!((report.reminded, report.lapsed, report.answered), (0, 1, 0));
+}
+
+#[tokio::test]
+async fn the_last_day_still_waits_and_a_supporter_who_answered_before_the_cancel_is_refunded_as_usual() {
+    let mut m = Mocks::new();
+    m.ledger.expect_awaiting_account().returning(|_| {
+        Ok(vec![
+            waiting(6, (2026, 5, 27), 3), // its last day is today: still waits, nothing due
+            waiting(7, (2026, 5, 20), 3), // lapsed, but the supporter answered meanwhile
+        ])
+    });
+    m.gateway
+        .expect_cancel_refund()
+        .with(eq(RefundId::new("re_7")))
+        .times(1)
+        .returning(|_| Ok(provider_refund(RefundStatus::Succeeded)));
+    m.ledger.expect_mark_unclaimed().never();
+    m.ledger
+        .expect_finish_refund()
+        .withf(|refund, result, _| *refund == 7 && matches!(result, RefundResult::Succeeded { .. }))
+        .times(1)
+        .returning(|_, _, _| Ok(true));
+    m.ledger.expect_refund_sale().returning(|_| Ok(RefundSale { pay_type: PayType::BankTransfer, ..sale(70, 3_300) }));
+    m.mailer.expect_send().times(1).returning(|mail| {
+        assert_eq!(mail.subject, "【上毛クラウドファンディング】ご支援の返金のお知らせ");
+        Ok(())
+    });
+
+    let report = m.service().remind_and_lapse().await.unwrap();
+
+    assert_eq!((report.reminded, report.lapsed, report.answered), (0, 0, 1));
 }

@@ -661,6 +661,14 @@ pub trait PaymentGateway: Send + Sync {
     /// [`GatewayError::NotFound`] for an unknown id.
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError>;
 
+    /// Cancels a refund still waiting for the supporter's bank account
+    /// ([`RefundStatus::RequiresAction`]): unanswered for 6 months, it lapses
+    /// (terms) and the money stays with us. Answers the refund as it is
+    /// then: `Canceled`, or, when the supporter answered meanwhile, how that
+    /// stands (a repeat answers `Canceled` again). A refund in another state
+    /// is [`GatewayError::Rejected`]; an unknown one [`GatewayError::NotFound`].
+    async fn cancel_refund(&self, id: &RefundId) -> Result<Refund, GatewayError>;
+
     /// Yen the provider has refunded or is refunding of a payment (its
     /// refunds neither failed nor cancelled: a refund waiting for the
     /// supporter's bank account counts, as it does in our
@@ -763,6 +771,10 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
 
     async fn refund_status(&self, id: &RefundId) -> Result<Refund, GatewayError> {
         (**self).refund_status(id).await
+    }
+
+    async fn cancel_refund(&self, id: &RefundId) -> Result<Refund, GatewayError> {
+        (**self).cancel_refund(id).await
     }
 
     async fn refunded(&self, payment: &PaymentId) -> Result<Yen, GatewayError> {

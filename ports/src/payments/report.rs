@@ -77,6 +77,9 @@ pub struct ReconcileReport {
     /// differences (see [`UnknownPayments`]); their sales are left out of
     /// the projects' figures.
     pub unknown: Vec<Difference>,
+    /// Refunds that lapsed unclaimed, by sale: the amount stays with the
+    /// company (terms), out of both sides' project figures.
+    pub unclaimed: Vec<(SaleId, ProjectId, Yen)>,
 }
 
 /// What a payment id the provider does not know means.
@@ -103,7 +106,9 @@ pub enum ReportError {
 
 /// Whether our record of a sale agrees with the provider's payment: the
 /// status the payment means (`IntentStatus::sale_status`) and, when either
-/// side counts it paid, the money received and the money refunded. A transfer
+/// side counts it paid, the money received and the money refunded (our
+/// refunds that lapsed unclaimed were cancelled at the provider: it does not
+/// count them, we do, and the money stays with the company). A transfer
 /// cancelled at its deadline whose payment still waits for money is as it
 /// should be: the payment stays open during the grace period
 /// (`SupportConfig::transfer_grace`).
@@ -116,7 +121,8 @@ fn agrees(sale: &SaleRecord, status: IntentStatus, received: Yen, refunded: Yen)
         && status.sale_status(sale.pay_type) == SaleStatus::AwaitingBankTransfer;
     open_after_deadline
         || (status.sale_status(sale.pay_type) == sale.status
-            && (!(paid_here || paid_there) || (received == sale.terms.total && refunded == sale.refunded)))
+            && (!(paid_here || paid_there)
+                || (received == sale.terms.total && refunded.0.saturating_add(sale.unclaimed.0) == sale.refunded.0)))
 }
 
 /// Reads every sale with a payment (`page` at a time) and the payment at the
@@ -172,10 +178,15 @@ pub async fn reconcile_report<L: SweepStore + SubscriptionStore, G: PaymentGatew
                 continue;
             }
             totals.ours = Yen(totals.ours.0 + counted_amount(sale.status, sale.terms.total, sale.refunded).0);
+            if sale.unclaimed.is_positive() {
+                report.unclaimed.push((sale.id, sale.project_id, sale.unclaimed));
+            }
             match view {
                 ProviderView::Payment { status, received, refunded } => {
                     if status == IntentStatus::Succeeded {
-                        totals.provider = Yen(totals.provider.0 + (received.0 - refunded.0).max(0));
+                        // What lapsed unclaimed is the company's, not the project's: out of its figure here too.
+                        let kept = received.0 - refunded.0 - sale.unclaimed.0;
+                        totals.provider = Yen(totals.provider.0 + kept.max(0));
                     }
                     if agrees(&sale, status, received, refunded) {
                         continue;

@@ -45,6 +45,7 @@ fn sale(id: i64, project: ProjectId, pay_type: PayType, status: SaleStatus) -> S
         card: None,
         refund_required: false,
         refunded: Yen::ZERO,
+        unclaimed: Yen::ZERO,
         created_at: Utc.with_ymd_and_hms(2026, 11, 26, 1, 0, 0).unwrap(),
     }
 }
@@ -186,6 +187,30 @@ async fn a_refund_recorded_on_one_side_only_is_a_difference() {
     let paid = |refunded| ProviderView::Payment { status: IntentStatus::Succeeded, received: Yen(5000), refunded };
     assert_eq!(differing, vec![(SaleId(1), Yen(2000), paid(Yen::ZERO)), (SaleId(3), Yen::ZERO, paid(Yen(1000)))]);
     assert_eq!(report.projects[0].differences, 2);
+}
+
+#[tokio::test]
+async fn a_refund_that_lapsed_unclaimed_agrees_with_its_cancellation_at_the_provider_and_is_listed() {
+    // 5,000 paid by transfer; 3,000 refunded to the supporter, 2,000 asked for, unanswered, lapsed and cancelled.
+    let lapsed = SaleRecord {
+        refunded: Yen(5000),
+        unclaimed: Yen(2000),
+        ..sale(1, ROSE, PayType::BankTransfer, SaleStatus::Succeeded)
+    };
+    // The same cancellation recorded as if the refund had been paid out: the provider disagrees.
+    let wrong = SaleRecord { refunded: Yen(5000), ..sale(2, ROSE, PayType::BankTransfer, SaleStatus::Succeeded) };
+    let ledger = ledger(vec![lapsed, wrong]);
+    let gateway = provider_with_refunds(
+        (1..=2).map(|id| payment(id, IntentStatus::Succeeded, 5000)).collect(),
+        HashMap::from([(PaymentId::new("pi_1"), Yen(3000)), (PaymentId::new("pi_2"), Yen(3000))]),
+    );
+
+    let report = reconcile_report(&ledger, &gateway, UnknownPayments::Difference, 100).await.unwrap();
+
+    assert_eq!(report.differences.iter().map(|d| d.sale).collect::<Vec<_>>(), vec![SaleId(2)]);
+    assert_eq!(report.unclaimed, vec![(SaleId(1), ROSE, Yen(2000))]);
+    // Sale 1 raised nothing for the project on either side; sale 2's 2,000 is still at the provider.
+    assert_eq!((report.projects[0].ours, report.projects[0].provider), (Yen::ZERO, Yen(2000)));
 }
 
 #[tokio::test]

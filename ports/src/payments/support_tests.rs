@@ -110,6 +110,7 @@ fn sale(pay_type: PayType, status: SaleStatus) -> SaleRecord {
         card: None,
         refund_required: false,
         refunded: Yen::ZERO,
+        unclaimed: Yen::ZERO,
         created_at: Utc.with_ymd_and_hms(2026, 11, 26, 1, 0, 0).unwrap(),
     }
 }

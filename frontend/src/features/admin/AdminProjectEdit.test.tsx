@@ -71,6 +71,7 @@ describe('a new project (/admin/projects/new)', () => {
         acceptsBankTransfer: false,
         areaId: 3,
         categoryId: 2,
+        ownerEmail: null,
       },
     ]);
 
@@ -134,6 +135,34 @@ describe('a project’s edit page (/admin/projects/:id/)', () => {
     expect(screen.getByRole('link', { name: '公開ページを見る' })).toHaveAttribute('href', '/projects/kiryu-textile/');
     expect(screen.queryByRole('button', { name: '公開する' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'プレビュー' })).not.toBeInTheDocument();
+  });
+
+  it('sends the owner’s address, or null when cleared, and shows the server’s message by its field', async () => {
+    loginAs({ isAdmin: true });
+    serveProject(adminProject({ ownerEmail: 'old@example.jp' }));
+    const user = userEvent.setup();
+    renderApp('/admin/projects/12/');
+
+    const owner = await screen.findByLabelText('プロジェクト実行者のメールアドレス');
+    expect(owner).toHaveValue('old@example.jp');
+    expect(descriptionOf(owner)).toContain('募集終了の結果と精算のお知らせを送ります');
+    await user.clear(owner);
+    await user.type(owner, 'owner@');
+    const message = 'プロジェクト実行者のメールアドレスを正しい形式（254文字以内）で入力してください。';
+    const refused = answerProjectPost<ProjectInput>('', {
+      status: 400,
+      body: { error: 'validation_failed', message, field: 'ownerEmail' },
+    });
+    await user.click(screen.getByRole('button', { name: '保存する' }));
+    await waitFor(() => expect(descriptionOf(owner)).toContain(message));
+    expect(owner).toHaveAttribute('aria-invalid', 'true');
+    expect(refused).toEqual([expect.objectContaining({ ownerEmail: 'owner@' })]);
+
+    await user.clear(owner);
+    const sent = answerProjectPost<ProjectInput>('', adminProject({ ownerEmail: null }));
+    await user.click(screen.getByRole('button', { name: '保存する' }));
+    expect(await screen.findByText('保存しました。')).toBeInTheDocument();
+    expect(sent).toEqual([expect.objectContaining({ ownerEmail: null })]);
   });
 
   it('saves a change and says so', async () => {

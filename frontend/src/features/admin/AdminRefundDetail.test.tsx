@@ -68,6 +68,21 @@ describe('the refund screen of a project', () => {
   });
 });
 
+describe('a refund that lapsed unclaimed', () => {
+  it('shows 未請求（期限切れ） with the reason, and no refund button', async () => {
+    loginAs({ isAdmin: true });
+    serveProject([
+      sale({ id: 84, state: 'unclaimed', flag: 1, paymentType: 2, refundedAmount: 0, refundableAmount: 0, halfRefundAmount: null }),
+    ]);
+    renderApp(`/admin/refund/${PROJECT.slug}`);
+
+    const row = await screen.findByRole('row', { name: /群馬 太郎銀行振込/ });
+    const state = within(row).getByText('未請求（期限切れ）');
+    expect(state).toHaveAttribute('title', expect.stringContaining('規約により返金額は当社に帰属します'));
+    expect(within(row).queryByRole('button', { name: /返金する/ })).not.toBeInTheDocument();
+  });
+});
+
 describe('the refund table on any width', () => {
   it('uses the admin width and scrolls sideways in a focusable, named region; amounts never wrap', async () => {
     loginAs({ isAdmin: true });

@@ -75,6 +75,12 @@ function RefundCell({
           {REFUND_MESSAGES.needsBankDetails}
         </span>
       );
+    case 'unclaimed':
+      return (
+        <span className="refund-state" title={REFUND_MESSAGES.unclaimedHelp}>
+          {REFUND_MESSAGES.unclaimed}
+        </span>
+      );
     case 'pending':
       return <span className="refund-state">{REFUND_MESSAGES.pending}</span>;
     default:

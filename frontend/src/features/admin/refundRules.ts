@@ -18,6 +18,8 @@ export const REFUND_MESSAGES = {
   confirmFee: '決済手数料の差額分を入金済みであることを確認しましたか？',
   confirmBalance: '決済事業者（Stripe）の残高が返金の合計額に足りていることを確認しましたか？',
   needsBankDetails: '口座情報の入力待ち',
+  unclaimed: '未請求（期限切れ）',
+  unclaimedHelp: '支援者が6か月間返金先口座を入力しなかったため返金を取り消しました。規約により返金額は当社に帰属します。',
   needsBankDetailsHelp: '銀行振込の返金は、支援者がメールで案内された返金先口座を入力すると完了します。',
   pending: '返金処理中',
 } as const;

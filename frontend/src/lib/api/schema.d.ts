@@ -1625,6 +1625,8 @@ export interface components {
             id: number;
             lead: string;
             locked: components["schemas"]["LockedDto"];
+            /** @description Where the owner is told the result and the payout; null = not set. */
+            ownerEmail: string | null;
             periodEnd: string;
             /** @description The public page's path. */
             publicUrl: string;
@@ -2627,6 +2629,8 @@ export interface components {
             /** Format: int64 */
             goal: number;
             lead: string;
+            /** @description The owner's (プロジェクト実行者) address for the result and payout mails; null, blank or left out = none. */
+            ownerEmail?: string | null;
             /**
              * Format: date
              * @description `YYYY-MM-DD`, Asia/Tokyo: the last day of supports.
@@ -2894,7 +2898,7 @@ export interface components {
          * @description Where a sale stands for refunds.
          * @enum {string}
          */
-        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details";
+        RefundState: "refundable" | "refunded" | "not_refundable" | "pending" | "needs_bank_details" | "unclaimed";
         RegistedResponse: {
             /** @description Always `true`. */
             registed: boolean;

@@ -183,6 +183,9 @@ pub struct SaleRecord {
     pub refund_required: bool,
     /// Refunded to the supporter so far, as the provider confirmed it (0 when nothing).
     pub refunded: Yen,
+    /// Of `refunded`, refunds that lapsed unanswered (`unclaimed`): cancelled at
+    /// the provider, the amount kept by the company (terms).
+    pub unclaimed: Yen,
     pub created_at: DateTime<Utc>,
 }
 

@@ -7,6 +7,7 @@ import {
   EMPTY_PROJECT_DRAFT,
   FUNDING_MODELS,
   PROJECT_FIELD_ALIASES,
+  OWNER_EMAIL_MAX,
   PROJECT_FIELDS,
   PROJECT_MESSAGES,
   TAX_HANDLINGS,
@@ -222,6 +223,25 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
       />
       <PaymentMethods draft={draft} error={errors.payment} onChange={set} />
       <Placement draft={draft} errors={errors} onChange={set} />
+      <AdminField
+        label="プロジェクト実行者のメールアドレス"
+        error={errors.ownerEmail}
+        hint="募集終了の結果と精算のお知らせを送ります（任意）。"
+      >
+        {({ id, describedBy, invalid }) => (
+          <input
+            id={id}
+            className="field__input"
+            type="email"
+            autoComplete="off"
+            value={draft.ownerEmail}
+            maxLength={OWNER_EMAIL_MAX}
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(e) => set('ownerEmail', e.target.value)}
+          />
+        )}
+      </AdminField>
       <div className="form__actions">
         <button type="submit" className="button button--block button--primary" disabled={saving}>
           {saving ? '保存中…' : '保存する'}

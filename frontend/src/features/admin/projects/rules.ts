@@ -78,6 +78,8 @@ export const PROJECT_MESSAGES = {
 
 /** The most the server keeps of a hiding reason (contract: 1-200 characters). */
 export const HIDE_REASON_MAX = 200;
+/** The owner's address: the server's bound (RFC 5321). */
+export const OWNER_EMAIL_MAX = 254;
 
 /** A one-line field (the hiding reason: the server refuses a line break): a break typed or pasted becomes a space. */
 export const oneLine = (text: string): string => text.replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
@@ -98,6 +100,8 @@ export interface ProjectDraft {
   areaId: string;
   /** The chosen category's id; '' = none. */
   categoryId: string;
+  /** The owner's address for the result and payout mails; '' = none. */
+  ownerEmail: string;
 }
 
 export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
@@ -113,6 +117,7 @@ export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
   acceptsBankTransfer: true,
   areaId: '',
   categoryId: '',
+  ownerEmail: '',
 };
 
 export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
@@ -128,6 +133,7 @@ export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
   acceptsBankTransfer: project.acceptsBankTransfer,
   areaId: project.areaId === null ? '' : String(project.areaId),
   categoryId: project.categoryId === null ? '' : String(project.categoryId),
+  ownerEmail: project.ownerEmail ?? '',
 });
 
 /** A select's value as an id ('' = none). */
@@ -160,6 +166,7 @@ export const projectInputOf = (draft: ProjectDraft): ProjectInput => {
     acceptsBankTransfer: draft.acceptsBankTransfer,
     areaId: optionalId(draft.areaId),
     categoryId: optionalId(draft.categoryId),
+    ownerEmail: draft.ownerEmail.trim() === '' ? null : draft.ownerEmail.trim(),
   };
 };
 
@@ -272,6 +279,7 @@ export const PROJECT_FIELDS = [
   'payment',
   'areaId',
   'categoryId',
+  'ownerEmail',
 ] as const;
 export type ProjectField = (typeof PROJECT_FIELDS)[number];
 /** Server field names that belong to the payment method boxes. */

@@ -58,6 +58,7 @@ export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProjec
   acceptsBankTransfer: true,
   areaId: null,
   categoryId: null,
+  ownerEmail: null,
   state: 'draft',
   publishAt: null,
   raised: 0,
