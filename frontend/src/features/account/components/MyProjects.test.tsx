@@ -100,7 +100,8 @@ describe('My page: 支援したプロジェクト and お気に入り', () => {
     await waitFor(() => expect(remove()).not.toHaveAttribute('aria-busy'));
     await userEvent.click(remove());
 
-    expect(within(region).queryByRole('article', { name: '高崎だるま' })).not.toBeInTheDocument();
+    // Gone once the un-keep is applied to the list (at once, or when the list is read again): wait for it.
+    await waitFor(() => expect(within(region).queryByRole('article', { name: '高崎だるま' })).not.toBeInTheDocument());
     expect(within(region).getByRole('article', { name: '桐生織' })).toBeInTheDocument();
   });
 
