@@ -789,7 +789,13 @@ where
             let now = self.clock.now();
             let (asked, today) = (tokyo_date(waiting.asked_at), tokyo_date(now));
             if refund_lapsed(asked, today) {
-                match self.gateway.cancel_refund(&waiting.provider).await {
+                // A cancel that went through before a crash is refused when repeated: then the refund's own
+                // state says what happened.
+                let answer = match self.gateway.cancel_refund(&waiting.provider).await {
+                    Ok(refund) => Ok(refund),
+                    Err(refused) => self.gateway.refund_status(&waiting.provider).await.map_err(|_| refused),
+                };
+                match answer {
                     Ok(refund) if refund.status == RefundStatus::Canceled => {
                         if self.ledger.mark_unclaimed(waiting.refund, now).await? {
                             tracing::info!(refund = waiting.refund, sale = %waiting.sale, "refund lapsed unclaimed");

@@ -388,6 +388,28 @@ async fn after_six_months_unanswered_the_refund_is_cancelled_at_the_provider_and
 }
 
 #[tokio::test]
+async fn a_lapse_cancelled_at_the_provider_before_a_crash_is_recorded_unclaimed_on_the_next_run() {
+    let mut m = Mocks::new();
+    m.ledger.expect_awaiting_account().returning(|_| Ok(vec![waiting(5, (2026, 5, 26), 3)]));
+    // The first run's cancel went through; repeated, the provider refuses it.
+    m.gateway
+        .expect_cancel_refund()
+        .times(1)
+        .returning(|_| Err(GatewayError::Rejected("This refund cannot be canceled.".into())));
+    m.gateway
+        .expect_refund_status()
+        .with(eq(RefundId::new("re_5")))
+        .times(1)
+        .returning(|_| Ok(provider_refund(RefundStatus::Canceled)));
+    m.ledger.expect_mark_unclaimed().with(eq(5), eq(now())).times(1).returning(|_, _| Ok(true));
+    m.ledger.expect_finish_refund().never();
+
+    let report = m.service().remind_and_lapse().await.unwrap();
+
+    assert_eq!((report.reminded, report.lapsed, report.answered), (0, 1, 0));
+}
+
+#[tokio::test]
 async fn the_last_day_still_waits_and_a_supporter_who_answered_before_the_cancel_is_refunded_as_usual() {
     let mut m = Mocks::new();
     m.ledger.expect_awaiting_account().returning(|_| {
