@@ -193,6 +193,17 @@ struct ProjectExtras {
     category: Option<Taxon>,
     /// Title and description of each public return, for keyword search.
     return_texts: Vec<(String, String)>,
+    /// From `project_slug_redirects`.
+    former_slugs: Vec<String>,
+}
+
+/// A published project's former address.
+#[derive(QueryableByName)]
+struct RedirectRow {
+    #[diesel(sql_type = Text)]
+    old_slug: String,
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
 }
 
 /// A public return's words for keyword search.
@@ -219,8 +230,18 @@ impl ProjectRow {
     }
 
     fn into_record(self, extras: ProjectExtras, search_text: String) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category, return_texts: _ } =
-            extras;
+        let ProjectExtras {
+            slider,
+            owner,
+            links,
+            faqs,
+            published_at,
+            closing,
+            area,
+            category,
+            return_texts: _,
+            former_slugs,
+        } = extras;
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -273,6 +294,7 @@ impl ProjectRow {
             area,
             category,
             search_text,
+            former_slugs,
         })
     }
 }
@@ -603,6 +625,8 @@ impl CatalogRepository for PgCatalogRepository {
             )
             .load(conn)
             .map_err(map_diesel)?;
+            let redirects: Vec<RedirectRow> =
+                sql_query("SELECT old_slug, project_id FROM project_slug_redirects").load(conn).map_err(map_diesel)?;
             let taxonomy = load_taxonomy(conn)?;
             let placements: Vec<PlacementRow> =
                 sql_query("SELECT id, area_id, category_id FROM projects").load(conn).map_err(map_diesel)?;
@@ -636,6 +660,9 @@ impl CatalogRepository for PgCatalogRepository {
             }
             for row in return_texts {
                 extras.entry(row.project_id).or_default().return_texts.push((row.title, row.description));
+            }
+            for row in redirects {
+                extras.entry(row.project_id).or_default().former_slugs.push(row.old_slug);
             }
             // A poisoned lock only means a read panicked mid-way: its texts are still texts.
             let mut folded_before = std::mem::take(&mut *folded.lock().unwrap_or_else(PoisonError::into_inner));

@@ -221,6 +221,7 @@ fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
         ("areaId", json!(terms.area_id)),
         ("categoryId", json!(terms.category_id)),
         ("ownerEmail", json!(terms.owner_email)),
+        ("donationPayoutDate", json!(terms.donation_payout_date.map(|d| d.to_string()))),
     ]
 }
 

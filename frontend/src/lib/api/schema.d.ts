@@ -1614,6 +1614,11 @@ export interface components {
              */
             categoryId: number | null;
             /**
+             * Format: date
+             * @description A donation project's payout date (`YYYY-MM-DD`); null = not set or not a donation project.
+             */
+            donationPayoutDate: string | null;
+            /**
              * Format: int32
              * @description How many more times the end may be moved later.
              */
@@ -2260,7 +2265,6 @@ export interface components {
         LockedDto: {
             fundingModel: boolean;
             goal: boolean;
-            slug: boolean;
             taxHandling: boolean;
         };
         LoginCheckData: {
@@ -2625,6 +2629,12 @@ export interface components {
              * @description An id of its `categories`; null or left out = none.
              */
             categoryId?: number | null;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`: a donation project's payout date (terms §9), after the end and within a year of it;
+             *     required to publish a donation project, ignored for other projects. Null or left out = not set.
+             */
+            donationPayoutDate?: string | null;
             fundingModel: components["schemas"]["FundingModelDto"];
             /** Format: int64 */
             goal: number;

@@ -59,11 +59,12 @@ export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProjec
   areaId: null,
   categoryId: null,
   ownerEmail: null,
+  donationPayoutDate: null,
   state: 'draft',
   publishAt: null,
   raised: 0,
   backers: 0,
-  locked: { slug: false, goal: false, fundingModel: false, taxHandling: false },
+  locked: { goal: false, fundingModel: false, taxHandling: false },
   endExtensionsLeft: 2,
   returns: [],
   publicUrl: '/projects/kiryu-textile/',
@@ -77,7 +78,7 @@ export const publishedProject = (overrides: Partial<AdminProject> = {}): AdminPr
     publishAt: '2026-11-01T10:00:00+09:00',
     raised: 36_000,
     backers: 12,
-    locked: { slug: true, goal: true, fundingModel: true, taxHandling: true },
+    locked: { goal: true, fundingModel: true, taxHandling: true },
     ...overrides,
   });
 
