@@ -43,6 +43,9 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(delete_return)
             .service(reorder_returns)
             .service(project_comments)
+            .service(crate::supporter_names::list_supporters)
+            .service(crate::supporter_names::hide_supporter_name)
+            .service(crate::supporter_names::show_supporter_name)
             .service(crate::sale_receipts::get_issuer)
             .service(crate::sale_receipts::set_issuer),
     );
@@ -788,7 +791,7 @@ pub(crate) struct AdminCommentsResponse {
 pub(crate) struct HideCommentInput {
     /// Why (terms of use 第18条); one line, 1-200 characters.
     #[schema(max_length = 200)]
-    reason: String,
+    pub(crate) reason: String,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -332,3 +332,64 @@ async fn a_published_project_may_change_its_address_and_the_old_one_redirects_to
         "only the address it left last"
     );
 }
+
+/// The personal names of the project's sponsor wall.
+async fn personal_sponsors(app: &TestApp, project: i64) -> Vec<String> {
+    let body: Value = app.get(&format!("/v1/sponsors/get/list?project_id={project}")).await.json().await.unwrap();
+    body["personal"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()).collect()
+}
+
+async fn until_sponsors(app: &TestApp, project: i64, check: impl Fn(&[String]) -> bool) -> Vec<String> {
+    let mut names = vec![];
+    for _ in 0..50 {
+        names = personal_sponsors(app, project).await;
+        if check(&names) {
+            return names;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the sponsor wall never matched: {names:?}");
+}
+
+#[tokio::test]
+async fn an_operator_hides_a_supporters_name_with_a_reason_and_the_walls_show_anonymous_until_shown_again() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let project = app.project_id("maebashi-rose-garden").await;
+    let anonymous_before = personal_sponsors(&app, project).await.iter().filter(|n| *n == "匿名").count();
+
+    let list: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{project}/supporters"), &admin).await.json().await.unwrap();
+    let taro = list["supporters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "群馬 太郎")
+        .unwrap_or_else(|| panic!("the named supporter in {list}"))
+        .clone();
+    assert_eq!(taro["hiddenReason"], Value::Null);
+    let user = taro["userId"].as_i64().unwrap();
+    let hide = format!("/v1/admin/projects/{project}/supporters/{user}/hide-name");
+
+    // A reason is required; a member is nobody here.
+    let (status, refused) = post(&app, &admin, &hide, &json!({"reason": " "})).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("reason")), "{refused}");
+    let member = app.login(MEMBER, PASSWORD).await;
+    assert_eq!(post(&app, &member, &hide, &json!({"reason": "不適切な表示名"})).await.0, 404);
+    let stranger = format!("/v1/admin/projects/{project}/supporters/999999999/hide-name");
+    assert_eq!(post(&app, &admin, &stranger, &json!({"reason": "不適切な表示名"})).await.0, 404);
+
+    let (status, hidden) = post(&app, &admin, &hide, &json!({"reason": "不適切な表示名のため"})).await;
+    assert_eq!((status, hidden["hiddenReason"].as_str()), (200, Some("不適切な表示名のため")), "{hidden}");
+    let names = until_sponsors(&app, project, |names| !names.iter().any(|n| n == "群馬 太郎")).await;
+    assert_eq!(names.iter().filter(|n| *n == "匿名").count(), anonymous_before + 1, "{names:?}");
+
+    let (status, shown) =
+        post(&app, &admin, &format!("/v1/admin/projects/{project}/supporters/{user}/show-name"), &json!({})).await;
+    assert_eq!((status, &shown["hiddenReason"]), (200, &Value::Null), "{shown}");
+    until_sponsors(&app, project, |names| names.iter().any(|n| n == "群馬 太郎")).await;
+
+    let actions: Value = app.get_with_token("/v1/admin/get/actions?limit=5", &admin).await.json().await.unwrap();
+    let codes: Vec<&str> = actions["actions"].as_array().unwrap().iter().filter_map(|a| a["action"].as_str()).collect();
+    assert_eq!(&codes[..2], ["supporter_name_shown", "supporter_name_hidden"]);
+}

@@ -43,6 +43,10 @@ pub enum AdminActionKind {
     PayoutMarkedPaid,
     /// A project's receipt issuer was set (`detail.before`, `detail.after`).
     ReceiptIssuerUpdated,
+    /// A supporter's public name was hidden on a project (`detail.reason`).
+    SupporterNameHidden,
+    /// A hidden supporter name was shown again.
+    SupporterNameShown,
 }
 
 impl AdminActionKind {
@@ -64,10 +68,12 @@ impl AdminActionKind {
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
+            Self::SupporterNameHidden => "supporter_name_hidden",
+            Self::SupporterNameShown => "supporter_name_shown",
         }
     }
 
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 18] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -84,6 +90,8 @@ impl AdminActionKind {
         Self::CommentShown,
         Self::PayoutMarkedPaid,
         Self::ReceiptIssuerUpdated,
+        Self::SupporterNameHidden,
+        Self::SupporterNameShown,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -73,6 +73,9 @@ export const PROJECT_MESSAGES = {
   noComments: 'コメントはまだありません。',
   commentHidden: 'コメントを非表示にしました。',
   commentShown: 'コメントを再表示しました。',
+  noSupporters: 'まだ支援者はいません。',
+  supporterNameHidden: (name: string) => `${name}さんの名前を匿名にしました。`,
+  supporterNameShown: (name: string) => `${name}さんの名前を再表示しました。`,
   receiptIssuerSaved: '領収書の発行者を保存しました。',
 } as const;
 
