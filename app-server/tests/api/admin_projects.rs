@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
+use crate::helpers::{spawn_app_with, spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
 
 const ADMIN: &str = "demo-admin@example.jp";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -392,4 +392,36 @@ async fn an_operator_hides_a_supporters_name_with_a_reason_and_the_walls_show_an
     let actions: Value = app.get_with_token("/v1/admin/get/actions?limit=5", &admin).await.json().await.unwrap();
     let codes: Vec<&str> = actions["actions"].as_array().unwrap().iter().filter_map(|a| a["action"].as_str()).collect();
     assert_eq!(&codes[..2], ["supporter_name_shown", "supporter_name_hidden"]);
+}
+
+#[tokio::test]
+async fn an_empty_site_serves_an_empty_home_and_its_first_administrator_from_admin_emails_creates_the_first_project() {
+    let email = unique_email("first-admin");
+    let configured = email.clone();
+    let frontend = crate::pages::frontend_dir();
+    let app = spawn_app_with(move |s| {
+        s.admin_emails = vec![configured];
+        s.frontend_dir = frontend.clone();
+    })
+    .await;
+
+    // Nothing is public yet: the home page and its list answer, empty, not an error.
+    assert_eq!(app.get("/").await.status(), 200);
+    let (status, master) = get(&app, "/v1/helper/get/master").await;
+    assert_eq!((status, master["master"]["projects"].as_array().map(Vec::len)), (200, Some(0)), "{master}");
+    let (status, list) = get(&app, "/v1/project/get/list").await;
+    assert_eq!(status, 200, "{list}");
+
+    // The configured address is the first operator as soon as it registers.
+    app.register_member(&email, PASSWORD).await;
+    let admin = app.login(&email, PASSWORD).await;
+    let slug = format!("first-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (status, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    assert_eq!(status, 200, "{draft}");
+    let id = draft["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let (status, published) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+    assert_eq!(status, 200, "{published}");
+    eventually_public(&app, &slug, |status, _| status == 200).await;
 }
