@@ -44,7 +44,11 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(reorder_returns)
             .service(project_comments)
             .service(crate::sale_receipts::get_issuer)
-            .service(crate::sale_receipts::set_issuer),
+            .service(crate::sale_receipts::set_issuer)
+            .service(crate::admin_content::get_content)
+            .service(crate::admin_content::save_content)
+            .service(crate::admin_content::upload_image)
+            .service(crate::admin_content::remove_image),
     );
     cfg.service(
         utoipa_actix_web::scope("/admin/comments")

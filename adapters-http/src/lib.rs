@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_content;
 mod admin_payouts;
 mod admin_projects;
 pub mod auth;
@@ -71,6 +72,7 @@ pub struct Services {
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
+    pub project_contents: web::Data<dyn ports::admin::content::ProjectContents>,
     pub following: web::Data<dyn ports::following::Following>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
@@ -102,6 +104,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
             .app_data(services.sale_receipts.clone())
+            .app_data(services.project_contents.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
             .service(
@@ -164,6 +167,7 @@ pub(crate) mod test_support {
         pub projects: MockProjects,
         pub moderation: MockModeration,
         pub sale_receipts: MockSaleReceipts,
+        pub project_contents: ports::admin::content::MockProjectContents,
         pub following: ports::following::MockFollowing,
 
         pub mass_mails: MockMassMails,
@@ -189,6 +193,7 @@ pub(crate) mod test_support {
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
                 sale_receipts: MockSaleReceipts::new(),
+                project_contents: ports::admin::content::MockProjectContents::new(),
                 following: ports::following::MockFollowing::new(),
 
                 mass_mails: MockMassMails::new(),
@@ -218,6 +223,7 @@ pub(crate) mod test_support {
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
+            let project_contents: Arc<dyn ports::admin::content::ProjectContents> = Arc::new(self.project_contents);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
@@ -244,6 +250,7 @@ pub(crate) mod test_support {
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
                 sale_receipts: Data::from(sale_receipts),
+                project_contents: Data::from(project_contents),
                 following: Data::from(following),
 
                 mass_mails: Data::from(mass_mails),

@@ -20,8 +20,8 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
-    PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectContent,
+    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -29,6 +29,7 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
+use ports::admin::content::{ContentService, ProjectContents};
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
@@ -150,11 +151,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
             reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes),
         },
     ));
-    let profiles: Arc<dyn Profiles> = Arc::new(ProfileService::new(
-        PgProfileRepository::new(pool.clone()),
-        ObjectMediaStorage::new(&settings.media, &settings.media_dir)?,
-        SystemClock,
-    ));
+    // One storage (and one set of decode slots) for members' and operators' uploads.
+    let media = ObjectMediaStorage::new(&settings.media, &settings.media_dir)?;
+    let profiles: Arc<dyn Profiles> =
+        Arc::new(ProfileService::new(PgProfileRepository::new(pool.clone()), media.clone(), SystemClock));
     let email_changes: Arc<dyn EmailChanges> = Arc::new(EmailChangeService::new(
         users.clone(),
         hasher,
@@ -251,6 +251,12 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SystemClock,
         AmmoniaSanitizer::default(),
     ));
+    let project_contents: Arc<dyn ProjectContents> = Arc::new(ContentService::new(
+        PgProjectContent::new(pool.clone()),
+        media,
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+    ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(SaleReceiptService::new(
@@ -291,6 +297,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
         sale_receipts: web::Data::from(sale_receipts),
+        project_contents: web::Data::from(project_contents),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
     })

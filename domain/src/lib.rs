@@ -18,6 +18,7 @@ pub mod payment;
 pub mod payout;
 pub mod profile;
 pub mod project;
+pub mod project_content;
 pub mod receipt;
 pub mod refund;
 pub mod returns;

@@ -43,6 +43,12 @@ pub enum AdminActionKind {
     PayoutMarkedPaid,
     /// A project's receipt issuer was set (`detail.before`, `detail.after`).
     ReceiptIssuerUpdated,
+    /// A project's page content changed: honour link, slider order and
+    /// texts, owner profile, FAQ (`detail.changes` as for projects).
+    ProjectContentUpdated,
+    /// A project image was uploaded or removed (`detail.slot`,
+    /// `detail.changes`: the image's URL before and after).
+    ProjectImageChanged,
 }
 
 impl AdminActionKind {
@@ -64,10 +70,12 @@ impl AdminActionKind {
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
+            Self::ProjectContentUpdated => "project_content_updated",
+            Self::ProjectImageChanged => "project_image_changed",
         }
     }
 
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 18] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -84,6 +92,8 @@ impl AdminActionKind {
         Self::CommentShown,
         Self::PayoutMarkedPaid,
         Self::ReceiptIssuerUpdated,
+        Self::ProjectContentUpdated,
+        Self::ProjectImageChanged,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -4,6 +4,7 @@
 //! what supporters post.
 
 pub mod audit;
+pub mod content;
 pub mod dashboard;
 pub mod mass_mail;
 pub mod moderation;

@@ -8,6 +8,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutation } from './api/projectsApi';
 import { formatYen, formatCount } from './format';
+import { Content } from './content/Content';
 import { Comments } from './projects/Comments';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
@@ -116,6 +117,7 @@ export function AdminProjectEdit() {
         {/* Keyed by project: another project's page starts from that project's values. */}
         <ProjectForm key={project.id} project={project} onSave={save} saved={justSaved} />
       </section>
+      <Content key={`content-${project.id}`} projectId={project.id} returnIds={project.returns.map((r) => r.id)} />
       <Returns project={project} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />

@@ -56,6 +56,8 @@ export const ACTION_LABELS: Record<string, string> = {
   comment_shown: 'コメントの再表示',
   payout_marked_paid: '精算の支払済み登録',
   receipt_issuer_updated: '領収書の発行者の設定',
+  project_content_updated: 'ページ内容（FAQ・実行者など）の編集',
+  project_image_changed: 'プロジェクト画像の変更',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;
