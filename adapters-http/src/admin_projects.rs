@@ -48,7 +48,9 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(crate::admin_content::get_content)
             .service(crate::admin_content::save_content)
             .service(crate::admin_content::upload_image)
-            .service(crate::admin_content::remove_image),
+            .service(crate::admin_content::remove_image)
+            .service(crate::admin_settings::get_settings)
+            .service(crate::admin_settings::save_settings),
     );
     cfg.service(
         utoipa_actix_web::scope("/admin/comments")

@@ -283,7 +283,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 86, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 88, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by
@@ -379,6 +379,15 @@ mod tests {
             ("AdminOwnerLinkDto", domain::project_content::LINK_LABEL),
             ("AdminFaqDto", domain::project_content::FAQ_QUESTION),
             ("AdminFaqDto", domain::project_content::FAQ_ANSWER),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_LABEL),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_TEXT),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_DESCRIPTION),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_ALERT),
+            ("BankDetailsDto", domain::project_settings::BANK_NAME),
+            ("BankDetailsDto", domain::project_settings::BANK_BRANCH),
+            ("BankDetailsDto", domain::project_settings::BANK_KINDS),
+            ("BankDetailsDto", domain::project_settings::BANK_NUMBER),
+            ("BankDetailsDto", domain::project_settings::BANK_NOMINEE),
         ] {
             assert_eq!(max_length(schema, rule.field), Some(rule.max_chars as u64), "{schema}.{}", rule.field);
         }

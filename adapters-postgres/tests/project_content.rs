@@ -146,3 +146,59 @@ async fn guarded_writes_refuse_what_changed_under_them() {
     let unknown = repo.set_image(ProjectId(424_242), &ImageTarget::Main, None, now()).await;
     assert!(matches!(unknown, Err(RepoError::NotFound)), "{unknown:?}");
 }
+
+#[tokio::test]
+async fn settings_are_written_and_a_published_project_keeps_the_account_it_was_checked_with() {
+    use adapters_postgres::PgProjectSettings;
+    use domain::project_settings::{AdditionalQuestion, BankDetails, ProjectSettings};
+    use ports::admin::settings::ProjectSettingsRepository;
+
+    let (_db, pool) = TestDatabase::create().unwrap();
+    let repo = PgProjectSettings::new(pool.clone());
+    let (id, _) = project(&pool).await;
+    let next = ProjectSettings {
+        additional: Some(AdditionalQuestion {
+            label: "参加人数".into(),
+            text: None,
+            description: Some("大人と子どもの人数".into()),
+            alert: None,
+            form_line: 2,
+        }),
+        bank: Some(BankDetails {
+            bank: "群馬銀行".into(),
+            branch: "水上支店".into(),
+            kinds: "普通".into(),
+            number: "7654321".into(),
+            nominee: "ミナカミラフティング".into(),
+        }),
+        connected_account_id: Some("acct_1abc".into()),
+        uses_manual_sponsors: true,
+        hide_footer_sponsors: true,
+    };
+    repo.save(id, None, &next, now()).await.unwrap();
+    let stored = repo.settings(id).await.unwrap();
+    assert_eq!((stored.settings, stored.published_at), (next.clone(), None));
+    let page = PgCatalogRepository::new(pool.clone()).projects().await.unwrap();
+    let page = page.iter().find(|p| p.id == id).unwrap();
+    assert_eq!(page.additional_data.as_ref().unwrap().form_line, Some(2));
+    assert_eq!(page.anonymous_bank.as_ref().unwrap().branch, "水上支店");
+    assert!(page.uses_manual_sponsors && page.hide_footer_sponsors);
+
+    PgProjectAuthoring::new(pool.clone()).publish(id, now(), now()).await.unwrap();
+    let stale = repo.save(id, Some("acct_other".into()), &next, now()).await;
+    assert!(matches!(stale, Err(RepoError::Conflict(ref n)) if n == "project_changed"), "{stale:?}");
+    repo.save(id, Some("acct_1abc".into()), &ProjectSettings { bank: None, ..next }, now()).await.unwrap();
+    assert_eq!(repo.settings(id).await.unwrap().settings.bank, None);
+    let unknown = repo.save(ProjectId(424_242), None, &next_clone(), now()).await;
+    assert!(matches!(unknown, Err(RepoError::NotFound)), "{unknown:?}");
+}
+
+fn next_clone() -> domain::project_settings::ProjectSettings {
+    domain::project_settings::ProjectSettings {
+        additional: None,
+        bank: None,
+        connected_account_id: None,
+        uses_manual_sponsors: false,
+        hide_footer_sponsors: false,
+    }
+}

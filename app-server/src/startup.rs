@@ -21,7 +21,7 @@ use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
     PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectContent,
-    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -35,6 +35,7 @@ use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, Sender
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
+use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
 use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
@@ -257,6 +258,11 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         PgAuditLog::new(pool.clone()),
         SystemClock,
     ));
+    let project_settings: Arc<dyn ProjectSettingsUseCases> = Arc::new(SettingsService::new(
+        PgProjectSettings::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+    ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(SaleReceiptService::new(
@@ -298,6 +304,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         moderation: web::Data::from(moderation),
         sale_receipts: web::Data::from(sale_receipts),
         project_contents: web::Data::from(project_contents),
+        project_settings: web::Data::from(project_settings),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
     })

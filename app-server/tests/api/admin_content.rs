@@ -196,3 +196,48 @@ async fn a_member_cannot_read_or_change_a_project_s_content() {
     ));
     assert_eq!(files, 0);
 }
+
+#[tokio::test]
+async fn an_operator_sets_the_question_the_bank_account_and_the_sponsor_switches_and_the_page_follows() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let id = app.project_id(SLUG).await;
+    let path = format!("/v1/admin/projects/{id}/settings");
+    let before: Value = app.get_with_token(&path, &admin).await.json().await.unwrap();
+    assert_eq!(before["connectedAccountLocked"], true, "a demo project is published: {before}");
+
+    let settings = |bank: Value, account: &Value| {
+        json!({
+            "additional": {"label": "Tシャツのサイズ", "text": "S・M・Lからお選びください。", "description": null,
+                           "alert": "サイズを入力してください。", "formLine": 1},
+            "bank": bank,
+            "connectedAccountId": account,
+            "usesManualSponsors": false,
+            "hideFooterSponsors": true
+        })
+    };
+    let account = &before["connectedAccountId"];
+    let partial = json!({"bank": "群馬銀行", "branch": "", "kinds": "普通", "number": "1234567", "nominee": "カイ"});
+    let (status, body) = post(&app, &admin, &path, &settings(partial, account)).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(field_message(&body, "bank"), "振込先の口座は5項目すべてを入力するか、すべて空欄にしてください。");
+    let (status, body) = post(&app, &admin, &path, &settings(Value::Null, &json!("acct_changed1"))).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(field_message(&body, "connectedAccountId"), "公開後は連結アカウントを変更できません。");
+
+    let bank = json!({"bank": "群馬銀行", "branch": "前橋支店", "kinds": "普通", "number": "1234567",
+                      "nominee": "マエバシバラエンノカイ"});
+    let (status, saved) = post(&app, &admin, &path, &settings(bank, account)).await;
+    assert_eq!(status, 200, "{saved}");
+    assert_eq!(saved["bank"]["branch"], "前橋支店");
+
+    let page = eventually_public(&app, |p| p["additionalData"]["label"] == "Tシャツのサイズ").await;
+    assert_eq!(page["additionalData"]["alert"], "サイズを入力してください。");
+    assert_eq!(page["settings"]["hideFooterSponsors"], true, "{page}");
+    assert_eq!(page["anonymousBank"]["branch"], "前橋支店");
+    let logged = app.query_text(&format!(
+        "SELECT detail::text AS value FROM admin_actions WHERE project_id = {id} \
+          AND action = 'project_settings_updated' ORDER BY id DESC LIMIT 1"
+    ));
+    assert!(logged.contains("hideFooterSponsors") && logged.contains("前橋支店"), "{logged}");
+}

@@ -49,6 +49,10 @@ pub enum AdminActionKind {
     /// A project image was uploaded or removed (`detail.slot`,
     /// `detail.changes`: the image's URL before and after).
     ProjectImageChanged,
+    /// A project's settings changed: additional question, bank account for
+    /// anonymous transfers, connected account, sponsor switches
+    /// (`detail.changes` as for projects).
+    ProjectSettingsUpdated,
 }
 
 impl AdminActionKind {
@@ -72,10 +76,11 @@ impl AdminActionKind {
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
             Self::ProjectContentUpdated => "project_content_updated",
             Self::ProjectImageChanged => "project_image_changed",
+            Self::ProjectSettingsUpdated => "project_settings_updated",
         }
     }
 
-    pub const ALL: [Self; 18] = [
+    pub const ALL: [Self; 19] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -94,6 +99,7 @@ impl AdminActionKind {
         Self::ReceiptIssuerUpdated,
         Self::ProjectContentUpdated,
         Self::ProjectImageChanged,
+        Self::ProjectSettingsUpdated,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -479,6 +479,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's settings. */
+        get: operations["get_settings"];
+        put?: never;
+        /**
+         * Saves the settings (audit log: `project_settings_updated` with before and after). The public page and payment
+         *     step 1 follow within a second.
+         */
+        post: operations["save_settings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/unschedule": {
         parameters: {
             query?: never;
@@ -1584,6 +1605,22 @@ export interface components {
             /** @description Shown above the field. */
             text: string | null;
         };
+        /** @description The question supporters answer at payment step 1 (an answer is always required). */
+        AdditionalQuestionDto: {
+            /** @description The message when left empty; null = '{label}を入力してください'. */
+            alert?: string | null;
+            /** @description Shown under the field. */
+            description?: string | null;
+            /**
+             * Format: int32
+             * @description 1 = one line; up to 10 lines.
+             */
+            formLine: number;
+            /** @description The field's name, e.g. 'Tシャツのサイズ'. */
+            label: string;
+            /** @description Shown above the field. */
+            text?: string | null;
+        };
         /** @description The delivery address as stored. */
         AddressDto: {
             address: string;
@@ -1816,6 +1853,17 @@ export interface components {
             user: components["schemas"]["UserDto"];
         };
         BadRequestOrExpired: components["schemas"]["ErrorBody"] | components["schemas"]["ExpiredKeyBody"];
+        /** @description The project's own account for anonymous transfers: all five, or null. */
+        BankDetailsDto: {
+            /** @description Bank name. */
+            bank: string;
+            branch: string;
+            /** @description Account kind, e.g. 普通. */
+            kinds: string;
+            /** @description Account holder. */
+            nominee: string;
+            number: string;
+        };
         BankDto: {
             bankAccount: string;
             branch: string;
@@ -2804,6 +2852,27 @@ export interface components {
             story: string;
             taxHandling: components["schemas"]["TaxHandlingDto"];
             title: string;
+        };
+        ProjectSettingsDto: {
+            additional: components["schemas"]["AdditionalQuestionDto"] | null;
+            bank: components["schemas"]["BankDetailsDto"] | null;
+            connectedAccountId: string | null;
+            /** @description True once published: the connected account can no longer change. */
+            connectedAccountLocked: boolean;
+            hideFooterSponsors: boolean;
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            usesManualSponsors: boolean;
+        };
+        /** @description The settings (sent whole). */
+        ProjectSettingsInput: {
+            additional?: components["schemas"]["AdditionalQuestionDto"] | null;
+            bank?: components["schemas"]["BankDetailsDto"] | null;
+            /** @description `acct_` and letters and digits; null or blank: the platform's account. Locked once published. */
+            connectedAccountId?: string | null;
+            hideFooterSponsors: boolean;
+            usesManualSponsors: boolean;
         };
         /**
          * @description `draft`, `scheduled` (publication set for later), `open`, `ended`.
@@ -5031,6 +5100,92 @@ export interface operations {
                 };
             };
             /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettingsDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettingsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`bank`: '振込先の口座は5項目すべてを入力するか、すべて空欄にしてください。', `connectedAccountId`, `additional.label`, ...); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;
