@@ -9,6 +9,7 @@ import { getErrorMessage } from '@/lib/apiError';
 import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutation } from './api/projectsApi';
 import { formatYen, formatCount } from './format';
 import { Content } from './content/Content';
+import { Settings } from './content/Settings';
 import { Comments } from './projects/Comments';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
@@ -119,6 +120,7 @@ export function AdminProjectEdit() {
       </section>
       <Content key={`content-${project.id}`} projectId={project.id} returnIds={project.returns.map((r) => r.id)} />
       <Returns project={project} />
+      <Settings key={`settings-${project.id}`} projectId={project.id} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
     </section>

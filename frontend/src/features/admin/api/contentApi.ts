@@ -2,8 +2,10 @@ import { api } from '@/lib/api';
 import type {
   ContentInput,
   ProjectContent,
+  ProjectSettings,
   RemoveImageArgs,
   SaveContentArgs,
+  SaveSettingsArgs,
   UploadImageArgs,
 } from '../content/types';
 
@@ -15,7 +17,7 @@ const BASE = '/admin/projects';
 const CHANGED = ['AdminProjectPreview', 'AdminActions'] as const;
 
 const contentApi = api
-  .enhanceEndpoints({ addTagTypes: ['ProjectContent', 'AdminProjectPreview', 'AdminActions'] })
+  .enhanceEndpoints({ addTagTypes: ['ProjectContent', 'ProjectSettings', 'AdminProjectPreview', 'AdminActions'] })
   .injectEndpoints({
     endpoints: (build) => {
       /** Every change answers with the whole content: it replaces the cached one. */
@@ -61,6 +63,22 @@ const contentApi = api
           invalidatesTags: [...CHANGED],
           onQueryStarted: ({ projectId }, { dispatch, queryFulfilled }) => store(projectId, dispatch, queryFulfilled),
         }),
+        projectSettings: build.query<ProjectSettings, number>({
+          query: (projectId) => `${BASE}/${projectId}/settings`,
+          providesTags: (_result, _error, projectId) => [{ type: 'ProjectSettings', id: projectId }],
+        }),
+        saveProjectSettings: build.mutation<ProjectSettings, SaveSettingsArgs>({
+          query: ({ projectId, input }) => ({ url: `${BASE}/${projectId}/settings`, method: 'POST', body: input }),
+          invalidatesTags: [...CHANGED],
+          onQueryStarted: async ({ projectId }, { dispatch, queryFulfilled }) => {
+            try {
+              const { data } = await queryFulfilled;
+              dispatch(contentApi.util.upsertQueryData('projectSettings', projectId, data));
+            } catch {
+              // Refused: the form shows the server's messages.
+            }
+          },
+        }),
       };
     },
   });
@@ -70,4 +88,6 @@ export const {
   useSaveContentMutation,
   useUploadProjectImageMutation,
   useRemoveProjectImageMutation,
+  useProjectSettingsQuery,
+  useSaveProjectSettingsMutation,
 } = contentApi;

@@ -34,3 +34,12 @@ export interface RemoveImageArgs {
   slot: Exclude<ImageSlot, 'slider'>;
   returnId?: number;
 }
+
+/** `GET`/`POST /v1/admin/projects/{id}/settings`. */
+export type ProjectSettings = Schemas['ProjectSettingsDto'];
+export type ProjectSettingsInput = Schemas['ProjectSettingsInput'];
+
+export interface SaveSettingsArgs {
+  projectId: number;
+  input: ProjectSettingsInput;
+}

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '@/testing/server';
-import type { ProjectContent } from '../content/types';
+import type { ProjectContent, ProjectSettings } from '../content/types';
 import type {
   AdminComment,
   AdminProject,
@@ -130,6 +130,26 @@ export const serveProject = (project: AdminProject) => {
   serveComments([]);
   serveReceiptIssuer();
   serveContent();
+  serveSettings();
+};
+
+/** Answers `GET /v1/admin/projects/{id}/settings` with `settings` over nothing set. */
+export const serveSettings = (settings: Partial<ProjectSettings> = {}) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id/settings'), ({ params }) =>
+      HttpResponse.json({
+        projectId: Number(params.id),
+        projectTitle: '前橋の夏祭りを復活させたい',
+        additional: null,
+        bank: null,
+        connectedAccountId: null,
+        connectedAccountLocked: false,
+        usesManualSponsors: false,
+        hideFooterSponsors: false,
+        ...settings,
+      } satisfies ProjectSettings),
+    ),
+  );
 };
 
 /** A project's page content as `GET /v1/admin/projects/{id}/content` answers it: nothing set yet. */
