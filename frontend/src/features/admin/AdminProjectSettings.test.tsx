@@ -49,7 +49,8 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
       ['口座名義', bank.nominee],
     ];
     for (const [label, value] of typed) {
-      await user.type(within(settings).getByLabelText(label), value);
+      await user.click(within(settings).getByLabelText(label));
+      await user.paste(value);
     }
     await user.click(within(settings).getByRole('checkbox', { name: 'このプロジェクトのページでフッターのスポンサーを隠す' }));
     await user.click(within(settings).getByRole('button', { name: 'プロジェクトの設定を保存する' }));
