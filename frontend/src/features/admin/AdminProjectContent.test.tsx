@@ -119,7 +119,7 @@ describe('the page content of a project (images, owner, FAQ)', () => {
     ]);
     // With the owner saved, its image can be chosen.
     expect(within(content).getByLabelText(/実行者の画像を選ぶ/)).toBeEnabled();
-  });
+  }, 15_000);
 
   it('shows each refused field next to it and keeps what was typed', async () => {
     loginAs({ isAdmin: true });

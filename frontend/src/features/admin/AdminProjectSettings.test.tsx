@@ -65,7 +65,7 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
         hideFooterSponsors: true,
       },
     ]);
-  });
+  }, 15_000);
 
   it('shows the bank message when only some of the five are given, and a published project’s account is locked', async () => {
     loginAs({ isAdmin: true });
