@@ -47,7 +47,13 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(crate::supporter_names::hide_supporter_name)
             .service(crate::supporter_names::show_supporter_name)
             .service(crate::sale_receipts::get_issuer)
-            .service(crate::sale_receipts::set_issuer),
+            .service(crate::sale_receipts::set_issuer)
+            .service(crate::admin_content::get_content)
+            .service(crate::admin_content::save_content)
+            .service(crate::admin_content::upload_image)
+            .service(crate::admin_content::remove_image)
+            .service(crate::admin_settings::get_settings)
+            .service(crate::admin_settings::save_settings),
     );
     cfg.service(
         utoipa_actix_web::scope("/admin/comments")

@@ -2,8 +2,10 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_content;
 mod admin_payouts;
 mod admin_projects;
+mod admin_settings;
 pub mod auth;
 mod cards;
 mod comment;
@@ -73,6 +75,8 @@ pub struct Services {
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
     pub supporter_names: web::Data<dyn ports::admin::supporter_names::SupporterNames>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
+    pub project_contents: web::Data<dyn ports::admin::content::ProjectContents>,
+    pub project_settings: web::Data<dyn ports::admin::settings::ProjectSettingsUseCases>,
     pub following: web::Data<dyn ports::following::Following>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
@@ -105,6 +109,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.moderation.clone())
             .app_data(services.supporter_names.clone())
             .app_data(services.sale_receipts.clone())
+            .app_data(services.project_contents.clone())
+            .app_data(services.project_settings.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
             .service(
@@ -168,6 +174,8 @@ pub(crate) mod test_support {
         pub moderation: MockModeration,
         pub supporter_names: ports::admin::supporter_names::MockSupporterNames,
         pub sale_receipts: MockSaleReceipts,
+        pub project_contents: ports::admin::content::MockProjectContents,
+        pub project_settings: ports::admin::settings::MockProjectSettingsUseCases,
         pub following: ports::following::MockFollowing,
 
         pub mass_mails: MockMassMails,
@@ -194,6 +202,8 @@ pub(crate) mod test_support {
                 moderation: MockModeration::new(),
                 supporter_names: ports::admin::supporter_names::MockSupporterNames::new(),
                 sale_receipts: MockSaleReceipts::new(),
+                project_contents: ports::admin::content::MockProjectContents::new(),
+                project_settings: ports::admin::settings::MockProjectSettingsUseCases::new(),
                 following: ports::following::MockFollowing::new(),
 
                 mass_mails: MockMassMails::new(),
@@ -225,6 +235,9 @@ pub(crate) mod test_support {
             let supporter_names: Arc<dyn ports::admin::supporter_names::SupporterNames> =
                 Arc::new(self.supporter_names);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
+            let project_contents: Arc<dyn ports::admin::content::ProjectContents> = Arc::new(self.project_contents);
+            let project_settings: Arc<dyn ports::admin::settings::ProjectSettingsUseCases> =
+                Arc::new(self.project_settings);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
@@ -252,6 +265,8 @@ pub(crate) mod test_support {
                 moderation: Data::from(moderation),
                 supporter_names: Data::from(supporter_names),
                 sale_receipts: Data::from(sale_receipts),
+                project_contents: Data::from(project_contents),
+                project_settings: Data::from(project_settings),
                 following: Data::from(following),
 
                 mass_mails: Data::from(mass_mails),

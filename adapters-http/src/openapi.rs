@@ -283,7 +283,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 85, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 91, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by
@@ -373,6 +373,21 @@ mod tests {
             ("AddressRequest", rules::ADDRESS_BUILDING),
             ("IssueReceiptInput", domain::receipt::ADDRESSEE),
             ("ReceiptIssuerInput", domain::receipt::ISSUER_NAME),
+            ("SliderEditInput", domain::project_content::SLIDER_ALT),
+            ("AdminOwnerInput", domain::project_content::OWNER_NAME),
+            ("AdminOwnerInput", domain::project_content::OWNER_PROFILE),
+            ("AdminOwnerLinkDto", domain::project_content::LINK_LABEL),
+            ("AdminFaqDto", domain::project_content::FAQ_QUESTION),
+            ("AdminFaqDto", domain::project_content::FAQ_ANSWER),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_LABEL),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_TEXT),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_DESCRIPTION),
+            ("AdditionalQuestionDto", domain::project_settings::QUESTION_ALERT),
+            ("BankDetailsDto", domain::project_settings::BANK_NAME),
+            ("BankDetailsDto", domain::project_settings::BANK_BRANCH),
+            ("BankDetailsDto", domain::project_settings::BANK_KINDS),
+            ("BankDetailsDto", domain::project_settings::BANK_NUMBER),
+            ("BankDetailsDto", domain::project_settings::BANK_NOMINEE),
         ] {
             assert_eq!(max_length(schema, rule.field), Some(rule.max_chars as u64), "{schema}.{}", rule.field);
         }

@@ -2,9 +2,11 @@
 //! (terms 第18条): `/v1/admin/projects/{id}/supporters...`. Administrators
 //! only ([`AdminUser`]); anyone else gets 404.
 
+use actix_web::http::StatusCode;
 use actix_web::{get, post, web, web::Json};
 use domain::ids::{ProjectId, UserId};
-use ports::admin::supporter_names::{ModeratedSupporter, SupporterNames};
+use ports::admin::moderation::ModerationError;
+use ports::admin::supporter_names::{ModeratedSupporter, SupporterNames, MSG_NOT_A_SUPPORTER};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -44,6 +46,16 @@ impl From<ModeratedSupporter> for AdminSupporterDto {
             hidden_reason: s.hidden.as_ref().map(|h| h.reason.clone()),
             hidden_at: s.hidden.map(|h| iso(h.at)),
         }
+    }
+}
+
+/// A change for someone who never supported the project: a 404 of its own, so it is not the unknown path's.
+fn refused(error: ModerationError) -> ApiError {
+    match error {
+        ModerationError::NotFound => {
+            ApiError::Field { status: StatusCode::NOT_FOUND, body: ErrorBody::new("not_found", MSG_NOT_A_SUPPORTER) }
+        }
+        other => other.into(),
     }
 }
 
@@ -126,5 +138,5 @@ pub(crate) async fn show_supporter_name(
     names: web::Data<dyn SupporterNames>,
     path: web::Path<SupporterPath>,
 ) -> Result<Json<AdminSupporterDto>, ApiError> {
-    Ok(Json(names.show(admin.0.id, ProjectId(path.id), UserId(path.user_id)).await?.into()))
+    Ok(Json(names.show(admin.0.id, ProjectId(path.id), UserId(path.user_id)).await.map_err(refused)?.into()))
 }

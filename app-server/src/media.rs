@@ -14,7 +14,7 @@ use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStore, PutOptions, PutPayload};
-use ports::media::{MediaError, MediaStorage, StoredMedia};
+use ports::media::{ImageFit, MediaError, MediaStorage, StoredMedia};
 
 /// Icons and logos are shown at 110 px; 440 px keeps them sharp on
 /// high-density screens without storing camera-sized originals.
@@ -101,10 +101,36 @@ fn declared_dimensions(kind: ImageKind, bytes: &[u8]) -> Result<(u32, u32), Medi
 }
 
 /// Checks the declared size against the pixel budget (before decoding
-/// anything), decodes within memory limits, scales down to `MAX_EDGE` when
-/// larger, and re-encodes in the same format. An animated GIF keeps only
-/// its first frame.
+/// anything), decodes within memory limits, fits it (`fit`) and re-encodes
+/// in the same format. An animated GIF keeps only its first frame.
+#[cfg(test)]
 fn normalise(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
+    normalise_to(kind, bytes, ImageFit::Within(MAX_EDGE))
+}
+
+/// Centres `image` on a transparent square canvas as large as its longer side.
+fn pad_to_square(image: image::DynamicImage) -> image::DynamicImage {
+    let side = image.width().max(image.height());
+    let mut canvas = image::RgbaImage::from_pixel(side, side, image::Rgba([255, 255, 255, 0]));
+    let x = i64::from((side - image.width()) / 2);
+    let y = i64::from((side - image.height()) / 2);
+    image::imageops::overlay(&mut canvas, &image.to_rgba8(), x, y);
+    image::DynamicImage::ImageRgba8(canvas)
+}
+
+/// JPEG has no transparency: what is transparent (the padding) becomes white.
+fn flatten_on_white(image: &image::DynamicImage) -> image::DynamicImage {
+    let rgba = image.to_rgba8();
+    let rgb = image::RgbImage::from_fn(rgba.width(), rgba.height(), |x, y| {
+        let image::Rgba([r, g, b, a]) = *rgba.get_pixel(x, y);
+        let over =
+            |c: u8| u8::try_from((u16::from(c) * u16::from(a) + 255 * (255 - u16::from(a))) / 255).unwrap_or(u8::MAX);
+        image::Rgb([over(r), over(g), over(b)])
+    });
+    image::DynamicImage::ImageRgb8(rgb)
+}
+
+fn normalise_to(kind: ImageKind, bytes: &[u8], fit: ImageFit) -> Result<Vec<u8>, MediaError> {
     let (width, height) = declared_dimensions(kind, bytes)?;
     check_dimensions(width, height).map_err(MediaError::Rejected)?;
     let format = format_of(kind);
@@ -114,12 +140,19 @@ fn normalise(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
         ImageError::Limits(_) => MediaError::Rejected(UploadError::TooManyPixels),
         _ => MediaError::Undecodable,
     })?;
-    let scaled = if decoded.width() > MAX_EDGE || decoded.height() > MAX_EDGE {
-        decoded.resize(MAX_EDGE, MAX_EDGE, FilterType::Lanczos3)
+    let edge = match fit {
+        ImageFit::Within(edge) | ImageFit::PaddedSquare(edge) => edge,
+    };
+    let scaled = if decoded.width() > edge || decoded.height() > edge {
+        decoded.resize(edge, edge, FilterType::Lanczos3)
     } else {
         decoded
     };
-    let scaled = if kind == ImageKind::Jpeg { image::DynamicImage::ImageRgb8(scaled.to_rgb8()) } else { scaled };
+    let scaled = match fit {
+        ImageFit::PaddedSquare(_) => pad_to_square(scaled),
+        ImageFit::Within(_) => scaled,
+    };
+    let scaled = if kind == ImageKind::Jpeg { flatten_on_white(&scaled) } else { scaled };
     let mut out = Cursor::new(Vec::new());
     scaled.write_to(&mut out, format).map_err(|e| MediaError::Unexpected(e.into()))?;
     Ok(out.into_inner())
@@ -128,6 +161,16 @@ fn normalise(kind: ImageKind, bytes: &[u8]) -> Result<Vec<u8>, MediaError> {
 #[async_trait::async_trait]
 impl MediaStorage for ObjectMediaStorage {
     async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError> {
+        self.store_image_fit(prefix, kind, bytes, ImageFit::Within(MAX_EDGE)).await
+    }
+
+    async fn store_image_fit(
+        &self,
+        prefix: &str,
+        kind: ImageKind,
+        bytes: Vec<u8>,
+        fit: ImageFit,
+    ) -> Result<StoredMedia, MediaError> {
         // Off the request workers, one of a few at a time, within a time limit. A decode past the
         // limit cannot be interrupted; it finishes in the background still holding its slot.
         let slots = Arc::clone(&self.decodes);
@@ -135,7 +178,7 @@ impl MediaStorage for ObjectMediaStorage {
             let slot = slots.acquire_owned().await.map_err(|e| MediaError::Unexpected(e.into()))?;
             tokio::task::spawn_blocking(move || {
                 let _slot = slot;
-                normalise(kind, &bytes)
+                normalise_to(kind, &bytes, fit)
             })
             .await
             .map_err(|e| MediaError::Unexpected(e.into()))?
@@ -223,6 +266,34 @@ mod tests {
         let out = normalise(ImageKind::Png, &png(1200, 600)).unwrap();
         let decoded = image::load_from_memory(&out).unwrap();
         assert_eq!((decoded.width(), decoded.height()), (440, 220));
+    }
+
+    #[test]
+    fn a_project_image_fits_within_1600_px_keeping_its_aspect() {
+        let out = normalise_to(ImageKind::Png, &png(2400, 1200), ImageFit::Within(1600)).unwrap();
+        let decoded = image::load_from_memory(&out).unwrap();
+        assert_eq!((decoded.width(), decoded.height()), (1600, 800));
+    }
+
+    #[test]
+    fn a_wide_logo_is_contained_in_a_square_with_transparent_padding_above_and_below() {
+        let out = normalise_to(ImageKind::Png, &png(800, 200), ImageFit::PaddedSquare(400)).unwrap();
+        let decoded = image::load_from_memory(&out).unwrap().to_rgba8();
+        assert_eq!((decoded.width(), decoded.height()), (400, 400));
+        assert_eq!(decoded.get_pixel(200, 10)[3], 0, "padding is transparent");
+        assert_eq!(*decoded.get_pixel(200, 200), image::Rgba([200, 30, 30, 255]), "the logo is centred, uncropped");
+        assert_eq!(*decoded.get_pixel(0, 200), image::Rgba([200, 30, 30, 255]), "its full width is kept");
+    }
+
+    #[test]
+    fn a_jpeg_logo_is_padded_with_white() {
+        let img = image::RgbImage::from_pixel(300, 100, image::Rgb([20, 20, 200]));
+        let mut jpeg = Cursor::new(Vec::new());
+        img.write_to(&mut jpeg, ImageFormat::Jpeg).unwrap();
+        let out = normalise_to(ImageKind::Jpeg, &jpeg.into_inner(), ImageFit::PaddedSquare(400)).unwrap();
+        let decoded = image::load_from_memory(&out).unwrap().to_rgb8();
+        assert_eq!((decoded.width(), decoded.height()), (300, 300));
+        assert!(decoded.get_pixel(150, 5).0.iter().all(|c| *c > 245), "{:?}", decoded.get_pixel(150, 5));
     }
 
     #[test]

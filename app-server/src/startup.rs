@@ -20,8 +20,9 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
-    PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgSupporterNames, PgUserRepository,
+    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectContent,
+    PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgSupporterNames,
+    PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -29,11 +30,13 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
+use ports::admin::content::{ContentService, ProjectContents};
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
+use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
 use ports::admin::supporter_names::{SupporterNameService, SupporterNames};
 use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
@@ -151,11 +154,10 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
             reset_ttl: chrono::Duration::minutes(settings.password_reset_ttl_minutes),
         },
     ));
-    let profiles: Arc<dyn Profiles> = Arc::new(ProfileService::new(
-        PgProfileRepository::new(pool.clone()),
-        ObjectMediaStorage::new(&settings.media, &settings.media_dir)?,
-        SystemClock,
-    ));
+    // One storage (and one set of decode slots) for members' and operators' uploads.
+    let media = ObjectMediaStorage::new(&settings.media, &settings.media_dir)?;
+    let profiles: Arc<dyn Profiles> =
+        Arc::new(ProfileService::new(PgProfileRepository::new(pool.clone()), media.clone(), SystemClock));
     let email_changes: Arc<dyn EmailChanges> = Arc::new(EmailChangeService::new(
         users.clone(),
         hasher,
@@ -252,6 +254,17 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SystemClock,
         AmmoniaSanitizer::default(),
     ));
+    let project_contents: Arc<dyn ProjectContents> = Arc::new(ContentService::new(
+        PgProjectContent::new(pool.clone()),
+        media,
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+    ));
+    let project_settings: Arc<dyn ProjectSettingsUseCases> = Arc::new(SettingsService::new(
+        PgProjectSettings::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+    ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let supporter_names: Arc<dyn SupporterNames> =
@@ -295,6 +308,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         moderation: web::Data::from(moderation),
         supporter_names: web::Data::from(supporter_names),
         sale_receipts: web::Data::from(sale_receipts),
+        project_contents: web::Data::from(project_contents),
+        project_settings: web::Data::from(project_settings),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
     })

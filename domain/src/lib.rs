@@ -18,6 +18,8 @@ pub mod payment;
 pub mod payout;
 pub mod profile;
 pub mod project;
+pub mod project_content;
+pub mod project_settings;
 pub mod receipt;
 pub mod refund;
 pub mod returns;

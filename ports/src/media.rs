@@ -3,6 +3,7 @@
 //! (resizes large ones) before storing it.
 
 use domain::profile::{ImageKind, UploadError};
+pub use domain::project_content::ImageFit;
 
 /// A stored object and the URL pages render it from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,4 +37,14 @@ pub trait MediaStorage: Send + Sync {
     /// are not an image of `kind`. Not idempotent: each call stores a new
     /// object under a new key, never overwriting one.
     async fn store_image(&self, prefix: &str, kind: ImageKind, bytes: Vec<u8>) -> Result<StoredMedia, MediaError>;
+
+    /// Like [`MediaStorage::store_image`], re-encoded to `fit` instead of the
+    /// member images' size: the same checks, errors and fresh key.
+    async fn store_image_fit(
+        &self,
+        prefix: &str,
+        kind: ImageKind,
+        bytes: Vec<u8>,
+        fit: ImageFit,
+    ) -> Result<StoredMedia, MediaError>;
 }

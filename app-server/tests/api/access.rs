@@ -174,6 +174,12 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/supporters/{user_id}/show-name", "", None, Who::Admin),
     row("GET", "/v1/admin/projects/{id}/receipt-issuer", "", None, Who::Admin),
     row("PUT", "/v1/admin/projects/{id}/receipt-issuer", "", Some(r#"{"issuerName": ""}"#), Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/content", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/content", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/images", "slot=main", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/images/remove", "", Some("{}"), Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/settings", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/settings", "", Some("{}"), Who::Admin),
     // Moderation: the comment id is a placeholder no comment has (a 404 for everyone, the administrator included).
     row("POST", "/v1/admin/comments/{id}/hide", "", Some(r#"{"reason": ""}"#), Who::Admin),
     row("POST", "/v1/admin/comments/{id}/show", "", None, Who::Admin),

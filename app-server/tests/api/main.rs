@@ -5,6 +5,7 @@
 
 mod access;
 mod admin;
+mod admin_content;
 mod admin_projects;
 mod backing;
 mod campaign;

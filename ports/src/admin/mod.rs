@@ -4,9 +4,11 @@
 //! what supporters post.
 
 pub mod audit;
+pub mod content;
 pub mod dashboard;
 pub mod mass_mail;
 pub mod moderation;
 pub mod projects;
 pub mod refunds;
+pub mod settings;
 pub mod supporter_names;

@@ -14,6 +14,9 @@ use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
 use super::moderation::ModerationError;
 use crate::RepoError;
 
+/// Shown when the account never supported the project.
+pub const MSG_NOT_A_SUPPORTER: &str = "このプロジェクトの支援者ではありません。";
+
 /// How many supporters the operator's list shows (largest backers first).
 pub const SUPPORTER_LIST_LIMIT: i64 = 1000;
 

@@ -8,6 +8,8 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutation } from './api/projectsApi';
 import { formatYen, formatCount } from './format';
+import { Content } from './content/Content';
+import { Settings } from './content/Settings';
 import { Comments } from './projects/Comments';
 import { SupporterNames } from './projects/SupporterNames';
 import { ProjectForm } from './projects/ProjectForm';
@@ -117,7 +119,9 @@ export function AdminProjectEdit() {
         {/* Keyed by project: another project's page starts from that project's values. */}
         <ProjectForm key={project.id} project={project} onSave={save} saved={justSaved} />
       </section>
+      <Content key={`content-${project.id}`} projectId={project.id} returnIds={project.returns.map((r) => r.id)} />
       <Returns project={project} />
+      <Settings key={`settings-${project.id}`} projectId={project.id} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
       <SupporterNames key={`supporters-${project.id}`} projectId={project.id} />

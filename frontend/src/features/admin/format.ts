@@ -58,6 +58,9 @@ export const ACTION_LABELS: Record<string, string> = {
   receipt_issuer_updated: '領収書の発行者の設定',
   supporter_name_hidden: '支援者名の非表示',
   supporter_name_shown: '支援者名の再表示',
+  project_content_updated: 'ページ内容（FAQ・実行者など）の編集',
+  project_image_changed: 'プロジェクト画像の変更',
+  project_settings_updated: 'プロジェクト設定（追加質問・振込先・スポンサー）の変更',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

@@ -288,6 +288,68 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project page's content: images, honour link, owner profile, FAQ. */
+        get: operations["get_content"];
+        put?: never;
+        /**
+         * Saves the honour link, the slider's order and alternative texts (images
+         *     left out are removed), the owner's profile and the FAQ. Editable before
+         *     and after publication; the public page shows it within a second.
+         */
+        post: operations["save_content"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads an image into its place: main (scaled to 1600 px a side), a new
+         *     slider image at the end (with `alt`; at most 10), honour banner, the
+         *     owner's image (contained in a 400 px square with padding; the owner's
+         *     name must be saved first) or a return's picture. Replaces what was there.
+         *     Rate limit: `UPLOADS_PER_HOUR` per operator per hour (default 20).
+         */
+        post: operations["upload_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/images/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Removes the main, honour, owner or a return's image. */
+        post: operations["remove_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/preview": {
         parameters: {
             query?: never;
@@ -411,6 +473,27 @@ export interface paths {
         put?: never;
         /** Deletes a return nobody holds or bought (pause or hide a backed one). */
         post: operations["delete_return"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's settings. */
+        get: operations["get_settings"];
+        put?: never;
+        /**
+         * Saves the settings (audit log: `project_settings_updated` with before and after). The public page and payment
+         *     step 1 follow within a second.
+         */
+        post: operations["save_settings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1573,6 +1656,22 @@ export interface components {
             /** @description Shown above the field. */
             text: string | null;
         };
+        /** @description The question supporters answer at payment step 1 (an answer is always required). */
+        AdditionalQuestionDto: {
+            /** @description The message when left empty; null = '{label}を入力してください'. */
+            alert?: string | null;
+            /** @description Shown under the field. */
+            description?: string | null;
+            /**
+             * Format: int32
+             * @description 1 = one line; up to 10 lines.
+             */
+            formLine: number;
+            /** @description The field's name, e.g. 'Tシャツのサイズ'. */
+            label: string;
+            /** @description Shown above the field. */
+            text?: string | null;
+        };
         /** @description The delivery address as stored. */
         AddressDto: {
             address: string;
@@ -1647,6 +1746,35 @@ export interface components {
         };
         AdminCommentsResponse: {
             comments: components["schemas"]["AdminCommentDto"][];
+        };
+        AdminFaqDto: {
+            answer: string;
+            question: string;
+        };
+        /**
+         * @description Where an image goes.
+         * @enum {string}
+         */
+        AdminImageSlotDto: "main" | "slider" | "honor" | "owner" | "return";
+        AdminOwnerDto: {
+            /** @description A square image (a logo is contained with padding); null = the default icon. */
+            imageUrl: string | null;
+            links: components["schemas"]["AdminOwnerLinkDto"][];
+            name: string;
+            /** @description Plain text; empty = none. */
+            profile: string;
+        };
+        AdminOwnerInput: {
+            links: components["schemas"]["AdminOwnerLinkDto"][];
+            /** @description Required unless every owner field is blank (then there is no owner). */
+            name: string;
+            profile: string;
+        };
+        AdminOwnerLinkDto: {
+            /** @description 1-60 characters, one line. */
+            label: string;
+            /** @description An absolute http or https URL. */
+            url: string;
         };
         /** @description A project as its operator edits it. */
         AdminProjectDto: {
@@ -1764,6 +1892,19 @@ export interface components {
             stockLimit: number | null;
             title: string;
         };
+        AdminReturnImageDto: {
+            /** Format: int64 */
+            id: number;
+            imageUrl: string | null;
+            title: string;
+        };
+        AdminSliderImageDto: {
+            /** @description Alternative text; empty = decorative. */
+            alt: string;
+            /** Format: int64 */
+            id: number;
+            src: string;
+        };
         /** @description A supporter of the project as the operator sees them. */
         AdminSupporterDto: {
             /**
@@ -1789,6 +1930,17 @@ export interface components {
             user: components["schemas"]["UserDto"];
         };
         BadRequestOrExpired: components["schemas"]["ErrorBody"] | components["schemas"]["ExpiredKeyBody"];
+        /** @description The project's own account for anonymous transfers: all five, or null. */
+        BankDetailsDto: {
+            /** @description Bank name. */
+            bank: string;
+            branch: string;
+            /** @description Account kind, e.g. 普通. */
+            kinds: string;
+            /** @description Account holder. */
+            nominee: string;
+            number: string;
+        };
         BankDto: {
             bankAccount: string;
             branch: string;
@@ -1969,6 +2121,36 @@ export interface components {
         };
         CommentSaleNameDto: {
             displayname: string | null;
+        };
+        /** @description The content form (images are uploaded on their own). */
+        ContentInput: {
+            faqs: components["schemas"]["AdminFaqDto"][];
+            /** @description http or https; null or blank = no link. */
+            honorImgLink?: string | null;
+            owner?: components["schemas"]["AdminOwnerInput"] | null;
+            /** @description Every slider image to keep, in order; the ones left out are removed. */
+            slider: components["schemas"]["SliderEditInput"][];
+        };
+        /** @description What the screen may add, from the server's rules. */
+        ContentLimitsDto: {
+            maxFaqs: number;
+            maxOwnerLinks: number;
+            maxSliderImages: number;
+            /**
+             * Format: int64
+             * @description Upload limit in bytes (jpg, png or gif by content).
+             */
+            maxUploadBytes: number;
+            /**
+             * Format: int32
+             * @description The owner's image is stored in a square of this side.
+             */
+            ownerImageSide: number;
+            /**
+             * Format: int32
+             * @description Project images are scaled down to this many px a side.
+             */
+            projectImageEdge: number;
         };
         /** @description Corporate sponsors by logo size, largest first. */
         CorporateDto: {
@@ -2299,6 +2481,16 @@ export interface components {
             /** Format: int64 */
             id: number;
             url: string;
+        };
+        /** @description A multipart form: the image in `file`, and for a slider image its alternative text in `alt`. */
+        ImageUploadForm: {
+            /** @description Slider only: the alternative text (at most 120 characters). */
+            alt?: string | null;
+            /**
+             * Format: binary
+             * @description jpg, png or gif by content; at most 2,097,152 bytes, 8000 px a side and 40 megapixels.
+             */
+            file: string;
         };
         /** @description One news item. */
         InformationDto: {
@@ -2661,6 +2853,24 @@ export interface components {
             title: string;
             urls: components["schemas"]["Urls"];
         };
+        /** @description A project page's content as its operator edits it. */
+        ProjectContentDto: {
+            faqs: components["schemas"]["AdminFaqDto"][];
+            honorImgLink: string | null;
+            honorImgUrl: string | null;
+            /** Format: int64 */
+            id: number;
+            limits: components["schemas"]["ContentLimitsDto"];
+            /** @description Also the OGP image; null = none. */
+            mainImageUrl: string | null;
+            owner: components["schemas"]["AdminOwnerDto"] | null;
+            /** @description In the project's return order. */
+            returns: components["schemas"]["AdminReturnImageDto"][];
+            /** @description In slider order. */
+            slider: components["schemas"]["AdminSliderImageDto"][];
+            slug: string;
+            title: string;
+        };
         ProjectDetailDto: components["schemas"]["ProjectCardDto"] & {
             additionalData: components["schemas"]["AdditionalDataDto"] | null;
             anonymousBank: components["schemas"]["BankDto"] | null;
@@ -2724,6 +2934,27 @@ export interface components {
             story: string;
             taxHandling: components["schemas"]["TaxHandlingDto"];
             title: string;
+        };
+        ProjectSettingsDto: {
+            additional: components["schemas"]["AdditionalQuestionDto"] | null;
+            bank: components["schemas"]["BankDetailsDto"] | null;
+            connectedAccountId: string | null;
+            /** @description True once published: the connected account can no longer change. */
+            connectedAccountLocked: boolean;
+            hideFooterSponsors: boolean;
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            usesManualSponsors: boolean;
+        };
+        /** @description The settings (sent whole). */
+        ProjectSettingsInput: {
+            additional?: components["schemas"]["AdditionalQuestionDto"] | null;
+            bank?: components["schemas"]["BankDetailsDto"] | null;
+            /** @description `acct_` and letters and digits; null or blank: the platform's account. Locked once published. */
+            connectedAccountId?: string | null;
+            hideFooterSponsors: boolean;
+            usesManualSponsors: boolean;
         };
         /**
          * @description `draft`, `scheduled` (publication set for later), `open`, `ended`.
@@ -3064,6 +3295,15 @@ export interface components {
             flag?: number | null;
             password: string;
         };
+        RemoveImageInput: {
+            /**
+             * Format: int64
+             * @description The return, for `slot=return`.
+             */
+            returnId?: number | null;
+            /** @description `main`, `honor`, `owner` or `return` (a slider image is removed by saving the content without it). */
+            slot: components["schemas"]["AdminImageSlotDto"];
+        };
         /** @description `{"email": "..."}`: the address whose registration mail is sent again. */
         ResendRegisterMailRequest: {
             /** @example taro@example.jp */
@@ -3284,6 +3524,14 @@ export interface components {
         SliderDto: {
             alt: string;
             src: string;
+        };
+        SliderEditInput: {
+            alt: string;
+            /**
+             * Format: int64
+             * @description An image of this project's slider.
+             */
+            id: number;
         };
         /** @description A sponsor on a logo wall. */
         SponsorDto: {
@@ -4402,6 +4650,196 @@ export interface operations {
             };
         };
     };
+    get_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectContentDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_content: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContentInput"];
+            };
+        };
+        responses: {
+            /** @description The content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectContentDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`, e.g. `faqs.0.answer`: '回答を入力してください。', `owner.links.0.url`: 'リンク先はhttp://またはhttps://で始まるURLを入力してください。'); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload_image: {
+        parameters: {
+            query: {
+                /** @description The return, for `slot=return`. */
+                returnId?: number;
+                /** @description `main`, `slider` (added at the end), `honor`, `owner` or `return`. */
+                slot: components["schemas"]["AdminImageSlotDto"];
+            };
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImageUploadForm"];
+            };
+        };
+        responses: {
+            /** @description The content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectContentDto"];
+                };
+            };
+            /** @description `validation_failed` on `file` ('jpg、jpeg、png、gif形式の画像を選択してください。', 'ファイルサイズは2MB以内にしてください。', '画像の縦横が大きすぎます。…', 'スライダー画像は10枚までです。'), `alt` or `returnId`; `malformed_request`: an unknown slot */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_image: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveImageInput"];
+            };
+        };
+        responses: {
+            /** @description The content */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectContentDto"];
+                };
+            };
+            /** @description `validation_failed` on `slot` (a slider image) or `returnId`; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     preview_project: {
         parameters: {
             query?: never;
@@ -4744,6 +5182,92 @@ export interface operations {
                 };
             };
             /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettingsDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectSettingsInput"];
+            };
+        };
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectSettingsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`bank`: '振込先の口座は5項目すべてを入力するか、すべて空欄にしてください。', `connectedAccountId`, `additional.label`, ...); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;

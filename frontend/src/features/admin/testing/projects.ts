@@ -1,5 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '@/testing/server';
+import type { ProjectContent, ProjectSettings } from '../content/types';
 import type {
   AdminComment,
   AdminProject,
@@ -148,6 +149,58 @@ export const serveProject = (project: AdminProject) => {
   serveComments([]);
   serveSupporters([]);
   serveReceiptIssuer();
+  serveContent();
+  serveSettings();
+};
+
+/** Answers `GET /v1/admin/projects/{id}/settings` with `settings` over nothing set. */
+export const serveSettings = (settings: Partial<ProjectSettings> = {}) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id/settings'), ({ params }) =>
+      HttpResponse.json({
+        projectId: Number(params.id),
+        projectTitle: '前橋の夏祭りを復活させたい',
+        additional: null,
+        bank: null,
+        connectedAccountId: null,
+        connectedAccountLocked: false,
+        usesManualSponsors: false,
+        hideFooterSponsors: false,
+        ...settings,
+      } satisfies ProjectSettings),
+    ),
+  );
+};
+
+/** A project's page content as `GET /v1/admin/projects/{id}/content` answers it: nothing set yet. */
+export const emptyContent = (id = 12): ProjectContent => ({
+  id,
+  slug: 'maebashi-matsuri',
+  title: '前橋の夏祭りを復活させたい',
+  mainImageUrl: null,
+  honorImgUrl: null,
+  honorImgLink: null,
+  slider: [],
+  owner: null,
+  faqs: [],
+  returns: [],
+  limits: {
+    maxSliderImages: 10,
+    maxOwnerLinks: 5,
+    maxFaqs: 20,
+    maxUploadBytes: 2097152,
+    projectImageEdge: 1600,
+    ownerImageSide: 400,
+  },
+});
+
+/** Answers `GET /v1/admin/projects/{id}/content` with `content` (the empty content of the asked project by default). */
+export const serveContent = (content?: ProjectContent) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id/content'), ({ params }) =>
+      HttpResponse.json(content ?? emptyContent(Number(params.id))),
+    ),
+  );
 };
 
 /**
