@@ -43,6 +43,10 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(delete_return)
             .service(reorder_returns)
             .service(project_comments)
+            .service(crate::admin_news::list_news)
+            .service(crate::admin_news::create_news)
+            .service(crate::admin_news::update_news)
+            .service(crate::admin_news::delete_news)
             .service(crate::sale_receipts::get_issuer)
             .service(crate::sale_receipts::set_issuer),
     );

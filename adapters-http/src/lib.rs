@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_news;
 mod admin_payouts;
 mod admin_projects;
 pub mod auth;
@@ -70,6 +71,7 @@ pub struct Services {
     pub payouts: web::Data<dyn ports::campaign::payouts::Payouts>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
+    pub news: web::Data<dyn ports::admin::news::ProjectNews>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub following: web::Data<dyn ports::following::Following>,
 
@@ -101,6 +103,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.payouts.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
+            .app_data(services.news.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
@@ -165,6 +168,7 @@ pub(crate) mod test_support {
         pub moderation: MockModeration,
         pub sale_receipts: MockSaleReceipts,
         pub following: ports::following::MockFollowing,
+        pub news: ports::admin::news::MockProjectNews,
 
         pub mass_mails: MockMassMails,
     }
@@ -190,6 +194,7 @@ pub(crate) mod test_support {
                 moderation: MockModeration::new(),
                 sale_receipts: MockSaleReceipts::new(),
                 following: ports::following::MockFollowing::new(),
+                news: ports::admin::news::MockProjectNews::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -219,6 +224,7 @@ pub(crate) mod test_support {
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
+            let news: Arc<dyn ports::admin::news::ProjectNews> = Arc::new(self.news);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -245,6 +251,7 @@ pub(crate) mod test_support {
                 moderation: Data::from(moderation),
                 sale_receipts: Data::from(sale_receipts),
                 following: Data::from(following),
+                news: Data::from(news),
 
                 mass_mails: Data::from(mass_mails),
             }

@@ -168,9 +168,15 @@ diesel::table! {
         project_id -> Int8,
         title -> Text,
         description -> Text,
-        published_at -> Timestamptz,
+        published_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        audience -> Text,
+        return_ids -> Array<Int8>,
+        mail_supporters -> Bool,
+        mail_id -> Nullable<Int8>,
+        mail_queued_at -> Nullable<Timestamptz>,
+        updated_by -> Nullable<Int8>,
     }
 }
 

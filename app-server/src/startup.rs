@@ -20,8 +20,8 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
-    PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectNews,
+    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -32,6 +32,7 @@ use ports::admin::audit::AuditLog;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
+use ports::admin::news::{NewsAuthoring, ProjectNews};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::campaign::closing::{ClosingService, Closings};
@@ -266,7 +267,17 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&profiles),
         SystemClock,
     ));
-    let mass_mails = mass_mails(pool, settings)?;
+    let mass_mail_wake = Arc::new(Notify::new());
+    let mass_mails = mass_mails(pool, settings, Arc::clone(&mass_mail_wake))?;
+    let news: Arc<dyn ProjectNews> = Arc::new(NewsAuthoring::new(
+        PgProjectNews::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        AmmoniaSanitizer::default(),
+        settings.public_url.clone(),
+        move || mass_mail_wake.notify_one(),
+    ));
+    crate::workers::spawn_news_mail(Arc::clone(&news));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -290,6 +301,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         payouts: web::Data::from(payouts),
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
+        news: web::Data::from(news),
         sale_receipts: web::Data::from(sale_receipts),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
@@ -297,9 +309,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
 }
 
 /// The mass-mail screens' use cases and the worker that sends them.
-fn mass_mails(pool: &PgPool, settings: &Settings) -> anyhow::Result<Arc<dyn MassMails>> {
+fn mass_mails(pool: &PgPool, settings: &Settings, wake: Arc<Notify>) -> anyhow::Result<Arc<dyn MassMails>> {
     let tokens = JwtOptOutTokens::new(&settings.jwt_secret);
-    let wake = Arc::new(Notify::new());
     let contact =
         settings.smtp.from.rsplit_once('<').map_or(settings.smtp.from.as_str(), |(_, a)| a.trim_end_matches('>'));
     let sender = MassMailSender::new(

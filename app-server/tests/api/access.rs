@@ -38,6 +38,7 @@ enum Who {
 }
 
 /// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns,
+/// `{news_id}` one of its news items,
 /// `{sale_id}` the owner's paid sale and `{token}` that sale's receipt link token.
 /// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
@@ -167,6 +168,10 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/returns/{return_id}/delete", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}/return-order", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/comments", "", None, Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/news", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news/{news_id}", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news/{news_id}/delete", "", None, Who::Admin),
     row("GET", "/v1/admin/projects/{id}/receipt-issuer", "", None, Who::Admin),
     row("PUT", "/v1/admin/projects/{id}/receipt-issuer", "", Some(r#"{"issuerName": ""}"#), Who::Admin),
     // Moderation: the comment id is a placeholder no comment has (a 404 for everyone, the administrator included).
@@ -242,6 +247,8 @@ struct Fixtures {
     owner: i64,
     comment: i64,
     displayname: i64,
+    /// A news item of `project`.
+    news: i64,
     /// The owner's paid sale and its receipt link token.
     sale: i64,
     token: String,
@@ -268,6 +275,7 @@ impl Fixtures {
                 "SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"
             )),
             owner: app.query_i64(&format!("SELECT id AS value FROM users WHERE email = '{OWNER}'")),
+            news: app.query_i64(&format!("SELECT min(id) AS value FROM project_news WHERE project_id = {project}")),
             comment: app.query_i64(&owner_id("comments")),
             displayname: app.query_i64(&owner_id("display_names")),
             slug,
@@ -300,6 +308,7 @@ async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>
         .path
         .replace("{id}", &fixtures.project.to_string())
         .replace("{return_id}", &fixtures.ret.to_string())
+        .replace("{news_id}", &fixtures.news.to_string())
         .replace("{sale_id}", &fixtures.sale.to_string())
         .replace("{token}", &fixtures.token);
     let mut url = format!("{}{path}", app.address);

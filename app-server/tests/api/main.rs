@@ -25,6 +25,7 @@ mod login;
 mod mail_queue;
 mod mass_mail;
 mod monthly;
+mod news;
 mod pages;
 mod password;
 mod profile;

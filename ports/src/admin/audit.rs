@@ -43,6 +43,12 @@ pub enum AdminActionKind {
     PayoutMarkedPaid,
     /// A project's receipt issuer was set (`detail.before`, `detail.after`).
     ReceiptIssuerUpdated,
+    /// A news item was written (`detail.changes` from nothing).
+    NewsCreated,
+    /// A news item changed (`detail.changes` as for projects).
+    NewsUpdated,
+    /// A news item was deleted.
+    NewsDeleted,
 }
 
 impl AdminActionKind {
@@ -64,10 +70,13 @@ impl AdminActionKind {
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
+            Self::NewsCreated => "news_created",
+            Self::NewsUpdated => "news_updated",
+            Self::NewsDeleted => "news_deleted",
         }
     }
 
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 19] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -84,6 +93,9 @@ impl AdminActionKind {
         Self::CommentShown,
         Self::PayoutMarkedPaid,
         Self::ReceiptIssuerUpdated,
+        Self::NewsCreated,
+        Self::NewsUpdated,
+        Self::NewsDeleted,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -7,5 +7,6 @@ pub mod audit;
 pub mod dashboard;
 pub mod mass_mail;
 pub mod moderation;
+pub mod news;
 pub mod projects;
 pub mod refunds;

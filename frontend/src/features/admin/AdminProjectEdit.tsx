@@ -9,6 +9,7 @@ import { getErrorMessage } from '@/lib/apiError';
 import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutation } from './api/projectsApi';
 import { formatYen, formatCount } from './format';
 import { Comments } from './projects/Comments';
+import { News } from './projects/News';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
 import { ReceiptIssuer } from './projects/ReceiptIssuer';
@@ -61,7 +62,7 @@ export function AdminProjectNew() {
   );
 }
 
-/** `/admin/projects/:id/`: the project's fields, its publication, its returns and its supporters' comments. */
+/** `/admin/projects/:id/`: the project's fields, its publication, its returns, its news and its supporters' comments. */
 export function AdminProjectEdit() {
   const titleId = useId();
   const { id: raw } = useParams();
@@ -117,6 +118,7 @@ export function AdminProjectEdit() {
         <ProjectForm key={project.id} project={project} onSave={save} saved={justSaved} />
       </section>
       <Returns project={project} />
+      <News key={`news-${project.id}`} project={project} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
     </section>

@@ -56,6 +56,9 @@ export const ACTION_LABELS: Record<string, string> = {
   comment_shown: 'コメントの再表示',
   payout_marked_paid: '精算の支払済み登録',
   receipt_issuer_updated: '領収書の発行者の設定',
+  news_created: '活動報告の作成',
+  news_updated: '活動報告の編集',
+  news_deleted: '活動報告の削除',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

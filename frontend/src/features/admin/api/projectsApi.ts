@@ -7,7 +7,10 @@ import type {
   AdminCommentList,
   AdminProject,
   AdminProjectList,
+  AdminNews,
+  AdminNewsList,
   AdminProjectSummary,
+  DeleteNewsArgs,
   DeleteReturnArgs,
   HideCommentArgs,
   ProjectInput,
@@ -15,6 +18,7 @@ import type {
   PublishProjectArgs,
   ReceiptIssuerSettings,
   ReorderReturnsArgs,
+  SaveNewsArgs,
   SetReceiptIssuerArgs,
   ShowCommentArgs,
   Taxonomy,
@@ -25,6 +29,8 @@ import type {
 // The bodies are named from the server's document in ../projects/types.ts, beside the mutations' arguments.
 export type {
   AdminComment,
+  AdminNews,
+  NewsInput,
   AdminProject,
   AdminProjectSummary,
   AdminReturn,
@@ -66,6 +72,8 @@ const projectsApi = api
       'Comment',
       'AdminActions',
       'ReceiptIssuer',
+      'AdminNews',
+      'News',
     ],
   })
   .injectEndpoints({
@@ -149,6 +157,33 @@ const projectsApi = api
       adminTaxonomy: build.query<Taxonomy, void>({
         query: () => '/project/get/areas',
       }),
+      adminNews: build.query<AdminNews[], number>({
+        query: (projectId) => `${BASE}/${projectId}/news`,
+        transformResponse: (response: AdminNewsList) => response.news,
+        providesTags: (_result, _error, projectId) => [{ type: 'AdminNews', id: projectId }],
+      }),
+      /** A new item (`newsId` null) or new terms; the public page's list (`News`, publicApi) is read again. */
+      saveNews: build.mutation<AdminNews, SaveNewsArgs>({
+        query: ({ projectId, newsId, input }) => ({
+          url: newsId === null ? `${BASE}/${projectId}/news` : `${BASE}/${projectId}/news/${newsId}`,
+          method: 'POST',
+          body: input,
+        }),
+        invalidatesTags: (_result, _error, { projectId }) => [
+          { type: 'AdminNews', id: projectId },
+          { type: 'News', id: projectId },
+          'AdminActions',
+        ],
+      }),
+      deleteNews: build.mutation<AdminNews[], DeleteNewsArgs>({
+        query: ({ projectId, newsId }) => ({ url: `${BASE}/${projectId}/news/${newsId}/delete`, method: 'POST' }),
+        transformResponse: (response: AdminNewsList) => response.news,
+        invalidatesTags: (_result, _error, { projectId }) => [
+          { type: 'AdminNews', id: projectId },
+          { type: 'News', id: projectId },
+          'AdminActions',
+        ],
+      }),
       adminComments: build.query<AdminComment[], number>({
         query: (projectId) => `${BASE}/${projectId}/comments`,
         transformResponse: (response: AdminCommentList) => response.comments,
@@ -230,4 +265,7 @@ export const {
   useShowCommentMutation,
   useReceiptIssuerQuery,
   useSetReceiptIssuerMutation,
+  useAdminNewsQuery,
+  useSaveNewsMutation,
+  useDeleteNewsMutation,
 } = projectsApi;
