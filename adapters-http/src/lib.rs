@@ -12,6 +12,7 @@ mod constraint;
 mod email_change;
 mod error;
 mod favourites;
+mod follow_mail;
 mod headers;
 pub mod html;
 mod ids;
@@ -72,6 +73,7 @@ pub struct Services {
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
     pub news: web::Data<dyn ports::admin::news::ProjectNews>,
+    pub follow_mail: web::Data<dyn ports::following::mail::FollowMail>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub following: web::Data<dyn ports::following::Following>,
 
@@ -104,6 +106,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
             .app_data(services.news.clone())
+            .app_data(services.follow_mail.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
@@ -169,6 +172,7 @@ pub(crate) mod test_support {
         pub sale_receipts: MockSaleReceipts,
         pub following: ports::following::MockFollowing,
         pub news: ports::admin::news::MockProjectNews,
+        pub follow_mail: ports::following::mail::MockFollowMail,
 
         pub mass_mails: MockMassMails,
     }
@@ -195,6 +199,7 @@ pub(crate) mod test_support {
                 sale_receipts: MockSaleReceipts::new(),
                 following: ports::following::MockFollowing::new(),
                 news: ports::admin::news::MockProjectNews::new(),
+                follow_mail: ports::following::mail::MockFollowMail::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -225,6 +230,7 @@ pub(crate) mod test_support {
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
             let news: Arc<dyn ports::admin::news::ProjectNews> = Arc::new(self.news);
+            let follow_mail: Arc<dyn ports::following::mail::FollowMail> = Arc::new(self.follow_mail);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -252,6 +258,7 @@ pub(crate) mod test_support {
                 sale_receipts: Data::from(sale_receipts),
                 following: Data::from(following),
                 news: Data::from(news),
+                follow_mail: Data::from(follow_mail),
 
                 mass_mails: Data::from(mass_mails),
             }

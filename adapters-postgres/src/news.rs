@@ -32,14 +32,18 @@ impl PgProjectNews {
 }
 
 /// Who may read item `$1` in full and has not opted out: accounts with a sale of its project that counts toward
-/// its totals (of one of its returns, when it names some). One row per account.
+/// its totals (of one of its returns, when it names some), and, for a public item, members who keep the project
+/// and asked for mail about kept projects. One row per account, so a supporter who also keeps it gets one mail.
 pub(crate) static READERS_SQL: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT u.id, u.email FROM users u, project_news n \
          WHERE n.id = $1 \
            AND NOT EXISTS (SELECT 1 FROM mail_opt_outs o WHERE o.user_id = u.id) \
-           AND EXISTS (SELECT 1 FROM sales s WHERE s.user_id = u.id AND s.project_id = n.project_id \
-                 AND (cardinality(n.return_ids) = 0 OR s.return_id = ANY (n.return_ids)) AND {})",
+           AND (EXISTS (SELECT 1 FROM sales s WHERE s.user_id = u.id AND s.project_id = n.project_id \
+                 AND (cardinality(n.return_ids) = 0 OR s.return_id = ANY (n.return_ids)) AND {}) \
+             OR (n.audience = 'public' \
+                 AND EXISTS (SELECT 1 FROM favourites f WHERE f.user_id = u.id AND f.project_id = n.project_id) \
+                 AND EXISTS (SELECT 1 FROM favourite_mail_opt_ins i WHERE i.user_id = u.id)))",
         counts_toward_totals("s")
     )
 });

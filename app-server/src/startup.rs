@@ -20,8 +20,8 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectNews,
-    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
+    PgProjectNews, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -39,6 +39,7 @@ use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
+use ports::following::mail::{FollowMail, FollowMailService};
 use ports::following::{Following, FollowingService};
 use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
@@ -120,6 +121,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     let queue = PgJobQueue::new(pool.clone());
     let wake = Arc::new(Notify::new());
     crate::workers::spawn_mail_delivery(queue.clone(), SmtpMailer::new(&settings.smtp)?, Arc::clone(&wake));
+    let mail_wake = Arc::clone(&wake);
     let mailer = Arc::new(QueuedMailer::new(queue, move || wake.notify_one()));
     let users = PgUserRepository::new(pool.clone());
     let site = SiteInfo {
@@ -277,7 +279,15 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         settings.public_url.clone(),
         move || mass_mail_wake.notify_one(),
     ));
-    crate::workers::spawn_news_mail(Arc::clone(&news));
+    let follow_mail: Arc<dyn FollowMail> = Arc::new(FollowMailService::new(
+        PgFollowMail::new(pool.clone()),
+        JwtOptOutTokens::new(&settings.jwt_secret),
+        SystemClock,
+        settings.site_name.clone(),
+        settings.public_url.clone(),
+        move || mail_wake.notify_one(),
+    ));
+    crate::workers::spawn_news_mail(Arc::clone(&news), Arc::clone(&follow_mail));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -302,6 +312,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
         news: web::Data::from(news),
+        follow_mail: web::Data::from(follow_mail),
         sale_receipts: web::Data::from(sale_receipts),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { login } from './accounts';
+import { login, registeredMember } from './accounts';
 import { expect, test } from './fixtures';
 import { mailBody, waitForMails } from './mail';
 
@@ -130,12 +130,27 @@ test.describe('news (活動報告)', () => {
     await expectNews(guest, title);
     const teaser = guest.getByRole('listitem').filter({ hasText: title }).first();
     await expect(teaser.getByText(LOCKED)).toBeVisible();
-    await expect(teaser.getByText('支援者限定')).toBeVisible();
+    await expect(teaser.getByText('支援者限定', { exact: true })).toBeVisible();
     await expect(guest.getByText('見学会の合言葉はローズです。')).toHaveCount(0);
     await guest.context().close();
 
     await login(page, SUPPORTER, DEMO_PASSWORD);
     await expectNews(page, title);
     await expect(page.getByText('見学会の合言葉はローズです。').first()).toBeVisible();
+  });
+});
+
+test.describe('mail about kept projects (お気に入り)', () => {
+  test('a member opts in on my page and the choice stays after a reload', async ({ page }) => {
+    await registeredMember(page, 'follow-mail');
+    const section = page.getByRole('region', { name: 'お気に入り' });
+    const box = section.getByRole('checkbox', { name: 'お気に入りのプロジェクトについてメールで受け取る' });
+    await expect(box).not.toBeChecked();
+    await box.check();
+    await expect(section.getByText('お気に入りのメールを受け取る設定にしました。')).toBeVisible();
+    await page.reload();
+    await expect(
+      page.getByRole('region', { name: 'お気に入り' }).getByRole('checkbox', { name: 'お気に入りのプロジェクトについてメールで受け取る' }),
+    ).toBeChecked();
   });
 });

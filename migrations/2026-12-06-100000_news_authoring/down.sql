@@ -1,3 +1,6 @@
+DROP TABLE favourite_end_notices;
+DROP TABLE favourite_mail_opt_ins;
+
 ALTER TABLE sent_mails DROP CONSTRAINT sent_mails_segment_needs_project;
 DELETE FROM mail_recipients WHERE mail_id IN (SELECT id FROM sent_mails WHERE segment = 'project_news');
 UPDATE project_news SET mail_id = NULL, mail_queued_at = NULL;

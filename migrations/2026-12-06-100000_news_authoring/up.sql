@@ -41,3 +41,28 @@ ALTER TABLE sent_mails ADD CONSTRAINT sent_mails_segment_check
 ALTER TABLE sent_mails DROP CONSTRAINT sent_mails_segment_needs_project;
 ALTER TABLE sent_mails ADD CONSTRAINT sent_mails_segment_needs_project
     CHECK (segment NOT IN ('project_supporters', 'project_news') OR project_id IS NOT NULL);
+
+-- Following (お気に入り, issue #23; docs/decisions.md "Mail about kept projects"): members who asked to be mailed
+-- 48 hours before a kept project ends and when it publishes news. Opt-in: no row, no mail. The one-click opt-out
+-- link of those mails (mail_opt_outs) stops them as well.
+CREATE TABLE favourite_mail_opt_ins (
+    -- The member; one row each.
+    user_id      BIGINT      PRIMARY KEY,
+    -- When the member turned it on.
+    opted_in_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    CONSTRAINT favourite_mail_opt_ins_user_id_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
+);
+
+-- The mail 48 hours before a kept project ends, once per project and member: the row is written in the
+-- transaction that queues the mail (a send_mail job), so a repeated sweep or a second process mails nobody twice.
+CREATE TABLE favourite_end_notices (
+    -- The project about to end.
+    project_id  BIGINT      NOT NULL,
+    -- The member told.
+    user_id     BIGINT      NOT NULL,
+    -- When the mail was queued.
+    queued_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+    CONSTRAINT favourite_end_notices_pkey PRIMARY KEY (project_id, user_id),
+    CONSTRAINT favourite_end_notices_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects (id) ON DELETE CASCADE,
+    CONSTRAINT favourite_end_notices_user_id_fkey FOREIGN KEY (user_id) REFERENCES users (id) ON DELETE CASCADE
+);

@@ -140,6 +140,8 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/user/favourites", "", None, Who::Member),
     row("POST", "/v1/user/favourites/{id}", "", Some("{}"), Who::Member),
     row("POST", "/v1/user/favourites/{id}/delete", "", Some("{}"), Who::Member),
+    row("GET", "/v1/user/favouriteMail", "", None, Who::Member),
+    row("POST", "/v1/user/favouriteMail", "", Some(r#"{"enabled": false}"#), Who::Member),
     row("GET", "/v1/user/supports", "", None, Who::Member),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),

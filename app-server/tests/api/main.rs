@@ -15,6 +15,7 @@ mod demo;
 mod discovery;
 mod email_change;
 mod favourites;
+mod follow_mail;
 mod headers;
 mod health;
 mod helpers;

@@ -1129,6 +1129,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/user/favouriteMail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's choice (off until chosen). */
+        get: operations["get_setting"];
+        put?: never;
+        /** Sets the caller's choice; answers it as stored. The one-click opt-out link in every such mail also stops them. */
+        post: operations["set_setting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/user/favourites": {
         parameters: {
             query?: never;
@@ -2144,6 +2162,11 @@ export interface components {
              * @example 募集中
              */
             stateLabel: string;
+        };
+        /** @description お気に入りのプロジェクトについてメールで受け取る. */
+        FavouriteMailSetting: {
+            /** @description True: mailed 48 hours before a kept project ends and when it publishes news (opt-in; off by default). */
+            enabled: boolean;
         };
         /** @description The caller's kept projects, newest first. */
         FavouritesResponse: {
@@ -6508,6 +6531,77 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavouriteMailSetting"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavouriteMailSetting"];
+            };
+        };
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavouriteMailSetting"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
