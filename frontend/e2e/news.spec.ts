@@ -146,7 +146,8 @@ test.describe('mail about kept projects (お気に入り)', () => {
     const section = page.getByRole('region', { name: 'お気に入り' });
     const box = section.getByRole('checkbox', { name: 'お気に入りのプロジェクトについてメールで受け取る' });
     await expect(box).not.toBeChecked();
-    await box.check();
+    await box.click();
+    await expect(box).toBeChecked();
     await expect(section.getByText('お気に入りのメールを受け取る設定にしました。')).toBeVisible();
     await page.reload();
     await expect(

@@ -13,9 +13,12 @@ export function FavouriteMailSetting() {
   const { data, isError, error } = useFavouriteMailQuery();
   const [save, { isLoading }] = useSetFavouriteMailMutation();
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  // The box follows the tap at once; the stored value takes over when the server answers (or refuses).
+  const [wanted, setWanted] = useState<boolean | null>(null);
 
   const change = async (enabled: boolean) => {
     setMessage(null);
+    setWanted(enabled);
     try {
       const stored = await save({ enabled }).unwrap();
       setMessage({
@@ -24,6 +27,8 @@ export function FavouriteMailSetting() {
       });
     } catch (failure) {
       setMessage({ tone: 'error', text: getErrorMessage(failure) });
+    } finally {
+      setWanted(null);
     }
   };
 
@@ -33,7 +38,7 @@ export function FavouriteMailSetting() {
       <label className="favourite-mail__choice">
         <input
           type="checkbox"
-          checked={data?.enabled ?? false}
+          checked={wanted ?? data?.enabled ?? false}
           disabled={!data || isLoading}
           aria-describedby={hintId}
           onChange={(e) => void change(e.target.checked)}
