@@ -1,15 +1,18 @@
-//! `/v1/information/get/list`: a project's news, newest first.
+//! `/v1/information/get/list`: a project's news, newest first. The token is
+//! optional: a supporters-only item comes locked (no body) unless the reader
+//! is a supporter it admits (`domain::news::NewsAudience::admits`).
 
 use actix_web::get;
 use actix_web::web::{self, Json};
 use chrono::SecondsFormat;
 use domain::ids::ProjectId;
 use domain::time::tokyo;
-use ports::catalog::Catalog;
+use ports::catalog::{Catalog, NewsView};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_actix_web::service_config::ServiceConfig;
 
+use crate::auth::MaybeAuthUser;
 use crate::sales::ProjectQuery;
 use crate::{ApiError, ErrorBody};
 
@@ -22,11 +25,15 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
 struct InformationDto {
     id: i64,
     title: String,
-    /// Sanitised HTML; `null` when the item has none.
+    /// Sanitised HTML; `null` when the item has none or is locked.
     #[schema(required = true)]
     description: Option<String>,
     /// ISO 8601, Tokyo time.
     updated_at: String,
+    /// `public` or `supporters` (支援者限定).
+    audience: &'static str,
+    /// A supporters-only item this reader may not read: show its title as a teaser.
+    locked: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -35,7 +42,8 @@ struct InformationListResponse {
     res_information: Vec<InformationDto>,
 }
 
-/// A project's published news, newest first.
+/// A project's published news, newest first. With a member's token, the
+/// supporters-only items that member's paid supports admit come with their body.
 #[utoipa::path(
     params(ProjectQuery),
     tag = "public",
@@ -49,16 +57,19 @@ struct InformationListResponse {
 async fn news_list(
     catalog: web::Data<dyn Catalog>,
     query: web::Query<ProjectQuery>,
+    viewer: MaybeAuthUser,
 ) -> Result<Json<InformationListResponse>, ApiError> {
-    let items = catalog.news(ProjectId(query.project_id)).await?;
+    let items = catalog.news(ProjectId(query.project_id), viewer.0.map(|user| user.id)).await?;
     Ok(Json(InformationListResponse {
         res_information: items
             .into_iter()
-            .map(|n| InformationDto {
+            .map(|NewsView { item: n, locked }| InformationDto {
                 id: n.id,
                 title: n.title,
-                description: Some(n.description).filter(|d| !d.trim().is_empty()),
+                description: Some(n.description).filter(|d| !locked && !d.trim().is_empty()),
                 updated_at: n.updated_at.with_timezone(&tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true),
+                audience: n.audience.code(),
+                locked,
             })
             .collect(),
     }))

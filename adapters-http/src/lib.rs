@@ -3,6 +3,7 @@
 
 mod admin;
 mod admin_content;
+mod admin_news;
 mod admin_payouts;
 mod admin_projects;
 mod admin_settings;
@@ -13,6 +14,7 @@ mod constraint;
 mod email_change;
 mod error;
 mod favourites;
+mod follow_mail;
 mod headers;
 pub mod html;
 mod ids;
@@ -74,6 +76,8 @@ pub struct Services {
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
     pub supporter_names: web::Data<dyn ports::admin::supporter_names::SupporterNames>,
+    pub news: web::Data<dyn ports::admin::news::ProjectNews>,
+    pub follow_mail: web::Data<dyn ports::following::mail::FollowMail>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub project_contents: web::Data<dyn ports::admin::content::ProjectContents>,
     pub project_settings: web::Data<dyn ports::admin::settings::ProjectSettingsUseCases>,
@@ -108,6 +112,8 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
             .app_data(services.supporter_names.clone())
+            .app_data(services.news.clone())
+            .app_data(services.follow_mail.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.project_contents.clone())
             .app_data(services.project_settings.clone())
@@ -177,6 +183,8 @@ pub(crate) mod test_support {
         pub project_contents: ports::admin::content::MockProjectContents,
         pub project_settings: ports::admin::settings::MockProjectSettingsUseCases,
         pub following: ports::following::MockFollowing,
+        pub news: ports::admin::news::MockProjectNews,
+        pub follow_mail: ports::following::mail::MockFollowMail,
 
         pub mass_mails: MockMassMails,
     }
@@ -205,6 +213,8 @@ pub(crate) mod test_support {
                 project_contents: ports::admin::content::MockProjectContents::new(),
                 project_settings: ports::admin::settings::MockProjectSettingsUseCases::new(),
                 following: ports::following::MockFollowing::new(),
+                news: ports::admin::news::MockProjectNews::new(),
+                follow_mail: ports::following::mail::MockFollowMail::new(),
 
                 mass_mails: MockMassMails::new(),
             }
@@ -239,6 +249,8 @@ pub(crate) mod test_support {
             let project_settings: Arc<dyn ports::admin::settings::ProjectSettingsUseCases> =
                 Arc::new(self.project_settings);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
+            let news: Arc<dyn ports::admin::news::ProjectNews> = Arc::new(self.news);
+            let follow_mail: Arc<dyn ports::following::mail::FollowMail> = Arc::new(self.follow_mail);
 
             let mass_mails: Arc<dyn MassMails> = Arc::new(self.mass_mails);
             Services {
@@ -268,6 +280,8 @@ pub(crate) mod test_support {
                 project_contents: Data::from(project_contents),
                 project_settings: Data::from(project_settings),
                 following: Data::from(following),
+                news: Data::from(news),
+                follow_mail: Data::from(follow_mail),
 
                 mass_mails: Data::from(mass_mails),
             }

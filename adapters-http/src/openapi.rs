@@ -75,6 +75,7 @@ pub(crate) fn routes(cfg: &mut ServiceConfig) {
     crate::mass_mail::config(cfg);
     crate::sale_receipts::config(cfg);
     crate::favourites::config(cfg);
+    crate::follow_mail::config(cfg);
     cfg.service(openapi_document);
 }
 
@@ -283,7 +284,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 91, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 97, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -8,8 +8,8 @@
 //! What may be stale, and for how long, is decided here (docs/decisions.md,
 //! "Performance of the public reads"): everything a logged-out visitor reads,
 //! for one TTL plus one query, except what a new support or an operator's
-//! edit changes (paid totals, sponsor walls, the supporter list, projects and
-//! their returns), which is never more than `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
+//! edit changes (paid totals, sponsor walls, the supporter list, projects,
+//! their returns and news), which is never more than `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
 //! go straight through.
 
 use std::collections::HashMap;
@@ -72,7 +72,8 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             sum_project: support_cache(ttl),
             sum_return: support_cache(ttl),
             returns: support_cache(ttl),
-            news: TtlCache::new(ttl),
+            // An operator's publish, edit or delete shows within a second, as a project edit does.
+            news: support_cache(ttl),
             comments: support_cache(ttl),
             sponsors: support_cache(ttl),
             sales: support_cache(ttl),
@@ -86,7 +87,7 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
 }
 
 /// The cache of an entry that a new support or an operator's edit changes
-/// (totals, walls, supporters; projects, their returns and comments).
+/// (totals, walls, supporters; projects, their returns, news and comments).
 fn support_cache<K, V>(ttl: Duration) -> TtlCache<K, V>
 where
     K: Eq + std::hash::Hash + Clone + Send + 'static,
@@ -155,6 +156,11 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         let inner = self.inner();
         let fetch = async move { inner.news(project_id, now).await.map(Arc::new) };
         self.news.get_or_fetch(project_id, now, fetch).await.map(owned)
+    }
+
+    async fn supported_returns(&self, project_id: ProjectId, user: UserId) -> Result<Vec<ReturnId>, RepoError> {
+        // Per reader, and a new support must open a supporters-only item at once.
+        self.inner.supported_returns(project_id, user).await
     }
 
     async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError> {

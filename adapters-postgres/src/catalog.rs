@@ -13,6 +13,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
+use domain::news::NewsAudience;
 use domain::returns::ReturnType;
 use domain::sponsor::{ManualCourse, SponsorSale};
 use domain::time::tokyo_datetime;
@@ -107,6 +108,12 @@ struct ProjectRow {
     additional_data_alert: Option<String>,
     additional_data_form_line: Option<i32>,
     funding_model: String,
+}
+
+#[derive(QueryableByName)]
+struct ReturnIdRow {
+    #[diesel(sql_type = BigInt)]
+    return_id: i64,
 }
 
 #[derive(QueryableByName)]
@@ -768,18 +775,44 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn news(&self, project_id: ProjectId, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError> {
+        type Row = (i64, String, String, DateTime<Utc>, String, Vec<i64>);
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<(i64, String, String, DateTime<Utc>)> = project_news::table
+            let rows: Vec<Row> = project_news::table
                 .filter(project_news::project_id.eq(project_id.get()))
                 .filter(project_news::published_at.le(now))
                 .order((project_news::published_at.desc(), project_news::id.desc()))
-                .select((project_news::id, project_news::title, project_news::description, project_news::updated_at))
+                .select((
+                    project_news::id,
+                    project_news::title,
+                    project_news::description,
+                    project_news::updated_at,
+                    project_news::audience,
+                    project_news::return_ids,
+                ))
                 .load(conn)
                 .map_err(map_diesel)?;
-            Ok(rows
-                .into_iter()
-                .map(|(id, title, description, updated_at)| NewsItem { id, title, description, updated_at })
-                .collect())
+            rows.into_iter()
+                .map(|(id, title, description, updated_at, audience, returns)| {
+                    let audience = NewsAudience::from_parts(&audience, returns.into_iter().map(ReturnId).collect())
+                        .ok_or_else(|| corrupt("project_news.audience", &audience))?;
+                    Ok(NewsItem { id, title, description, updated_at, audience })
+                })
+                .collect()
+        })
+        .await
+    }
+
+    async fn supported_returns(&self, project_id: ProjectId, user: UserId) -> Result<Vec<ReturnId>, RepoError> {
+        with_conn(&self.pool, move |conn| {
+            let rows: Vec<ReturnIdRow> = sql_query(format!(
+                "SELECT DISTINCT s.return_id FROM sales s WHERE s.project_id = $1 AND s.user_id = $2 AND {}",
+                counts_toward_totals("s")
+            ))
+            .bind::<BigInt, _>(project_id.get())
+            .bind::<BigInt, _>(user.get())
+            .load(conn)
+            .map_err(map_diesel)?;
+            Ok(rows.into_iter().map(|row| ReturnId(row.return_id)).collect())
         })
         .await
     }

@@ -47,7 +47,7 @@ static RECIPIENTS_SQL: LazyLock<String> = LazyLock::new(|| {
 fn segment_project(segment: MailSegment) -> Option<i64> {
     match segment {
         MailSegment::AllMembers => None,
-        MailSegment::ProjectSupporters(project) => Some(project.get()),
+        MailSegment::ProjectSupporters(project) | MailSegment::ProjectNews(project) => Some(project.get()),
     }
 }
 
@@ -161,7 +161,7 @@ impl From<diesel::result::Error> for TxError {
     }
 }
 
-fn in_transaction<T>(
+pub(crate) fn in_transaction<T>(
     conn: &mut PgConnection,
     work: impl FnOnce(&mut PgConnection) -> Result<T, RepoError>,
 ) -> Result<T, RepoError> {
@@ -299,6 +299,7 @@ impl MassMailRepository for PgMassMails {
         row.map(|row| {
             let segment = match (row.segment.as_str(), row.project_id) {
                 ("project_supporters", Some(project)) => MailSegment::ProjectSupporters(ProjectId(project)),
+                ("project_news", Some(project)) => MailSegment::ProjectNews(ProjectId(project)),
                 _ => MailSegment::AllMembers,
             };
             Ok(MailToSend { id: row.id, title: row.title, content: row.content, segment, status: status(&row.status)? })

@@ -169,9 +169,15 @@ diesel::table! {
         project_id -> Int8,
         title -> Text,
         description -> Text,
-        published_at -> Timestamptz,
+        published_at -> Nullable<Timestamptz>,
         created_at -> Timestamptz,
         updated_at -> Timestamptz,
+        audience -> Text,
+        return_ids -> Array<Int8>,
+        mail_supporters -> Bool,
+        mail_id -> Nullable<Int8>,
+        mail_queued_at -> Nullable<Timestamptz>,
+        updated_by -> Nullable<Int8>,
     }
 }
 
@@ -373,6 +379,21 @@ diesel::joinable!(returns -> projects (project_id));
 diesel::joinable!(project_owners -> projects (project_id));
 diesel::joinable!(project_owner_links -> projects (project_id));
 diesel::joinable!(project_faqs -> projects (project_id));
+diesel::table! {
+    favourite_mail_opt_ins (user_id) {
+        user_id -> Int8,
+        opted_in_at -> Timestamptz,
+    }
+}
+
+diesel::table! {
+    favourite_end_notices (project_id, user_id) {
+        project_id -> Int8,
+        user_id -> Int8,
+        queued_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(project_news -> projects (project_id));
 diesel::joinable!(project_manual_sponsors -> projects (project_id));
 diesel::joinable!(comments -> users (user_id));

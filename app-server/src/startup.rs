@@ -20,9 +20,9 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgProjectContent,
-    PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgSupporterNames,
-    PgUserRepository,
+    PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
+    PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts,
+    PgSupportLedger, PgSupporterNames, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -34,6 +34,7 @@ use ports::admin::content::{ContentService, ProjectContents};
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
+use ports::admin::news::{NewsAuthoring, ProjectNews};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
@@ -42,6 +43,7 @@ use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
 use ports::clock::SystemClock;
+use ports::following::mail::{FollowMail, FollowMailService};
 use ports::following::{Following, FollowingService};
 use ports::health::Readiness;
 use ports::mailer::QueuedMailer;
@@ -123,6 +125,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     let queue = PgJobQueue::new(pool.clone());
     let wake = Arc::new(Notify::new());
     crate::workers::spawn_mail_delivery(queue.clone(), SmtpMailer::new(&settings.smtp)?, Arc::clone(&wake));
+    let mail_wake = Arc::clone(&wake);
     let mailer = Arc::new(QueuedMailer::new(queue, move || wake.notify_one()));
     let users = PgUserRepository::new(pool.clone());
     let site = SiteInfo {
@@ -282,7 +285,25 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&profiles),
         SystemClock,
     ));
-    let mass_mails = mass_mails(pool, settings)?;
+    let mass_mail_wake = Arc::new(Notify::new());
+    let mass_mails = mass_mails(pool, settings, Arc::clone(&mass_mail_wake))?;
+    let news: Arc<dyn ProjectNews> = Arc::new(NewsAuthoring::new(
+        PgProjectNews::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        AmmoniaSanitizer::default(),
+        settings.public_url.clone(),
+        move || mass_mail_wake.notify_one(),
+    ));
+    let follow_mail: Arc<dyn FollowMail> = Arc::new(FollowMailService::new(
+        PgFollowMail::new(pool.clone()),
+        JwtOptOutTokens::new(&settings.jwt_secret),
+        SystemClock,
+        settings.site_name.clone(),
+        settings.public_url.clone(),
+        move || mail_wake.notify_one(),
+    ));
+    crate::workers::spawn_news_mail(Arc::clone(&news), Arc::clone(&follow_mail));
     Ok(Services {
         signup: web::Data::from(signup),
         sessions: web::Data::from(sessions),
@@ -307,6 +328,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
         supporter_names: web::Data::from(supporter_names),
+        news: web::Data::from(news),
+        follow_mail: web::Data::from(follow_mail),
         sale_receipts: web::Data::from(sale_receipts),
         project_contents: web::Data::from(project_contents),
         project_settings: web::Data::from(project_settings),
@@ -316,9 +339,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
 }
 
 /// The mass-mail screens' use cases and the worker that sends them.
-fn mass_mails(pool: &PgPool, settings: &Settings) -> anyhow::Result<Arc<dyn MassMails>> {
+fn mass_mails(pool: &PgPool, settings: &Settings, wake: Arc<Notify>) -> anyhow::Result<Arc<dyn MassMails>> {
     let tokens = JwtOptOutTokens::new(&settings.jwt_secret);
-    let wake = Arc::new(Notify::new());
     let contact =
         settings.smtp.from.rsplit_once('<').map_or(settings.smtp.from.as_str(), |(_, a)| a.trim_end_matches('>'));
     let sender = MassMailSender::new(

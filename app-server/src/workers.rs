@@ -135,6 +135,37 @@ pub fn spawn_campaign_closing(closings: Arc<dyn ports::campaign::closing::Closin
     });
 }
 
+/// How often every process looks for news items whose mail became due (a
+/// scheduled item that is now public; an item published now is mailed at
+/// once) and for kept projects 48 hours before their end.
+pub const NEWS_MAIL_SWEEP: Duration = Duration::from_secs(15);
+
+/// Queues the mail of news items that became public and the end notices of
+/// kept projects. Any number of processes may run it: each item's mail is
+/// queued once, under its row lock, and each end notice once per project and member.
+pub fn spawn_news_mail(
+    news: Arc<dyn ports::admin::news::ProjectNews>,
+    follow_mail: Arc<dyn ports::following::mail::FollowMail>,
+) {
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(NEWS_MAIL_SWEEP);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            ticks.tick().await;
+            match news.mail_due().await {
+                Ok(0) => {}
+                Ok(queued) => tracing::info!(queued, "news mails queued"),
+                Err(e) => tracing::warn!(error = %e, "news mail sweep failed"),
+            }
+            match follow_mail.send_end_notices().await {
+                Ok(0) => {}
+                Ok(queued) => tracing::info!(queued, "kept-project end notices queued"),
+                Err(e) => tracing::warn!(error = %e, "kept-project end notice sweep failed"),
+            }
+        }
+    });
+}
+
 /// Runs bulk refunds from the durable queue (any process may take one; a
 /// run interrupted by a crash is taken over after its lease and skips what
 /// it already did) and, every `sweep_every`, asks the provider again about

@@ -13,6 +13,7 @@ pub mod jobs;
 pub mod lot;
 pub mod mail;
 pub mod money;
+pub mod news;
 pub mod pagination;
 pub mod payment;
 pub mod payout;

@@ -150,6 +150,9 @@ pub enum MailSegment {
     AllMembers,
     /// Everyone with a paid sale of the project (members and guests).
     ProjectSupporters(ProjectId),
+    /// The readers of one of the project's news items (`domain::news`), who
+    /// did not opt out. Carries an opt-out link.
+    ProjectNews(ProjectId),
 }
 
 impl MailSegment {
@@ -158,13 +161,14 @@ impl MailSegment {
         match self {
             Self::AllMembers => "all_users",
             Self::ProjectSupporters(_) => "project_supporters",
+            Self::ProjectNews(_) => "project_news",
         }
     }
 
     /// Whether the mail is advertising to the whole membership, which the law (特定電子メール法) requires to
     /// carry a way to refuse further mail, and which skips those who did.
     pub const fn needs_opt_out(self) -> bool {
-        matches!(self, Self::AllMembers)
+        matches!(self, Self::AllMembers | Self::ProjectNews(_))
     }
 }
 
@@ -405,6 +409,8 @@ mod tests {
         assert_eq!(MailSegment::ProjectSupporters(ProjectId(3)).code(), "project_supporters");
         assert!(MailSegment::AllMembers.needs_opt_out());
         assert!(!MailSegment::ProjectSupporters(ProjectId(3)).needs_opt_out());
+        assert_eq!(MailSegment::ProjectNews(ProjectId(3)).code(), "project_news");
+        assert!(MailSegment::ProjectNews(ProjectId(3)).needs_opt_out());
     }
 
     proptest! {

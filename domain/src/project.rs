@@ -134,6 +134,16 @@ pub fn closing_time(period_end: NaiveDate) -> chrono::NaiveDateTime {
     period_end.and_hms_opt(23, 59, 0).unwrap_or_else(|| period_end.and_time(chrono::NaiveTime::MIN))
 }
 
+/// How long before a kept project's end its followers are mailed (issue #23).
+pub const END_NOTICE_HOURS: i64 = 48;
+
+/// Whether a project ending on `period_end` closes within [`END_NOTICE_HOURS`]
+/// of `now` (Tokyo wall-clock time) and has not closed yet.
+pub fn end_notice_due(period_end: NaiveDate, now: chrono::NaiveDateTime) -> bool {
+    let closes = closing_time(period_end);
+    closes > now && closes - now <= chrono::Duration::hours(END_NOTICE_HOURS)
+}
+
 /// Home-page order: open projects first, then ended ones, each group by end
 /// date, latest first.
 pub fn home_order(a_end: NaiveDate, b_end: NaiveDate, today: NaiveDate) -> Ordering {
@@ -152,6 +162,16 @@ mod tests {
 
     fn d(y: i32, m: u32, day: u32) -> NaiveDate {
         NaiveDate::from_ymd_opt(y, m, day).unwrap()
+    }
+
+    #[test]
+    fn the_end_notice_is_due_from_48_hours_before_the_close_until_the_close() {
+        let at = |day: u32, h: u32, m: u32| d(2027, 3, day).and_hms_opt(h, m, 0).unwrap();
+        // The project closes on 3 March at 23:59.
+        assert!(!end_notice_due(d(2027, 3, 3), at(1, 23, 58)));
+        assert!(end_notice_due(d(2027, 3, 3), at(1, 23, 59)));
+        assert!(end_notice_due(d(2027, 3, 3), at(3, 23, 58)));
+        assert!(!end_notice_due(d(2027, 3, 3), at(3, 23, 59)), "closed");
     }
 
     #[test]

@@ -37,8 +37,8 @@ enum Who {
     Admin,
 }
 
-/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns
-/// (`{user_id}` the owner below),
+/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns,
+/// `{news_id}` one of its news items, `{user_id}` the owner below,
 /// `{sale_id}` the owner's paid sale and `{token}` that sale's receipt link token.
 /// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
@@ -140,6 +140,8 @@ const TABLE: &[Row] = &[
     row("GET", "/v1/user/favourites", "", None, Who::Member),
     row("POST", "/v1/user/favourites/{id}", "", Some("{}"), Who::Member),
     row("POST", "/v1/user/favourites/{id}/delete", "", Some("{}"), Who::Member),
+    row("GET", "/v1/user/favouriteMail", "", None, Who::Member),
+    row("POST", "/v1/user/favouriteMail", "", Some(r#"{"enabled": false}"#), Who::Member),
     row("GET", "/v1/user/supports", "", None, Who::Member),
     // Administrators only; everyone else gets the 404 of an unknown path.
     row("GET", "/v1/admin/get/actions", "", None, Who::Admin),
@@ -172,6 +174,10 @@ const TABLE: &[Row] = &[
     // A blank reason is refused (400) by the administrator: nothing is hidden.
     row("POST", "/v1/admin/projects/{id}/supporters/{user_id}/hide-name", "", Some(r#"{"reason": ""}"#), Who::Admin),
     row("POST", "/v1/admin/projects/{id}/supporters/{user_id}/show-name", "", None, Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/news", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news/{news_id}", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/news/{news_id}/delete", "", None, Who::Admin),
     row("GET", "/v1/admin/projects/{id}/receipt-issuer", "", None, Who::Admin),
     row("PUT", "/v1/admin/projects/{id}/receipt-issuer", "", Some(r#"{"issuerName": ""}"#), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/content", "", None, Who::Admin),
@@ -253,6 +259,8 @@ struct Fixtures {
     owner: i64,
     comment: i64,
     displayname: i64,
+    /// A news item of `project`.
+    news: i64,
     /// The owner's paid sale and its receipt link token.
     sale: i64,
     token: String,
@@ -279,6 +287,7 @@ impl Fixtures {
                 "SELECT id AS value FROM returns WHERE project_id = {project} AND slug = 'thanks-mail'"
             )),
             owner: app.query_i64(&format!("SELECT id AS value FROM users WHERE email = '{OWNER}'")),
+            news: app.query_i64(&format!("SELECT min(id) AS value FROM project_news WHERE project_id = {project}")),
             comment: app.query_i64(&owner_id("comments")),
             displayname: app.query_i64(&owner_id("display_names")),
             slug,
@@ -312,6 +321,7 @@ async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>
         .replace("{id}", &fixtures.project.to_string())
         .replace("{return_id}", &fixtures.ret.to_string())
         .replace("{user_id}", &fixtures.owner.to_string())
+        .replace("{news_id}", &fixtures.news.to_string())
         .replace("{sale_id}", &fixtures.sale.to_string())
         .replace("{token}", &fixtures.token);
     let mut url = format!("{}{path}", app.address);

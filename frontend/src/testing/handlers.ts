@@ -29,6 +29,8 @@ export const defaultHandlers = [
   // A member's お気に入り (the cards' buttons, my page) and supported projects (my page): none.
   http.get(url('/user/favourites'), () => HttpResponse.json({ favourites: [], limit: 500 })),
   http.get(url('/user/supports'), () => HttpResponse.json({ projects: [] })),
+  // My page's mail about kept projects: off until chosen.
+  http.get(url('/user/favouriteMail'), () => HttpResponse.json({ enabled: false })),
   // The areas and categories (the project form's selects, the list's filters).
   http.get(url('/project/get/areas'), () => HttpResponse.json(TAXONOMY)),
 ];

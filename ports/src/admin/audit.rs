@@ -57,6 +57,12 @@ pub enum AdminActionKind {
     /// anonymous transfers, connected account, sponsor switches
     /// (`detail.changes` as for projects).
     ProjectSettingsUpdated,
+    /// A news item was written (`detail.changes` from nothing).
+    NewsCreated,
+    /// A news item changed (`detail.changes` as for projects).
+    NewsUpdated,
+    /// A news item was deleted.
+    NewsDeleted,
 }
 
 impl AdminActionKind {
@@ -83,6 +89,9 @@ impl AdminActionKind {
             Self::ProjectContentUpdated => "project_content_updated",
             Self::ProjectImageChanged => "project_image_changed",
             Self::ProjectSettingsUpdated => "project_settings_updated",
+            Self::NewsCreated => "news_created",
+            Self::NewsUpdated => "news_updated",
+            Self::NewsDeleted => "news_deleted",
         }
     }
 
@@ -109,6 +118,9 @@ impl AdminActionKind {
         Self::ProjectContentUpdated,
         Self::ProjectImageChanged,
         Self::ProjectSettingsUpdated,
+        Self::NewsCreated,
+        Self::NewsUpdated,
+        Self::NewsDeleted,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -8,6 +8,7 @@ pub mod content;
 pub mod dashboard;
 pub mod mass_mail;
 pub mod moderation;
+pub mod news;
 pub mod projects;
 pub mod refunds;
 pub mod settings;

@@ -17,8 +17,8 @@ pub use repository::{
 pub use service::MockCatalog;
 pub use service::{Catalog, CatalogError, CatalogService, CommentUpdateError, PUBLIC_SALES_LIMIT};
 pub use views::{
-    CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
-    SponsorList, SumTarget, WallSponsor,
+    CommentView, FooterSponsors, ManualCourses, ManualLogo, NewsView, ProjectCard, ProjectDetail, PublicSale,
+    ReturnView, SponsorList, SumTarget, WallSponsor,
 };
 
 #[cfg(test)]

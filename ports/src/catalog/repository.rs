@@ -190,6 +190,8 @@ pub struct NewsItem {
     /// HTML; empty = none.
     pub description: String,
     pub updated_at: DateTime<Utc>,
+    /// Who may read `description` (`domain::news`).
+    pub audience: domain::news::NewsAudience,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -280,6 +282,12 @@ pub trait CatalogRepository: Send + Sync {
     /// Published news of a project (published at or before `now`), newest
     /// first; empty for an unknown project.
     async fn news(&self, project_id: ProjectId, now: DateTime<Utc>) -> Result<Vec<NewsItem>, RepoError>;
+
+    /// The returns of `user`'s sales of the project that count toward its
+    /// totals (paid, not refunded in full), each once; empty when there is
+    /// none (or the project or user is unknown). Never cached: a support
+    /// opens a supporters-only item at once.
+    async fn supported_returns(&self, project_id: ProjectId, user: UserId) -> Result<Vec<ReturnId>, RepoError>;
 
     /// Shown comments (flag 1) of a project, newest first; empty for an
     /// unknown project.

@@ -12,6 +12,7 @@ use domain::discovery::{list_order, relatedness, ListKey, ListSort, Placement, L
 use domain::ids::ProjectId;
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
+use domain::news::NewsAudience;
 use domain::project::{closing_time, days_left, is_achieved, is_open, sort_for_home, Progress};
 use domain::returns::{is_listed, purchase_block, Remaining};
 use domain::sponsor::{aggregate, sponsor_wall, ManualCourse, SponsorTier, ANONYMOUS_NAME};
@@ -19,12 +20,12 @@ use domain::time::tokyo_date;
 
 use super::list::{ListQuery, ProjectPage};
 use super::repository::{
-    CatalogRepository, CommentRecord, ManualSponsorRecord, NewsItem, PaidSum, ProjectRecord, PublicSaleRecord,
-    ReturnRecord, Taxonomy,
+    CatalogRepository, CommentRecord, ManualSponsorRecord, PaidSum, ProjectRecord, PublicSaleRecord, ReturnRecord,
+    Taxonomy,
 };
 use super::views::{
-    CommentView, FooterSponsors, ManualCourses, ManualLogo, ProjectCard, ProjectDetail, PublicSale, ReturnView,
-    SponsorList, SumTarget, WallSponsor,
+    CommentView, FooterSponsors, ManualCourses, ManualLogo, NewsView, ProjectCard, ProjectDetail, PublicSale,
+    ReturnView, SponsorList, SumTarget, WallSponsor,
 };
 use crate::accounts::UserId;
 use crate::clock::Clock;
@@ -100,8 +101,10 @@ pub trait Catalog: Send + Sync {
     async fn sponsors(&self, project_id: ProjectId) -> Result<SponsorList, CatalogError>;
     /// Corporate sponsors of every project by footer tier; hidden on a project that hides them.
     async fn footer_sponsors(&self, slug: Option<String>) -> Result<FooterSponsors, CatalogError>;
-    /// Published news, newest first, bodies sanitised; `NotFound` for an unknown project.
-    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError>;
+    /// Published news, newest first, bodies sanitised; an item `viewer` may
+    /// not read (`domain::news::NewsAudience::admits`) comes locked, without
+    /// its body. `NotFound` for an unknown project.
+    async fn news(&self, project_id: ProjectId, viewer: Option<UserId>) -> Result<Vec<NewsView>, CatalogError>;
     /// Shown comments, newest first, anonymous authors masked; `NotFound` for an unknown project.
     async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError>;
     /// Replaces a comment's text; only its author may (`NotAuthor`), and
@@ -486,13 +489,23 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         Ok(FooterSponsors { hidden: false, tiers })
     }
 
-    async fn news(&self, project_id: ProjectId) -> Result<Vec<NewsItem>, CatalogError> {
+    async fn news(&self, project_id: ProjectId, viewer: Option<UserId>) -> Result<Vec<NewsView>, CatalogError> {
         self.project_by_id(project_id).await?;
-        let mut items = self.repo.news(project_id, self.clock.now()).await?;
-        for item in &mut items {
-            item.description = self.html.sanitize(&item.description);
-        }
-        Ok(items)
+        let items = self.repo.news(project_id, self.clock.now()).await?;
+        let restricted = items.iter().any(|item| item.audience != NewsAudience::Public);
+        // Only a signed-in reader of a page with a restricted item costs a query.
+        let supported = match viewer {
+            Some(user) if restricted => self.repo.supported_returns(project_id, user).await?,
+            _ => Vec::new(),
+        };
+        Ok(items
+            .into_iter()
+            .map(|mut item| {
+                let locked = !item.audience.admits(&supported);
+                item.description = if locked { String::new() } else { self.html.sanitize(&item.description) };
+                NewsView { item, locked }
+            })
+            .collect())
     }
 
     async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentView>, CatalogError> {

@@ -5,6 +5,7 @@ use domain::account::Email;
 use domain::comment::CommentText;
 use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
+use domain::news::NewsAudience;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 use domain::sponsor::{ManualCourse, SponsorSale, SponsorTier};
 
@@ -140,7 +141,7 @@ async fn drafts_and_scheduled_projects_are_nowhere_public_but_operators_preview_
     for slug in ["draft", "soon"] {
         assert!(matches!(service.project_detail(slug.into(), None).await, Err(CatalogError::NotFound)), "{slug}");
     }
-    assert!(matches!(service.news(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.news(ProjectId(2), None).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.paid_sum(SumTarget::Project(ProjectId(3))).await, Err(CatalogError::NotFound)));
     let preview = service.project_preview(ProjectId(2)).await.unwrap();
     assert_eq!(preview.card.slug, "draft");
@@ -303,12 +304,55 @@ async fn the_home_cards_and_the_project_page_show_only_sanitised_html() {
             title: "お知らせ".into(),
             description: "<i>x</i><script>".into(),
             updated_at: now(),
+            audience: NewsAudience::Public,
         }])
     });
     let service = service(repo);
 
     assert_eq!(service.project_detail("p".into(), None).await.unwrap().content, "[clean]<p>本文</p>");
-    assert_eq!(service.news(ProjectId(1)).await.unwrap()[0].description, "[clean]<i>x</i>");
+    assert_eq!(service.news(ProjectId(1), None).await.unwrap()[0].item.description, "[clean]<i>x</i>");
+}
+
+fn news_item(id: i64, audience: NewsAudience) -> NewsItem {
+    NewsItem { id, title: format!("報告{id}"), description: "<p>本文</p>".into(), updated_at: now(), audience }
+}
+
+#[tokio::test]
+async fn a_supporters_only_item_is_locked_for_a_guest_and_reads_no_supports() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_news().returning(|_, _| {
+        Ok(vec![news_item(1, NewsAudience::Supporters { returns: vec![] }), news_item(2, NewsAudience::Public)])
+    });
+    repo.expect_supported_returns().never();
+    let news = service(repo).news(ProjectId(1), None).await.unwrap();
+
+    assert!(news[0].locked);
+    assert_eq!(news[0].item.description, "");
+    assert_eq!(news[0].item.title, "報告1");
+    assert!(!news[1].locked);
+    assert_eq!(news[1].item.description, "[clean]<p>本文</p>");
+}
+
+#[tokio::test]
+async fn a_supporter_of_a_chosen_return_reads_the_item_and_a_supporter_of_another_return_does_not() {
+    let mut repo = MockCatalogRepository::new();
+    with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
+    repo.expect_news().returning(|_, _| {
+        Ok(vec![
+            news_item(1, NewsAudience::Supporters { returns: vec![ReturnId(10)] }),
+            news_item(2, NewsAudience::Supporters { returns: vec![ReturnId(11)] }),
+        ])
+    });
+    repo.expect_supported_returns()
+        .withf(|project, user| *project == ProjectId(1) && *user == UserId(7))
+        .returning(|_, _| Ok(vec![ReturnId(10)]));
+    let news = service(repo).news(ProjectId(1), Some(UserId(7))).await.unwrap();
+
+    assert!(!news[0].locked);
+    assert_eq!(news[0].item.description, "[clean]<p>本文</p>");
+    assert!(news[1].locked);
+    assert_eq!(news[1].item.description, "");
 }
 
 #[tokio::test]
@@ -530,7 +574,7 @@ async fn lists_of_an_unknown_project_are_not_found() {
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
     let service = service(repo);
 
-    assert!(matches!(service.news(ProjectId(2)).await, Err(CatalogError::NotFound)));
+    assert!(matches!(service.news(ProjectId(2), None).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.comments(ProjectId(2)).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.sponsors(ProjectId(2)).await, Err(CatalogError::NotFound)));
     assert!(matches!(service.public_sales(ProjectId(2)).await, Err(CatalogError::NotFound)));

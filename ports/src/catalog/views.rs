@@ -8,7 +8,7 @@ use domain::project::Progress;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 use domain::sponsor::{Sponsor, SponsorTier};
 
-use super::repository::{BankAccount, PaidSum, SliderImage, Taxon};
+use super::repository::{BankAccount, NewsItem, PaidSum, SliderImage, Taxon};
 use crate::accounts::UserId;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,6 +166,15 @@ pub struct FooterSponsors {
     pub hidden: bool,
     /// Every footer tier from LL to S, each sorted (possibly empty).
     pub tiers: Vec<(SponsorTier, Vec<WallSponsor>)>,
+}
+
+/// A news item as one reader sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewsView {
+    /// The body is empty when `locked`.
+    pub item: NewsItem,
+    /// A supporters-only item this reader may not read: shown as a teaser.
+    pub locked: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! Following projects from my page: the projects a member keeps (お気に入り)
 //! and the projects the member supports (one line per project).
 
+pub mod mail;
 mod repository;
 mod service;
 

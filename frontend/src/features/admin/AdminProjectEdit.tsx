@@ -12,6 +12,7 @@ import { Content } from './content/Content';
 import { Settings } from './content/Settings';
 import { Comments } from './projects/Comments';
 import { SupporterNames } from './projects/SupporterNames';
+import { News } from './projects/News';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
 import { ReceiptIssuer } from './projects/ReceiptIssuer';
@@ -64,7 +65,7 @@ export function AdminProjectNew() {
   );
 }
 
-/** `/admin/projects/:id/`: the project's fields, its publication, its returns and its supporters' comments. */
+/** `/admin/projects/:id/`: the project's fields, its publication, its returns, its news and its supporters' comments. */
 export function AdminProjectEdit() {
   const titleId = useId();
   const { id: raw } = useParams();
@@ -122,6 +123,7 @@ export function AdminProjectEdit() {
       <Content key={`content-${project.id}`} projectId={project.id} returnIds={project.returns.map((r) => r.id)} />
       <Returns project={project} />
       <Settings key={`settings-${project.id}`} projectId={project.id} />
+      <News key={`news-${project.id}`} project={project} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
       <SupporterNames key={`supporters-${project.id}`} projectId={project.id} />

@@ -61,6 +61,9 @@ export const ACTION_LABELS: Record<string, string> = {
   project_content_updated: 'ページ内容（FAQ・実行者など）の編集',
   project_image_changed: 'プロジェクト画像の変更',
   project_settings_updated: 'プロジェクト設定（追加質問・振込先・スポンサー）の変更',
+  news_created: '活動報告の作成',
+  news_updated: '活動報告の編集',
+  news_deleted: '活動報告の削除',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

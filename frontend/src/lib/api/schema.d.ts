@@ -350,6 +350,61 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/news": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every news item of a project (drafts and scheduled ones too), newest first. */
+        get: operations["list_news"];
+        put?: never;
+        /**
+         * A new news item: a draft, published now, or scheduled (audit log: `news_created`; with the mail box ticked and
+         *     published now, its mail is queued at once: `mail_sent`).
+         */
+        post: operations["create_news"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/news/{news_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New terms of a news item (audit log: `news_updated` with what changed). Its mail goes once at most. */
+        post: operations["update_news"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/news/{news_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes a news item (audit log: `news_deleted`); answers the project's remaining news. */
+        post: operations["delete_news"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/preview": {
         parameters: {
             query?: never;
@@ -674,7 +729,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A project's published news, newest first. */
+        /**
+         * A project's published news, newest first. With a member's token, the
+         *     supporters-only items that member's paid supports admit come with their body.
+         */
         get: operations["news_list"];
         put?: never;
         post?: never;
@@ -1199,6 +1257,24 @@ export interface paths {
          *     any order; types we do not use are acknowledged and ignored.
          */
         post: operations["webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/user/favouriteMail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's choice (off until chosen). */
+        get: operations["get_setting"];
+        put?: never;
+        /** Sets the caller's choice; answers it as stored. The one-click opt-out link in every such mail also stops them. */
+        post: operations["set_setting"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1756,6 +1832,33 @@ export interface components {
          * @enum {string}
          */
         AdminImageSlotDto: "main" | "slider" | "honor" | "owner" | "return";
+        /** @description A news item as the operator edits it. */
+        AdminNewsDto: {
+            audience: components["schemas"]["NewsAudienceDto"];
+            /** @description Sanitised HTML. */
+            body: string;
+            /** Format: int64 */
+            id: number;
+            /**
+             * Format: int64
+             * @description The mail in the sent-mail list (`/admin/mail/{id}`), once queued.
+             */
+            mailId: number | null;
+            /** @description When its mail was queued; null: not mailed (yet). */
+            mailQueuedAt: string | null;
+            mailSupporters: boolean;
+            /** Format: int64 */
+            projectId: number;
+            /** @description ISO 8601, Tokyo time; null for a draft. */
+            publishedAt: string | null;
+            returnIds: number[];
+            state: components["schemas"]["NewsStateDto"];
+            title: string;
+            updatedAt: string;
+        };
+        AdminNewsListResponse: {
+            news: components["schemas"]["AdminNewsDto"][];
+        };
         AdminOwnerDto: {
             /** @description A square image (a logo is contained with padding); null = the default icon. */
             imageUrl: string | null;
@@ -2319,6 +2422,11 @@ export interface components {
              */
             stateLabel: string;
         };
+        /** @description お気に入りのプロジェクトについてメールで受け取る. */
+        FavouriteMailSetting: {
+            /** @description True: mailed 48 hours before a kept project ends and when it publishes news (opt-in; off by default). */
+            enabled: boolean;
+        };
         /** @description The caller's kept projects, newest first. */
         FavouritesResponse: {
             favourites: components["schemas"]["FavouriteDto"][];
@@ -2494,10 +2602,14 @@ export interface components {
         };
         /** @description One news item. */
         InformationDto: {
-            /** @description Sanitised HTML; `null` when the item has none. */
+            /** @description `public` or `supporters` (支援者限定). */
+            audience: string;
+            /** @description Sanitised HTML; `null` when the item has none or is locked. */
             description: string | null;
             /** Format: int64 */
             id: number;
+            /** @description A supporters-only item this reader may not read: show its title as a teaser. */
+            locked: boolean;
             title: string;
             /** @description ISO 8601, Tokyo time. */
             updated_at: string;
@@ -2663,6 +2775,35 @@ export interface components {
         MasterResponse: {
             master: components["schemas"]["MasterDto"];
         };
+        /**
+         * @description `public`: everyone reads it; `supporters`: only supporters of the project
+         *     (of `returnIds` when not empty) read the body, others see a locked teaser.
+         * @enum {string}
+         */
+        NewsAudienceDto: "public" | "supporters";
+        /** @description A news item as the form sends it (create and update send every field). */
+        NewsInput: {
+            audience: components["schemas"]["NewsAudienceDto"];
+            /** @description HTML from the rich-text editor; sanitised on the server. */
+            body: string;
+            /** @description 支援者にメールで知らせる: mailed once, when it is public, to those who may read it and did not opt out. */
+            mailSupporters: boolean;
+            /** @description False: a draft (a published item becomes one again). */
+            publish: boolean;
+            /**
+             * Format: date-time
+             * @description With `publish`: a future instant schedules it; null or past: now (an item already public keeps its time).
+             */
+            publishAt?: string | null;
+            /** @description Only with `supporters`: the returns whose supporters may read it; empty = every supporter. */
+            returnIds?: number[];
+            title: string;
+        };
+        /**
+         * @description `draft`, `scheduled` (public from `publishedAt` on) or `published`.
+         * @enum {string}
+         */
+        NewsStateDto: "draft" | "scheduled" | "published";
         NextActionDto: {
             clientSecret: string;
             /** @description `authenticate`: finish 3-D Secure with `stripe.confirmCardPayment(clientSecret)`, then read the status. */
@@ -4840,6 +4981,182 @@ export interface operations {
             };
         };
     };
+    list_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The news */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminNewsListResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsInput"];
+            };
+        };
+        responses: {
+            /** @description The item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminNewsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`), e.g. 'タイトルを入力してください。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The news item. */
+                news_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewsInput"];
+            };
+        };
+        responses: {
+            /** @description The item */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminNewsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or item, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_news: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The news item. */
+                news_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The remaining news */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminNewsListResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or item, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     preview_project: {
         parameters: {
             query?: never;
@@ -6951,6 +7268,77 @@ export interface operations {
             };
             /** @description Too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavouriteMailSetting"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_setting: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavouriteMailSetting"];
+            };
+        };
+        responses: {
+            /** @description The setting */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FavouriteMailSetting"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

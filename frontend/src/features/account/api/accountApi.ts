@@ -29,8 +29,26 @@ export type Sale = Schemas['HistoryEntryDto'];
 /** One line of `GET /v1/user/supports`: a project the member supports, every paid sale of it together. */
 export type SupportedProject = Schemas['SupportedProjectDto'];
 
+/** `GET`/`POST /v1/user/favouriteMail`: mail 48 hours before a kept project ends and when it publishes news. */
+export type FavouriteMailSetting = Schemas['FavouriteMailSetting'];
+
 const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
+    favouriteMail: build.query<FavouriteMailSetting, void>({
+      query: () => '/user/favouriteMail',
+    }),
+    /** The answer (the setting as stored) replaces the cached one. */
+    setFavouriteMail: build.mutation<FavouriteMailSetting, FavouriteMailSetting>({
+      query: (body) => ({ url: '/user/favouriteMail', method: 'POST', body }),
+      async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(accountApi.util.updateQueryData('favouriteMail', undefined, () => data));
+        } catch {
+          // Refused: the checkbox shows the stored value and the message.
+        }
+      },
+    }),
     authUser: build.query<AuthUser, void>({
       query: () => '/user/get/authUser',
       transformResponse: (response: ApiResponse<'auth_user'>) => response.user,
@@ -102,4 +120,6 @@ export const {
   useMySalesQuery,
   useSupportedProjectsQuery,
   useUpdateDisplaynameMutation,
+  useFavouriteMailQuery,
+  useSetFavouriteMailMutation,
 } = accountApi;

@@ -6,6 +6,7 @@ import { useGetFavouritesQuery } from '@/components/favourites/favouritesApi';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { formatYen } from '@/lib/format';
+import { FavouriteMailSetting } from './FavouriteMailSetting';
 
 /** My page's お気に入り: the kept projects, newest first, each with where it stands and a way to remove it. */
 export function Favourites() {
@@ -15,6 +16,7 @@ export function Favourites() {
       <h2 id="favourites-title" className="account-page__subtitle">
         お気に入り
       </h2>
+      <FavouriteMailSetting />
       {isLoading ? (
         <PageLoading />
       ) : !data ? (

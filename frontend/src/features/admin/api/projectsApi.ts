@@ -7,9 +7,12 @@ import type {
   AdminCommentList,
   AdminProject,
   AdminProjectList,
+  AdminNews,
+  AdminNewsList,
   AdminProjectSummary,
   AdminSupporter,
   AdminSupporterList,
+  DeleteNewsArgs,
   DeleteReturnArgs,
   HideCommentArgs,
   HideSupporterNameArgs,
@@ -18,6 +21,7 @@ import type {
   PublishProjectArgs,
   ReceiptIssuerSettings,
   ReorderReturnsArgs,
+  SaveNewsArgs,
   SetReceiptIssuerArgs,
   ShowCommentArgs,
   ShowSupporterNameArgs,
@@ -30,6 +34,8 @@ import type {
 export type {
   AdminComment,
   AdminSupporter,
+  AdminNews,
+  NewsInput,
   AdminProject,
   AdminProjectSummary,
   AdminReturn,
@@ -80,6 +86,8 @@ const projectsApi = api
       'Comment',
       'AdminActions',
       'ReceiptIssuer',
+      'AdminNews',
+      'News',
     ],
   })
   .injectEndpoints({
@@ -162,6 +170,33 @@ const projectsApi = api
       /** The areas and categories the form offers (the public `GET /v1/project/get/areas`). */
       adminTaxonomy: build.query<Taxonomy, void>({
         query: () => '/project/get/areas',
+      }),
+      adminNews: build.query<AdminNews[], number>({
+        query: (projectId) => `${BASE}/${projectId}/news`,
+        transformResponse: (response: AdminNewsList) => response.news,
+        providesTags: (_result, _error, projectId) => [{ type: 'AdminNews', id: projectId }],
+      }),
+      /** A new item (`newsId` null) or new terms; the public page's list (`News`, publicApi) is read again. */
+      saveNews: build.mutation<AdminNews, SaveNewsArgs>({
+        query: ({ projectId, newsId, input }) => ({
+          url: newsId === null ? `${BASE}/${projectId}/news` : `${BASE}/${projectId}/news/${newsId}`,
+          method: 'POST',
+          body: input,
+        }),
+        invalidatesTags: (_result, _error, { projectId }) => [
+          { type: 'AdminNews', id: projectId },
+          { type: 'News', id: projectId },
+          'AdminActions',
+        ],
+      }),
+      deleteNews: build.mutation<AdminNews[], DeleteNewsArgs>({
+        query: ({ projectId, newsId }) => ({ url: `${BASE}/${projectId}/news/${newsId}/delete`, method: 'POST' }),
+        transformResponse: (response: AdminNewsList) => response.news,
+        invalidatesTags: (_result, _error, { projectId }) => [
+          { type: 'AdminNews', id: projectId },
+          { type: 'News', id: projectId },
+          'AdminActions',
+        ],
       }),
       adminComments: build.query<AdminComment[], number>({
         query: (projectId) => `${BASE}/${projectId}/comments`,
@@ -286,4 +321,7 @@ export const {
   useShowSupporterNameMutation,
   useReceiptIssuerQuery,
   useSetReceiptIssuerMutation,
+  useAdminNewsQuery,
+  useSaveNewsMutation,
+  useDeleteNewsMutation,
 } = projectsApi;

@@ -43,6 +43,13 @@ export type ReceiptIssuerSettings = Schemas['ReceiptIssuerSettingsDto'];
 /** The issuer's name (required) and registration number (empty or null: not registered). */
 export type ReceiptIssuerInput = Schemas['ReceiptIssuerInput'];
 
+/** A news item (活動報告) as the operator edits it: `state` draft / scheduled / published, its mail once queued. */
+export type AdminNews = Schemas['AdminNewsDto'];
+/** `GET /v1/admin/projects/{id}/news` (newest first), and the answer of a deletion. */
+export type AdminNewsList = Schemas['AdminNewsListResponse'];
+/** The body of a news item's create and update (every field is sent). */
+export type NewsInput = Schemas['NewsInput'];
+
 // The arguments of the mutations (the client's own: which project, which return, what to send).
 
 export interface SetReceiptIssuerArgs {
@@ -109,4 +116,16 @@ export interface ShowSupporterNameArgs {
 export interface ShowCommentArgs {
   id: number;
   projectId: number;
+}
+
+export interface SaveNewsArgs {
+  projectId: number;
+  /** Null: a new item. */
+  newsId: number | null;
+  input: NewsInput;
+}
+
+export interface DeleteNewsArgs {
+  projectId: number;
+  newsId: number;
 }

@@ -3,6 +3,7 @@ import { apiUrl, server } from '@/testing/server';
 import type { ProjectContent, ProjectSettings } from '../content/types';
 import type {
   AdminComment,
+  AdminNews,
   AdminProject,
   AdminProjectSummary,
   AdminReturn,
@@ -117,6 +118,27 @@ export const serveSupporters = (supporters: AdminSupporter[]) => {
   server.use(http.get(apiUrl('/admin/projects/:id/supporters'), () => HttpResponse.json({ supporters })));
 };
 
+/** Answers `GET /v1/admin/projects/{id}/news` with `news` (newest first). */
+export const serveNews = (news: AdminNews[]) => {
+  server.use(http.get(apiUrl('/admin/projects/:id/news'), () => HttpResponse.json({ news })));
+};
+
+export const adminNews = (overrides: Partial<AdminNews> = {}): AdminNews => ({
+  id: 81,
+  projectId: 12,
+  title: '櫓の組み立てを始めました',
+  body: '<p>週末に作業しました。</p>',
+  audience: 'public',
+  returnIds: [],
+  state: 'published',
+  publishedAt: '2026-11-20T10:00:00+09:00',
+  mailSupporters: false,
+  mailQueuedAt: null,
+  mailId: null,
+  updatedAt: '2026-11-20T10:00:00+09:00',
+  ...overrides,
+});
+
 /** Answers `GET /v1/admin/projects/{id}/receipt-issuer` with `issuer` (by default: none set). */
 export const serveReceiptIssuer = (issuer: Partial<ReceiptIssuerSettings> = {}) => {
   server.use(
@@ -137,6 +159,8 @@ export const serveReceiptIssuer = (issuer: Partial<ReceiptIssuerSettings> = {}) 
  * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments, supporters and
  * receipt issuer with none (the edit page shows them; `serveComments`, `serveSupporters` or `serveReceiptIssuer`
  * afterwards to give some).
+ * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments, news and receipt
+ * issuer with none (the edit page shows them; `serveComments`, `serveNews` or `serveReceiptIssuer` afterwards).
  */
 export const serveProject = (project: AdminProject) => {
   server.use(
@@ -148,6 +172,7 @@ export const serveProject = (project: AdminProject) => {
   );
   serveComments([]);
   serveSupporters([]);
+  serveNews([]);
   serveReceiptIssuer();
   serveContent();
   serveSettings();

@@ -20,7 +20,7 @@ const sumOf = (response: ApiResponse<'all_paid_sum'>) => response.result;
 const projectOf = (response: ApiResponse<'project_detail'>) => response.project;
 
 /** The public pages' endpoints (contract: docs/api.md, public site). */
-const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpoints({
+const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment', 'News'] }).injectEndpoints({
   endpoints: (build) => ({
     getProjects: build.query<ProjectCard[], void>({
       query: () => MASTER_PATH,
@@ -37,6 +37,8 @@ const publicApi = api.enhanceEndpoints({ addTagTypes: ['Comment'] }).injectEndpo
     getNews: build.query<NewsItem[], number>({
       query: (projectId) => ({ url: '/information/get/list', params: { project_id: projectId } }),
       transformResponse: (response: ApiResponse<'news_list'>) => response.resInformation,
+      // An operator's publish on this site reads it again (a supporters-only item depends on who reads).
+      providesTags: (_result, _error, projectId) => [{ type: 'News', id: projectId }],
     }),
     /** One page (10) of a project's comments, newest first, with the total and the pagination bar. */
     getComments: build.query<CommentPage, { projectId: number; page: number }>({

@@ -79,6 +79,8 @@ export const news = (overrides: Partial<NewsItem> = {}): NewsItem => ({
   title: '準備が始まりました',
   description: '櫓の組み立てを始めました。',
   updated_at: '2026-11-20T10:00:00+09:00',
+  audience: 'public',
+  locked: false,
   ...overrides,
 });
 
