@@ -144,15 +144,27 @@ fn users(files: &Files<'_>) -> anyhow::Result<Vec<DemoUser>> {
     Ok(users)
 }
 
-fn ret(slug: &str, return_type: i16, title: &str, price: i64) -> DemoReturn {
+/// A return whose description says what is in it and how and when it comes ([`desc`]); stored
+/// sanitised, like anything an operator writes.
+fn ret(slug: &str, return_type: i16, title: &str, price: i64, description: &str) -> DemoReturn {
     DemoReturn {
         slug: slug.into(),
         return_type,
         title: title.into(),
-        description: format!("<p>{title}のお礼として、活動報告とお礼のメールをお届けします。</p>"),
+        description: adapters_http::html::sanitize(description),
         price,
         ..DemoReturn::default()
     }
+}
+
+/// A return's description: what is in it, then how and when it is delivered.
+fn desc(contents: &str, delivery: &str) -> String {
+    format!("<p>{contents}</p><p>{delivery}</p>")
+}
+
+/// A delivery month as the return card writes it ("2027年3月").
+fn month_ja(month: Option<NaiveDate>) -> String {
+    month.map_or_else(|| "準備が整い次第".to_string(), |m| format!("{}年{}月", m.year(), m.month()))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -193,14 +205,43 @@ fn news(title: &str, description: &str, days_ago: i64) -> DemoNews {
     DemoNews { title: title.into(), description: description.into(), days_ago }
 }
 
-fn body(paragraphs: &[&str], image: &str) -> String {
+/// Yen as the story writes it: "1,500,000円".
+fn yen(amount: i64) -> String {
+    let digits = amount.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    format!("{out}円")
+}
+
+/// What a project's story holds besides its own paragraphs: its budget (資金の使いみち, items that add up
+/// to the goal), what happens if the goal is not reached, and where to read more.
+struct Story<'a> {
+    paragraphs: &'a [&'a str],
+    image: &'a str,
+    budget: &'a [(&'a str, i64)],
+    if_short: &'a str,
+    link: (&'a str, &'a str),
+}
+
+fn body(story: &Story<'_>) -> String {
     let mut html = String::from("<h2>プロジェクトについて</h2>");
-    for p in paragraphs {
+    for p in story.paragraphs {
         html.push_str(&format!("<p>{p}</p>"));
     }
-    html.push_str(&format!(
-        r#"<p><img src="{image}" alt="活動の様子"></p><h3>資金の使いみち</h3><ul><li>材料費・設備費</li><li>地域の皆さまへの報告会</li><li>リターンの制作・発送</li></ul><p>詳しくは<a href="https://www.pref.gunma.jp/" target="_blank">群馬県のサイト</a>もご覧ください。</p>"#
-    ));
+    html.push_str(&format!(r#"<p><img src="{}" alt="活動の様子"></p><h3>資金の使いみち</h3><ul>"#, story.image));
+    for (item, amount) in story.budget {
+        html.push_str(&format!("<li>{item}：{}</li>", yen(*amount)));
+    }
+    let total: i64 = story.budget.iter().map(|(_, amount)| amount).sum();
+    html.push_str(&format!("</ul><p>合計：{}（税込）</p>", yen(total)));
+    html.push_str(&format!("<h3>目標金額に届かなかった場合</h3><p>{}</p>", story.if_short));
+    let (label, url) = story.link;
+    html.push_str(&format!(r#"<p>活動の様子は<a href="{url}" target="_blank">{label}</a>でもお伝えしています。</p>"#));
     // Stored sanitised, like anything an owner writes.
     adapters_http::html::sanitize(&html)
 }
@@ -235,8 +276,10 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
     ];
     let return_image = files.scene("maebashi-return.svg", "ばらの苗木とお礼状", "リターン", ROSE, Motif::Roses)?;
     let plate_image = files.scene("maebashi-plate.svg", "花壇ネームプレート", "リターン", SILK, Motif::Roses)?;
+    let (seedling_month, mail_month, plate_month) =
+        (month_after(today, 10), month_after(today, 2), month_after(today, 4));
     // The operator's order, not the price order: the featured seedling first (issue #13).
-    let mut returns = vec![
+    let returns = vec![
         DemoReturn {
             stock_limit: Some(30),
             address_required: true,
@@ -244,44 +287,142 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             image_src: Some(return_image.clone()),
             description_image: Some(return_image.clone()),
             description_comment: Some("苗木は秋の植え付け時期に発送します。".into()),
-            delivery_month: month_after(today, 10),
-            ..ret("rose-seedling", 0, "ばらの苗木 1鉢（数量限定・配送あり）", 10_000)
+            delivery_month: seedling_month,
+            ..ret(
+                "rose-seedling",
+                0,
+                "ばらの苗木 1鉢（数量限定・配送あり）",
+                10_000,
+                &desc(
+                    "ばら園の温室で育てた四季咲きのばらの苗木（6号鉢・高さ約40cm）を1鉢、育て方のしおりとボランティアからのお礼状を添えてお届けします。品種は園にお任せください。",
+                    &format!(
+                        "{}に、ご指定のお届け先へ宅配便でお送りします（送料込み）。発送の日はメールでお知らせします。",
+                        month_ja(seedling_month)
+                    ),
+                ),
+            )
         },
         DemoReturn {
-            delivery_month: month_after(today, 2),
-            ..ret("thanks-mail", 0, "お礼のメール（何口でも）", 3_000)
+            delivery_month: mail_month,
+            ..ret(
+                "thanks-mail",
+                0,
+                "お礼のメール（何口でも）",
+                3_000,
+                &desc(
+                    "会の代表からのお礼のメールと、花壇の植え替えが進む様子を写真で伝える活動報告（月1回、花壇が満開になるまで）をお届けします。何口でもご支援いただけます。",
+                    &format!("お礼のメールは{}までにお送りし、活動報告はその後も毎月メールでお届けします。", month_ja(mail_month)),
+                ),
+            )
         },
         DemoReturn {
             stock_limit: Some(3),
             image_src: Some(plate_image),
-            delivery_month: month_after(today, 4),
-            ..ret("garden-name-plate", 0, "花壇ネームプレート（完売）", 5_000)
+            delivery_month: plate_month,
+            ..ret(
+                "garden-name-plate",
+                0,
+                "花壇ネームプレート（完売）",
+                5_000,
+                &desc(
+                    "よみがえった花壇の縁に、ご支援者のお名前（12文字まで）を刻んだ木製のネームプレート（縦8cm×横20cm）を5年間設置します。刻むお名前はお申し込み後にメールで伺います。",
+                    &format!("{}に設置し、設置したプレートの写真をメールでお送りします。", month_ja(plate_month)),
+                ),
+            )
         },
         DemoReturn {
             disabled: true,
             disabled_comment: Some("会場調整中のため、受付を一時停止しています。".into()),
-            ..ret("guided-tour", 0, "園長と歩くガイドツアー", 8_000)
+            ..ret(
+                "guided-tour",
+                0,
+                "園長と歩くガイドツアー",
+                8_000,
+                &desc(
+                    "園長がばらの見どころと花壇再生の歩みをご案内する、約60分のガイドツアーに1名様をご招待します。",
+                    "開催はばらが見ごろを迎える時期の土曜日です。日程が決まり次第メールでご案内し、当日は現地（前橋ばら園 正門前）に集合です。",
+                ),
+            )
         },
         DemoReturn {
             lot_disable: true,
-            ..ret("one-time-workshop", 0, "植え替えワークショップ参加券（1口のみ）", 4_000)
+            ..ret(
+                "one-time-workshop",
+                0,
+                "植え替えワークショップ参加券（1口のみ）",
+                4_000,
+                &desc(
+                    "ボランティアと一緒に花壇の土づくりと苗木の植え替えをする、約2時間のワークショップに1名様をご招待します。軍手と道具はお貸しします。お1人さま1口までです。",
+                    "開催日（土曜日の午前）はメールでご案内します。当日は会場の受付でお名前をお伝えください。",
+                ),
+            )
         },
         DemoReturn {
-            course: Some("A".into()), ..ret("company-gold", 1, "企業協賛 ゴールド（ロゴ掲載）", 50_000)
+            course: Some("A".into()),
+            ..ret(
+                "company-gold",
+                1,
+                "企業協賛 ゴールド（ロゴ掲載）",
+                50_000,
+                &desc(
+                    "企業さま向けの協賛です。ご登録の企業ロゴとサイトへのリンクを、このページの協賛欄に掲載します。ロゴの大きさはご支援の合計で決まり、1口（5万円）で大、合計50万円以上で最大になります。",
+                    "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛企業欄にも掲載します。プロジェクト終了後、活動報告書（PDF）をメールでお送りします。",
+                ),
+            )
         },
         DemoReturn {
-            course: Some("B".into()), ..ret("company-silver", 2, "団体協賛 シルバー（ロゴ掲載）", 30_000)
+            course: Some("B".into()),
+            ..ret(
+                "company-silver",
+                2,
+                "団体協賛 シルバー（ロゴ掲載）",
+                30_000,
+                &desc(
+                    "団体さま向けの協賛です。ご登録の団体ロゴとサイトへのリンクを、このページの協賛欄に中サイズで掲載します（ご支援の合計が5万円以上で大サイズ）。",
+                    "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛欄にも掲載します。プロジェクト終了後、活動報告書（PDF）をメールでお送りします。",
+                ),
+            )
         },
         DemoReturn {
-            course: Some("C".into()), ..ret("company-bronze", 1, "企業協賛 ブロンズ（ロゴ掲載）", 10_000)
+            course: Some("C".into()),
+            ..ret(
+                "company-bronze",
+                1,
+                "企業協賛 ブロンズ（ロゴ掲載）",
+                10_000,
+                &desc(
+                    "地元のお店や小さな会社向けの協賛です。ご登録の企業ロゴとサイトへのリンクを、このページの協賛欄に小サイズで掲載します（ご支援の合計が3万円以上で中サイズ）。",
+                    "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛企業欄にも掲載します。お礼のメールもお送りします。",
+                ),
+            )
         },
-        DemoReturn { flag: 900, ..ret("staff-only", 0, "関係者用（非表示）", 1_000) },
+        DemoReturn {
+            flag: 900,
+            ..ret(
+                "staff-only",
+                0,
+                "関係者用（非表示）",
+                1_000,
+                &desc(
+                    "会の運営ボランティアと園の職員が、作業の合間に少額を支援するための非公開のコースです。品物のお届けはありません。",
+                    "ご支援の確認後、会の代表からお礼のメールをお送りします。",
+                ),
+            )
+        },
         DemoReturn {
             show_user_email: Some(vip.into()),
-            ..ret("vip-dinner", 0, "特別招待：ばら園ディナー（ご招待の方のみ）", 30_000)
+            ..ret(
+                "vip-dinner",
+                0,
+                "特別招待：ばら園ディナー（ご招待の方のみ）",
+                30_000,
+                &desc(
+                    "満開のばらを眺めながら、園内のレストハウスで地元の食材を使ったコース料理を楽しむ夕食会に1名様をご招待します。園長と会の代表がご一緒します。",
+                    "開催日はご招待の方にメールでご案内します。当日は現地（前橋ばら園 レストハウス）の受付でお名前をお伝えください。",
+                ),
+            )
         },
     ];
-    returns[1].description = "<p>活動報告のメールをお届けします。何口でもご支援いただけます。</p>".into();
     let owner_icon = "maebashi-owner.svg";
     files.write(owner_icon, logo_svg("花壇再生の会", "#e91e63").as_bytes())?;
     out.push(DemoProject {
@@ -290,13 +431,24 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         category: Some("community".into()),
         title: "前橋ばら園 花壇よみがえりプロジェクト".into(),
         description: "台風で傷んだ前橋の花壇を、市民の手でもう一度満開に。".into(),
-        content: body(
-            &[
+        content: body(&Story {
+            paragraphs: &[
                 "前橋市のばら園は、半世紀にわたり市民に愛されてきた憩いの場です。",
                 "昨年の台風で花壇の多くが傷み、植え替えと土壌改良が必要になりました。",
+                "来年のばらまつりまでに、市民ボランティアの手で約400㎡の花壇をよみがえらせます。",
             ],
-            &slider[1].0,
-        ),
+            image: &slider[1].0,
+            budget: &[
+                ("傷んだ花壇の土壌改良（客土・堆肥、約400㎡）", 420_000),
+                ("植え替えるばらの苗木 120株", 360_000),
+                ("散水設備の修理", 150_000),
+                ("リターンの制作・発送（苗木・ネームプレート・お礼状）", 180_000),
+                ("ボランティアの保険と作業道具", 90_000),
+                ("サイト手数料（20%）", 300_000),
+            ],
+            if_short: "このプロジェクトはオールイン方式です。目標金額に届かなかった場合も、集まった支援金で土壌改良と苗木の植え付けを優先して進め、足りない分は会の積立金で補います。リターンはすべてお届けします。",
+            link: ("会の活動日誌", "https://example.jp/maebashi-rose/blog"),
+        }),
         target: 1_500_000,
         period_end: today + Duration::days(45),
         main_image_url: main,
@@ -322,7 +474,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         ],
         news: vec![
             news("植え替えボランティアを募集します", "<p>毎週土曜日の午前中に作業しています。</p>", 3),
-            news("目標の半分に到達しました", "", 10),
+            // After 上毛電機's second support (821,000 of 1,500,000 paid by then; 721,000 the day before).
+            news("目標の半分に到達しました", "", 5),
             news("プロジェクトを開始しました", "<p>ご支援よろしくお願いいたします。</p>", 30),
         ],
         sales: vec![
@@ -399,16 +552,29 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         files.scene("takasaki-main.svg", "高崎だるま 若手職人育成プロジェクト", "高崎市", DARUMA, Motif::Daruma)?;
     let honor = files.scene("takasaki-honor.svg", "ぐんま伝統工芸 奨励賞 受賞", "高崎市", DARUMA, Motif::Medal)?;
     let mini = files.scene("takasaki-mini.svg", "手のひらサイズのミニだるま", "リターン", DARUMA, Motif::Daruma)?;
+    let (mini_month, custom_month) = (month_after(today, 3), month_after(today, 5));
     out.push(DemoProject {
         slug: "takasaki-daruma".into(),
         area: Some("takasaki".into()),
         category: Some("culture-arts".into()),
         title: "高崎だるま 若手職人育成プロジェクト".into(),
         description: "二百年続く高崎だるまの絵付けを、次の世代へ。".into(),
-        content: body(
-            &["高崎だるまの工房では、職人の高齢化が進んでいます。", "若手職人の研修費と工房の改修費をご支援ください。"],
-            &main,
-        ),
+        content: body(&Story {
+            paragraphs: &[
+                "高崎だるまの工房では、職人の高齢化が進んでいます。",
+                "若手職人5人が半年かけて熟練の職人から絵付けを学ぶ研修費と、工房の改修費をご支援ください。",
+            ],
+            image: &main,
+            budget: &[
+                ("若手職人5人の絵付け研修（講師謝礼、6か月）", 270_000),
+                ("工房の改修（換気扇・作業台）", 200_000),
+                ("筆・顔料・張り子の材料", 90_000),
+                ("リターンの制作・発送", 80_000),
+                ("サイト手数料（20%）", 160_000),
+            ],
+            if_short: "このプロジェクトはオールオアナッシング方式です。終了日までに目標金額の800,000円に届かなかった場合、プロジェクトは不成立となり、ご支援金は全額返金されます（リターンのお届けもありません）。",
+            link: ("工房の紹介ページ", "https://example.jp/takasaki-daruma"),
+        }),
         target: 800_000,
         period_end: today + Duration::days(20),
         main_image_url: main.clone(),
@@ -423,24 +589,75 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         returns: vec![
             DemoReturn {
                 image_src: Some(mini),
-                delivery_month: month_after(today, 3),
-                ..ret("mini-daruma", 0, "ミニだるま（税別価格）", 3_000)
+                delivery_month: mini_month,
+                ..ret(
+                    "mini-daruma",
+                    0,
+                    "ミニだるま（税別価格）",
+                    3_000,
+                    &desc(
+                        "若手職人が一つずつ絵付けした、手のひらサイズのミニだるま（高さ約6cm・赤）を1個お届けします。底に絵付けした職人の名前が入ります。",
+                        &format!(
+                            "{}に工房（高崎市豊岡町）でお渡しします。受け取りの日時はメールでご案内しますので、当日は工房でお名前をお伝えください。",
+                            month_ja(mini_month)
+                        ),
+                    ),
+                )
             },
             DemoReturn {
                 address_required: true,
                 address_label: Some("お届け先".into()),
                 lot_disable: true,
                 stock_limit: Some(50),
-                delivery_month: month_after(today, 5),
-                ..ret("custom-daruma", 0, "名入れだるま（1口限定・配送あり）", 20_000)
+                delivery_month: custom_month,
+                ..ret(
+                    "custom-daruma",
+                    0,
+                    "名入れだるま（1口限定・配送あり）",
+                    20_000,
+                    &desc(
+                        "ご希望のお名前や言葉（10文字まで）を職人が金文字で書き入れる、名入れだるま（7号・高さ約21cm）を1体お作りします。書き入れる文字はお申し込み後にメールで伺います。",
+                        &format!("{}に、ご指定のお届け先へ宅配便でお送りします（送料込み）。", month_ja(custom_month)),
+                    ),
+                )
             },
-            DemoReturn { course: Some("B".into()), ..ret("organisation", 2, "団体協賛（ロゴ掲載）", 30_000) },
-            DemoReturn { ..ret("company", 1, "企業協賛（ロゴ掲載）", 100_000) },
+            DemoReturn {
+                course: Some("B".into()),
+                ..ret(
+                    "organisation",
+                    2,
+                    "団体協賛（ロゴ掲載）",
+                    30_000,
+                    &desc(
+                        "団体さま向けの協賛です。ご登録の団体ロゴとサイトへのリンクを、このページの協賛欄に中サイズで掲載します（ご支援の合計が5万円以上で大サイズ）。工房に掲げる協賛者の木札にも団体名を記します。",
+                        "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛欄にも掲載します。木札の写真はメールでお送りします。",
+                    ),
+                )
+            },
+            ret(
+                "company",
+                1,
+                "企業協賛（ロゴ掲載）",
+                100_000,
+                &desc(
+                    "企業さま向けの協賛です。ご登録の企業ロゴとサイトへのリンクを、このページの協賛欄に大サイズで掲載し、工房に掲げる協賛者の木札にも社名を記します。",
+                    "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛企業欄にも掲載します。工房での絵付け見学（約1時間・5名様まで）にもご招待し、日程はメールでご相談します。",
+                ),
+            ),
             // Monthly: 1,000円 + tax = 1,100円 every month, by the same tax rule as the one-off returns.
             DemoReturn {
                 monthly: true,
                 lot_disable: true,
-                ..ret("supporters-club", 0, "サポーターズクラブ（毎月のご支援）", 1_000)
+                ..ret(
+                    "supporters-club",
+                    0,
+                    "サポーターズクラブ（毎月のご支援）",
+                    1_000,
+                    &desc(
+                        "毎月1,000円（税別）で若手職人の研修を支えるコースです。半年続けてくださった方は、工房の絵付け教室（約90分）にご招待します。",
+                        "研修の様子を伝える職人の日誌を、毎月メールでお届けします。毎月のご支援はマイページからいつでも停止できます。",
+                    ),
+                )
             },
         ],
         news: vec![news("工房見学会を開催しました", "<p>20名の方にご参加いただきました。</p>", 2)],
@@ -490,7 +707,9 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             });
         }
     }
-    for name in ["織田 一郎", "桐生 さくら", "渡良瀬 健", "匿名希望の桐生市民"] {
+    // The supporters row names the project's own supporters, largest support first (none supported
+    // anonymously); courses A to C are the sponsors who gave money or materials outside the site.
+    for name in ["榛名 優子", "赤城 次郎", "群馬 太郎", "上州 花子"] {
         manual.push(DemoManualSponsor {
             course: ManualCourse::Supporter,
             name: name.into(),
@@ -505,20 +724,58 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         category: Some("culture-arts".into()),
         title: "桐生織 機場（はたば）再生プロジェクト".into(),
         description: "のこぎり屋根の工場に、もう一度織機の音を。".into(),
-        content: body(
-            &["桐生は千三百年の歴史を持つ織物のまちです。", "使われなくなった機場を改修し、体験工房として開きました。"],
-            &main,
-        ),
+        content: body(&Story {
+            paragraphs: &[
+                "桐生は千三百年の歴史を持つ織物のまちです。",
+                "使われなくなったのこぎり屋根の機場を改修し、誰でも機織りを体験できる工房として開きます。",
+                "協賛欄には、このページでご支援くださった皆さまと、改修に協賛金や資材をご提供いただいた地元の企業・団体（協賛の内容に応じてA〜Cコース）のお名前を掲載しています。",
+            ],
+            image: &main,
+            budget: &[
+                ("機場の屋根と窓の補修", 110_000),
+                ("手織り機2台の修理と調整", 60_000),
+                ("体験用の糸と道具", 40_000),
+                ("リターンの制作・発送（ストール）", 30_000),
+                ("サイト手数料（20%）", 60_000),
+            ],
+            if_short: "このプロジェクトはオールイン方式です。目標金額に届かなかった場合も、集まった支援金で屋根と窓の補修を先に行い、工房を開きます。リターンはすべてお届けします。",
+            link: ("機場の改修日誌", "https://example.jp/kiryu/hataba"),
+        }),
         // Reached (370,000 of 300,000): the ended page shows 達成.
         target: 300_000,
         period_end: today - Duration::days(10),
         main_image_url: main,
         tax_includes: true,
         uses_manual_sponsors: true,
-        returns: vec![ret("weaving-class", 0, "機織り体験チケット", 5_000), ret("stole", 0, "桐生織ストール", 15_000)],
+        returns: vec![
+            ret(
+                "weaving-class",
+                0,
+                "機織り体験チケット",
+                5_000,
+                &desc(
+                    "改修した機場の手織り機で、コースター2枚を織る体験（約90分・1名様）のチケットです。織ったコースターはお持ち帰りいただけます。",
+                    "体験日は毎月第2・第4土曜日からお選びいただけます。ご予約の方法をメールでご案内し、当日は現地（機場の入口）で受付をいたします。",
+                ),
+            ),
+            ret(
+                "stole",
+                0,
+                "桐生織ストール",
+                15_000,
+                &desc(
+                    "改修した機場の織機で職人が織り上げる、桐生織の絹のストール（幅35cm×長さ180cm）を1枚お作りします。色は紺・えんじ・生成りから選べます。",
+                    "プロジェクト終了の2か月後から、機場の店頭でお渡しします。色のご希望と受け取りの日時はメールで伺い、当日は店頭でお名前をお伝えください。",
+                ),
+            ),
+        ],
         manual_sponsors: manual,
         news: vec![
-            news("目標を達成しました！", "<p>ご支援ありがとうございました。</p>", 9),
+            news(
+                "目標を達成しました！",
+                "<p>募集期間を終え、目標金額の300,000円を上回るご支援をいただきました。プロジェクトは成立です。ご支援ありがとうございました。</p><p>機場の改修を始め、リターンの準備ができ次第メールでご案内します。</p>",
+                9,
+            ),
             news("残り1週間です", "", 17),
         ],
         sales: vec![
@@ -538,13 +795,22 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         category: Some("children-education".into()),
         title: "いせさき こども食堂 応援基金".into(),
         description: "毎週木曜日、地域の子どもたちに温かい夕ごはんを。".into(),
-        content: body(
-            &[
-                "伊勢崎市内の三つのこども食堂が共同で運営する基金です。",
-                "寄付金は食材費と会場費に充てられます（寄付のため消費税はかかりません）。",
+        content: body(&Story {
+            paragraphs: &[
+                "伊勢崎市内の三つのこども食堂が共同で運営する基金です。毎週木曜日、3か所で合わせて約50人の子どもたちに夕ごはんを用意しています。",
+                "寄附金は主に食材費と会場費に充てます（寄附のため消費税はかかりません）。",
             ],
-            &main,
-        ),
+            image: &main,
+            budget: &[
+                ("食材費（3か所・週1回、半年分）", 300_000),
+                ("会場の使用料（公民館、半年分）", 72_000),
+                ("調理器具と食器の買い替え", 60_000),
+                ("衛生用品とボランティアの保険", 48_000),
+                ("サイト手数料（20%）", 120_000),
+            ],
+            if_short: "この基金はオールイン方式の寄附です。目標金額に届かなかった場合も、いただいた寄附金はすべて食材費から順に充て、開催の回数を保ちます。",
+            link: ("こども食堂ネットワークのページ", "https://example.jp/isesaki-kodomo"),
+        }),
         target: 600_000,
         period_end: today + Duration::days(60),
         main_image_url: main,
@@ -558,8 +824,26 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
             nominee: "イセサキコドモショクドウキキン".into(),
         }),
         returns: vec![
-            ret("donation-1000", 0, "寄付 1,000円", 1_000),
-            ret("donation-10000", 0, "寄付 10,000円", 10_000),
+            ret(
+                "donation-1000",
+                0,
+                "寄付 1,000円",
+                1_000,
+                &desc(
+                    "見返りのない寄附のコースです（非課税）。1,000円で、子ども1人分の夕ごはん約3回の食材をまかなえます。",
+                    "ご寄附の確認後にお礼のメールを、半年ごとに会計報告つきの活動報告をメールでお届けします。寄附金受領証明書はマイページから印刷できます。",
+                ),
+            ),
+            ret(
+                "donation-10000",
+                0,
+                "寄付 10,000円",
+                10_000,
+                &desc(
+                    "見返りのない寄附のコースです（非課税）。10,000円で、食堂1か所の1回分（子ども約15人）の食材をまかなえます。",
+                    "ご寄附の確認後にお礼のメールを、半年ごとに会計報告と子どもたちの寄せ書きの写真をメールでお届けします。寄附金受領証明書はマイページから印刷できます。",
+                ),
+            ),
         ],
         news: vec![news("今月の献立を公開しました", "<p>地元農家さんの野菜をたっぷり使っています。</p>", 1)],
         sales: vec![
@@ -580,18 +864,48 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         card_only: true,
         title: "太田 ものづくり少年団 ロボット工房".into(),
         description: "ものづくりのまち太田で、子どもたちがロボットを作る工房を。".into(),
-        content: body(
-            &["工場のまち太田の技術者がボランティアで指導します。", "工具と部品、会場の整備費をご支援ください。"],
-            &main,
-        ),
+        content: body(&Story {
+            paragraphs: &[
+                "工場のまち太田の技術者がボランティアで指導します。",
+                "駅前の空き店舗を工房に整え、小学4年生から中学生までの20人が、毎月2回ロボットづくりに取り組みます。工具と部品、会場の整備費をご支援ください。",
+            ],
+            image: &main,
+            budget: &[
+                ("ロボット教材キット 20台", 180_000),
+                ("工具と作業台", 100_000),
+                ("工房（空き店舗）の電気工事と内装", 80_000),
+                ("指導ボランティアの保険と交通費", 40_000),
+                ("サイト手数料（20%）", 100_000),
+            ],
+            if_short: "このプロジェクトはオールイン方式です。目標金額に届かなかった場合も、集まった支援金で教材キットと工具をそろえ、工房を開きます。内装は少年団の保護者と技術者の手で進めます。",
+            link: ("少年団の活動ブログ", "https://example.jp/ota-monozukuri"),
+        }),
         target: 500_000,
         period_end: today + Duration::days(5),
         main_image_url: main,
         tax_includes: true,
         hide_footer_sponsors: true,
         returns: vec![
-            ret("robot-kit", 0, "ロボットキット寄贈コース", 7_000),
-            DemoReturn { ..ret("company", 1, "企業協賛（ロゴ掲載）", 60_000) },
+            ret(
+                "robot-kit",
+                0,
+                "ロボットキット寄贈コース",
+                7_000,
+                &desc(
+                    "1口ごとに、ロボット教材キット（モーター2個・距離センサー付き）1台を少年団に寄贈します。キットは工房に置き、子どもたちが順番に使います。",
+                    "寄贈したキットを組み立てる工作教室のあと、子どもたちの写真とお礼のメッセージをメールでお届けします。",
+                ),
+            ),
+            ret(
+                "company",
+                1,
+                "企業協賛（ロゴ掲載）",
+                60_000,
+                &desc(
+                    "企業さま向けの協賛です。ご登録の企業ロゴとサイトへのリンクを、このページの協賛欄に大サイズで掲載し、工房の壁に掲げる協賛ボードにも社名を入れます。",
+                    "お支払いの確認後すぐに掲載が始まり、サイト下部の協賛企業欄にも掲載します（このプロジェクトのページでは下部の協賛欄を表示しません）。協賛ボードの写真はメールでお送りします。",
+                ),
+            ),
         ],
         news: vec![news("第1回の工作教室を開きました", "", 4)],
         sales: vec![
@@ -609,18 +923,55 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         category: Some("food-agriculture".into()),
         title: "沼田りんご園 ひょう害からの復興".into(),
         description: "ひょうで傷ついたりんご園に、防ひょうネットを。".into(),
-        content: body(
-            &["沼田の高原で育つりんごは、寒暖差が生む甘さが自慢です。", "防ひょうネットの設置費用を募りました。"],
-            &main,
-        ),
+        content: body(&Story {
+            paragraphs: &[
+                "沼田の高原で育つりんごは、寒暖差が生む甘さが自慢です。",
+                "昨年のひょうで実の多くが傷つきました。来年の実りを守るため、園の約50アールに防ひょうネットを張ります。",
+            ],
+            image: &main,
+            budget: &[
+                ("防ひょうネットの資材（約50アール分）", 520_000),
+                ("支柱とワイヤーの設置工事", 220_000),
+                ("リターン（りんご）の箱詰めと発送の準備", 60_000),
+                ("サイト手数料（20%）", 200_000),
+            ],
+            if_short: "このプロジェクトはオールオアナッシング方式です。終了日までに目標金額の1,000,000円に届かなかった場合、プロジェクトは不成立となり、ご支援金は全額返金されます（リターンのお届けもありません）。",
+            link: ("りんご園の便り", "https://example.jp/numata-apple"),
+        }),
         // Not reached, All-or-Nothing: the ended page shows 未達成.
         target: 1_000_000,
         all_or_nothing: true,
         period_end: today - Duration::days(40),
         main_image_url: main,
         tax_includes: true,
-        returns: vec![ret("apple-box", 0, "りんご 5kg 箱", 6_000), ret("tree-owner", 0, "りんごの木オーナー", 30_000)],
-        news: vec![news("りんごを発送しました", "<p>今年も甘く実りました。</p>", 35)],
+        returns: vec![
+            ret(
+                "apple-box",
+                0,
+                "りんご 5kg 箱",
+                6_000,
+                &desc(
+                    "ネットで守ったりんご「サンふじ」5kg（14〜20玉）を1箱。収穫したその週に箱詰めします。",
+                    "11月の収穫期に、園の直売所（沼田市白沢町）でお渡しします。受け取りの期間はメールでご案内しますので、当日は直売所でお名前をお伝えください。",
+                ),
+            ),
+            ret(
+                "tree-owner",
+                0,
+                "りんごの木オーナー",
+                30_000,
+                &desc(
+                    "りんごの木1本のオーナーになっていただきます。木にお名前の札を掛け、春の花、夏の実、秋の色づきの様子を写真でお伝えします。",
+                    "生育の便りは年3回メールでお届けします。秋の収穫期には園にご招待し、その木のりんご（約10kg）を現地で収穫してお持ち帰りいただけます。",
+                ),
+            ),
+        ],
+        // Ended below its goal: the news tells supporters so, and nothing is shipped.
+        news: vec![news(
+            "目標金額に届かず、プロジェクトは不成立となりました",
+            "<p>ご支援いただいた皆さま、ありがとうございました。募集期間内に目標金額の1,000,000円に届かず、このプロジェクトは不成立となりました。オールオアナッシング方式のため、ご支援金は全額返金され、リターンのお届けもありません。</p><p>防ひょうネットは、規模を小さくして自己資金で一部を張ります。来年の実りをまたお知らせします。</p>",
+            39,
+        )],
         sales: vec![
             sale("numata-01", hanako, "tree-owner", 1, 60, "上州 花子", false, Some("毎年楽しみにしています。")),
             sale("numata-02", taro, "apple-box", 2, 55, "群馬 太郎", false, None),
@@ -636,22 +987,49 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         category: Some("culture-arts".into()),
         title: "富岡 シルクのまち歩きマップ".into(),
         description: "世界遺産のまちを歩いて楽しむ、多言語マップを作ります。".into(),
-        content: body(
-            &[
+        content: body(&Story {
+            paragraphs: &[
                 "富岡製糸場の周りには、養蚕の歴史を伝える建物が数多く残っています。",
                 "日本語・英語・中国語のマップを作り、駅と観光案内所で配布します。",
             ],
-            &main,
-        ),
+            image: &main,
+            budget: &[
+                ("取材・デザインと英語・中国語への翻訳", 170_000),
+                ("印刷（3言語 各3,000部）", 120_000),
+                ("配布用ラックの設置（駅・観光案内所の4か所）", 30_000),
+                ("サイト手数料（20%）", 80_000),
+            ],
+            if_short: "このプロジェクトはオールイン方式です。目標金額に届かなかった場合も、集まった支援金で3言語のマップを作ります。印刷の部数を減らし、PDF版を市の観光サイトで配布して補います。",
+            link: ("まち歩きの会のページ", "https://example.jp/tomioka-walk"),
+        }),
         target: 400_000,
         period_end: today + Duration::days(90),
         main_image_url: main,
         tax_includes: true,
         returns: vec![
             DemoReturn {
-                stock_limit: Some(5), ..ret("map-credit", 0, "マップにお名前掲載（限定5名）", 5_000)
+                stock_limit: Some(5),
+                ..ret(
+                    "map-credit",
+                    0,
+                    "マップにお名前掲載（限定5名）",
+                    5_000,
+                    &desc(
+                        "完成したマップの裏面「このマップを応援してくれた人」の欄に、ご希望のお名前（ニックネーム可・12文字まで）を3言語すべての版に掲載します。",
+                        "掲載するお名前はお申し込み後にメールで伺います。完成したマップのPDFもメールでお送りします。",
+                    ),
+                )
             },
-            ret("map-set", 0, "完成マップ3言語セット", 2_000),
+            ret(
+                "map-set",
+                0,
+                "完成マップ3言語セット",
+                2_000,
+                &desc(
+                    "完成したまち歩きマップ（日本語・英語・中国語、A2判の折りたたみ）を各1部、3部セットでご用意します。",
+                    "完成のお知らせをメールでお送りします。富岡市観光案内所の窓口で、お名前をお伝えのうえお受け取りください。",
+                ),
+            ),
         ],
         news: vec![],
         sales: vec![

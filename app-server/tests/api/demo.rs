@@ -1,7 +1,20 @@
-//! `app-server seed-demo` is idempotent.
+//! `app-server seed-demo` is idempotent, and its projects read like real ones: every return says what it
+//! holds and how it comes, every story has a budget that adds up to its goal, the walls and the news agree
+//! with the supporters, and nothing in it is what the operators' screens would refuse.
 
+use std::collections::{BTreeSet, HashSet};
+
+use adapters_postgres::demo::{DemoProject, DemoReturn, DemoSet};
 use adapters_postgres::testing::TestDatabase;
 use app_server::config::Settings;
+use chrono::{Datelike, NaiveDate};
+use domain::authoring::{check_return, check_terms, ProjectTerms, ReturnTerms, TaxHandling};
+use domain::lot::Lot;
+use domain::money::{PriceBreakdown, TaxRate, Yen};
+use domain::payment::SaleStatus;
+use domain::project::FundingModel;
+use domain::returns::ReturnType;
+use domain::sponsor::ManualCourse;
 
 #[tokio::test]
 async fn seeding_the_demo_twice_leaves_the_same_rows() {
@@ -19,4 +32,205 @@ async fn seeding_the_demo_twice_leaves_the_same_rows() {
     assert!(count("sales") > 20);
     assert_eq!(count("administrators"), 1);
     assert!(settings.media_dir.join("demo/maebashi-main.svg").is_file());
+}
+
+/// The demo set as `seed-demo` builds it today (Asia/Tokyo).
+fn demo() -> (DemoSet, NaiveDate) {
+    let media = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
+    let today = domain::time::tokyo_date(chrono::Utc::now());
+    (app_server::demo::demo_set(&media, today).unwrap(), today)
+}
+
+/// What a reader sees of some sanitised HTML: the text without its tags.
+fn text_of(html: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+fn returns(set: &DemoSet) -> impl Iterator<Item = (&DemoProject, &DemoReturn)> {
+    set.projects.iter().flat_map(|p| p.returns.iter().map(move |r| (p, r)))
+}
+
+/// Words that name how a return reaches its supporter.
+const DELIVERY_WAYS: [&str; 6] = ["宅配便", "郵送", "メール", "当日", "現地", "掲載"];
+/// Ways that need a delivery address.
+const SHIPPED: [&str; 2] = ["宅配便", "郵送"];
+
+#[test]
+fn every_demo_return_says_what_it_holds_and_how_and_when_it_comes() {
+    let (set, _) = demo();
+    let mut seen = HashSet::new();
+    for (project, r) in returns(&set) {
+        let text = text_of(&r.description);
+        let at = format!("{} / {}: {text}", project.slug, r.slug);
+        assert!(text.chars().count() > 40, "too short to say anything: {at}");
+        assert!(seen.insert(text.clone()), "the same description twice: {at}");
+        assert!(DELIVERY_WAYS.iter().any(|w| text.contains(w)), "says not how it comes: {at}");
+        // Nothing is sent by post or courier unless the supporter is asked where to.
+        assert_eq!(SHIPPED.iter().any(|w| text.contains(w)), r.address_required, "shipping vs. address: {at}");
+        if let Some(month) = r.delivery_month {
+            let month = format!("{}年{}月", month.year(), month.month());
+            assert!(text.contains(&month), "the card says {month}, the description does not: {at}");
+        }
+        if r.return_type != 0 {
+            assert!(text.contains("ロゴ") && text.contains("掲載"), "a sponsor return names its logo placement: {at}");
+        }
+    }
+    assert!(seen.len() >= 20, "{} returns", seen.len());
+}
+
+/// The yen amounts written in `html` ("420,000円"), in order.
+fn yen_amounts(html: &str) -> Vec<i64> {
+    html.split('円')
+        .filter_map(|before| {
+            let digits: String = before.chars().rev().take_while(|c| c.is_ascii_digit() || *c == ',').collect();
+            let digits: String = digits.chars().rev().filter(char::is_ascii_digit).collect();
+            digits.parse().ok()
+        })
+        .collect()
+}
+
+#[test]
+fn every_demo_story_has_a_budget_that_adds_up_to_its_goal_and_says_what_a_missed_goal_means() {
+    let (set, _) = demo();
+    for p in &set.projects {
+        let (_, budget) = p.content.split_once("資金の使いみち").unwrap_or_else(|| panic!("{}: no budget", p.slug));
+        let (list, rest) = budget.split_once("</ul>").unwrap_or_else(|| panic!("{}: the budget is no list", p.slug));
+        let items: Vec<&str> = list.split("<li>").skip(1).collect();
+        assert!(items.len() >= 3, "{}: {} budget items", p.slug, items.len());
+        let amounts: Vec<i64> = items.iter().map(|item| *yen_amounts(item).last().unwrap()).collect();
+        assert_eq!(amounts.iter().sum::<i64>(), p.target, "{}: the budget {amounts:?} is not the goal", p.slug);
+        let total = rest.split_once("合計").map(|(_, after)| yen_amounts(after)[0]);
+        assert_eq!(total, Some(p.target), "{}: the 合計 line", p.slug);
+        assert!(rest.contains("目標金額に届かなかった場合"), "{}: silent on a missed goal", p.slug);
+        if p.all_or_nothing {
+            assert!(rest.contains("不成立") && rest.contains("全額返金"), "{}: all-or-nothing unexplained", p.slug);
+        }
+    }
+}
+
+fn project_terms(p: &DemoProject) -> ProjectTerms {
+    ProjectTerms {
+        slug: p.slug.clone(),
+        title: p.title.clone(),
+        lead: p.description.clone(),
+        story: p.content.clone(),
+        goal: Yen(p.target),
+        period_end: p.period_end,
+        funding_model: if p.all_or_nothing { FundingModel::AllOrNothing } else { FundingModel::AllIn },
+        tax: TaxHandling::from_flags(p.is_donation, p.tax_includes),
+        accepts_card: true,
+        accepts_bank_transfer: !p.card_only,
+        area_id: None,
+        category_id: None,
+        owner_email: None,
+        donation_payout_date: None,
+    }
+}
+
+fn return_terms(r: &DemoReturn) -> ReturnTerms {
+    ReturnTerms {
+        title: r.title.clone(),
+        description: r.description.clone(),
+        price: Yen(r.price),
+        return_type: ReturnType::from_code(i32::from(r.return_type)).unwrap(),
+        stock_limit: r.stock_limit,
+        lot_fixed: r.lot_disable,
+        address_required: r.address_required,
+        address_label: r.address_label.clone(),
+        disabled: r.disabled,
+        disabled_comment: r.disabled_comment.clone(),
+        hidden: r.flag >= 900,
+        delivery_month: r.delivery_month,
+    }
+}
+
+#[test]
+fn the_operators_screens_would_accept_every_demo_project_and_return_as_it_stands() {
+    let (set, today) = demo();
+    for p in &set.projects {
+        // Every demo project is published; an ended one keeps its past end.
+        let checked = check_terms(project_terms(p), true, today);
+        assert!(checked.is_ok(), "{}: {:?}", p.slug, checked.err());
+        assert_eq!(checked.unwrap(), project_terms(p), "{}: the screens would store it otherwise", p.slug);
+        assert_eq!(adapters_http::html::sanitize(&p.content), p.content, "{}: the story as stored", p.slug);
+        for r in &p.returns {
+            let taken: i64 = p.sales.iter().filter(|s| s.return_slug == r.slug).map(|s| s.lot).sum();
+            let checked = check_return(return_terms(r), i32::try_from(taken).unwrap());
+            assert!(checked.is_ok(), "{} / {}: {:?}", p.slug, r.slug, checked.err());
+            assert_eq!(checked.unwrap().title, r.title, "{} / {}", p.slug, r.slug);
+        }
+    }
+}
+
+/// What the project's paid supports add up to (tax included), counting those placed before `days_ago`.
+fn paid_before(p: &DemoProject, days_ago: i64) -> i64 {
+    p.sales
+        .iter()
+        .filter(|s| s.status == SaleStatus::Succeeded && s.days_ago >= days_ago)
+        .map(|s| {
+            let price = p.returns.iter().find(|r| r.slug == s.return_slug).unwrap().price;
+            let lot = Lot::parse(s.lot).unwrap();
+            PriceBreakdown::for_project(Yen(price), lot, TaxRate::STANDARD, p.is_donation, p.tax_includes)
+                .unwrap()
+                .total
+                .0
+        })
+        .sum()
+}
+
+/// News titles that claim a share of the goal (percent).
+const CLAIMS: [(&str, i64); 2] = [("半分", 50), ("目標を達成", 100)];
+
+#[test]
+fn no_demo_news_claims_more_than_was_raised_and_a_failed_project_says_it_failed() {
+    let (set, today) = demo();
+    for p in &set.projects {
+        for news in &p.news {
+            for (word, percent) in CLAIMS {
+                if news.title.contains(word) {
+                    let raised = paid_before(p, news.days_ago);
+                    assert!(raised * 100 >= p.target * percent, "{}: 「{}」 at {raised}円", p.slug, news.title);
+                }
+            }
+        }
+        let failed = p.all_or_nothing && p.period_end < today && paid_before(p, 0) < p.target;
+        if failed {
+            assert!(p.news.iter().any(|n| n.title.contains("不成立")), "{}: a failed project says so", p.slug);
+            for news in &p.news {
+                let said = format!("{}{}", news.title, text_of(&news.description));
+                let claims_success = said.contains("発送しました") || said.replace("不成立", "").contains("成立");
+                assert!(!claims_success, "{}: {said}", p.slug);
+            }
+        }
+    }
+    let numata = set.projects.iter().find(|p| p.slug == "numata-apple").unwrap();
+    assert!(numata.all_or_nothing && numata.period_end < today && paid_before(numata, 0) < numata.target);
+}
+
+#[test]
+fn a_manual_sponsor_list_names_the_projects_own_supporters() {
+    let (set, _) = demo();
+    let manual: Vec<&DemoProject> = set.projects.iter().filter(|p| p.uses_manual_sponsors).collect();
+    assert!(!manual.is_empty());
+    for p in manual {
+        let listed: BTreeSet<&str> =
+            p.manual_sponsors.iter().filter(|s| s.course == ManualCourse::Supporter).map(|s| s.name.as_str()).collect();
+        let supporters: BTreeSet<&str> = p
+            .sales
+            .iter()
+            .filter(|s| s.status == SaleStatus::Succeeded)
+            .map(|s| if s.anonymous { "匿名" } else { s.displayname.as_str() })
+            .collect();
+        assert_eq!(listed, supporters, "{}", p.slug);
+    }
 }
