@@ -43,6 +43,9 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(delete_return)
             .service(reorder_returns)
             .service(project_comments)
+            .service(crate::admin_deliveries::list_deliveries)
+            .service(crate::admin_deliveries::export_deliveries)
+            .service(crate::admin_deliveries::mark_deliveries)
             .service(crate::sale_receipts::get_issuer)
             .service(crate::sale_receipts::set_issuer),
     );

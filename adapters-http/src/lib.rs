@@ -2,6 +2,7 @@
 //! response DTOs, and the single mapping from use-case errors to statuses.
 
 mod admin;
+mod admin_deliveries;
 mod admin_payouts;
 mod admin_projects;
 pub mod auth;
@@ -70,6 +71,7 @@ pub struct Services {
     pub payouts: web::Data<dyn ports::campaign::payouts::Payouts>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
+    pub deliveries: web::Data<dyn ports::admin::deliveries::Deliveries>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub following: web::Data<dyn ports::following::Following>,
 
@@ -101,6 +103,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.payouts.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
+            .app_data(services.deliveries.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
@@ -163,6 +166,7 @@ pub(crate) mod test_support {
         pub payouts: ports::campaign::payouts::MockPayouts,
         pub projects: MockProjects,
         pub moderation: MockModeration,
+        pub deliveries: ports::admin::deliveries::MockDeliveries,
         pub sale_receipts: MockSaleReceipts,
         pub following: ports::following::MockFollowing,
 
@@ -188,6 +192,7 @@ pub(crate) mod test_support {
                 payouts: ports::campaign::payouts::MockPayouts::new(),
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
+                deliveries: ports::admin::deliveries::MockDeliveries::new(),
                 sale_receipts: MockSaleReceipts::new(),
                 following: ports::following::MockFollowing::new(),
 
@@ -217,6 +222,7 @@ pub(crate) mod test_support {
             let payouts: Arc<dyn ports::campaign::payouts::Payouts> = Arc::new(self.payouts);
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
+            let deliveries: Arc<dyn ports::admin::deliveries::Deliveries> = Arc::new(self.deliveries);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
 
@@ -243,6 +249,7 @@ pub(crate) mod test_support {
                 payouts: Data::from(payouts),
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
+                deliveries: Data::from(deliveries),
                 sale_receipts: Data::from(sale_receipts),
                 following: Data::from(following),
 

@@ -20,8 +20,8 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring, PgRateLimiter, PgReadiness,
-    PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgDeliveries, PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
+    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -30,6 +30,7 @@ use ports::accounts::{
 };
 use ports::admin::audit::AuditLog;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
+use ports::admin::deliveries::{Deliveries, DeliveryService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::projects::{ProjectAuthoring, Projects};
@@ -253,6 +254,12 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
+    let deliveries: Arc<dyn Deliveries> = Arc::new(DeliveryService::new(
+        PgDeliveries::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        site.clone(),
+    ));
     let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(SaleReceiptService::new(
         PgSaleReceipts::new(pool.clone()),
         receipt_tokens,
@@ -290,6 +297,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         payouts: web::Data::from(payouts),
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
+        deliveries: web::Data::from(deliveries),
         sale_receipts: web::Data::from(sale_receipts),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),

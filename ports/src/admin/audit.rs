@@ -43,6 +43,8 @@ pub enum AdminActionKind {
     PayoutMarkedPaid,
     /// A project's receipt issuer was set (`detail.before`, `detail.after`).
     ReceiptIssuerUpdated,
+    /// Sales' delivery state was set (`detail.changes.state`: [before, after], `detail.count`, `detail.saleIds`).
+    DeliveriesMarked,
 }
 
 impl AdminActionKind {
@@ -64,10 +66,11 @@ impl AdminActionKind {
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
+            Self::DeliveriesMarked => "deliveries_marked",
         }
     }
 
-    pub const ALL: [Self; 16] = [
+    pub const ALL: [Self; 17] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -84,6 +87,7 @@ impl AdminActionKind {
         Self::CommentShown,
         Self::PayoutMarkedPaid,
         Self::ReceiptIssuerUpdated,
+        Self::DeliveriesMarked,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

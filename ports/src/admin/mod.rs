@@ -5,6 +5,7 @@
 
 pub mod audit;
 pub mod dashboard;
+pub mod deliveries;
 pub mod mass_mail;
 pub mod moderation;
 pub mod projects;

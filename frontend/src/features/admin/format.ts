@@ -56,6 +56,7 @@ export const ACTION_LABELS: Record<string, string> = {
   comment_shown: 'コメントの再表示',
   payout_marked_paid: '精算の支払済み登録',
   receipt_issuer_updated: '領収書の発行者の設定',
+  deliveries_marked: '発送状況の変更',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;
