@@ -215,6 +215,7 @@ pub(crate) struct DeliveryListQuery {
     /// Only this return's sales.
     return_id: Option<i64>,
     /// `all` (default), `unshipped` or `shipped`.
+    #[param(inline)]
     state: Option<DeliveryFilterDto>,
     /// From 1 (default), at most 20,000; 50 sales a page.
     #[param(minimum = 1, maximum = 20000)]

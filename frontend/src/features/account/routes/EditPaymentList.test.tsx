@@ -208,14 +208,6 @@ describe('EditPaymentList', () => {
     expect(await screen.findByText(PAYMENT_LIST_MESSAGES.displaynameSaved)).toBeInTheDocument();
     expect(bodies).toEqual([{ id: 31, displayname: 'ぐんまちゃん' }]);
   });
-});
-
-describe('formatDate', () => {
-  it('writes dates as YYYY.MM.DD in Japan time', () => {
-    expect(formatDate('2026-04-01T15:30:00Z')).toBe('2026.04.02');
-    expect(formatDate('not a date')).toBe('');
-  });
-
   it('shows whether the return is shipped, with the day and the tracking note', async () => {
     loginAs();
     serveSales([
@@ -234,5 +226,12 @@ describe('formatDate', () => {
     expect(within(shipped!).getByText('2026年11月27日')).toHaveAttribute('datetime', '2026-11-27');
     expect(within(unshipped!).getByText('発送状況').nextSibling).toHaveTextContent(/^未発送$/);
     expect(within(awaiting!).queryByText('発送状況')).not.toBeInTheDocument();
+  });
+});
+
+describe('formatDate', () => {
+  it('writes dates as YYYY.MM.DD in Japan time', () => {
+    expect(formatDate('2026-04-01T15:30:00Z')).toBe('2026.04.02');
+    expect(formatDate('not a date')).toBe('');
   });
 });

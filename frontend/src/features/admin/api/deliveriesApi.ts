@@ -1,27 +1,17 @@
 import { api } from '@/lib/api';
-import type { ApiQuery, ApiResponse, Schemas } from '@/lib/apiTypes';
 import { saveFile } from '@/lib/download';
+import type { DeliveryList, DeliveryListArgs, MarkDeliveriesArgs, MarkDeliveriesResult } from '../deliveries/types';
 
-/** One page of a project's sales to deliver (`GET /v1/admin/projects/{id}/deliveries`). */
-export type DeliveryList = ApiResponse<'list_deliveries'>;
-export type Delivery = Schemas['DeliveryDto'];
-export type DeliveryReturn = Schemas['DeliveryReturnDto'];
-export type DeliveryFilter = NonNullable<ApiQuery<'list_deliveries'>['state']>;
-export type MarkDeliveriesInput = Schemas['MarkDeliveriesInput'];
-export type MarkDeliveriesResult = ApiResponse<'mark_deliveries'>;
-
-/** What the list shows: the filter and the page. */
-export interface DeliveryListArgs {
-  projectId: number;
-  returnId: number | null;
-  state: DeliveryFilter;
-  page: number;
-}
-
-export interface MarkDeliveriesArgs {
-  projectId: number;
-  input: MarkDeliveriesInput;
-}
+export type {
+  Delivery,
+  DeliveryFilter,
+  DeliveryList,
+  DeliveryListArgs,
+  DeliveryReturn,
+  MarkDeliveriesArgs,
+  MarkDeliveriesInput,
+  MarkDeliveriesResult,
+} from '../deliveries/types';
 
 /** The name the export is saved under (the server's `Content-Disposition`). */
 export const deliveriesCsvName = (projectId: number): string => `deliveries-${projectId}.csv`;
