@@ -30,6 +30,24 @@ fn history_entry(history: &Value, sale: i64) -> Value {
     history["data"].as_array().unwrap().iter().find(|s| s["id"] == sale).cloned().unwrap_or(Value::Null)
 }
 
+/// The mails to the member whose text holds `note`, waiting up to 20 s for one (others may be there already).
+async fn shipping_mails(app: &TestApp, note: &str) -> Vec<Value> {
+    let mut found = Vec::new();
+    for _ in 0..200 {
+        found = app
+            .mails_to(MEMBER, 1)
+            .await
+            .into_iter()
+            .filter(|m| m["text"].as_str().is_some_and(|t| t.contains(note)))
+            .collect();
+        if !found.is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    found
+}
+
 #[tokio::test]
 async fn the_operator_marks_a_paid_sale_shipped_once_and_the_member_sees_it_with_the_tracking_note() {
     let app = spawn_demo_app().await;
@@ -85,12 +103,7 @@ async fn the_operator_marks_a_paid_sale_shipped_once_and_the_member_sees_it_with
         note.split(' ').next_back().unwrap()
     ));
     assert_eq!(queued, 1, "one shipping mail");
-    let mails: Vec<Value> = app
-        .mails_to(MEMBER, 1)
-        .await
-        .into_iter()
-        .filter(|m| m["text"].as_str().is_some_and(|t| t.contains(&note)))
-        .collect();
+    let mails = shipping_mails(&app, &note).await;
     assert_eq!(mails.len(), 1, "the mail arrives once");
     assert!(mails[0]["subject"].as_str().unwrap().ends_with("リターンを発送しました"));
 
