@@ -173,10 +173,11 @@ impl TryFrom<HistoryRow> for HistoryEntry {
                 instructions: i,
                 deadline: row.transfer_deadline,
             });
-        let delivery = must_deliver(status, Yen(row.total), Yen(row.refunded_amount)).then(|| match row.shipped_on {
+        let state = match row.shipped_on {
             Some(on) => DeliveryState::Shipped { on, note: row.delivery_note },
             None => DeliveryState::Unshipped,
-        });
+        };
+        let delivery = must_deliver(status, Yen(row.total), Yen(row.refunded_amount)).then_some(state);
         Ok(HistoryEntry {
             id: stored_id("sales.id", row.id)?,
             created_at: row.created_at,
