@@ -43,6 +43,9 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(delete_return)
             .service(reorder_returns)
             .service(project_comments)
+            .service(crate::supporter_names::list_supporters)
+            .service(crate::supporter_names::hide_supporter_name)
+            .service(crate::supporter_names::show_supporter_name)
             .service(crate::admin_deliveries::list_deliveries)
             .service(crate::admin_deliveries::export_deliveries)
             .service(crate::admin_deliveries::mark_deliveries)
@@ -258,7 +261,6 @@ impl From<&AuthoredReturn> for AdminReturnDto {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct LockedDto {
-    slug: bool,
     goal: bool,
     funding_model: bool,
     tax_handling: bool,
@@ -289,6 +291,9 @@ pub(crate) struct AdminProjectDto {
     /// Where the owner is told the result and the payout; null = not set.
     #[schema(required = true)]
     owner_email: Option<String>,
+    /// A donation project's payout date (`YYYY-MM-DD`); null = not set or not a donation project.
+    #[schema(required = true, value_type = Option<String>, format = Date)]
+    donation_payout_date: Option<NaiveDate>,
     state: ProjectStateDto,
     #[schema(required = true)]
     publish_at: Option<String>,
@@ -323,11 +328,12 @@ impl From<ProjectView> for AdminProjectDto {
             area_id: t.area_id,
             category_id: t.category_id,
             owner_email: t.owner_email,
+            donation_payout_date: t.donation_payout_date,
             state: view.state.into(),
             publish_at: p.published_at.map(iso),
             raised: p.raised.amount.0,
             backers: p.raised.supports,
-            locked: LockedDto { slug: published, goal: published, funding_model: published, tax_handling: published },
+            locked: LockedDto { goal: published, funding_model: published, tax_handling: published },
             end_extensions_left: view.extensions_left,
             returns: p.returns.iter().map(AdminReturnDto::from).collect(),
         }
@@ -367,6 +373,11 @@ pub(crate) struct ProjectInput {
     #[serde(default)]
     #[schema(max_length = 254)]
     owner_email: Option<String>,
+    /// `YYYY-MM-DD`: a donation project's payout date (terms §9), after the end and within a year of it;
+    /// required to publish a donation project, ignored for other projects. Null or left out = not set.
+    #[serde(default)]
+    #[schema(value_type = Option<String>, format = Date)]
+    donation_payout_date: Option<NaiveDate>,
 }
 
 impl ProjectInput {
@@ -386,6 +397,7 @@ impl ProjectInput {
             area_id: self.area_id,
             category_id: self.category_id,
             owner_email: self.owner_email,
+            donation_payout_date: self.donation_payout_date,
         }
     }
 }
@@ -782,7 +794,7 @@ pub(crate) struct AdminCommentsResponse {
 pub(crate) struct HideCommentInput {
     /// Why (terms of use 第18条); one line, 1-200 characters.
     #[schema(max_length = 200)]
-    reason: String,
+    pub(crate) reason: String,
 }
 
 #[derive(Debug, Deserialize, IntoParams)]

@@ -33,6 +33,7 @@ mod sales;
 mod session;
 mod sponsors;
 mod subscription;
+mod supporter_names;
 mod user;
 mod wire_names;
 
@@ -71,6 +72,7 @@ pub struct Services {
     pub payouts: web::Data<dyn ports::campaign::payouts::Payouts>,
     pub projects: web::Data<dyn ports::admin::projects::Projects>,
     pub moderation: web::Data<dyn ports::admin::moderation::Moderation>,
+    pub supporter_names: web::Data<dyn ports::admin::supporter_names::SupporterNames>,
     pub deliveries: web::Data<dyn ports::admin::deliveries::Deliveries>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub following: web::Data<dyn ports::following::Following>,
@@ -103,6 +105,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.payouts.clone())
             .app_data(services.projects.clone())
             .app_data(services.moderation.clone())
+            .app_data(services.supporter_names.clone())
             .app_data(services.deliveries.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.following.clone())
@@ -166,6 +169,7 @@ pub(crate) mod test_support {
         pub payouts: ports::campaign::payouts::MockPayouts,
         pub projects: MockProjects,
         pub moderation: MockModeration,
+        pub supporter_names: ports::admin::supporter_names::MockSupporterNames,
         pub deliveries: ports::admin::deliveries::MockDeliveries,
         pub sale_receipts: MockSaleReceipts,
         pub following: ports::following::MockFollowing,
@@ -192,6 +196,7 @@ pub(crate) mod test_support {
                 payouts: ports::campaign::payouts::MockPayouts::new(),
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
+                supporter_names: ports::admin::supporter_names::MockSupporterNames::new(),
                 deliveries: ports::admin::deliveries::MockDeliveries::new(),
                 sale_receipts: MockSaleReceipts::new(),
                 following: ports::following::MockFollowing::new(),
@@ -222,6 +227,8 @@ pub(crate) mod test_support {
             let payouts: Arc<dyn ports::campaign::payouts::Payouts> = Arc::new(self.payouts);
             let projects: Arc<dyn Projects> = Arc::new(self.projects);
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
+            let supporter_names: Arc<dyn ports::admin::supporter_names::SupporterNames> =
+                Arc::new(self.supporter_names);
             let deliveries: Arc<dyn ports::admin::deliveries::Deliveries> = Arc::new(self.deliveries);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
@@ -249,6 +256,7 @@ pub(crate) mod test_support {
                 payouts: Data::from(payouts),
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
+                supporter_names: Data::from(supporter_names),
                 deliveries: Data::from(deliveries),
                 sale_receipts: Data::from(sale_receipts),
                 following: Data::from(following),

@@ -283,7 +283,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 85, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 88, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -106,11 +106,13 @@ struct ProjectRow {
     category_id: Option<i64>,
     #[diesel(sql_type = Nullable<Text>)]
     owner_email: Option<String>,
+    #[diesel(sql_type = Nullable<Date>)]
+    donation_payout_date: Option<NaiveDate>,
 }
 
 const PROJECT: &str = "SELECT p.id, p.slug, p.title, p.description, p.content, p.target_amount, p.period_end, \
        p.funding_model, p.is_donation, p.tax_includes, p.accepts_card, p.accepts_bank_transfer, \
-       p.area_id, p.category_id, p.owner_email, \
+       p.area_id, p.category_id, p.owner_email, p.donation_payout_date, \
        pub.published_at, coalesce(pub.end_extensions, 0)::smallint AS end_extensions, \
        coalesce(t.paid_amount, 0)::bigint AS raised, coalesce(t.supports, 0)::bigint AS backers \
      FROM projects p \
@@ -220,6 +222,42 @@ fn return_of_project(conn: &mut PgConnection, project: ProjectId, ret: ReturnId)
 
 /// A guarded write that changed nothing: the guard refused it (`conflict`) when the row is there, else the row
 /// is missing.
+/// Whether `slug` is another project's former address (`project_slug_redirects`), which stays its own.
+fn slug_reserved(conn: &mut PgConnection, slug: &str, project: Option<ProjectId>) -> QueryResult<bool> {
+    Ok(sql_query("SELECT project_id AS id FROM project_slug_redirects WHERE old_slug = $1 AND project_id <> $2")
+        .bind::<Text, _>(slug)
+        .bind::<BigInt, _>(project.map_or(0, ProjectId::get))
+        .get_result::<IdRow>(conn)
+        .optional()?
+        .is_some())
+}
+
+/// A renamed project: a published one keeps its old address as a redirect to the new one; taking back a former
+/// address ends that redirect.
+fn keep_old_address(
+    conn: &mut PgConnection,
+    id: ProjectId,
+    old: &str,
+    new: &str,
+    published: bool,
+    now: DateTime<Utc>,
+) -> QueryResult<()> {
+    if published {
+        sql_query(
+            "INSERT INTO project_slug_redirects (old_slug, project_id, created_at) VALUES ($1, $2, $3)              ON CONFLICT (old_slug) DO UPDATE SET project_id = EXCLUDED.project_id, created_at = EXCLUDED.created_at",
+        )
+        .bind::<Text, _>(old)
+        .bind::<BigInt, _>(id.get())
+        .bind::<Timestamptz, _>(now)
+        .execute(conn)?;
+    }
+    sql_query("DELETE FROM project_slug_redirects WHERE old_slug = $1 AND project_id = $2")
+        .bind::<Text, _>(new)
+        .bind::<BigInt, _>(id.get())
+        .execute(conn)?;
+    Ok(())
+}
+
 fn refused(present: bool, conflict: &str) -> RepoError {
     if present {
         RepoError::Conflict(conflict.into())
@@ -336,6 +374,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 area_id: row.area_id,
                 category_id: row.category_id,
                 owner_email: row.owner_email,
+                donation_payout_date: row.donation_payout_date,
             },
             published_at: row.published_at,
             end_extensions: u8::try_from(row.end_extensions)
@@ -348,13 +387,17 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
     async fn create(&self, terms: &ProjectTerms, now: DateTime<Utc>) -> Result<ProjectId, RepoError> {
         let terms = terms.clone();
         let row: IdRow = with_conn(&self.pool, move |conn| {
+            if slug_reserved(conn, &terms.slug, None).map_err(map_diesel)? {
+                return Err(RepoError::Conflict("projects_slug_key".into()));
+            }
             // The projects_start_as_drafts trigger writes its publication row, as a draft.
             bind_terms!(
                 sql_query(
                     "INSERT INTO projects (slug, title, description, content, target_amount, period_end, \
                        funding_model, is_donation, tax_includes, accepts_card, accepts_bank_transfer, created_at, \
-                       updated_at, area_id, category_id, owner_email) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15) RETURNING id"
+                       updated_at, area_id, category_id, owner_email, donation_payout_date) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16) \
+                     RETURNING id"
                 ),
                 terms
             )
@@ -362,6 +405,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             .bind::<Nullable<BigInt>, _>(terms.area_id)
             .bind::<Nullable<BigInt>, _>(terms.category_id)
             .bind::<Nullable<Text>, _>(terms.owner_email.clone())
+            .bind::<Nullable<Date>, _>(terms.donation_payout_date)
             .get_result(conn)
             .map_err(map_diesel)
         })
@@ -393,6 +437,10 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 if extended && publication.end_extensions >= i16::from(MAX_END_EXTENSIONS) {
                     return Err(Tx::Refused(RepoError::Conflict("project_changed".into())));
                 }
+                let renamed = next.slug != current.slug;
+                if renamed && slug_reserved(conn, &next.slug, Some(id))? {
+                    return Err(Tx::Refused(RepoError::Conflict("projects_slug_key".into())));
+                }
                 // Published: the locked terms must still be the ones checked (the new ones equal them).
                 let (was_donation, was_including) = current.tax.flags();
                 let written = bind_terms!(
@@ -400,7 +448,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                         "UPDATE projects SET slug = $1, title = $2, description = $3, content = $4, \
                            target_amount = $5, period_end = $6, funding_model = $7, is_donation = $8, \
                            tax_includes = $9, accepts_card = $10, accepts_bank_transfer = $11, updated_at = $12, \
-                           area_id = $20, category_id = $21, owner_email = $22 \
+                           area_id = $20, category_id = $21, owner_email = $22, donation_payout_date = $23 \
                          WHERE id = $13 AND (NOT $14 OR (slug = $15 AND target_amount = $16 AND funding_model = $17 \
                            AND is_donation = $18 AND tax_includes = $19))"
                     ),
@@ -417,9 +465,13 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 .bind::<Nullable<BigInt>, _>(next.area_id)
                 .bind::<Nullable<BigInt>, _>(next.category_id)
                 .bind::<Nullable<Text>, _>(next.owner_email.clone())
+                .bind::<Nullable<Date>, _>(next.donation_payout_date)
                 .execute(conn)?;
                 if written == 0 {
                     return Err(Tx::Refused(RepoError::Conflict("project_changed".into())));
+                }
+                if renamed {
+                    keep_old_address(conn, id, &current.slug, &next.slug, published, now)?;
                 }
                 if extended {
                     sql_query(

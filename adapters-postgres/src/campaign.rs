@@ -353,6 +353,8 @@ struct PayoutFactsRow {
     slug: String,
     #[diesel(sql_type = Date)]
     period_end: NaiveDate,
+    #[diesel(sql_type = Nullable<Date>)]
+    donation_payout_date: Option<NaiveDate>,
     #[diesel(sql_type = BigInt)]
     card: i64,
     #[diesel(sql_type = BigInt)]
@@ -368,6 +370,7 @@ struct PayoutFactsRow {
 static PAYOUT_FACTS: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT p.id, p.title, p.slug, p.period_end, \
+           CASE WHEN p.is_donation THEN p.donation_payout_date END AS donation_payout_date, \
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id AND s.payment_type = {card}), 0)::bigint \
              AS card, \
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id AND s.payment_type = {bank}), 0)::bigint \
@@ -467,6 +470,7 @@ fn payout_facts(conn: &mut PgConnection, only: Option<ProjectId>) -> Result<Vec<
                 title: row.title,
                 slug: row.slug,
                 period_end: row.period_end,
+                donation_payout_date: row.donation_payout_date,
                 card: Yen(row.card),
                 bank: Yen(row.bank),
                 connected: row.fee_schedule.as_deref().map(fee_schedule_from_db).transpose()?,

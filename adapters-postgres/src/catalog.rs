@@ -28,7 +28,7 @@ use crate::schema::{
     comments, project_faqs, project_manual_sponsors, project_news, project_owner_links, project_owners,
     project_slider_images, project_totals, projects,
 };
-use crate::sql_rules::{corrupt, counts_toward_totals, stored_id, trim};
+use crate::sql_rules::{corrupt, counts_toward_totals, name_hidden_by_operator, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -193,6 +193,17 @@ struct ProjectExtras {
     category: Option<Taxon>,
     /// Title and description of each public return, for keyword search.
     return_texts: Vec<(String, String)>,
+    /// From `project_slug_redirects`.
+    former_slugs: Vec<String>,
+}
+
+/// A published project's former address.
+#[derive(QueryableByName)]
+struct RedirectRow {
+    #[diesel(sql_type = Text)]
+    old_slug: String,
+    #[diesel(sql_type = BigInt)]
+    project_id: i64,
 }
 
 /// A public return's words for keyword search.
@@ -219,8 +230,18 @@ impl ProjectRow {
     }
 
     fn into_record(self, extras: ProjectExtras, search_text: String) -> Result<ProjectRecord, RepoError> {
-        let ProjectExtras { slider, owner, links, faqs, published_at, closing, area, category, return_texts: _ } =
-            extras;
+        let ProjectExtras {
+            slider,
+            owner,
+            links,
+            faqs,
+            published_at,
+            closing,
+            area,
+            category,
+            return_texts: _,
+            former_slugs,
+        } = extras;
         let funding_model = domain::project::FundingModel::parse(&self.funding_model)
             .ok_or_else(|| corrupt("projects.funding_model", &self.funding_model))?;
         let owner = owner.map(|(name, image_url, profile)| ProjectOwner {
@@ -273,6 +294,7 @@ impl ProjectRow {
             area,
             category,
             search_text,
+            former_slugs,
         })
     }
 }
@@ -478,16 +500,21 @@ const VISIBLE_RETURNS: &str = "SELECT r.id, r.project_id, r.slug, r.return_type,
             OR lower(btrim(r.show_user_email)) = lower(btrim($2))) \
      ORDER BY r.position, r.id";
 
-const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updated_at, \
+static COMMENTS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT c.id, c.project_id, c.user_id, c.comment, c.updated_at, \
        u.displayname AS author_displayname, \
        (SELECT i.url FROM user_images i WHERE i.user_id = c.user_id AND i.image_type = 2 \
          ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS author_icon, \
        d.displayname AS sale_displayname, \
        EXISTS (SELECT 1 FROM display_names a WHERE a.project_id = c.project_id AND a.user_id = c.user_id \
-               AND a.flag = 0) AS author_anonymous \
+               AND a.flag = 0) OR {} AS author_anonymous \
      FROM comments c JOIN users u ON u.id = c.user_id LEFT JOIN display_names d ON d.sales_id = c.sales_id \
      WHERE c.project_id = $1 AND c.flag = 1 \
-     ORDER BY c.created_at DESC, c.id DESC";
+     ORDER BY c.created_at DESC, c.id DESC",
+        name_hidden_by_operator("c.project_id", "c.user_id")
+    )
+});
 
 /// One row per supporter, from `sponsor_totals` (kept by the database from
 /// the counting sales, one row per project and supporter), so that
@@ -503,15 +530,20 @@ const COMMENTS: &str = "SELECT c.id, c.project_id, c.user_id, c.comment, c.updat
 /// footer) the per-project rows merge by the same rules.
 fn sponsor_query(one_project: bool) -> String {
     let corporate = trim("u.corporatename");
+    let hidden = name_hidden_by_operator("t.project_id", "t.user_id");
     let per_user = if one_project {
-        "SELECT t.user_id, t.amount, t.latest_at AS latest, t.anonymous, t.name, t.named_at, t.unnamed_logo_at, \
-           t.logo_type \
+        format!(
+            "SELECT t.user_id, t.amount, t.latest_at AS latest, (t.anonymous OR {hidden}) AS anonymous, t.name, \
+           t.named_at, t.unnamed_logo_at, t.logo_type \
          FROM sponsor_totals t \
          WHERE t.project_id = $1 AND t.supports > 0 \
            AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
                            WHERE e.project_id = t.project_id AND e.user_id = t.user_id)"
+        )
     } else {
-        "SELECT t.user_id, sum(t.amount)::bigint AS amount, max(t.latest_at) AS latest, bool_or(t.anonymous) AS anonymous, \
+        format!(
+            "SELECT t.user_id, sum(t.amount)::bigint AS amount, max(t.latest_at) AS latest, \
+           bool_or(t.anonymous OR {hidden}) AS anonymous, \
            (array_agg(t.name ORDER BY t.named_at DESC, t.named_sale_id DESC) FILTER (WHERE t.name IS NOT NULL))[1] \
              AS name, \
            max(t.named_at) AS named_at, max(t.unnamed_logo_at) AS unnamed_logo_at, max(t.logo_type) AS logo_type \
@@ -520,6 +552,7 @@ fn sponsor_query(one_project: bool) -> String {
            AND NOT EXISTS (SELECT 1 FROM project_sponsor_exclusions e \
                            WHERE e.project_id = t.project_id AND e.user_id = t.user_id) \
          GROUP BY t.user_id"
+        )
     };
     format!(
         "WITH per_user AS ({per_user}) \
@@ -541,7 +574,7 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
         "SELECT s.created_at, r.return_type, d.displayname, \
            EXISTS (SELECT 1 FROM display_names a JOIN sales s2 ON s2.id = a.sales_id \
                    WHERE a.project_id = s.project_id AND a.user_id = s.user_id AND a.flag = 0 \
-                     AND {}) AS anonymous, \
+                     AND {}) OR {} AS anonymous, \
            u.corporatename, u.corporateurl, \
            (SELECT i.url FROM user_images i WHERE i.user_id = s.user_id AND i.image_type = 1 \
              ORDER BY i.created_at DESC, i.id DESC LIMIT 1) AS logo_url \
@@ -550,6 +583,7 @@ static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
          WHERE s.project_id = $1 AND {} \
          ORDER BY s.created_at DESC, s.id DESC LIMIT $2",
         counts_toward_totals("s2"),
+        name_hidden_by_operator("s.project_id", "s.user_id"),
         counts_toward_totals("s")
     )
 });
@@ -603,6 +637,8 @@ impl CatalogRepository for PgCatalogRepository {
             )
             .load(conn)
             .map_err(map_diesel)?;
+            let redirects: Vec<RedirectRow> =
+                sql_query("SELECT old_slug, project_id FROM project_slug_redirects").load(conn).map_err(map_diesel)?;
             let taxonomy = load_taxonomy(conn)?;
             let placements: Vec<PlacementRow> =
                 sql_query("SELECT id, area_id, category_id FROM projects").load(conn).map_err(map_diesel)?;
@@ -636,6 +672,9 @@ impl CatalogRepository for PgCatalogRepository {
             }
             for row in return_texts {
                 extras.entry(row.project_id).or_default().return_texts.push((row.title, row.description));
+            }
+            for row in redirects {
+                extras.entry(row.project_id).or_default().former_slugs.push(row.old_slug);
             }
             // A poisoned lock only means a read panicked mid-way: its texts are still texts.
             let mut folded_before = std::mem::take(&mut *folded.lock().unwrap_or_else(PoisonError::into_inner));
@@ -748,7 +787,7 @@ impl CatalogRepository for PgCatalogRepository {
     async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<CommentRow> =
-                sql_query(COMMENTS).bind::<BigInt, _>(project_id.get()).load(conn).map_err(map_diesel)?;
+                sql_query(COMMENTS.as_str()).bind::<BigInt, _>(project_id.get()).load(conn).map_err(map_diesel)?;
             rows.into_iter()
                 .map(|r| {
                     Ok(CommentRecord {

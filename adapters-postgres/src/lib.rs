@@ -25,6 +25,7 @@ mod refunds;
 mod sale_receipts;
 mod schema;
 mod sql_rules;
+mod supporter_names;
 mod users;
 
 #[cfg(feature = "testing")]
@@ -47,4 +48,5 @@ pub use profiles::PgProfileRepository;
 pub use rate_limit::PgRateLimiter;
 pub use refunds::PgRefundLedger;
 pub use sale_receipts::PgSaleReceipts;
+pub use supporter_names::PgSupporterNames;
 pub use users::PgUserRepository;

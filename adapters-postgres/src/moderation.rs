@@ -10,7 +10,7 @@ use ports::admin::moderation::{CommentModerationRepository, ModeratedComment};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{stored_id, trim};
+use crate::sql_rules::{name_hidden_by_operator, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -51,18 +51,20 @@ struct CommentRow {
 }
 
 /// The public page's name for a comment's author: the sale's display name, else the account's; `匿名` for a
-/// supporter who asked for it on any support of the project (as `catalog::COMMENTS` reads it).
+/// supporter who asked for it on any support of the project or whose name an operator hid (as `catalog::COMMENTS`
+/// reads it).
 fn select() -> String {
     format!(
         "SELECT c.id, c.project_id, p.title AS project_title, \
            coalesce(nullif({sale}, ''), nullif({account}, '')) AS name, \
            EXISTS (SELECT 1 FROM display_names a WHERE a.project_id = c.project_id AND a.user_id = c.user_id \
-                   AND a.flag = 0) AS anonymous, \
+                   AND a.flag = 0) OR {hidden} AS anonymous, \
            u.email, c.comment, c.flag = 1 AS shown, c.hidden_reason, c.created_at, c.updated_at \
          FROM comments c JOIN projects p ON p.id = c.project_id JOIN users u ON u.id = c.user_id \
            LEFT JOIN display_names d ON d.sales_id = c.sales_id",
         sale = trim("d.displayname"),
         account = trim("u.displayname"),
+        hidden = name_hidden_by_operator("c.project_id", "c.user_id"),
     )
 }
 

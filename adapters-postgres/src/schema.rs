@@ -90,6 +90,7 @@ diesel::table! {
         accepts_card -> Bool,
         accepts_bank_transfer -> Bool,
         fee_schedule -> Text,
+        donation_payout_date -> Nullable<Date>,
     }
 }
 

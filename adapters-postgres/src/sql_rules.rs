@@ -134,6 +134,12 @@ static WHITESPACE: LazyLock<String> = LazyLock::new(|| {
     literal
 });
 
+/// Whether an operator hid the public name of supporter `user` on project `project` (terms 第18条): the public
+/// pages then show them as 匿名, as if they had asked for it.
+pub(crate) fn name_hidden_by_operator(project: &str, user: &str) -> String {
+    format!("EXISTS (SELECT 1 FROM supporter_name_hidings h WHERE h.project_id = {project} AND h.user_id = {user})")
+}
+
 /// `expr` trimmed exactly as `str::trim` trims.
 pub(crate) fn trim(expr: &str) -> String {
     format!("btrim({expr}, {})", WHITESPACE.as_str())

@@ -33,6 +33,7 @@ fn terms(slug: &str) -> ProjectTerms {
         area_id: None,
         category_id: None,
         owner_email: None,
+        donation_payout_date: None,
     }
 }
 

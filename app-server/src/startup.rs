@@ -21,7 +21,7 @@ use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
     PgDeliveries, PgFavourites, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
-    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgUserRepository,
+    PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgSupporterNames, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -35,6 +35,7 @@ use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, Sender
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
+use ports::admin::supporter_names::{SupporterNameService, SupporterNames};
 use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
 use ports::catalog::{Catalog, CatalogService};
@@ -254,6 +255,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
+    let supporter_names: Arc<dyn SupporterNames> =
+        Arc::new(SupporterNameService::new(PgSupporterNames::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let deliveries: Arc<dyn Deliveries> = Arc::new(DeliveryService::new(
         PgDeliveries::new(pool.clone()),
         PgAuditLog::new(pool.clone()),
@@ -297,6 +300,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         payouts: web::Data::from(payouts),
         projects: web::Data::from(projects),
         moderation: web::Data::from(moderation),
+        supporter_names: web::Data::from(supporter_names),
         deliveries: web::Data::from(deliveries),
         sale_receipts: web::Data::from(sale_receipts),
         following: web::Data::from(following),

@@ -3,8 +3,9 @@
 //! (docs/decisions.md, "Authoring projects").
 //!
 //! Decisions, after Kickstarter and Catarse: a project is a draft until it
-//! is published (now or at a chosen time); once published its address,
-//! goal, funding model and tax handling are locked, and its end may only
+//! is published (now or at a chosen time); once published its goal,
+//! funding model and tax handling are locked (its address may change: the
+//! old one redirects to the new), and its end may only
 //! move later, at most [`MAX_END_EXTENSIONS`] times, never before today.
 //! A return someone holds or bought keeps its price and type, cannot be
 //! deleted (pause or hide it instead) and its stock never drops below what
@@ -43,6 +44,10 @@ pub const MSG_NO_PAYMENT_METHOD: &str = "支払い方法を1つ以上選んで�
 pub const MSG_STORY_TOO_LONG: &str = "本文が長すぎます。画像や文章を減らしてください。";
 pub const MSG_STORY_CHARACTER: &str = "本文に使用できない文字が含まれています。";
 pub const MSG_END_TOO_FAR: &str = "終了日は1年以内の日付を入力してください。";
+/// A donation project is published only with its payout date (terms §9).
+pub const MSG_DONATION_PAYOUT_REQUIRED: &str = "寄附の支払日を入力してください。";
+/// The payout date of a donation project lies after its end, within a year.
+pub const MSG_DONATION_PAYOUT_RANGE: &str = "寄附の支払日は終了日の翌日から1年以内の日付を入力してください。";
 /// The latest end a project may have, in days from today (campaigns on the
 /// best platforms run 30 to 90 days; a year leaves room for slow towns).
 pub const MAX_DAYS_AHEAD: i64 = 365;
@@ -204,6 +209,9 @@ pub struct ProjectTerms {
     /// Where the owner (プロジェクト実行者) is told the campaign's result and
     /// payout; optional (no mail without it), at most [`Email::MAX_LEN`].
     pub owner_email: Option<String>,
+    /// A donation project's payout date (terms §9: the date set on the
+    /// project); always `None` for other projects.
+    pub donation_payout_date: Option<NaiveDate>,
 }
 
 /// Shown when the owner's address is not an address.
@@ -270,6 +278,14 @@ pub fn check_terms(
             Err(_) => errors.push(FieldError::new("ownerEmail", MSG_OWNER_EMAIL)),
         },
     }
+    if terms.tax != TaxHandling::Donation {
+        terms.donation_payout_date = None;
+    } else if let Some(date) = terms.donation_payout_date {
+        let days_after_end = (date - terms.period_end).num_days();
+        if !(1..=MAX_DAYS_AHEAD).contains(&days_after_end) {
+            errors.push(FieldError::new("donationPayoutDate", MSG_DONATION_PAYOUT_RANGE));
+        }
+    }
     if errors.is_empty() {
         Ok(terms)
     } else {
@@ -301,9 +317,6 @@ pub fn check_change(
     let mut errors = Vec::new();
     let locked =
         |field: &'static str, label: &str| FieldError::new(field, format!("公開後は{label}を変更できません。"));
-    if next.slug != current.slug {
-        errors.push(locked("slug", "URL"));
-    }
     if next.goal != current.goal {
         errors.push(locked("goal", "目標金額"));
     }
@@ -361,6 +374,9 @@ pub fn publish_problems(
     }
     if !terms.accepts_card && !terms.accepts_bank_transfer {
         problems.push(FieldError::new("acceptsCard", MSG_NO_PAYMENT_METHOD));
+    }
+    if terms.tax == TaxHandling::Donation && terms.donation_payout_date.is_none() {
+        problems.push(FieldError::new("donationPayoutDate", MSG_DONATION_PAYOUT_REQUIRED));
     }
     problems
 }
@@ -490,7 +506,36 @@ mod tests {
             area_id: None,
             category_id: None,
             owner_email: None,
+            donation_payout_date: None,
         }
+    }
+
+    #[test]
+    fn a_donation_project_is_published_with_its_payout_date_after_the_end() {
+        let donation = ProjectTerms { tax: TaxHandling::Donation, ..terms() };
+        let problems = publish_problems(&donation, 1, TODAY(), TODAY());
+        assert_eq!(
+            problems.iter().map(|p| (p.field, p.message.as_str())).collect::<Vec<_>>(),
+            [("donationPayoutDate", MSG_DONATION_PAYOUT_REQUIRED)]
+        );
+        for (date, ok) in
+            [(d(2027, 1, 31), false), (d(2027, 2, 1), true), (d(2028, 1, 31), true), (d(2028, 2, 1), false)]
+        {
+            let dated = ProjectTerms { donation_payout_date: Some(date), ..donation.clone() };
+            let checked = check_terms(dated.clone(), false, TODAY());
+            assert_eq!(checked.is_ok(), ok, "{date}");
+            if ok {
+                assert!(publish_problems(&dated, 1, TODAY(), TODAY()).is_empty());
+            } else {
+                assert_eq!(checked.unwrap_err()[0].message, MSG_DONATION_PAYOUT_RANGE);
+            }
+        }
+    }
+
+    #[test]
+    fn only_a_donation_project_keeps_a_payout_date() {
+        let sale = ProjectTerms { donation_payout_date: Some(d(2027, 3, 1)), ..terms() };
+        assert_eq!(check_terms(sale, false, TODAY()).unwrap().donation_payout_date, None);
     }
 
     fn a_return() -> ReturnTerms {
@@ -582,7 +627,6 @@ mod tests {
     #[test]
     fn after_publication_the_relied_on_terms_are_locked() {
         let next = ProjectTerms {
-            slug: "other".into(),
             goal: Yen(2_000_000),
             funding_model: FundingModel::AllOrNothing,
             tax: TaxHandling::Exclusive,
@@ -593,13 +637,16 @@ mod tests {
         assert_eq!(
             messages,
             vec![
-                "公開後はURLを変更できません。",
                 "公開後は目標金額を変更できません。",
                 "公開後は実施方式を変更できません。",
                 "公開後は税の扱いを変更できません。"
             ]
         );
-        let story = ProjectTerms { story: "<p>続き</p>".into(), title: "新しい題".into(), ..terms() };
+        // The address may change: the old one redirects (the adapter keeps it).
+        let story =
+            ProjectTerms {
+                story: "<p>続き</p>".into(), title: "新しい題".into(), slug: "other".into(), ..terms()
+            };
         assert_eq!(check_change(&terms(), &story, ProjectState::Open, 0, TODAY()), Ok(EndChange::Unchanged));
     }
 

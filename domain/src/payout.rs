@@ -20,6 +20,12 @@ pub fn payout_date(end_day: NaiveDate) -> Option<NaiveDate> {
     nth_bank_business_day_of_month(month.year(), month.month(), 3)
 }
 
+/// The day a project is paid out: a donation project's own date when it has
+/// one (terms §9), otherwise the terms' [`payout_date`].
+pub fn project_payout_date(end_day: NaiveDate, donation_date: Option<NaiveDate>) -> Option<NaiveDate> {
+    donation_date.or_else(|| payout_date(end_day))
+}
+
 /// Where the supporters' money went when they paid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Collection {
@@ -184,6 +190,8 @@ mod tests {
         // Golden Week: 2026-05-01 (Fri), then 5/3-5/6 holidays, 5/7 (Thu).
         assert_eq!(payout_date(d(2026, 3, 20)), Some(d(2026, 5, 8)));
         assert_eq!(payout_date(NaiveDate::MAX), None);
+        assert_eq!(project_payout_date(d(2026, 10, 31), None), Some(d(2026, 12, 3)));
+        assert_eq!(project_payout_date(d(2026, 10, 31), Some(d(2026, 11, 16))), Some(d(2026, 11, 16)));
     }
 
     #[test]

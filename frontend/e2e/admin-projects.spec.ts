@@ -229,7 +229,6 @@ test('the operator creates, previews and publishes a project; a visitor finds it
     await expect(goal).toBeDisabled();
     await expect(goal).toHaveValue('500000');
     await expect(goal).toHaveAccessibleDescription(/公開後は変更できません/);
-    await expect(page.getByLabel('URL（/projects/◯◯/ の◯◯）')).toBeDisabled();
     await expect(page.getByRole('radio', { name: 'All-in（実施確約）' })).toBeDisabled();
     await expect(page.getByRole('radio', { name: '税込' })).toBeDisabled();
 
@@ -331,6 +330,23 @@ test('the operator creates, previews and publishes a project; a visitor finds it
       await visitor.reload();
       await expect(publicComments.getByText(text, { exact: true })).toBeVisible({ timeout: 2_000 });
     }).toPass(PUBLIC_CACHE_POLL);
+  });
+
+  await test.step('the operator changes the published address, and the old one leads to the new', async () => {
+    await page.goto(`/admin/projects/${id}/`);
+    const address = page.getByLabel('URL（/projects/◯◯/ の◯◯）');
+    await expect(address).toHaveAccessibleDescription(/これまでのURLは新しいURLへ転送されます/);
+    await address.fill(`${slug}-kobo`);
+    await page.getByRole('button', { name: '保存する', exact: true }).click();
+    await expect(page.getByRole('status').filter({ hasText: '保存しました。' })).toBeVisible();
+    await expect(page.getByRole('link', { name: '公開ページを見る' })).toHaveAttribute('href', `/projects/${slug}-kobo/`);
+
+    // A bookmark of the old address lands on the project's new page (the public read follows within a second).
+    await expect(async () => {
+      await visitor.goto(`/projects/${slug}/`);
+      await expect(visitor).toHaveURL(new RegExp(`/projects/${slug}-kobo/$`), { timeout: 2_000 });
+    }).toPass(PUBLIC_CACHE_POLL);
+    await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
   });
 
   await visitor.context().close();

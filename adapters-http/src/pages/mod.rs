@@ -136,7 +136,13 @@ async fn project_page(
             let page = Page::with_data(Some(meta), page_data::project(detail));
             html_page(StatusCode::OK, spa.html(&path, page).await)
         }
-        Err(CatalogError::NotFound) => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
+        Err(CatalogError::NotFound) => match catalog.moved_to(slug.clone()).await {
+            // A published project renamed by its operator: old links and bookmarks keep working.
+            Ok(Some(current)) => HttpResponse::MovedPermanently()
+                .insert_header((header::LOCATION, format!("/projects/{current}/")))
+                .finish(),
+            _ => html_page(StatusCode::NOT_FOUND, spa.index.html().to_string()),
+        },
         Err(CatalogError::Unexpected(e)) => {
             tracing::error!(error = %e, slug, "project page data unavailable");
             html_page(StatusCode::OK, spa.index.html().to_string())

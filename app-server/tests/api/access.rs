@@ -37,7 +37,8 @@ enum Who {
     Admin,
 }
 
-/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns,
+/// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns
+/// (`{user_id}` the owner below),
 /// `{sale_id}` the owner's paid sale and `{token}` that sale's receipt link token.
 /// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
@@ -167,6 +168,10 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/returns/{return_id}/delete", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}/return-order", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/comments", "", None, Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/supporters", "", None, Who::Admin),
+    // A blank reason is refused (400) by the administrator: nothing is hidden.
+    row("POST", "/v1/admin/projects/{id}/supporters/{user_id}/hide-name", "", Some(r#"{"reason": ""}"#), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/supporters/{user_id}/show-name", "", None, Who::Admin),
     // Deliveries: an empty selection is refused (400) by the administrator, so the table marks nothing.
     row("GET", "/v1/admin/projects/{id}/deliveries", "state=unshipped", None, Who::Admin),
     row("GET", "/v1/admin/projects/{id}/deliveries/export.csv", "", None, Who::Admin),
@@ -304,6 +309,7 @@ async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>
         .path
         .replace("{id}", &fixtures.project.to_string())
         .replace("{return_id}", &fixtures.ret.to_string())
+        .replace("{user_id}", &fixtures.owner.to_string())
         .replace("{sale_id}", &fixtures.sale.to_string())
         .replace("{token}", &fixtures.token);
     let mut url = format!("{}{path}", app.address);

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_demo_app, unique_email, TestApp};
+use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
 
 const ADMIN: &str = "demo-admin@example.jp";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -243,4 +243,153 @@ async fn a_scheduled_project_stays_private_until_its_time_and_can_be_taken_back(
     assert_eq!((status, back["state"].as_str(), &back["publishAt"]), (200, Some("draft"), &Value::Null));
     let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/unschedule"), &json!({})).await;
     assert_eq!((status, refused["field"].as_str()), (400, Some("state")), "{refused}");
+}
+
+#[tokio::test]
+async fn a_donation_project_is_published_only_with_its_payout_date_and_its_statement_pays_on_that_day() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("kifu-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let mut input = project_input(&slug);
+    input["taxHandling"] = json!("donation");
+    let (status, draft) = post(&app, &admin, "/v1/admin/projects", &input).await;
+    assert_eq!((status, &draft["donationPayoutDate"]), (200, &Value::Null), "{draft}");
+    let id = draft["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("お礼状", 3000)).await;
+
+    let (status, refused) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused.to_string().contains("寄附の支払日を入力してください。"), "{refused}");
+
+    // A payout date on or before the end is refused on its field.
+    input["donationPayoutDate"] = json!(end_day());
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &input).await;
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused.to_string().contains("donationPayoutDate"), "{refused}");
+
+    let payout_day = (chrono::Utc::now() + chrono::Duration::days(75)).format("%Y-%m-%d").to_string();
+    input["donationPayoutDate"] = json!(payout_day);
+    let (status, saved) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &input).await;
+    assert_eq!((status, &saved["donationPayoutDate"]), (200, &json!(payout_day)), "{saved}");
+    let (status, published) =
+        post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+    assert_eq!(status, 200, "{published}");
+
+    // Once it has succeeded, its statement pays out on the project's own date, not the terms' day.
+    app.execute(&format!(
+        "INSERT INTO project_closings (project_id, outcome, goal, counted, pending, checked_at, decided_at) \
+         VALUES ({id}, 'succeeded', 300000, 0, 0, now(), now())"
+    ));
+    let statement: Value = app.get_with_token(&format!("/v1/admin/payouts/{id}"), &admin).await.json().await.unwrap();
+    assert_eq!(statement["payoutDate"], json!(payout_day), "{statement}");
+}
+
+#[tokio::test]
+async fn a_published_project_may_change_its_address_and_the_old_one_redirects_to_it_and_stays_its_own() {
+    let frontend = crate::pages::frontend_dir();
+    let app = spawn_demo_app_with(|s| s.frontend_dir = frontend.clone()).await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    let id = draft["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+
+    let renamed = format!("{slug}-matsuri");
+    let mut input = project_input(&renamed);
+    let (status, saved) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &input).await;
+    assert_eq!((status, saved["slug"].as_str()), (200, Some(renamed.as_str())), "{saved}");
+    eventually_public(&app, &renamed, |status, _| status == 200).await;
+
+    // The old page answers a permanent redirect to the new one (once the public read has the change).
+    let plain = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let mut answer = None;
+    for _ in 0..50 {
+        let response = plain.get(format!("{}/projects/{slug}/", app.address)).send().await.unwrap();
+        if response.status() == 301 {
+            answer = response.headers().get("location").and_then(|l| l.to_str().ok()).map(str::to_string);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(answer, Some(format!("/projects/{renamed}/")));
+    let unknown = plain.get(format!("{}/projects/{slug}-nothing/", app.address)).send().await.unwrap();
+    assert_eq!(unknown.status(), 404);
+
+    // Another project cannot take the old address while it redirects.
+    let (status, refused) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("slug")), "{refused}");
+    assert_eq!(refused["message"], "このURLは既に使われています。");
+
+    // The project itself may take it back; the redirect then ends.
+    input["slug"] = json!(slug);
+    let (status, back) = post(&app, &admin, &format!("/v1/admin/projects/{id}"), &input).await;
+    assert_eq!(status, 200, "{back}");
+    assert_eq!(
+        app.query_i64(&format!("SELECT count(*) AS value FROM project_slug_redirects WHERE project_id = {id}")),
+        1,
+        "only the address it left last"
+    );
+}
+
+/// The personal names of the project's sponsor wall.
+async fn personal_sponsors(app: &TestApp, project: i64) -> Vec<String> {
+    let body: Value = app.get(&format!("/v1/sponsors/get/list?project_id={project}")).await.json().await.unwrap();
+    body["personal"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()).collect()
+}
+
+async fn until_sponsors(app: &TestApp, project: i64, check: impl Fn(&[String]) -> bool) -> Vec<String> {
+    let mut names = vec![];
+    for _ in 0..50 {
+        names = personal_sponsors(app, project).await;
+        if check(&names) {
+            return names;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the sponsor wall never matched: {names:?}");
+}
+
+#[tokio::test]
+async fn an_operator_hides_a_supporters_name_with_a_reason_and_the_walls_show_anonymous_until_shown_again() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let project = app.project_id("maebashi-rose-garden").await;
+    let anonymous_before = personal_sponsors(&app, project).await.iter().filter(|n| *n == "匿名").count();
+
+    let list: Value =
+        app.get_with_token(&format!("/v1/admin/projects/{project}/supporters"), &admin).await.json().await.unwrap();
+    let taro = list["supporters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "群馬 太郎")
+        .unwrap_or_else(|| panic!("the named supporter in {list}"))
+        .clone();
+    assert_eq!(taro["hiddenReason"], Value::Null);
+    let user = taro["userId"].as_i64().unwrap();
+    let hide = format!("/v1/admin/projects/{project}/supporters/{user}/hide-name");
+
+    // A reason is required; a member is nobody here.
+    let (status, refused) = post(&app, &admin, &hide, &json!({"reason": " "})).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("reason")), "{refused}");
+    let member = app.login(MEMBER, PASSWORD).await;
+    assert_eq!(post(&app, &member, &hide, &json!({"reason": "不適切な表示名"})).await.0, 404);
+    let stranger = format!("/v1/admin/projects/{project}/supporters/999999999/hide-name");
+    assert_eq!(post(&app, &admin, &stranger, &json!({"reason": "不適切な表示名"})).await.0, 404);
+
+    let (status, hidden) = post(&app, &admin, &hide, &json!({"reason": "不適切な表示名のため"})).await;
+    assert_eq!((status, hidden["hiddenReason"].as_str()), (200, Some("不適切な表示名のため")), "{hidden}");
+    let names = until_sponsors(&app, project, |names| !names.iter().any(|n| n == "群馬 太郎")).await;
+    assert_eq!(names.iter().filter(|n| *n == "匿名").count(), anonymous_before + 1, "{names:?}");
+
+    let (status, shown) =
+        post(&app, &admin, &format!("/v1/admin/projects/{project}/supporters/{user}/show-name"), &json!({})).await;
+    assert_eq!((status, &shown["hiddenReason"]), (200, &Value::Null), "{shown}");
+    until_sponsors(&app, project, |names| names.iter().any(|n| n == "群馬 太郎")).await;
+
+    let actions: Value = app.get_with_token("/v1/admin/get/actions?limit=5", &admin).await.json().await.unwrap();
+    let codes: Vec<&str> = actions["actions"].as_array().unwrap().iter().filter_map(|a| a["action"].as_str()).collect();
+    assert_eq!(&codes[..2], ["supporter_name_shown", "supporter_name_hidden"]);
 }

@@ -43,6 +43,10 @@ pub enum AdminActionKind {
     PayoutMarkedPaid,
     /// A project's receipt issuer was set (`detail.before`, `detail.after`).
     ReceiptIssuerUpdated,
+    /// A supporter's public name was hidden on a project (`detail.reason`).
+    SupporterNameHidden,
+    /// A hidden supporter name was shown again.
+    SupporterNameShown,
     /// Sales' delivery state was set (`detail.changes.state`: [before, after], `detail.count`, `detail.saleIds`).
     DeliveriesMarked,
 }
@@ -66,11 +70,13 @@ impl AdminActionKind {
             Self::CommentShown => "comment_shown",
             Self::PayoutMarkedPaid => "payout_marked_paid",
             Self::ReceiptIssuerUpdated => "receipt_issuer_updated",
+            Self::SupporterNameHidden => "supporter_name_hidden",
+            Self::SupporterNameShown => "supporter_name_shown",
             Self::DeliveriesMarked => "deliveries_marked",
         }
     }
 
-    pub const ALL: [Self; 17] = [
+    pub const ALL: [Self; 19] = [
         Self::RefundRequested,
         Self::BulkRefundStarted,
         Self::MailSent,
@@ -87,6 +93,8 @@ impl AdminActionKind {
         Self::CommentShown,
         Self::PayoutMarkedPaid,
         Self::ReceiptIssuerUpdated,
+        Self::SupporterNameHidden,
+        Self::SupporterNameShown,
         Self::DeliveriesMarked,
     ];
 

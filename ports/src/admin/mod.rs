@@ -10,3 +10,4 @@ pub mod mass_mail;
 pub mod moderation;
 pub mod projects;
 pub mod refunds;
+pub mod supporter_names;

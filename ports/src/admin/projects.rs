@@ -89,15 +89,18 @@ pub trait ProjectAuthoringRepository: Send + Sync {
     async fn project(&self, id: ProjectId) -> Result<AuthoredProject, RepoError>;
 
     /// Writes a new draft and returns its id. MUST return
-    /// `Conflict("projects_slug_key")` when the slug is taken.
+    /// `Conflict("projects_slug_key")` when the slug is taken, by a project
+    /// or as another project's former address.
     async fn create(&self, terms: &ProjectTerms, now: DateTime<Utc>) -> Result<ProjectId, RepoError>;
 
     /// Writes `next` over `current`, counting one more end extension when
     /// `extended`. MUST write nothing and return `Conflict("project_changed")`
     /// when the stored project no longer has `current`'s locked terms
     /// (slug, goal, funding model, tax) while published, or already used
-    /// its extensions; `Conflict("projects_slug_key")` for a taken slug;
-    /// `NotFound` for an unknown id.
+    /// its extensions; `Conflict("projects_slug_key")` for a taken slug (as
+    /// for `create`); `NotFound` for an unknown id. A published project
+    /// whose slug changes MUST keep the old one as a redirect to it, and
+    /// taking back a former slug ends that redirect.
     async fn update(
         &self,
         id: ProjectId,
@@ -221,6 +224,7 @@ fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
         ("areaId", json!(terms.area_id)),
         ("categoryId", json!(terms.category_id)),
         ("ownerEmail", json!(terms.owner_email)),
+        ("donationPayoutDate", json!(terms.donation_payout_date.map(|d| d.to_string()))),
     ]
 }
 

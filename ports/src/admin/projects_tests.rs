@@ -52,6 +52,7 @@ fn terms() -> ProjectTerms {
         area_id: None,
         category_id: None,
         owner_email: None,
+        donation_payout_date: None,
     }
 }
 

@@ -517,6 +517,7 @@ mod tests {
             title: "沼田の花".into(),
             slug: "numata".into(),
             period_end: NaiveDate::from_ymd_opt(2026, 10, 19).unwrap(),
+            donation_payout_date: None,
             card: Yen(100_000),
             bank: Yen(20_000),
             connected: None,

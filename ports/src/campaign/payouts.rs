@@ -9,7 +9,7 @@
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::ids::{ProjectId, UserId};
 use domain::money::{FeeSchedule, Yen};
-use domain::payout::{payout_date, statement, Collection, PayoutStatement, StatementInput, PAYOUT_REFERENCE};
+use domain::payout::{project_payout_date, statement, Collection, PayoutStatement, StatementInput, PAYOUT_REFERENCE};
 use serde_json::json;
 
 use crate::admin::audit::{AdminActionKind, AuditLog, NewAdminAction};
@@ -40,6 +40,8 @@ pub struct PayoutFacts {
     pub slug: String,
     /// The last day of the campaign.
     pub period_end: NaiveDate,
+    /// A donation project's own payout date (terms §9); `None` otherwise.
+    pub donation_payout_date: Option<NaiveDate>,
     /// Paid less refunds, by method.
     pub card: Yen,
     pub bank: Yen,
@@ -201,7 +203,7 @@ pub fn current_statement(facts: PayoutFacts, transfer_fee: Yen) -> StatementView
         seq,
         card: facts.card,
         bank: facts.bank,
-        payout_date: payout_date(facts.period_end).unwrap_or(facts.period_end),
+        payout_date: project_payout_date(facts.period_end, facts.donation_payout_date).unwrap_or(facts.period_end),
         figures,
         status,
         paid: facts.paid,

@@ -14,6 +14,7 @@ fn facts(card: i64, bank: i64, paid: Vec<PaidStatement>) -> PayoutFacts {
         title: "花壇よみがえり".into(),
         slug: "flowers".into(),
         period_end: NaiveDate::from_ymd_opt(2026, 10, 19).unwrap(),
+        donation_payout_date: None,
         card: Yen(card),
         bank: Yen(bank),
         connected: None,
@@ -40,6 +41,13 @@ fn the_first_statement_pays_what_supporters_paid_less_the_fee_and_the_bank_charg
     // Ended 2026-10-19: the 3rd bank business day of December 2026 (1st is a Tuesday).
     assert_eq!(view.payout_date, NaiveDate::from_ymd_opt(2026, 12, 3).unwrap());
     assert_eq!((view.seq, view.status), (1, PayoutStatus::Due));
+}
+
+#[test]
+fn a_donation_project_is_paid_out_on_its_own_date() {
+    let own = NaiveDate::from_ymd_opt(2026, 11, 16).unwrap();
+    let view = current_statement(PayoutFacts { donation_payout_date: Some(own), ..facts(50_000, 0, vec![]) }, Yen(440));
+    assert_eq!(view.payout_date, own);
 }
 
 #[test]

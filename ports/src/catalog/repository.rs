@@ -125,6 +125,8 @@ pub struct ProjectRecord {
     /// returns' titles and descriptions as keyword search reads them:
     /// `domain::search::index_text`, made when the projects are read.
     pub search_text: String,
+    /// Addresses the project had while published; each redirects to `slug`.
+    pub former_slugs: Vec<String>,
 }
 
 /// A project's result as its page shows it.

@@ -83,6 +83,9 @@ pub trait Catalog: Send + Sync {
     /// public yet (a draft or a scheduled one). Every read here sees public
     /// projects only.
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError>;
+    /// The address a public project moved to from its former `slug`;
+    /// `None` when no public project had it.
+    async fn moved_to(&self, slug: String) -> Result<Option<String>, CatalogError>;
     /// The page of any project, public or not, exactly as the public would
     /// see it once published (the operators' preview); `NotFound` for an
     /// unknown id.
@@ -416,6 +419,14 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
         let project = self.public_project(|p| p.slug == slug).await?;
         self.detail_of(project, viewer).await
+    }
+
+    async fn moved_to(&self, slug: String) -> Result<Option<String>, CatalogError> {
+        match self.public_project(|p| p.former_slugs.contains(&slug)).await {
+            Ok(project) => Ok(Some(project.slug)),
+            Err(CatalogError::NotFound) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     async fn project_preview(&self, project_id: ProjectId) -> Result<ProjectDetail, CatalogError> {

@@ -65,6 +65,7 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         area: None,
         category: None,
         search_text: domain::search::index_text(&format!("プロジェクト{id}"), "説明", "<p>本文</p>", None, []),
+        former_slugs: vec![],
     }
 }
 
@@ -102,6 +103,22 @@ fn service(repo: MockCatalogRepository) -> CatalogService<MockCatalogRepository,
 
 fn with_projects(repo: &mut MockCatalogRepository, projects: Vec<ProjectRecord>) {
     repo.expect_projects().returning(move || Ok(std::sync::Arc::new(projects.clone())));
+}
+
+#[tokio::test]
+async fn a_former_address_leads_to_the_public_project_that_had_it_and_nowhere_for_a_draft() {
+    let mut repo = MockCatalogRepository::new();
+    let moved = ProjectRecord { former_slugs: vec!["old-roses".into()], ..project(1, "roses", day(2027, 1, 31)) };
+    let draft = ProjectRecord {
+        published_at: None,
+        former_slugs: vec!["old-draft".into()],
+        ..project(2, "d", day(2027, 1, 31))
+    };
+    with_projects(&mut repo, vec![moved, draft]);
+    let service = service(repo);
+    assert_eq!(service.moved_to("old-roses".into()).await.unwrap().as_deref(), Some("roses"));
+    assert_eq!(service.moved_to("old-draft".into()).await.unwrap(), None);
+    assert_eq!(service.moved_to("roses".into()).await.unwrap(), None);
 }
 
 #[tokio::test]

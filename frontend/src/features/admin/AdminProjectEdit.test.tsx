@@ -39,6 +39,10 @@ describe('a new project (/admin/projects/new)', () => {
     await user.type(screen.getByLabelText('終了日'), '2027-01-31');
     await user.click(screen.getByRole('radio', { name: 'All-or-Nothing（目標達成時のみ実施）' }));
     await user.click(screen.getByRole('radio', { name: '寄附（非課税）' }));
+    // A donation project is paid out on its own date, which only a donation project asks for.
+    const payoutDay = screen.getByLabelText('寄附の支払日');
+    expect(payoutDay).toHaveAttribute('min', '2027-02-01');
+    await user.type(payoutDay, '2027-03-15');
     await user.click(screen.getByRole('checkbox', { name: '銀行振込' }));
     const area = screen.getByRole('combobox', { name: /^地域/ });
     await waitFor(() => expect(area).toBeEnabled());
@@ -72,6 +76,7 @@ describe('a new project (/admin/projects/new)', () => {
         areaId: 3,
         categoryId: 2,
         ownerEmail: null,
+        donationPayoutDate: '2027-03-15',
       },
     ]);
 
@@ -123,7 +128,10 @@ describe('a project’s edit page (/admin/projects/:id/)', () => {
     expect(goal).toBeDisabled();
     expect(goal).toHaveValue('2000000');
     expect(descriptionOf(goal)).toContain('公開後は変更できません');
-    expect(screen.getByLabelText('URL（/projects/◯◯/ の◯◯）')).toBeDisabled();
+    // The address may change: the form says the old one will redirect.
+    const slug = screen.getByLabelText('URL（/projects/◯◯/ の◯◯）');
+    expect(slug).toBeEnabled();
+    expect(descriptionOf(slug)).toContain('これまでのURLは新しいURLへ転送されます');
     expect(screen.getByRole('radio', { name: 'All-in（実施確約）' })).toBeDisabled();
     expect(screen.getByRole('radio', { name: '税込' })).toBeDisabled();
     expect(screen.getByRole('group', { name: '実施方式' })).toHaveAccessibleDescription('公開後は変更できません');

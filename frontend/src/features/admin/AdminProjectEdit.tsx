@@ -9,6 +9,7 @@ import { getErrorMessage } from '@/lib/apiError';
 import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutation } from './api/projectsApi';
 import { formatYen, formatCount } from './format';
 import { Comments } from './projects/Comments';
+import { SupporterNames } from './projects/SupporterNames';
 import { ProjectForm } from './projects/ProjectForm';
 import { Publication } from './projects/Publication';
 import { ReceiptIssuer } from './projects/ReceiptIssuer';
@@ -122,6 +123,7 @@ export function AdminProjectEdit() {
       <Returns project={project} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />
+      <SupporterNames key={`supporters-${project.id}`} projectId={project.id} />
     </section>
   );
 }

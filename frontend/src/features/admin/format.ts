@@ -56,6 +56,8 @@ export const ACTION_LABELS: Record<string, string> = {
   comment_shown: 'コメントの再表示',
   payout_marked_paid: '精算の支払済み登録',
   receipt_issuer_updated: '領収書の発行者の設定',
+  supporter_name_hidden: '支援者名の非表示',
+  supporter_name_shown: '支援者名の再表示',
   deliveries_marked: '発送状況の変更',
 };
 

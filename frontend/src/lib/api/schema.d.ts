@@ -461,6 +461,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/supporters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's supporters, largest amount first (at most 1,000), with the names the public pages show. */
+        get: operations["list_supporters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/supporters/{user_id}/hide-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shows the supporter as 匿名 on the project's pages, with a reason (audit log: `supporter_name_hidden`). */
+        post: operations["hide_supporter_name"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/supporters/{user_id}/show-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Shows the supporter's own name again (audit log: `supporter_name_shown`). */
+        post: operations["show_supporter_name"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/unschedule": {
         parameters: {
             query?: never;
@@ -1658,6 +1709,11 @@ export interface components {
              */
             categoryId: number | null;
             /**
+             * Format: date
+             * @description A donation project's payout date (`YYYY-MM-DD`); null = not set or not a donation project.
+             */
+            donationPayoutDate: string | null;
+            /**
              * Format: int32
              * @description How many more times the end may be moved later.
              */
@@ -1751,6 +1807,27 @@ export interface components {
              */
             stockLimit: number | null;
             title: string;
+        };
+        /** @description A supporter of the project as the operator sees them. */
+        AdminSupporterDto: {
+            /**
+             * Format: int64
+             * @description Paid to the project, less refunds (yen).
+             */
+            amount: number;
+            /** @description They asked to be shown as 匿名 themselves. */
+            askedAnonymous: boolean;
+            email: string;
+            hiddenAt: string | null;
+            /** @description Why an operator hides the name; null while it is shown. */
+            hiddenReason: string | null;
+            /** @description The name they gave (display name on the project, else the account's); null when none. */
+            name: string | null;
+            /** Format: int64 */
+            userId: number;
+        };
+        AdminSupportersResponse: {
+            supporters: components["schemas"]["AdminSupporterDto"][];
         };
         /** @description The project's additional question and the supporter's answer. */
         AnswerDto: {
@@ -2409,7 +2486,6 @@ export interface components {
         LockedDto: {
             fundingModel: boolean;
             goal: boolean;
-            slug: boolean;
             taxHandling: boolean;
         };
         LoginCheckData: {
@@ -2805,6 +2881,12 @@ export interface components {
              * @description An id of its `categories`; null or left out = none.
              */
             categoryId?: number | null;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`: a donation project's payout date (terms §9), after the end and within a year of it;
+             *     required to publish a donation project, ignored for other projects. Null or left out = not set.
+             */
+            donationPayoutDate?: string | null;
             fundingModel: components["schemas"]["FundingModelDto"];
             /** Format: int64 */
             goal: number;
@@ -4983,6 +5065,137 @@ export interface operations {
                 };
             };
             /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_supporters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supporters */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSupportersResponse"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    hide_supporter_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The supporter's account. */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HideCommentInput"];
+            };
+        };
+        responses: {
+            /** @description The supporter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSupporterDto"];
+                };
+            };
+            /** @description `validation_failed` on `reason`: '非表示の理由を入力してください。'; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, not its supporter, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    show_supporter_name: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The supporter's account. */
+                user_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The supporter */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSupporterDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, not its supporter, or not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -8,8 +8,11 @@ import type {
   AdminProject,
   AdminProjectList,
   AdminProjectSummary,
+  AdminSupporter,
+  AdminSupporterList,
   DeleteReturnArgs,
   HideCommentArgs,
+  HideSupporterNameArgs,
   ProjectInput,
   ProjectState,
   PublishProjectArgs,
@@ -17,6 +20,7 @@ import type {
   ReorderReturnsArgs,
   SetReceiptIssuerArgs,
   ShowCommentArgs,
+  ShowSupporterNameArgs,
   Taxonomy,
   UpdateProjectArgs,
   UpdateReturnArgs,
@@ -25,6 +29,7 @@ import type {
 // The bodies are named from the server's document in ../projects/types.ts, beside the mutations' arguments.
 export type {
   AdminComment,
+  AdminSupporter,
   AdminProject,
   AdminProjectSummary,
   AdminReturn,
@@ -56,6 +61,14 @@ const commentChanged = (projectId: number) =>
     'AdminActions',
   ] as const;
 
+/** What hiding or showing a supporter's name changes: the operator's list, the public comments and the audit log. */
+const supporterChanged = (projectId: number) =>
+  [
+    { type: 'AdminSupporters', id: projectId },
+    { type: 'Comment', id: projectId },
+    'AdminActions',
+  ] as const;
+
 const projectsApi = api
   .enhanceEndpoints({
     addTagTypes: [
@@ -63,6 +76,7 @@ const projectsApi = api
       'AdminProject',
       'AdminProjectPreview',
       'AdminComments',
+      'AdminSupporters',
       'Comment',
       'AdminActions',
       'ReceiptIssuer',
@@ -166,6 +180,27 @@ const projectsApi = api
         onQueryStarted: ({ projectId }, { dispatch, queryFulfilled }) =>
           storeComment(dispatch, queryFulfilled, projectId),
       }),
+      adminSupporters: build.query<AdminSupporter[], number>({
+        query: (projectId) => `${BASE}/${projectId}/supporters`,
+        transformResponse: (response: AdminSupporterList) => response.supporters,
+        providesTags: (_result, _error, projectId) => [{ type: 'AdminSupporters', id: projectId }],
+      }),
+      hideSupporterName: build.mutation<AdminSupporter, HideSupporterNameArgs>({
+        query: ({ projectId, userId, input }) => ({
+          url: `${BASE}/${projectId}/supporters/${userId}/hide-name`,
+          method: 'POST',
+          body: input,
+        }),
+        invalidatesTags: (_result, _error, { projectId }) => [...supporterChanged(projectId)],
+        onQueryStarted: ({ projectId }, { dispatch, queryFulfilled }) =>
+          storeSupporter(dispatch, queryFulfilled, projectId),
+      }),
+      showSupporterName: build.mutation<AdminSupporter, ShowSupporterNameArgs>({
+        query: ({ projectId, userId }) => ({ url: `${BASE}/${projectId}/supporters/${userId}/show-name`, method: 'POST' }),
+        invalidatesTags: (_result, _error, { projectId }) => [...supporterChanged(projectId)],
+        onQueryStarted: ({ projectId }, { dispatch, queryFulfilled }) =>
+          storeSupporter(dispatch, queryFulfilled, projectId),
+      }),
     }),
   });
 
@@ -212,6 +247,24 @@ async function storeComment(
   }
 }
 
+/** Puts a supporter's changed row (the answer) in its place in the cached list, as `storeComment` does. */
+async function storeSupporter(
+  dispatch: AppDispatch,
+  answer: Promise<{ data: AdminSupporter }>,
+  projectId: number,
+): Promise<void> {
+  try {
+    const { data } = await answer;
+    dispatch(
+      projectsApi.util.updateQueryData('adminSupporters', projectId, (supporters) =>
+        supporters.map((supporter) => (supporter.userId === data.userId ? data : supporter)),
+      ),
+    );
+  } catch {
+    // A refused change leaves the list as it was; the screen shows the server's message.
+  }
+}
+
 export const {
   useAdminProjectsQuery,
   useAdminProjectQuery,
@@ -228,6 +281,9 @@ export const {
   useAdminTaxonomyQuery,
   useHideCommentMutation,
   useShowCommentMutation,
+  useAdminSupportersQuery,
+  useHideSupporterNameMutation,
+  useShowSupporterNameMutation,
   useReceiptIssuerQuery,
   useSetReceiptIssuerMutation,
 } = projectsApi;

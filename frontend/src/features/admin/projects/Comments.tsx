@@ -1,20 +1,11 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
-import { Modal } from '@/components/Modal';
+import { useId, useState } from 'react';
 import { LoadError } from '@/components/form/LoadError';
 import { Notice } from '@/components/form/Notice';
-import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
+import { getErrorMessage } from '@/lib/apiError';
 import { useAdminCommentsQuery, useHideCommentMutation, useShowCommentMutation } from '../api/projectsApi';
 import { formatInstant } from '../format';
-import { AdminField } from './fields';
-import {
-  HIDE_COMMENT_FIELDS,
-  HIDE_REASON_MAX,
-  PROJECT_MESSAGES,
-  fieldMessagesOf,
-  oneLine,
-  type FieldMessages,
-  type HideCommentField,
-} from './rules';
+import { HideReasonDialog } from './HideReasonDialog';
+import { PROJECT_MESSAGES } from './rules';
 import type { AdminComment } from './types';
 
 type Message = { tone: 'success' | 'error'; text: string } | null;
@@ -30,7 +21,7 @@ const excerptOf = (text: string): string => {
   return chars.length > EXCERPT_LENGTH ? `${chars.slice(0, EXCERPT_LENGTH).join('')}…` : flat;
 };
 
-/** `コメントを非表示にする`: the reason is required; the server's message shows under the field. */
+/** `コメントを非表示にする`: quotes the comment, so the operator sees which one it is. */
 function HideDialog({
   comment,
   projectId,
@@ -42,67 +33,20 @@ function HideDialog({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<FieldMessages<HideCommentField>>({});
-  const fieldRef = useRef<HTMLTextAreaElement>(null);
-  const [hide, { isLoading }] = useHideCommentMutation();
-
-  const confirm = async (event: FormEvent) => {
-    event.preventDefault();
-    if (isLoading) return;
-    setErrors({});
-    try {
-      await hide({ id: comment.id, projectId, input: { reason: reason.trim() } }).unwrap();
-      onDone();
-    } catch (failure) {
-      const messages = fieldMessagesOf(getApiErrorBody(failure), HIDE_COMMENT_FIELDS, HIDE_FAILED);
-      setErrors(messages);
-      if (messages.reason) fieldRef.current?.focus();
-    }
-  };
-
+  const [hide] = useHideCommentMutation();
   return (
-    <Modal title="コメントを非表示にする" onClose={onCancel}>
-      <form className="admin-hide-comment" noValidate onSubmit={confirm}>
-        <p className="modal__message">
-          {comment.author}さんのコメントを公開ページに表示しないようにします。理由は操作の記録に残ります。あとから再表示できます。
-        </p>
-        <blockquote className="admin-hide-comment__quote">{excerptOf(comment.comment)}</blockquote>
-        {errors.form && (
-          <Notice tone="error">
-            <p>{errors.form}</p>
-          </Notice>
-        )}
-        <AdminField
-          label="非表示の理由"
-          error={errors.reason}
-          hint={`${HIDE_REASON_MAX}文字以内で入力してください（改行は入れられません）。`}
-        >
-          {({ id, describedBy, invalid }) => (
-            <textarea
-              id={id}
-              ref={fieldRef}
-              className="field__input field__input--textarea"
-              value={reason}
-              maxLength={HIDE_REASON_MAX}
-              rows={3}
-              required
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              onChange={(e) => setReason(oneLine(e.target.value))}
-            />
-          )}
-        </AdminField>
-        <div className="refund-confirm__actions">
-          <button type="button" className="button" onClick={onCancel}>
-            キャンセル
-          </button>
-          <button type="submit" className="button button--primary" disabled={isLoading}>
-            {isLoading ? '非表示にしています…' : '非表示にする'}
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <HideReasonDialog
+      title="コメントを非表示にする"
+      failure={HIDE_FAILED}
+      hide={(reason) => hide({ id: comment.id, projectId, input: { reason } }).unwrap()}
+      onDone={onDone}
+      onCancel={onCancel}
+    >
+      <p className="modal__message">
+        {comment.author}さんのコメントを公開ページに表示しないようにします。理由は操作の記録に残ります。あとから再表示できます。
+      </p>
+      <blockquote className="admin-hide-comment__quote">{excerptOf(comment.comment)}</blockquote>
+    </HideReasonDialog>
   );
 }
 

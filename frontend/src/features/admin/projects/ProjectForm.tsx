@@ -5,6 +5,7 @@ import { useAdminTaxonomyQuery } from '../api/projectsApi';
 import { AdminField, CheckBox, ChoiceGroup } from './fields';
 import {
   EMPTY_PROJECT_DRAFT,
+  nextDay,
   FUNDING_MODELS,
   PROJECT_FIELD_ALIASES,
   OWNER_EMAIL_MAX,
@@ -46,7 +47,7 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
   const [errors, setErrors] = useState<FieldMessages<ProjectField>>({});
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState(savedBefore);
-  const locked = project?.locked ?? { slug: false, goal: false, fundingModel: false, taxHandling: false };
+  const locked = project?.locked ?? { goal: false, fundingModel: false, taxHandling: false };
   const published = project !== null && project.state !== 'draft';
 
   // The first refused field takes the focus, so that a keyboard user lands where the message is.
@@ -104,8 +105,11 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
       <AdminField
         label="URL（/projects/◯◯/ の◯◯）"
         error={errors.slug}
-        note={lockNote(locked.slug)}
-        hint="半角英小文字・数字・ハイフン（3〜60文字）"
+        hint={
+          published
+            ? '半角英小文字・数字・ハイフン（3〜60文字）。変更すると、これまでのURLは新しいURLへ転送されます。'
+            : '半角英小文字・数字・ハイフン（3〜60文字）'
+        }
       >
         {({ id, describedBy, invalid }) => (
           <div className="admin-slug">
@@ -121,7 +125,6 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
               autoCorrect="off"
               spellCheck={false}
               inputMode="url"
-              disabled={locked.slug}
               aria-invalid={invalid}
               aria-describedby={describedBy}
               onChange={(e) => set('slug', e.target.value)}
@@ -221,6 +224,26 @@ export function ProjectForm({ project, onSave, saved: savedBefore = false }: Pro
         note={lockNote(locked.taxHandling)}
         error={errors.taxHandling}
       />
+      {draft.taxHandling === 'donation' && (
+        <AdminField
+          label="寄附の支払日"
+          error={errors.donationPayoutDate}
+          hint="寄附型は、ここで決めた日に実行者へお支払いします（終了日の翌日から1年以内。公開に必要です）。"
+        >
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="field__input admin-date"
+              type="date"
+              value={draft.donationPayoutDate}
+              min={nextDay(draft.periodEnd) || undefined}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => set('donationPayoutDate', e.target.value)}
+            />
+          )}
+        </AdminField>
+      )}
       <PaymentMethods draft={draft} error={errors.payment} onChange={set} />
       <Placement draft={draft} errors={errors} onChange={set} />
       <AdminField

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  EMPTY_PROJECT_DRAFT,
   EMPTY_RETURN_DRAFT,
   PROJECT_FIELD_ALIASES,
   PROJECT_FIELDS,
   RETURN_FIELDS,
   fieldMessagesOf,
   movedOrder,
+  nextDay,
   oneLine,
   parseStateFilter,
   parseWhole,
+  projectInputOf,
   publishAtError,
   returnInputOf,
   tokyoInstantOf,
@@ -36,6 +39,16 @@ describe('the project screens’ rules', () => {
     expect(
       returnInputOf({ ...EMPTY_RETURN_DRAFT, stockLimit: '10', addressRequired: true, addressLabel: 'お届け先', deliveryMonth: '2027-03' }),
     ).toMatchObject({ stockLimit: 10, addressLabel: 'お届け先', deliveryMonth: '2027-03' });
+  });
+
+  it('sends a payout date only for a donation project, and offers days after the end', () => {
+    const draft = { ...EMPTY_PROJECT_DRAFT, periodEnd: '2026-12-31', donationPayoutDate: '2027-01-15' };
+    expect(projectInputOf(draft).donationPayoutDate).toBeNull();
+    expect(projectInputOf({ ...draft, taxHandling: 'donation' }).donationPayoutDate).toBe('2027-01-15');
+    expect(projectInputOf({ ...draft, taxHandling: 'donation', donationPayoutDate: '' }).donationPayoutDate).toBeNull();
+    expect(nextDay('2026-12-31')).toBe('2027-01-01');
+    expect(nextDay('2028-02-28')).toBe('2028-02-29');
+    expect(nextDay('')).toBe('');
   });
 
   it('sorts the server’s messages to the fields they name', () => {

@@ -73,6 +73,9 @@ export const PROJECT_MESSAGES = {
   noComments: 'コメントはまだありません。',
   commentHidden: 'コメントを非表示にしました。',
   commentShown: 'コメントを再表示しました。',
+  noSupporters: 'まだ支援者はいません。',
+  supporterNameHidden: (name: string) => `${name}さんの名前を匿名にしました。`,
+  supporterNameShown: (name: string) => `${name}さんの名前を再表示しました。`,
   receiptIssuerSaved: '領収書の発行者を保存しました。',
 } as const;
 
@@ -102,6 +105,8 @@ export interface ProjectDraft {
   categoryId: string;
   /** The owner's address for the result and payout mails; '' = none. */
   ownerEmail: string;
+  /** A donation project's payout date (YYYY-MM-DD); '' = not set. Sent only for a donation project. */
+  donationPayoutDate: string;
 }
 
 export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
@@ -118,6 +123,7 @@ export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
   areaId: '',
   categoryId: '',
   ownerEmail: '',
+  donationPayoutDate: '',
 };
 
 export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
@@ -134,7 +140,16 @@ export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
   areaId: project.areaId === null ? '' : String(project.areaId),
   categoryId: project.categoryId === null ? '' : String(project.categoryId),
   ownerEmail: project.ownerEmail ?? '',
+  donationPayoutDate: project.donationPayoutDate ?? '',
 });
+
+/** The calendar day after `iso` (YYYY-MM-DD), as YYYY-MM-DD; '' for a value that is not a date. */
+export const nextDay = (iso: string): string => {
+  const day = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(day.getTime())) return '';
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+};
 
 /** A select's value as an id ('' = none). */
 const optionalId = (value: string): number | null => (value === '' ? null : Number(value));
@@ -167,6 +182,8 @@ export const projectInputOf = (draft: ProjectDraft): ProjectInput => {
     areaId: optionalId(draft.areaId),
     categoryId: optionalId(draft.categoryId),
     ownerEmail: draft.ownerEmail.trim() === '' ? null : draft.ownerEmail.trim(),
+    donationPayoutDate:
+      draft.taxHandling === 'donation' && draft.donationPayoutDate !== '' ? draft.donationPayoutDate : null,
   };
 };
 
@@ -280,6 +297,7 @@ export const PROJECT_FIELDS = [
   'areaId',
   'categoryId',
   'ownerEmail',
+  'donationPayoutDate',
 ] as const;
 export type ProjectField = (typeof PROJECT_FIELDS)[number];
 /** Server field names that belong to the payment method boxes. */

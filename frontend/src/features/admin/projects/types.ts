@@ -88,6 +88,23 @@ export interface HideCommentArgs {
   input: HideCommentInput;
 }
 
+/** A supporter of a project as the operator moderates their public name. */
+export type AdminSupporter = Schemas['AdminSupporterDto'];
+export type AdminSupporterList = Schemas['AdminSupportersResponse'];
+
+/** Whose name to hide on which project, and why. */
+export interface HideSupporterNameArgs {
+  projectId: number;
+  userId: number;
+  input: HideCommentInput;
+}
+
+/** Whose name to show again on which project. */
+export interface ShowSupporterNameArgs {
+  projectId: number;
+  userId: number;
+}
+
 /** Which comment to show again, and the project whose list shows it. */
 export interface ShowCommentArgs {
   id: number;

@@ -5,6 +5,7 @@ import type {
   AdminProject,
   AdminProjectSummary,
   AdminReturn,
+  AdminSupporter,
   ReceiptIssuerSettings,
 } from '../projects/types';
 
@@ -59,11 +60,12 @@ export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProjec
   areaId: null,
   categoryId: null,
   ownerEmail: null,
+  donationPayoutDate: null,
   state: 'draft',
   publishAt: null,
   raised: 0,
   backers: 0,
-  locked: { slug: false, goal: false, fundingModel: false, taxHandling: false },
+  locked: { goal: false, fundingModel: false, taxHandling: false },
   endExtensionsLeft: 2,
   returns: [],
   publicUrl: '/projects/kiryu-textile/',
@@ -77,7 +79,7 @@ export const publishedProject = (overrides: Partial<AdminProject> = {}): AdminPr
     publishAt: '2026-11-01T10:00:00+09:00',
     raised: 36_000,
     backers: 12,
-    locked: { slug: true, goal: true, fundingModel: true, taxHandling: true },
+    locked: { goal: true, fundingModel: true, taxHandling: true },
     ...overrides,
   });
 
@@ -98,6 +100,22 @@ export const serveComments = (comments: AdminComment[]) => {
   server.use(http.get(apiUrl('/admin/projects/:id/comments'), () => HttpResponse.json({ comments })));
 };
 
+export const adminSupporter = (overrides: Partial<AdminSupporter> = {}): AdminSupporter => ({
+  userId: 31,
+  email: 'gunma@example.jp',
+  name: 'ぐんまちゃん推し',
+  askedAnonymous: false,
+  amount: 5500,
+  hiddenReason: null,
+  hiddenAt: null,
+  ...overrides,
+});
+
+/** Answers `GET /v1/admin/projects/{id}/supporters` with `supporters` (the server's list: largest amount first). */
+export const serveSupporters = (supporters: AdminSupporter[]) => {
+  server.use(http.get(apiUrl('/admin/projects/:id/supporters'), () => HttpResponse.json({ supporters })));
+};
+
 /** Answers `GET /v1/admin/projects/{id}/receipt-issuer` with `issuer` (by default: none set). */
 export const serveReceiptIssuer = (issuer: Partial<ReceiptIssuerSettings> = {}) => {
   server.use(
@@ -115,8 +133,9 @@ export const serveReceiptIssuer = (issuer: Partial<ReceiptIssuerSettings> = {}) 
 };
 
 /**
- * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments and receipt issuer
- * with none (the edit page shows them; `serveComments` or `serveReceiptIssuer` afterwards to give some).
+ * Answers `GET /v1/admin/projects/{id}` with `project` (404 for any other id), and its comments, supporters and
+ * receipt issuer with none (the edit page shows them; `serveComments`, `serveSupporters` or `serveReceiptIssuer`
+ * afterwards to give some).
  */
 export const serveProject = (project: AdminProject) => {
   server.use(
@@ -127,6 +146,7 @@ export const serveProject = (project: AdminProject) => {
     ),
   );
   serveComments([]);
+  serveSupporters([]);
   serveReceiptIssuer();
 };
 

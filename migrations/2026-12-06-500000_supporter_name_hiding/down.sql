@@ -1,0 +1,1 @@
+DROP TABLE supporter_name_hidings;
