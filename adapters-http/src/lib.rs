@@ -3,6 +3,7 @@
 
 mod admin;
 mod admin_content;
+mod admin_deliveries;
 mod admin_news;
 mod admin_payouts;
 mod admin_projects;
@@ -78,6 +79,7 @@ pub struct Services {
     pub supporter_names: web::Data<dyn ports::admin::supporter_names::SupporterNames>,
     pub news: web::Data<dyn ports::admin::news::ProjectNews>,
     pub follow_mail: web::Data<dyn ports::following::mail::FollowMail>,
+    pub deliveries: web::Data<dyn ports::admin::deliveries::Deliveries>,
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub project_contents: web::Data<dyn ports::admin::content::ProjectContents>,
     pub project_settings: web::Data<dyn ports::admin::settings::ProjectSettingsUseCases>,
@@ -114,6 +116,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.supporter_names.clone())
             .app_data(services.news.clone())
             .app_data(services.follow_mail.clone())
+            .app_data(services.deliveries.clone())
             .app_data(services.sale_receipts.clone())
             .app_data(services.project_contents.clone())
             .app_data(services.project_settings.clone())
@@ -179,6 +182,7 @@ pub(crate) mod test_support {
         pub projects: MockProjects,
         pub moderation: MockModeration,
         pub supporter_names: ports::admin::supporter_names::MockSupporterNames,
+        pub deliveries: ports::admin::deliveries::MockDeliveries,
         pub sale_receipts: MockSaleReceipts,
         pub project_contents: ports::admin::content::MockProjectContents,
         pub project_settings: ports::admin::settings::MockProjectSettingsUseCases,
@@ -209,6 +213,7 @@ pub(crate) mod test_support {
                 projects: MockProjects::new(),
                 moderation: MockModeration::new(),
                 supporter_names: ports::admin::supporter_names::MockSupporterNames::new(),
+                deliveries: ports::admin::deliveries::MockDeliveries::new(),
                 sale_receipts: MockSaleReceipts::new(),
                 project_contents: ports::admin::content::MockProjectContents::new(),
                 project_settings: ports::admin::settings::MockProjectSettingsUseCases::new(),
@@ -244,6 +249,7 @@ pub(crate) mod test_support {
             let moderation: Arc<dyn Moderation> = Arc::new(self.moderation);
             let supporter_names: Arc<dyn ports::admin::supporter_names::SupporterNames> =
                 Arc::new(self.supporter_names);
+            let deliveries: Arc<dyn ports::admin::deliveries::Deliveries> = Arc::new(self.deliveries);
             let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(self.sale_receipts);
             let project_contents: Arc<dyn ports::admin::content::ProjectContents> = Arc::new(self.project_contents);
             let project_settings: Arc<dyn ports::admin::settings::ProjectSettingsUseCases> =
@@ -276,6 +282,7 @@ pub(crate) mod test_support {
                 projects: Data::from(projects),
                 moderation: Data::from(moderation),
                 supporter_names: Data::from(supporter_names),
+                deliveries: Data::from(deliveries),
                 sale_receipts: Data::from(sale_receipts),
                 project_contents: Data::from(project_contents),
                 project_settings: Data::from(project_settings),

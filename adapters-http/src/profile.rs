@@ -563,6 +563,10 @@ pub(crate) struct HistoryEntryDto {
     #[serde(rename = "bankTransfer")]
     #[schema(required = true)]
     bank_transfer: Option<crate::payment::BankTransferDto>,
+    /// The return's delivery (未発送 / 発送済み with its day and note); null for a sale not paid, or refunded
+    /// in full.
+    #[schema(required = true)]
+    delivery: Option<crate::admin_deliveries::DeliveryStatusDto>,
 }
 
 impl From<HistoryEntry> for HistoryEntryDto {
@@ -592,6 +596,7 @@ impl From<HistoryEntry> for HistoryEntryDto {
             bank_transfer: entry
                 .pending_transfer
                 .map(|t| crate::payment::BankTransferDto::new(&t.instructions, t.amount_remaining, t.deadline)),
+            delivery: entry.delivery.as_ref().map(Into::into),
         }
     }
 }

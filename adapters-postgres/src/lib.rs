@@ -9,6 +9,7 @@ mod cached_catalog;
 mod campaign;
 mod catalog;
 mod dashboard;
+mod deliveries;
 #[cfg(feature = "demo")]
 pub mod demo;
 mod error;
@@ -40,6 +41,7 @@ pub use cached_catalog::CachedCatalogRepository;
 pub use campaign::PgCampaigns;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;
+pub use deliveries::PgDeliveries;
 pub use favourites::PgFavourites;
 pub use follow_mail::PgFollowMail;
 pub use jobs::PgJobQueue;

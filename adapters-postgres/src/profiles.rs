@@ -7,6 +7,7 @@ use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Bool, Date, Nullable, SmallInt, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::account::Email;
+use domain::delivery::{must_deliver, DeliveryState};
 use domain::money::{TaxMode, Yen};
 use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
 use domain::profile::Address;
@@ -147,6 +148,10 @@ struct HistoryRow {
     refunded_amount: i64,
     #[diesel(sql_type = BigInt)]
     refund_paid: i64,
+    #[diesel(sql_type = Nullable<Date>)]
+    shipped_on: Option<NaiveDate>,
+    #[diesel(sql_type = Nullable<Text>)]
+    delivery_note: Option<String>,
 }
 
 impl TryFrom<HistoryRow> for HistoryEntry {
@@ -168,6 +173,11 @@ impl TryFrom<HistoryRow> for HistoryEntry {
                 instructions: i,
                 deadline: row.transfer_deadline,
             });
+        let state = match row.shipped_on {
+            Some(on) => DeliveryState::Shipped { on, note: row.delivery_note },
+            None => DeliveryState::Unshipped,
+        };
+        let delivery = must_deliver(status, Yen(row.total), Yen(row.refunded_amount)).then_some(state);
         Ok(HistoryEntry {
             id: stored_id("sales.id", row.id)?,
             created_at: row.created_at,
@@ -185,6 +195,7 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             pending_transfer,
             refunded: Yen(row.refund_paid),
             refunding: Yen(row.refunded_amount - row.refund_paid),
+            delivery,
         })
     }
 }
@@ -353,11 +364,13 @@ impl ProfileRepository for PgProfileRepository {
                         s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
                         s.refunded_amount, \
                         (SELECT coalesce(sum(f.amount), 0) FROM refunds f \
-                          WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid \
+                          WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid, \
+                        dl.shipped_on, dl.note AS delivery_note \
                    FROM sales s \
                    JOIN projects p ON p.id = s.project_id \
                    JOIN returns r ON r.id = s.return_id \
                    LEFT JOIN display_names d ON d.sales_id = s.id \
+                   LEFT JOIN sale_deliveries dl ON dl.sale_id = s.id \
                   WHERE s.user_id = $1 \
                   ORDER BY s.created_at DESC, s.id DESC",
             )

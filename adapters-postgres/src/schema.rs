@@ -373,6 +373,17 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    sale_deliveries (sale_id) {
+        sale_id -> Int8,
+        shipped_on -> Date,
+        note -> Nullable<Text>,
+        updated_by -> Int8,
+        created_at -> Timestamptz,
+        updated_at -> Timestamptz,
+    }
+}
+
 diesel::joinable!(user_keys -> users (user_id));
 diesel::joinable!(project_slider_images -> projects (project_id));
 diesel::joinable!(returns -> projects (project_id));
@@ -423,4 +434,5 @@ diesel::allow_tables_to_appear_in_same_query!(
     sponsor_totals,
     project_receipt_issuers,
     sale_receipts,
+    sale_deliveries,
 );

@@ -20,7 +20,7 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
+    PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
     PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts,
     PgSupportLedger, PgSupporterNames, PgUserRepository,
 };
@@ -32,6 +32,7 @@ use ports::accounts::{
 use ports::admin::audit::AuditLog;
 use ports::admin::content::{ContentService, ProjectContents};
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
+use ports::admin::deliveries::{Deliveries, DeliveryService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
 use ports::admin::news::{NewsAuthoring, ProjectNews};
@@ -272,6 +273,12 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let supporter_names: Arc<dyn SupporterNames> =
         Arc::new(SupporterNameService::new(PgSupporterNames::new(pool.clone()), PgAuditLog::new(pool.clone())));
+    let deliveries: Arc<dyn Deliveries> = Arc::new(DeliveryService::new(
+        PgDeliveries::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+        site.clone(),
+    ));
     let sale_receipts: Arc<dyn SaleReceipts> = Arc::new(SaleReceiptService::new(
         PgSaleReceipts::new(pool.clone()),
         receipt_tokens,
@@ -330,6 +337,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         supporter_names: web::Data::from(supporter_names),
         news: web::Data::from(news),
         follow_mail: web::Data::from(follow_mail),
+        deliveries: web::Data::from(deliveries),
         sale_receipts: web::Data::from(sale_receipts),
         project_contents: web::Data::from(project_contents),
         project_settings: web::Data::from(project_settings),

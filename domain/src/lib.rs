@@ -7,6 +7,8 @@ pub mod authoring;
 pub mod calendar;
 pub mod closing;
 pub mod comment;
+pub mod csv;
+pub mod delivery;
 pub mod discovery;
 pub mod ids;
 pub mod jobs;

@@ -1,6 +1,7 @@
 //! The admin screens' errors as API answers: refunds, mass mail, project authoring, moderation and payouts.
 
 use actix_web::http::StatusCode;
+use ports::admin::deliveries::DeliveryError;
 use ports::admin::mass_mail::MassMailError;
 use ports::admin::moderation::ModerationError;
 use ports::admin::projects::AuthoringError;
@@ -68,6 +69,17 @@ impl From<ports::campaign::payouts::PayoutError> for ApiError {
             PayoutError::Invalid(field, message) => Self::fields([(field.to_string(), message)]),
             PayoutError::Changed => Self::refused(StatusCode::CONFLICT, "payout_changed", error.to_string()),
             PayoutError::Repo(e) => Self::internal(&e),
+        }
+    }
+}
+
+impl From<DeliveryError> for ApiError {
+    fn from(error: DeliveryError) -> Self {
+        match error {
+            DeliveryError::NotFound => Self::NotFound,
+            DeliveryError::Rule(e) => Self::fields([(e.field().to_string(), e.to_string())]),
+            DeliveryError::NotDeliverable => Self::fields([("saleIds".to_string(), error.to_string())]),
+            DeliveryError::Repo(e) => Self::internal(&e),
         }
     }
 }

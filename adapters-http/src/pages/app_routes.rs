@@ -52,6 +52,7 @@ pub const PATTERNS: &[&str] = &[
     "/admin/projects/new",
     "/admin/projects/:id/",
     "/admin/projects/:id/preview",
+    "/admin/projects/:id/deliveries",
     "/admin/payouts/",
     "/admin/payouts/:id/",
     "/mail/optout/",

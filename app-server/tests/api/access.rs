@@ -178,6 +178,10 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/news", "", Some("{}"), Who::Admin),
     row("POST", "/v1/admin/projects/{id}/news/{news_id}", "", Some("{}"), Who::Admin),
     row("POST", "/v1/admin/projects/{id}/news/{news_id}/delete", "", None, Who::Admin),
+    // Deliveries: an empty selection is refused (400) by the administrator, so the table marks nothing.
+    row("GET", "/v1/admin/projects/{id}/deliveries", "state=unshipped", None, Who::Admin),
+    row("GET", "/v1/admin/projects/{id}/deliveries/export.csv", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/deliveries", "", Some(r#"{"saleIds": [], "state": "shipped"}"#), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/receipt-issuer", "", None, Who::Admin),
     row("PUT", "/v1/admin/projects/{id}/receipt-issuer", "", Some(r#"{"issuerName": ""}"#), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/content", "", None, Who::Admin),

@@ -12,6 +12,7 @@ mod campaign;
 mod cards;
 mod catalog;
 mod comments;
+mod deliveries;
 mod demo;
 mod discovery;
 mod email_change;

@@ -96,6 +96,7 @@ export const routes: RouteObject[] = [
       page(paths.adminProjectNew.path, 'AdminProjectNew', '新しいプロジェクト', lazyNamed(adminPages, 'AdminProjectNew')),
       page(paths.adminProjectEdit.path, 'AdminProjectEdit', 'プロジェクトの編集', lazyNamed(adminPages, 'AdminProjectEdit')),
       page(paths.adminProjectPreview.path, 'AdminProjectPreview', 'プロジェクトのプレビュー', AdminProjectPreview),
+      page(paths.adminProjectDeliveries.path, 'AdminDeliveries', 'リターンの発送', lazyNamed(adminPages, 'AdminDeliveries')),
       page(paths.adminPayouts.path, 'AdminPayouts', '精算', lazyNamed(adminPages, 'AdminPayouts')),
       page(paths.adminPayoutStatement.path, 'AdminPayoutStatement', '精算書', lazyNamed(adminPages, 'AdminPayoutStatement')),
       page(paths.mailOptOut.path, 'MailOptOut', 'お知らせメールの配信停止', lazyNamed(mailPages, 'MailOptOut')),

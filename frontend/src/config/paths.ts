@@ -122,6 +122,11 @@ export const paths = {
     path: '/admin/projects/:id/preview',
     getHref: (id: number | string) => `/admin/projects/${seg(id)}/preview`,
   },
+  // Ours: who must receive which return, its CSV, and the delivery state per sale.
+  adminProjectDeliveries: {
+    path: '/admin/projects/:id/deliveries',
+    getHref: (id: number | string) => `/admin/projects/${seg(id)}/deliveries`,
+  },
   // Ours: payouts to the owners of successful projects (the list, and one project's printable statement).
   adminPayouts: { path: '/admin/payouts/', getHref: () => '/admin/payouts/' },
   adminPayoutStatement: { path: '/admin/payouts/:id/', getHref: (id: number | string) => `/admin/payouts/${seg(id)}/` },

@@ -7,7 +7,7 @@ export type RouteName =
   | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'
-  | 'AdminProjects' | 'AdminProjectNew' | 'AdminProjectEdit' | 'AdminProjectPreview'
+  | 'AdminProjects' | 'AdminProjectNew' | 'AdminProjectEdit' | 'AdminProjectPreview' | 'AdminDeliveries'
   | 'AdminPayouts' | 'AdminPayoutStatement'
   | 'MailOptOut'
   | 'NotFound';

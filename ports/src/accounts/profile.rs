@@ -105,6 +105,10 @@ pub struct HistoryEntry {
     /// Refunds started but not paid out yet (a bank-transfer refund waiting
     /// for the supporter's account, say); 0 when none.
     pub refunding: domain::money::Yen,
+    /// Where the return stands (未発送 / 発送済み) while the sale must be
+    /// delivered (`domain::delivery::must_deliver`); `None` for a sale not
+    /// paid, or refunded in full.
+    pub delivery: Option<domain::delivery::DeliveryState>,
 }
 
 /// What a supporter still has to transfer for a sale.

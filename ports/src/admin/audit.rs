@@ -63,6 +63,8 @@ pub enum AdminActionKind {
     NewsUpdated,
     /// A news item was deleted.
     NewsDeleted,
+    /// Sales' delivery state was set (`detail.changes.state`: [before, after], `detail.count`, `detail.saleIds`).
+    DeliveriesMarked,
 }
 
 impl AdminActionKind {
@@ -92,6 +94,7 @@ impl AdminActionKind {
             Self::NewsCreated => "news_created",
             Self::NewsUpdated => "news_updated",
             Self::NewsDeleted => "news_deleted",
+            Self::DeliveriesMarked => "deliveries_marked",
         }
     }
 
@@ -121,6 +124,7 @@ impl AdminActionKind {
         Self::NewsCreated,
         Self::NewsUpdated,
         Self::NewsDeleted,
+        Self::DeliveriesMarked,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

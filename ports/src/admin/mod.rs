@@ -6,6 +6,7 @@
 pub mod audit;
 pub mod content;
 pub mod dashboard;
+pub mod deliveries;
 pub mod mass_mail;
 pub mod moderation;
 pub mod news;

@@ -252,7 +252,7 @@ impl<S: PayoutStore, C: Clock> Payouts for PayoutService<S, C> {
 /// UTF-8 with a byte-order mark, CRLF, every field quoted, and a field that
 /// a spreadsheet would run as a formula prefixed with `'`.
 pub fn payouts_csv(views: &[StatementView]) -> String {
-    let mut out = String::from("\u{feff}");
+    let mut out = String::from(domain::csv::BOM);
     let header = [
         "支払予定日",
         "プロジェクトID",
@@ -301,15 +301,7 @@ pub fn payouts_csv(views: &[StatementView]) -> String {
 }
 
 fn push_row(out: &mut String, fields: impl Iterator<Item = String>) {
-    let cells: Vec<String> = fields.map(|f| csv_cell(&f)).collect();
-    out.push_str(&cells.join(","));
-    out.push_str("\r\n");
-}
-
-fn csv_cell(value: &str) -> String {
-    let formula = value.starts_with(['=', '+', '-', '@', '\t', '\r']) && value.parse::<i64>().is_err();
-    let value = if formula { format!("'{value}") } else { value.to_string() };
-    format!("\"{}\"", value.replace('"', "\"\""))
+    out.push_str(&domain::csv::row(fields));
 }
 
 #[cfg(test)]

@@ -139,6 +139,7 @@ fn sale(id: i64, slug: &str, ret: &str, lot: i16, status: SaleStatus, day: u32) 
         pending_transfer: None,
         refunded: Yen(0),
         refunding: Yen(0),
+        delivery: None,
     }
 }
 

@@ -112,6 +112,9 @@ export function AdminProjectEdit() {
           <dd className="nowrap">{formatCount(project.backers)}人</dd>
         </div>
       </dl>
+      <p className="admin-project-edit__deliveries">
+        <Link to={paths.adminProjectDeliveries.getHref(project.id)}>リターンの発送（支援者の一覧・CSV）</Link>
+      </p>
       <Publication project={project} />
       <section className="admin-section" aria-labelledby={`${titleId}-content`}>
         <h2 id={`${titleId}-content`} className="admin-section__title">

@@ -64,6 +64,7 @@ export const ACTION_LABELS: Record<string, string> = {
   news_created: '活動報告の作成',
   news_updated: '活動報告の編集',
   news_deleted: '活動報告の削除',
+  deliveries_marked: '発送状況の変更',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

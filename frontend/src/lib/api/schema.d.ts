@@ -310,6 +310,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's sales to deliver: paid and not refunded in full (an awaited
+         *     transfer appears once paid), with the address and answer they were placed with.
+         */
+        get: operations["list_deliveries"];
+        put?: never;
+        /**
+         * Sets the delivery state of one sale or a selection (audit log: `deliveries_marked`); the step to 発送済み
+         *     mails the supporter once, through the mail queue.
+         */
+        post: operations["mark_deliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/deliveries/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same list as CSV for Excel: UTF-8 with BOM, CRLF, ISO dates, every field quoted, no formula (at most
+         *     20,000 sales; the filter's `page` is ignored).
+         */
+        get: operations["export_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/images": {
         parameters: {
             query?: never;
@@ -2029,6 +2073,11 @@ export interface components {
         AdminSupportersResponse: {
             supporters: components["schemas"]["AdminSupporterDto"][];
         };
+        /** @description The project's additional question and the supporter's answer. */
+        AnswerDto: {
+            label: string;
+            value: string;
+        };
         AuthUserResponse: {
             user: components["schemas"]["UserDto"];
         };
@@ -2338,6 +2387,105 @@ export interface components {
              */
             today: string;
         };
+        /** @description The delivery address the sale was placed with. */
+        DeliveryAddressDto: {
+            address: string;
+            building?: string | null;
+            city: string;
+            name: string;
+            pref: string;
+            telNumber: string;
+            zip: string;
+        };
+        /** @description One sale to deliver. */
+        DeliveryDto: {
+            additional?: components["schemas"]["AnswerDto"] | null;
+            address?: components["schemas"]["DeliveryAddressDto"] | null;
+            /** @description When the support was placed (ISO 8601, Tokyo time). */
+            createdAt: string;
+            delivery: components["schemas"]["DeliveryStatusDto"];
+            /** @description The name given for the walls; null when none. */
+            displayname?: string | null;
+            email: string;
+            /** Format: int32 */
+            lot: number;
+            /** @description 支払い済み, or 支払い済み（一部返金）. */
+            paymentLabel: string;
+            /**
+             * Format: int32
+             * @description 1 card, 2 bank transfer.
+             */
+            paymentType: number;
+            /** Format: int64 */
+            refundedAmount: number;
+            /** Format: int64 */
+            returnId: number;
+            returnTitle: string;
+            /** Format: int64 */
+            saleId: number;
+            /**
+             * Format: int64
+             * @description What was paid, tax included, and refunded of it (a partly refunded sale keeps its return).
+             */
+            total: number;
+            /**
+             * Format: int64
+             * @description The supporter's account (a guest has one too).
+             */
+            userId: number;
+        };
+        /** @description One page of a project's sales to deliver, oldest support first. */
+        DeliveryListResponse: {
+            deliveries: components["schemas"]["DeliveryDto"][];
+            /** Format: int32 */
+            page: number;
+            /** Format: int32 */
+            perPage: number;
+            project: components["schemas"]["DeliveryProjectDto"];
+            /** @description Every return of the project, in its order. */
+            returns: components["schemas"]["DeliveryReturnDto"][];
+            /**
+             * Format: int64
+             * @description Sales that match the filter, on every page.
+             */
+            total: number;
+        };
+        DeliveryProjectDto: {
+            /** Format: int64 */
+            id: number;
+            title: string;
+        };
+        /** @description A return of the project, for the filter, with its counts. */
+        DeliveryReturnDto: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            shipped: number;
+            title: string;
+            /**
+             * Format: int64
+             * @description Its sales to deliver (paid, not refunded in full), and how many of them are shipped.
+             */
+            toDeliver: number;
+        };
+        /**
+         * @description `unshipped` (未発送) or `shipped` (発送済み).
+         * @enum {string}
+         */
+        DeliveryStateDto: "unshipped" | "shipped";
+        /** @description A sale's delivery, as the admin list and the supporter's payment history show it. */
+        DeliveryStatusDto: {
+            /** @description 未発送 or 発送済み. */
+            label: string;
+            /** @description The operator's note (carrier, tracking number); null when none. */
+            note?: string | null;
+            /**
+             * Format: date
+             * @description The day it was shipped (Asia/Tokyo); null while 未発送.
+             */
+            shippedOn?: string | null;
+            state: components["schemas"]["DeliveryStateDto"];
+        };
         DetailResponse: {
             project: components["schemas"]["ProjectDetailDto"];
         };
@@ -2537,6 +2685,7 @@ export interface components {
             bankTransfer: components["schemas"]["BankTransferDto"] | null;
             /** @description ISO 8601, Tokyo time. */
             created_at: string;
+            delivery: components["schemas"]["DeliveryStatusDto"] | null;
             displayname: components["schemas"]["OwnDisplayNameDto"] | null;
             /** Format: int64 */
             id: number;
@@ -2749,6 +2898,37 @@ export interface components {
             link: string | null;
             name: string;
             src: string | null;
+        };
+        /** @description What the operator sets. */
+        MarkDeliveriesInput: {
+            /** @description Carrier or tracking number for the supporter: one line, at most 200 characters. */
+            note?: string | null;
+            /** @description The sales, 1 to 500, all of this project and to deliver (else nothing changes). */
+            saleIds: number[];
+            /**
+             * Format: date
+             * @description Required for `shipped`: the day it was shipped, not after today (Asia/Tokyo).
+             */
+            shippedOn?: string | null;
+            state: components["schemas"]["DeliveryStateDto"];
+        };
+        /** @description What the request did. */
+        MarkDeliveriesResponse: {
+            /**
+             * Format: int32
+             * @description Sales whose state changed.
+             */
+            changed: number;
+            /**
+             * Format: int32
+             * @description Supporters mailed: each sale's step from 未発送 to 発送済み.
+             */
+            mailed: number;
+            /**
+             * Format: int32
+             * @description Sales that were in that state already (marking again changes and mails nothing).
+             */
+            unchanged: number;
         };
         /** @description What the operator saw and did. */
         MarkPaidInput: {
@@ -4858,6 +5038,147 @@ export interface operations {
                 };
             };
             /** @description `validation_failed` with every refused field (`errors`, e.g. `faqs.0.answer`: '回答を入力してください。', `owner.links.0.url`: 'リンク先はhttp://またはhttps://で始まるURLを入力してください。'); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_deliveries: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default), at most 20,000; 50 sales a page. */
+                page?: number;
+                /** @description Only this return's sales. */
+                returnId?: number;
+                /** @description `all` (default), `unshipped` or `shipped`. */
+                state?: "all" | "unshipped" | "shipped";
+            };
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryListResponse"];
+                };
+            };
+            /** @description `malformed_request`: a parameter that does not parse; `validation_failed`: `page` out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mark_deliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkDeliveriesInput"];
+            };
+        };
+        responses: {
+            /** @description What changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarkDeliveriesResponse"];
+                };
+            };
+            /** @description `validation_failed` on `saleIds` ('発送状況を変更する支援を選択してください。', '一度に変更できるのは500件までです。', a sale not to deliver), `shippedOn` ('発送日を入力してください。', '発送日に未来の日付は指定できません。') or `note`; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_deliveries: {
+        parameters: {
+            query?: {
+                /** @description From 1 (default), at most 20,000; 50 sales a page. */
+                page?: number;
+                /** @description Only this return's sales. */
+                returnId?: number;
+                /** @description `all` (default), `unshipped` or `shipped`. */
+                state?: "all" | "unshipped" | "shipped";
+            };
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV file (`deliveries-{id}.csv`) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description `malformed_request`: a parameter that does not parse */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -28,6 +28,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   bankTransfer: null,
   refundedAmount: 0,
   refundingAmount: 0,
+  delivery: null,
   ...overrides,
 });
 
@@ -206,6 +207,25 @@ describe('EditPaymentList', () => {
 
     expect(await screen.findByText(PAYMENT_LIST_MESSAGES.displaynameSaved)).toBeInTheDocument();
     expect(bodies).toEqual([{ id: 31, displayname: 'ぐんまちゃん' }]);
+  });
+  it('shows whether the return is shipped, with the day and the tracking note', async () => {
+    loginAs();
+    serveSales([
+      sale({
+        id: 51,
+        delivery: { state: 'shipped', label: '発送済み', shippedOn: '2026-11-27', note: 'ヤマト運輸 1234-5678' },
+      }),
+      sale({ id: 52, return: { title: 'ばらの苗' }, delivery: { state: 'unshipped', label: '未発送', shippedOn: null, note: null } }),
+      sale({ id: 53, return: { title: '入金待ちのリターン' }, status: 'awaiting_bank_transfer', statusLabel: '入金待ち（銀行振込）' }),
+    ]);
+    renderApp('/edit/payment-list');
+
+    const list = await screen.findByRole('list', { name: 'お支払い履歴の一覧' });
+    const [shipped, unshipped, awaiting] = within(list).getAllByRole('listitem');
+    expect(within(shipped!).getByText('発送状況').nextSibling).toHaveTextContent('発送済み（2026年11月27日 発送）発送メモ：ヤマト運輸 1234-5678');
+    expect(within(shipped!).getByText('2026年11月27日')).toHaveAttribute('datetime', '2026-11-27');
+    expect(within(unshipped!).getByText('発送状況').nextSibling).toHaveTextContent(/^未発送$/);
+    expect(within(awaiting!).queryByText('発送状況')).not.toBeInTheDocument();
   });
 });
 

@@ -9,7 +9,7 @@ import { useMySalesQuery, useUpdateDisplaynameMutation, type Sale } from '../api
 import { AccountPage } from '../components/AccountPage';
 import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
 import { formatTaxedPrice, formatYen } from '@/lib/format';
-import { formatDate } from '../format';
+import { formatDate, formatJapaneseDate } from '../format';
 
 export const PAYMENT_LIST_MESSAGES = {
   empty: '現在お支払いの履歴はございません。',
@@ -156,6 +156,22 @@ function SaleItem({ sale }: { sale: Sale }) {
             <dt>お振込先</dt>
             <dd>
               <BankTransferDetails bank={sale.bankTransfer} />
+            </dd>
+          </div>
+        )}
+        {sale.delivery && (
+          <div>
+            <dt>発送状況</dt>
+            <dd className="sale__delivery">
+              <span className="sale__delivery-state">{sale.delivery.label}</span>
+              {sale.delivery.shippedOn && (
+                <span>
+                  {'（'}
+                  <time dateTime={sale.delivery.shippedOn}>{formatJapaneseDate(sale.delivery.shippedOn)}</time>
+                  {' 発送）'}
+                </span>
+              )}
+              {sale.delivery.note && <span className="sale__delivery-note">{`発送メモ：${sale.delivery.note}`}</span>}
             </dd>
           </div>
         )}

@@ -10,5 +10,6 @@ export { AdminRefundDetail } from '../AdminRefundDetail';
 export { AdminProjects } from '../AdminProjects';
 export { AdminProjectEdit, AdminProjectNew } from '../AdminProjectEdit';
 export { AdminProjectPreview } from '../AdminProjectPreview';
+export { AdminDeliveries } from '../AdminDeliveries';
 export { AdminPayouts } from '../AdminPayouts';
 export { AdminPayoutStatement } from '../AdminPayoutStatement';

@@ -1,0 +1,1 @@
+DROP TABLE sale_deliveries;
