@@ -815,6 +815,8 @@ fn projects(files: &Files<'_>, today: NaiveDate) -> anyhow::Result<Vec<DemoProje
         period_end: today + Duration::days(60),
         main_image_url: main,
         is_donation: true,
+        // Paid to the fund a month after the end (terms §9: a donation project is paid on the date set on it).
+        donation_payout_date: Some(today + Duration::days(90)),
         tax_includes: true,
         bank: Some(DemoBank {
             bank: "群馬中央銀行".into(),

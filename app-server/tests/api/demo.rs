@@ -8,7 +8,7 @@ use adapters_postgres::demo::{DemoProject, DemoReturn, DemoSet};
 use adapters_postgres::testing::TestDatabase;
 use app_server::config::Settings;
 use chrono::{Datelike, NaiveDate};
-use domain::authoring::{check_return, check_terms, ProjectTerms, ReturnTerms, TaxHandling};
+use domain::authoring::{check_return, check_terms, publish_problems, ProjectTerms, ReturnTerms, TaxHandling};
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
@@ -133,7 +133,7 @@ fn project_terms(p: &DemoProject) -> ProjectTerms {
         area_id: None,
         category_id: None,
         owner_email: None,
-        donation_payout_date: None,
+        donation_payout_date: p.donation_payout_date,
     }
 }
 
@@ -163,6 +163,11 @@ fn the_operators_screens_would_accept_every_demo_project_and_return_as_it_stands
         assert!(checked.is_ok(), "{}: {:?}", p.slug, checked.err());
         assert_eq!(checked.unwrap(), project_terms(p), "{}: the screens would store it otherwise", p.slug);
         assert_eq!(adapters_http::html::sanitize(&p.content), p.content, "{}: the story as stored", p.slug);
+        // An open project could be published as it stands (a donation project with its payout date).
+        if p.period_end >= today {
+            let problems = publish_problems(&project_terms(p), p.returns.len(), today, today);
+            assert!(problems.is_empty(), "{}: {problems:?}", p.slug);
+        }
         for r in &p.returns {
             let taken: i64 = p.sales.iter().filter(|s| s.return_slug == r.slug).map(|s| s.lot).sum();
             let checked = check_return(return_terms(r), i32::try_from(taken).unwrap());
