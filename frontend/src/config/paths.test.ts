@@ -18,6 +18,7 @@ describe('paths', () => {
         '/admin/refund/', '/admin/refund/:slug',
         // Ours: the operator's project screens.
         '/admin/projects/', '/admin/projects/new', '/admin/projects/:id/', '/admin/projects/:id/preview',
+        '/admin/projects/:id/deliveries',
         // Ours: payouts to the owners of successful projects.
         '/admin/payouts/', '/admin/payouts/:id/',
         // Ours: the opt-out link of mass mail (特定電子メール法).
@@ -26,7 +27,7 @@ describe('paths', () => {
         '/account/receipts/:saleId', '/receipt/:token',
       ]),
     );
-    expect(patterns).toHaveLength(42);
+    expect(patterns).toHaveLength(43);
   });
 
   it('builds project links with an optional hash anchor', () => {
