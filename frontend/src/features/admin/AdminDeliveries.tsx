@@ -21,6 +21,7 @@ import { formatCount, formatDay, formatInstant, formatYen, tokyoDay } from './fo
 import { AdminField } from './projects/fields';
 import { fieldMessagesOf, oneLine, type FieldMessages } from './projects/rules';
 import './deliveries/deliveries.css';
+import { ActionNotice, type ActionMessage } from './components/ActionNotice';
 
 const STATE_FILTERS: readonly { value: DeliveryFilter; label: string }[] = [
   { value: 'all', label: 'すべて' },
@@ -30,8 +31,6 @@ const STATE_FILTERS: readonly { value: DeliveryFilter; label: string }[] = [
 
 const MARK_FIELDS = ['saleIds', 'shippedOn', 'note'] as const;
 type MarkField = (typeof MARK_FIELDS)[number];
-
-type Message = { tone: 'success' | 'error'; text: string } | null;
 
 /** What the dialog changes: these sales, to 発送済み (with a day and a note) or back to 未発送. */
 interface MarkRequest {
@@ -244,7 +243,7 @@ export function AdminDeliveries() {
   const [page, setPage] = useState(1);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [request, setRequest] = useState<MarkRequest | null>(null);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const { data, isLoading, isFetching, isError, error, refetch } = useDeliveriesQuery(
     { projectId: projectId ?? 0, returnId, state, page },
     { skip: projectId === null },
@@ -354,18 +353,7 @@ export function AdminDeliveries() {
           {`選択した${formatCount(chosen.length)}件を発送済みにする`}
         </button>
       </div>
-      <div aria-live="polite">
-        {message?.tone === 'success' && (
-          <Notice tone="success">
-            <p>{message.text}</p>
-          </Notice>
-        )}
-      </div>
-      {message?.tone === 'error' && (
-        <Notice tone="error">
-          <p>{message.text}</p>
-        </Notice>
-      )}
+      <ActionNotice message={message} />
       {isError && <LoadError message={getErrorMessage(error)} onRetry={() => void refetch()} />}
       {rows.length === 0 ? (
         <p className="admin-empty">{DELIVERY_MESSAGES.empty}</p>

@@ -1,14 +1,12 @@
 import { useId, useState } from 'react';
 import { LoadError } from '@/components/form/LoadError';
-import { Notice } from '@/components/form/Notice';
 import { getErrorMessage } from '@/lib/apiError';
 import { useAdminCommentsQuery, useHideCommentMutation, useShowCommentMutation } from '../api/projectsApi';
 import { formatInstant } from '../format';
 import { HideReasonDialog } from './HideReasonDialog';
 import { PROJECT_MESSAGES } from './rules';
 import type { AdminComment } from './types';
-
-type Message = { tone: 'success' | 'error'; text: string } | null;
+import { ActionNotice, type ActionMessage } from '../components/ActionNotice';
 
 const HIDE_FAILED = 'コメントを非表示にできませんでした。時間をおいて再度お試しください。';
 
@@ -98,7 +96,7 @@ export function Comments({ projectId }: { projectId: number }) {
   const titleId = useId();
   const { data: comments, isError, error, refetch } = useAdminCommentsQuery(projectId);
   const [hiding, setHiding] = useState<AdminComment | null>(null);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const [show, { isLoading: showing }] = useShowCommentMutation();
 
   const reshow = async (comment: AdminComment) => {
@@ -144,18 +142,7 @@ export function Comments({ projectId }: { projectId: number }) {
       <h2 id={titleId} className="admin-section__title">
         応援コメント
       </h2>
-      <div aria-live="polite">
-        {message?.tone === 'success' && (
-          <Notice tone="success">
-            <p>{message.text}</p>
-          </Notice>
-        )}
-      </div>
-      {message?.tone === 'error' && (
-        <Notice tone="error">
-          <p>{message.text}</p>
-        </Notice>
-      )}
+      <ActionNotice message={message} />
       {body}
       {hiding && (
         <HideDialog

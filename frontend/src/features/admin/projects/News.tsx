@@ -8,6 +8,7 @@ import { formatInstant } from '../format';
 import { AdminField } from './fields';
 import { fieldMessagesOf, type FieldMessages } from './rules';
 import type { AdminNews, AdminProject, NewsInput } from './types';
+import { ActionNotice, type ActionMessage } from '../components/ActionNotice';
 
 const RichTextEditor = lazy(() => import(/* webpackChunkName: "rich-text" */ '../components/RichTextEditor'));
 
@@ -339,18 +340,7 @@ export function News({ project }: { project: AdminProject }) {
       <h2 id={titleId} className="admin-section__title">
         活動報告
       </h2>
-      <div aria-live="polite">
-        {message?.tone === 'success' && (
-          <Notice tone="success">
-            <p>{message.text}</p>
-          </Notice>
-        )}
-      </div>
-      {message?.tone === 'error' && (
-        <Notice tone="error">
-          <p>{message.text}</p>
-        </Notice>
-      )}
+      <ActionNotice message={message} />
       {editing === null ? (
         <p>
           <button

@@ -1,5 +1,4 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { Notice } from '@/components/form/Notice';
 import { Phrase } from '@/components/Phrase';
 import { getErrorMessage } from '@/lib/apiError';
 import {
@@ -13,9 +12,9 @@ import { formatCount, formatYen } from '../format';
 import { ReturnForm } from './ReturnForm';
 import { PRICE_TAX_NOTE, PROJECT_MESSAGES, movedOrder, returnTypeLabel } from './rules';
 import type { AdminProject, AdminReturn, ReturnInput } from './types';
+import { ActionNotice, type ActionMessage } from '../components/ActionNotice';
 
 type Editing = { kind: 'new' } | { kind: 'edit'; ret: AdminReturn } | null;
-type Message = { tone: 'success' | 'error'; text: string } | null;
 /** The button to give the focus back to once the list shows `order`. */
 type Refocus = { id: number; step: -1 | 1; order: string } | null;
 
@@ -136,7 +135,7 @@ function ReturnItem({
 export function Returns({ project }: { project: AdminProject }) {
   const titleId = useId();
   const [editing, setEditing] = useState<Editing>(null);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const [deleting, setDeleting] = useState<AdminReturn | null>(null);
   const [refocus, setRefocus] = useState<Refocus>(null);
   const addButton = useRef<HTMLButtonElement>(null);
@@ -205,18 +204,7 @@ export function Returns({ project }: { project: AdminProject }) {
       <h2 id={titleId} className="admin-section__title">
         リターン
       </h2>
-      <div aria-live="polite">
-        {message?.tone === 'success' && (
-          <Notice tone="success">
-            <p>{message.text}</p>
-          </Notice>
-        )}
-      </div>
-      {message?.tone === 'error' && (
-        <Notice tone="error">
-          <p>{message.text}</p>
-        </Notice>
-      )}
+      <ActionNotice message={message} />
       {returns.length === 0 ? (
         <p className="admin-empty">{PROJECT_MESSAGES.noReturns}</p>
       ) : (

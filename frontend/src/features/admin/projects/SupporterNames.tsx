@@ -1,6 +1,5 @@
 import { useId, useState } from 'react';
 import { LoadError } from '@/components/form/LoadError';
-import { Notice } from '@/components/form/Notice';
 import { getErrorMessage } from '@/lib/apiError';
 import {
   useAdminSupportersQuery,
@@ -11,8 +10,7 @@ import { formatInstant, formatYen } from '../format';
 import { HideReasonDialog } from './HideReasonDialog';
 import { PROJECT_MESSAGES } from './rules';
 import type { AdminSupporter } from './types';
-
-type Message = { tone: 'success' | 'error'; text: string } | null;
+import { ActionNotice, type ActionMessage } from '../components/ActionNotice';
 
 const HIDE_FAILED = '名前を匿名にできませんでした。時間をおいて再度お試しください。';
 
@@ -66,7 +64,7 @@ export function SupporterNames({ projectId }: { projectId: number }) {
   const titleId = useId();
   const { data: supporters, isError, error, refetch } = useAdminSupportersQuery(projectId);
   const [hiding, setHiding] = useState<AdminSupporter | null>(null);
-  const [message, setMessage] = useState<Message>(null);
+  const [message, setMessage] = useState<ActionMessage>(null);
   const [hide] = useHideSupporterNameMutation();
   const [show, { isLoading: showing }] = useShowSupporterNameMutation();
 
@@ -116,18 +114,7 @@ export function SupporterNames({ projectId }: { projectId: number }) {
       <p className="admin-note">
         不適切な名前は、支援者一覧・スポンサー欄・応援コメントで「匿名」と表示できます（利用規約第18条）。
       </p>
-      <div aria-live="polite">
-        {message?.tone === 'success' && (
-          <Notice tone="success">
-            <p>{message.text}</p>
-          </Notice>
-        )}
-      </div>
-      {message?.tone === 'error' && (
-        <Notice tone="error">
-          <p>{message.text}</p>
-        </Notice>
-      )}
+      <ActionNotice message={message} />
       {body}
       {hiding && (
         <HideReasonDialog
