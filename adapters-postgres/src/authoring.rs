@@ -20,7 +20,7 @@ use ports::catalog::PaidSum;
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{corrupt, stored_id};
+use crate::sql_rules::{corrupt, project_exists, stored_id};
 use crate::PgPool;
 
 /// `returns.flag` from this value up hides a return (`domain::returns::is_hidden`).
@@ -199,15 +199,6 @@ struct LockedPublication {
     published_at: Option<DateTime<Utc>>,
     #[diesel(sql_type = Int2)]
     end_extensions: i16,
-}
-
-fn project_exists(conn: &mut PgConnection, id: ProjectId) -> Result<bool, RepoError> {
-    Ok(sql_query("SELECT id FROM projects WHERE id = $1")
-        .bind::<BigInt, _>(id.get())
-        .get_result::<IdRow>(conn)
-        .optional()
-        .map_err(map_diesel)?
-        .is_some())
 }
 
 fn return_of_project(conn: &mut PgConnection, project: ProjectId, ret: ReturnId) -> Result<bool, RepoError> {

@@ -10,7 +10,7 @@ use ports::admin::moderation::{CommentModerationRepository, ModeratedComment};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{name_hidden_by_operator, stored_id, trim};
+use crate::sql_rules::{name_hidden_by_operator, require_project, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -91,13 +91,7 @@ impl TryFrom<CommentRow> for ModeratedComment {
 impl CommentModerationRepository for PgCommentModeration {
     async fn comments(&self, project: ProjectId) -> Result<Vec<ModeratedComment>, RepoError> {
         let rows: Vec<CommentRow> = with_conn(&self.pool, move |conn| {
-            let known = sql_query("SELECT id FROM projects WHERE id = $1")
-                .bind::<BigInt, _>(project.get())
-                .execute(conn)
-                .map_err(map_diesel)?;
-            if known == 0 {
-                return Err(RepoError::NotFound);
-            }
+            require_project(conn, project)?;
             sql_query(format!("{} WHERE c.project_id = $1 ORDER BY c.created_at DESC, c.id DESC", select()))
                 .bind::<BigInt, _>(project.get())
                 .load(conn)

@@ -17,7 +17,7 @@ use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
 use crate::mass_mail::in_transaction;
-use crate::sql_rules::{corrupt, counts_toward_totals};
+use crate::sql_rules::{corrupt, counts_toward_totals, require_project};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -213,14 +213,7 @@ impl ProjectNewsRepository for PgProjectNews {
     ) -> Result<i64, RepoError> {
         let terms = terms.clone();
         with_conn(&self.pool, move |conn| {
-            let exists = sql_query("SELECT id FROM projects WHERE id = $1")
-                .bind::<BigInt, _>(project.get())
-                .get_result::<IdRow>(conn)
-                .optional()
-                .map_err(map_diesel)?;
-            if exists.is_none() {
-                return Err(RepoError::NotFound);
-            }
+            require_project(conn, project)?;
             let row = sql_query(
                 "INSERT INTO project_news (project_id, title, description, published_at, audience, return_ids, \
                    mail_supporters, updated_by, created_at, updated_at) \

@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use domain::ids::NotAnId;
+use diesel::sql_types::BigInt;
+use diesel::{sql_query, PgConnection, RunQueryDsl};
+use domain::ids::{NotAnId, ProjectId};
 use domain::payment::SaleStatus;
 use domain::refund::RefundFlag;
 use ports::payments::gateway::SubscriptionState;
@@ -138,6 +140,24 @@ static WHITESPACE: LazyLock<String> = LazyLock::new(|| {
 /// pages then show them as 匿名, as if they had asked for it.
 pub(crate) fn name_hidden_by_operator(project: &str, user: &str) -> String {
     format!("EXISTS (SELECT 1 FROM supporter_name_hidings h WHERE h.project_id = {project} AND h.user_id = {user})")
+}
+
+/// Whether project `id` exists, in whatever state (the operators' screens read drafts too).
+pub(crate) fn project_exists(conn: &mut PgConnection, id: ProjectId) -> Result<bool, RepoError> {
+    let found = sql_query("SELECT id FROM projects WHERE id = $1")
+        .bind::<BigInt, _>(id.get())
+        .execute(conn)
+        .map_err(crate::error::map_diesel)?;
+    Ok(found > 0)
+}
+
+/// `NotFound` unless project `id` exists.
+pub(crate) fn require_project(conn: &mut PgConnection, id: ProjectId) -> Result<(), RepoError> {
+    if project_exists(conn, id)? {
+        Ok(())
+    } else {
+        Err(RepoError::NotFound)
+    }
 }
 
 /// `expr` trimmed exactly as `str::trim` trims.

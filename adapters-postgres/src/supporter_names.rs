@@ -14,7 +14,7 @@ use ports::RepoError;
 use std::sync::LazyLock;
 
 use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::{stored_id, trim};
+use crate::sql_rules::{require_project, stored_id, trim};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -85,13 +85,7 @@ static SUPPORTERS: LazyLock<String> = LazyLock::new(|| {
 impl SupporterNameRepository for PgSupporterNames {
     async fn supporters(&self, project: ProjectId) -> Result<Vec<ModeratedSupporter>, RepoError> {
         let rows: Vec<SupporterRow> = with_conn(&self.pool, move |conn| {
-            let known = sql_query("SELECT id FROM projects WHERE id = $1")
-                .bind::<BigInt, _>(project.get())
-                .execute(conn)
-                .map_err(map_diesel)?;
-            if known == 0 {
-                return Err(RepoError::NotFound);
-            }
+            require_project(conn, project)?;
             sql_query(format!("{} AND t.supports > 0 ORDER BY t.amount DESC, t.user_id LIMIT $2", SUPPORTERS.as_str()))
                 .bind::<BigInt, _>(project.get())
                 .bind::<BigInt, _>(SUPPORTER_LIST_LIMIT)
