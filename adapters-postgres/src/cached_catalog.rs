@@ -44,6 +44,10 @@ pub struct CachedCatalogRepository<R, C> {
     inner: Arc<R>,
     clock: C,
     projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
+    /// Without a TTL: every project as last read, with the catalog version
+    /// read before them, kept while storage reports the same version.
+    checked_projects: tokio::sync::Mutex<Option<(i64, Arc<Vec<ProjectRecord>>)>>,
+    caching: bool,
     taxonomy: TtlCache<(), Arc<Taxonomy>>,
     sums: TtlCache<(), Arc<HashMap<ProjectId, PaidSum>>>,
     sum_all: TtlCache<(), PaidSum>,
@@ -65,6 +69,8 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             inner: Arc::new(inner),
             clock,
             projects: support_cache(ttl),
+            checked_projects: tokio::sync::Mutex::new(None),
+            caching: ttl > Duration::zero(),
             // Reference data, changed by migrations only.
             taxonomy: TtlCache::new(ttl),
             sums: support_cache(ttl),
@@ -83,6 +89,25 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
 
     fn inner(&self) -> Arc<R> {
         Arc::clone(&self.inner)
+    }
+
+    /// Every project exactly as storage holds them now, without a TTL: one
+    /// small read of the catalog version per call, and every project read
+    /// again only when it changed (reading them all on every page view was
+    /// most of an uncached read's time). The lock makes a burst after a
+    /// change read them once.
+    async fn projects_as_stored(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
+        let version = self.inner.catalog_version().await?;
+        let mut held = self.checked_projects.lock().await;
+        if let Some((read_at, projects)) = held.as_ref() {
+            if *read_at == version {
+                return Ok(Arc::clone(projects));
+            }
+        }
+        // The version was read first: a change made while reading is seen by the next call.
+        let projects = self.inner.projects().await?;
+        *held = Some((version, Arc::clone(&projects)));
+        Ok(projects)
     }
 }
 
@@ -103,10 +128,17 @@ fn owned<T: Clone>(list: Shared<T>) -> Vec<T> {
 #[async_trait]
 impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatalogRepository<R, C> {
     async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
+        if !self.caching {
+            return self.projects_as_stored().await;
+        }
         // Shared, not copied: every list and search reads the whole catalog.
         let inner = self.inner();
         let fetch = async move { inner.projects().await };
         self.projects.get_or_fetch((), self.clock.now(), fetch).await
+    }
+
+    async fn catalog_version(&self) -> Result<i64, RepoError> {
+        self.inner.catalog_version().await
     }
 
     async fn taxonomy(&self) -> Result<Taxonomy, RepoError> {
@@ -246,6 +278,22 @@ mod tests {
 
         repo.paid_sum_project(ProjectId(1)).await.unwrap();
         repo.paid_sum_project(ProjectId(1)).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn without_a_ttl_every_project_is_read_again_only_when_the_catalog_version_changes() {
+        let mut repo = MockCatalogRepository::new();
+        let versions = Arc::new(std::sync::Mutex::new(vec![7, 7, 8]));
+        let next = Arc::clone(&versions);
+        repo.expect_catalog_version().times(3).returning(move || Ok(next.lock().unwrap().remove(0)));
+        // Two reads of storage in all: the mock fails the test on a third.
+        repo.expect_projects().times(2).returning(|| Ok(Arc::new(vec![])));
+        let repo = CachedCatalogRepository::new(repo, clock(), Duration::zero());
+
+        let first = repo.projects().await.unwrap();
+        assert!(Arc::ptr_eq(&first, &repo.projects().await.unwrap()), "same version: the list held is answered");
+        assert!(!Arc::ptr_eq(&first, &repo.projects().await.unwrap()), "an edit bumped the version: read again");
+        assert!(versions.lock().unwrap().is_empty());
     }
 
     #[tokio::test]

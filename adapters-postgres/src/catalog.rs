@@ -710,6 +710,20 @@ impl CatalogRepository for PgCatalogRepository {
         with_conn(&self.pool, load_taxonomy).await
     }
 
+    async fn catalog_version(&self) -> Result<i64, RepoError> {
+        #[derive(QueryableByName)]
+        struct VersionRow {
+            #[diesel(sql_type = BigInt)]
+            version: i64,
+        }
+        with_conn(&self.pool, |conn| {
+            let row: VersionRow =
+                sql_query("SELECT version FROM catalog_version").get_result(conn).map_err(map_diesel)?;
+            Ok(row.version)
+        })
+        .await
+    }
+
     async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
         with_conn(&self.pool, |conn| {
             let rows: Vec<ProjectSumRow> =

@@ -335,3 +335,54 @@ async fn search_texts_hold_public_returns_and_follow_edits_across_reads() {
     };
     assert_eq!(two(&second), two(&first));
 }
+
+/// `catalog_version` is what lets a server without a cache keep every project in memory: each edit
+/// that changes what `projects` answers must change it, and a support of an open project must not
+/// (or every sale would make every server read every project again).
+#[tokio::test]
+async fn every_edit_the_project_index_shows_changes_the_catalog_version_and_a_support_does_not() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    fixtures(&db.url);
+    let repo = PgCatalogRepository::new(pool);
+    let edits = [
+        "UPDATE projects SET title = '新しい題名' WHERE id = 1",
+        "UPDATE project_publications SET published_at = '2026-01-02T03:04:05Z' WHERE project_id = 1",
+        "INSERT INTO project_slider_images (project_id, position, src, alt) VALUES (1, 1, '/media/a.jpg', '畑')",
+        "INSERT INTO project_owners (project_id, name) VALUES (1, '前橋農園')",
+        "INSERT INTO project_owner_links (project_id, position, label, url) VALUES (1, 1, '公式', 'https://example.jp')",
+        "INSERT INTO project_faqs (project_id, position, question, answer) VALUES (1, 1, '送料は？', '無料です。')",
+        "INSERT INTO project_slug_redirects (old_slug, project_id) VALUES ('p1-old', 1)",
+        // The migrations list the prefecture's municipalities and the categories.
+        "UPDATE projects SET area_id = (SELECT min(id) FROM areas), category_id = (SELECT min(id) FROM categories) \
+           WHERE id = 1",
+        "UPDATE areas SET name = '新しい町' WHERE id = (SELECT min(id) FROM areas)",
+        "UPDATE categories SET name = '新しい分類' WHERE id = (SELECT min(id) FROM categories)",
+        "UPDATE returns SET title = 'バラの苗' WHERE id = 1",
+        "INSERT INTO returns (id, project_id, slug, return_type, title, price, flag, position) \
+           VALUES (6, 1, 'r6', 0, '新しいリターン', 500, 0, 9)",
+        "INSERT INTO project_closings (project_id, outcome, goal, counted, pending, checked_at, decided_at) \
+           VALUES (1, 'failed', 100000, 3000, 0, now(), now())",
+    ];
+    for edit in edits {
+        let before = (repo.catalog_version().await.unwrap(), repo.projects().await.unwrap());
+        exec(&db.url, edit);
+        let after = (repo.catalog_version().await.unwrap(), repo.projects().await.unwrap());
+        assert_ne!(before.1, after.1, "the edit shows in the index: {edit}");
+        assert_ne!(before.0, after.0, "so it changes the version: {edit}");
+    }
+
+    // A support of the open project 2, paid: the index holds nothing of it.
+    let version = repo.catalog_version().await.unwrap();
+    sale(&db.url, 10, 2, 5, 1, 1000, 1, Pending);
+    exec(&db.url, "UPDATE sales SET status = 'succeeded', paid_at = now(), updated_at = now() WHERE id = 10");
+    assert_eq!(repo.catalog_version().await.unwrap(), version, "a support of an open project");
+
+    // A paid sale of the closed project 1 is a refund still to make; refunding it changes the page.
+    sale(&db.url, 11, 1, 1, 1, 1000, 3, Succeeded);
+    exec(&db.url, "UPDATE sales SET flag = 1 WHERE id = 11");
+    let before = (repo.catalog_version().await.unwrap(), repo.projects().await.unwrap());
+    exec(&db.url, "UPDATE sales SET refunded_amount = total, flag = 11 WHERE id = 11");
+    let after = (repo.catalog_version().await.unwrap(), repo.projects().await.unwrap());
+    assert_ne!(before.1, after.1, "refunds left on the closed project's page");
+    assert_ne!(before.0, after.0);
+}

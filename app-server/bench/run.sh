@@ -157,7 +157,16 @@ measure() {
     tps="$(pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-$label.sql" "$DATABASE_URL" 2>/dev/null \
         | awk '/^tps/ { printf "%.0f", $3 }')"
     ratio="$(awk -v a="$rps" -v b="$tps" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')"
-    printf '%-12s %9s %8s %8s %8s %8s %11s %7s  %s' "$label" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors"
+    printf '%-18s %9s %8s %8s %8s %8s %11s %7s  %s' "$label" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors"
+}
+
+# start_server [env...]: (re)starts the release server with extra environment, waits until it is ready.
+start_server() {
+    [ -n "$SERVER_PID" ] && { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true; }
+    env "$@" APP_PORT="$PORT" PUBLIC_URL="http://127.0.0.1:$PORT" DATABASE_POOL_SIZE="$POOL_SIZE" \
+        "$BIN" >>"$OUT/server.log" 2>&1 &
+    SERVER_PID=$!
+    for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
 }
 
 RESULTS=()
@@ -165,11 +174,33 @@ for name in "${ORDER[@]}"; do
     RESULTS+=("$(measure "$name")")
 done
 
+# The same reads with the in-process cache off: every request reads PostgreSQL (the index of every project
+# is kept while the catalog version holds). Compared with pgbench's prepared primary-key select.
+UNCACHED_ORDER=(allSum sum detail information comments sponsors)
+start_server CATALOG_CACHE_TTL_MS=0
+UNCACHED=()
+for name in "${UNCACHED_ORDER[@]}"; do
+    UNCACHED+=("$(measure "$name" "$name-nocache")")
+done
+echo "SELECT id, slug FROM projects WHERE id = $PROJECT_ID;" >"$OUT/query-pk.sql"
+log "pgbench primary-key select (prepared)"
+PK_TPS="$(pgbench -n -M prepared -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-pk.sql" "$DATABASE_URL" 2>/dev/null \
+    | awk '/^tps/ { printf "%.0f", $3 }')"
+start_server
+
 echo
 echo "== Public reads: $SALES_PAID paid sales, release build, $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s --latency"
 echo "   (pgbench: the same SQL, -n -c $CONNECTIONS -j 2 -T $DURATION; ratio = HTTP req/s ÷ SQL tx/s)"
-printf '%-12s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
+printf '%-18s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
 printf '%s\n' "${RESULTS[@]}"
+echo
+echo "== The same reads with the cache off (CATALOG_CACHE_TTL_MS=0)"
+echo "   pgbench's prepared primary-key select on this server: $PK_TPS tx/s; pk = HTTP req/s ÷ that"
+printf '%-18s %9s %8s %8s %8s %8s %11s %7s  %5s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio pk
+for row in "${UNCACHED[@]}"; do
+    rps="$(awk '{ print $2 }' <<<"$row")"
+    printf '%s %5s\n' "$row" "$(awk -v a="$rps" -v b="$PK_TPS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
+done
 
 
 # --- Frontend: initial JS and Lighthouse -------------------------------------------------------------
@@ -189,10 +220,7 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
             || npm install --prefix "$BENCH_DIR" --no-audit --no-fund --loglevel=error >/dev/null
     fi
     # Serve the fresh build: restart the server so it reads the new index.html.
-    kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-    APP_PORT="$PORT" PUBLIC_URL="http://127.0.0.1:$PORT" "$BIN" >>"$OUT/server.log" 2>&1 &
-    SERVER_PID=$!
-    for _ in $(seq 1 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
+    start_server
     RUNS="${BENCH_LIGHTHOUSE_RUNS:-3}"
     lighthouse() {
         CHROME_PATH=/usr/lib/chromium/chromium "$BENCH_DIR/node_modules/.bin/lighthouse" "http://127.0.0.1:$PORT$1" \
@@ -236,7 +264,7 @@ if [ "$PROJECTS" -gt 0 ]; then
     echo
     echo "== Project list and keyword search: $PUBLIC_PROJECTS public projects ('バラ' finds $found), same wrk and pgbench"
     echo "   (every request filters, sorts and pages the whole in-memory catalog; SQL = the catalog's reload on a miss)"
-    printf '%-12s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
+    printf '%-18s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
     printf '%s\n' "${LIST_RESULTS[@]}"
 fi
 fi

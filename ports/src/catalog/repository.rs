@@ -246,6 +246,12 @@ pub trait CatalogRepository: Send + Sync {
     /// caching decorator may sit in front, docs/decisions.md).
     async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError>;
 
+    /// A number that MUST change (within the transaction that makes the
+    /// change) whenever anything `projects` answers may change, so a reader
+    /// that holds `projects` and the version it read before them may keep
+    /// using them while the version is the same. Costs one small read.
+    async fn catalog_version(&self) -> Result<i64, RepoError>;
+
     /// The areas and categories, each by `position` then id (empty lists when there is none).
     async fn taxonomy(&self) -> Result<Taxonomy, RepoError>;
 
