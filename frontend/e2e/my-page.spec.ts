@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { registeredMember, storedToken } from './accounts';
+import { registeredMember } from './accounts';
 import {
   chooseMethod,
   expectStep,
@@ -34,9 +34,9 @@ const tokyoToday = (): { iso: string; ja: string } => {
   return { iso: `${year}-${month}-${day}`, ja: `${Number(year)}年${Number(month)}月${Number(day)}日` };
 };
 
-const adminToken = async (request: APIRequestContext): Promise<string> => {
-  const response = await request.post('/v1/user/login', { data: { email: ADMIN, password: DEMO_PASSWORD } });
-  expect(response.ok()).toBeTruthy();
+const tokenOf = async (request: APIRequestContext, email: string, password: string): Promise<string> => {
+  const response = await request.post('/v1/user/login', { data: { email, password } });
+  expect(response.ok(), `login of ${email}`).toBeTruthy();
   return ((await response.json()) as { token: string }).token;
 };
 
@@ -58,7 +58,7 @@ const publishNews = async (
 test.use({ viewport: { width: 390, height: 844 } });
 
 test('a member sees their return 発送済み and the news they may read on my page at 390 px', async ({ page, request }) => {
-  await registeredMember(page, 'mypage');
+  const account = await registeredMember(page, 'mypage');
   await startSupport(page, ROSE, SEEDLING);
   await fillInfoStep(page, { displayname: 'マイページの会員', address: true });
   await chooseMethod(page, 'クレジットカード');
@@ -79,14 +79,14 @@ test('a member sees their return 発送済み and the news they may read on my p
 
   // The operator ships it and writes news: for the seedling's supporters, then for another return's (newer), and a
   // public item for tomorrow.
-  const member = (await storedToken(page))!;
+  const member = await tokenOf(request, account.email, account.password);
   const supports = await request.get('/v1/user/supports', { headers: { Authorization: `Bearer ${member}` } });
   const body = (await supports.json()) as { projects: { slug: string; saleIds: number[] }[] };
   const saleId = body.projects.find((p) => p.slug === ROSE)!.saleIds[0];
   const project = await projectDetail(request, ROSE);
   const seedling = project.returns.find((r) => r.title === SEEDLING)!.id;
   const other = project.returns.find((r) => r.title !== SEEDLING)!.id;
-  const admin = await adminToken(request);
+  const admin = await tokenOf(request, ADMIN, DEMO_PASSWORD);
   const today = tokyoToday();
   const shipped = await request.post(`/v1/admin/projects/${project.id}/deliveries`, {
     headers: { Authorization: `Bearer ${admin}` },

@@ -84,7 +84,9 @@ pub struct SupportedProject {
     pub returns: Vec<SupportedReturn>,
     /// The paid sales, newest first (each has a receipt).
     pub sales: Vec<SaleId>,
+    /// What the member paid for it, tax included.
     pub paid: Yen,
+    /// What has been paid back of that.
     pub refunded: Yen,
     pub last_supported_at: DateTime<Utc>,
     /// The newest news item the member may read; `None` when there is none or the project is not public.
