@@ -191,9 +191,16 @@ impl<R: FavouriteRepository, S: SupportedStore, C: Clock> Following for Followin
     }
 }
 
+/// A return's held sales while a line is put together: each sale's delivery state and lots.
+struct HeldReturn {
+    id: ReturnId,
+    title: String,
+    sales: Vec<(DeliveryState, i64)>,
+}
+
 /// One line from a project's paid sales (oldest first) and its public card, if it still has one.
 fn supported_line(record: SupportedRecord, card: Option<&ProjectCard>) -> SupportedProject {
-    let mut returns: Vec<(ReturnId, String, Vec<(DeliveryState, i64)>)> = Vec::new();
+    let mut returns: Vec<HeldReturn> = Vec::new();
     let mut paid = 0;
     let mut refunded = 0;
     let mut last_supported_at = None;
@@ -206,9 +213,13 @@ fn supported_line(record: SupportedRecord, card: Option<&ProjectCard>) -> Suppor
         }
         let state = sale.shipped_on.map_or(DeliveryState::Unshipped, |on| DeliveryState::Shipped { on, note: None });
         let lots = i64::from(sale.lot);
-        match returns.iter_mut().find(|(id, _, _)| *id == sale.return_id) {
-            Some((_, _, held)) => held.push((state, lots)),
-            None => returns.push((sale.return_id, sale.return_title.clone(), vec![(state, lots)])),
+        match returns.iter_mut().find(|held| held.id == sale.return_id) {
+            Some(held) => held.sales.push((state, lots)),
+            None => returns.push(HeldReturn {
+                id: sale.return_id,
+                title: sale.return_title.clone(),
+                sales: vec![(state, lots)],
+            }),
         }
     }
     SupportedProject {
@@ -218,10 +229,10 @@ fn supported_line(record: SupportedRecord, card: Option<&ProjectCard>) -> Suppor
         state: card.map(state_of),
         returns: returns
             .into_iter()
-            .map(|(_, title, held)| SupportedReturn {
-                title,
-                lots: held.iter().map(|(_, lots)| lots).sum(),
-                deliveries: held_lots(held.iter().map(|(state, lots)| (state, *lots))),
+            .map(|held| SupportedReturn {
+                lots: held.sales.iter().map(|(_, lots)| lots).sum(),
+                deliveries: held_lots(held.sales.iter().map(|(state, lots)| (state, *lots))),
+                title: held.title,
             })
             .collect(),
         sales: record.sales.iter().rev().map(|sale| sale.id).collect(),
