@@ -5,6 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
 use domain::closing::CampaignState;
+use domain::delivery::HeldLots;
 use domain::ids::ProjectId;
 use ports::following::{FavouriteCard, Following, FollowingError, SupportedProject, FAVOURITES_LIMIT};
 use serde::{Deserialize, Serialize};
@@ -168,11 +169,55 @@ async fn remove(
     Ok(Json(KeptResponse { kept: false }))
 }
 
-/// A return the caller supports in the project, its paid lots together.
+/// Lots of a return in one delivery state: `unshipped` (未発送) or `shipped` (発送済み on `shippedOn`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct HeldLotsDto {
+    #[schema(inline)]
+    state: HeldStateDto,
+    /// 未発送 or 発送済み.
+    label: String,
+    /// The day it was shipped (YYYY-MM-DD); null while 未発送.
+    #[schema(required = true, value_type = Option<String>, format = Date)]
+    shipped_on: Option<chrono::NaiveDate>,
+    lots: i64,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum HeldStateDto {
+    Unshipped,
+    Shipped,
+}
+
+impl From<HeldLots> for HeldLotsDto {
+    fn from(held: HeldLots) -> Self {
+        Self {
+            state: if held.shipped_on.is_some() { HeldStateDto::Shipped } else { HeldStateDto::Unshipped },
+            label: held.label().to_string(),
+            shipped_on: held.shipped_on,
+            lots: held.lots,
+        }
+    }
+}
+
+/// A return the caller holds in the project: the lots of its paid sales not refunded in full, and where they stand.
 #[derive(Debug, Serialize, ToSchema)]
 pub(crate) struct SupportedReturnDto {
     title: String,
     lots: i64,
+    /// One entry per shipping day (newest first), then 未発送; the lots of each add up to `lots`.
+    deliveries: Vec<HeldLotsDto>,
+}
+
+/// The newest news item of the project that the caller may read in full (never a scheduled one).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NewsHeadlineDto {
+    id: i64,
+    title: String,
+    /// ISO 8601, Tokyo time.
+    published_at: String,
 }
 
 /// One project the caller supports: every paid sale of it on one line.
@@ -190,7 +235,7 @@ pub(crate) struct SupportedProjectDto {
     /// 募集中, 終了, 成立 or 不成立; null when the project is no longer public.
     #[schema(required = true)]
     state_label: Option<String>,
-    /// In the order first supported.
+    /// In the order first supported; a return whose every sale was refunded in full is left out.
     returns: Vec<SupportedReturnDto>,
     /// The paid sales, newest first: each has a receipt at `/v1/user/receipts/{sale_id}`.
     sale_ids: Vec<i64>,
@@ -200,6 +245,9 @@ pub(crate) struct SupportedProjectDto {
     refunded: i64,
     /// ISO 8601, Tokyo time.
     last_supported_at: String,
+    /// Null when the caller may read none, or the project is no longer public.
+    #[schema(required = true)]
+    latest_news: Option<NewsHeadlineDto>,
 }
 
 impl From<SupportedProject> for SupportedProjectDto {
@@ -210,34 +258,82 @@ impl From<SupportedProject> for SupportedProjectDto {
             title: p.title,
             state: p.state.map(Into::into),
             state_label: p.state.map(|s| s.label().to_string()),
-            returns: p.returns.into_iter().map(|r| SupportedReturnDto { title: r.title, lots: r.lots }).collect(),
+            returns: p
+                .returns
+                .into_iter()
+                .map(|r| SupportedReturnDto {
+                    title: r.title,
+                    lots: r.lots,
+                    deliveries: r.deliveries.into_iter().map(Into::into).collect(),
+                })
+                .collect(),
             sale_ids: p.sales.into_iter().map(|s| s.get()).collect(),
             paid: p.paid.0,
             refunded: p.refunded.0,
             last_supported_at: iso(p.last_supported_at),
+            latest_news: p.latest_news.map(|n| NewsHeadlineDto {
+                id: n.id,
+                title: n.title,
+                published_at: iso(n.published_at),
+            }),
         }
     }
 }
 
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub(crate) struct SupportsResponse {
     projects: Vec<SupportedProjectDto>,
+    /// Supported projects on every page.
+    total: u64,
+    /// The page answered (the last one when a later page was asked for).
+    page: u32,
+    per_page: u32,
+}
+
+/// The highest page the list answers (20 projects a page).
+const MAX_SUPPORTS_PAGE: u32 = 1_000;
+const MSG_SUPPORTS_PAGE: &str = "pageには1から1000までの数を指定してください。";
+
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub(crate) struct SupportsQuery {
+    /// From 1 (default), at most 1,000; 20 projects a page.
+    #[param(minimum = 1, maximum = 1000)]
+    page: Option<u32>,
 }
 
 /// The projects the caller supports (支援したプロジェクト): one line per project from the paid sales, the latest
-/// support first.
+/// support first, 20 a page, each with the returns held and their delivery state and the newest news item the
+/// caller may read.
 #[utoipa::path(
     tag = "my page",
+    params(SupportsQuery),
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The supported projects", body = SupportsResponse),
+        (status = 200, description = "One page of the supported projects", body = SupportsResponse),
+        (status = 400, description = "`malformed_request`: a page that is not a number; `validation_failed`: \
+            `page` out of range", body = ErrorBody),
         (status = 401, description = "`unauthorized`", body = ErrorBody),
     )
 )]
 #[get("/user/supports")]
-async fn supports(user: AuthUser, following: web::Data<dyn Following>) -> Result<Json<SupportsResponse>, ApiError> {
-    let list = following.supported(user.0.id).await?;
-    Ok(Json(SupportsResponse { projects: list.into_iter().map(Into::into).collect() }))
+async fn supports(
+    user: AuthUser,
+    following: web::Data<dyn Following>,
+    query: Result<web::Query<SupportsQuery>, actix_web::Error>,
+) -> Result<Json<SupportsResponse>, actix_web::Error> {
+    let page = query?.page.unwrap_or(1);
+    if !(1..=MAX_SUPPORTS_PAGE).contains(&page) {
+        return Err(ApiError::validation(MSG_SUPPORTS_PAGE).into());
+    }
+    let list = following.supported(user.0.id, page).await.map_err(ApiError::from)?;
+    Ok(Json(SupportsResponse {
+        projects: list.projects.into_iter().map(Into::into).collect(),
+        total: list.total,
+        page: list.page,
+        per_page: list.per_page,
+    }))
 }
 
 #[cfg(test)]

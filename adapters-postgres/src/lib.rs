@@ -30,6 +30,7 @@ mod sale_receipts;
 mod schema;
 mod sql_rules;
 mod supporter_names;
+mod supports;
 mod users;
 
 #[cfg(feature = "testing")]
@@ -57,4 +58,5 @@ pub use rate_limit::PgRateLimiter;
 pub use refunds::PgRefundLedger;
 pub use sale_receipts::PgSaleReceipts;
 pub use supporter_names::PgSupporterNames;
+pub use supports::PgSupports;
 pub use users::PgUserRepository;

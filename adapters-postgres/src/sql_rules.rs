@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use diesel::sql_types::BigInt;
 use diesel::{sql_query, PgConnection, RunQueryDsl};
 use domain::ids::{NotAnId, ProjectId};
+use domain::news::NewsAudience;
 use domain::payment::SaleStatus;
 use domain::refund::RefundFlag;
 use ports::payments::gateway::SubscriptionState;
@@ -122,6 +123,23 @@ pub(crate) fn refund_flag(sale: &str) -> String {
         stored = RefundFlag::NotRefundable(0).code(),
         refundable = RefundFlag::Refundable.code(),
     )
+}
+
+/// The news item `news` (an alias of `project_news`) may be read in full by a reader whose paid supports of its
+/// project hold the returns `supported` (an SQL `bigint[]`): `domain::news::NewsAudience::admits`.
+pub(crate) fn news_admits(news: &str, supported: &str) -> String {
+    format!(
+        "({news}.audience = '{public}' OR ({news}.audience = '{supporters}' AND cardinality({supported}) > 0 \
+           AND (cardinality({news}.return_ids) = 0 OR {news}.return_ids && {supported})))",
+        public = NewsAudience::Public.code(),
+        supporters = NewsAudience::Supporters { returns: Vec::new() }.code(),
+    )
+}
+
+/// The news item `news` is on the public page at `now` (an SQL timestamptz): `domain::news::NewsState::of` is
+/// `Published`, so neither a draft nor an item scheduled for later.
+pub(crate) fn news_published(news: &str, now: &str) -> String {
+    format!("({news}.published_at IS NOT NULL AND {news}.published_at <= {now})")
 }
 
 /// Every character Rust's `str::trim` removes, as a PostgreSQL escape string.
@@ -237,6 +255,53 @@ mod tests {
                     assert_eq!((row.counts, row.amount), (counts, expected.0), "{status:?} {total}-{refunded}: {sql}");
                 }
             }
+        }
+    }
+
+    /// `news_admits` answers as `NewsAudience::admits` for every audience against every set of held returns, and
+    /// `news_published` as `NewsState::of(..) == Published` for drafts, past, present and future times.
+    #[test]
+    fn postgres_reads_news_visibility_as_the_domain_does() {
+        use chrono::{Duration, TimeZone, Utc};
+        use diesel::sql_types::{Array, Nullable, Timestamptz};
+        use domain::ids::ReturnId;
+        use domain::news::NewsState;
+        let mut conn = server();
+        let audiences = [
+            NewsAudience::Public,
+            NewsAudience::Supporters { returns: vec![] },
+            NewsAudience::Supporters { returns: vec![ReturnId(1)] },
+            NewsAudience::Supporters { returns: vec![ReturnId(1), ReturnId(2)] },
+        ];
+        let held: [&[i64]; 5] = [&[], &[1], &[2], &[3], &[2, 3]];
+        let sql = format!(
+            "SELECT {} AS value FROM (SELECT $1::text AS audience, $2::bigint[] AS return_ids) n",
+            news_admits("n", "$3::bigint[]")
+        );
+        for audience in &audiences {
+            for supported in held {
+                let ids: Vec<ReturnId> = supported.iter().map(|id| ReturnId(*id)).collect();
+                let row: Flag = sql_query(&sql)
+                    .bind::<Text, _>(audience.code())
+                    .bind::<Array<BigInt>, _>(audience.returns().iter().map(|r| r.0).collect::<Vec<i64>>())
+                    .bind::<Array<BigInt>, _>(supported.to_vec())
+                    .get_result(&mut conn)
+                    .unwrap();
+                assert_eq!(row.value, audience.admits(&ids), "{audience:?} read with {supported:?}");
+            }
+        }
+        let now = Utc.with_ymd_and_hms(2026, 12, 1, 3, 0, 0).unwrap();
+        let sql = format!(
+            "SELECT coalesce({}, false) AS value FROM (SELECT $1 AS published_at) n",
+            news_published("n", "$2")
+        );
+        for at in [None, Some(now - Duration::days(1)), Some(now), Some(now + Duration::seconds(1))] {
+            let row: Flag = sql_query(&sql)
+                .bind::<Nullable<Timestamptz>, _>(at)
+                .bind::<Timestamptz, _>(now)
+                .get_result(&mut conn)
+                .unwrap();
+            assert_eq!(row.value, NewsState::of(at, now) == NewsState::Published, "{at:?}");
         }
     }
 

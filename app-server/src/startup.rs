@@ -22,7 +22,7 @@ use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
     PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
     PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts,
-    PgSupportLedger, PgSupporterNames, PgUserRepository,
+    PgSupportLedger, PgSupporterNames, PgSupports, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -288,8 +288,8 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let following: Arc<dyn Following> = Arc::new(FollowingService::new(
         PgFavourites::new(pool.clone()),
+        PgSupports::new(pool.clone()),
         Arc::clone(&catalog),
-        Arc::clone(&profiles),
         SystemClock,
     ));
     let mass_mail_wake = Arc::new(Notify::new());

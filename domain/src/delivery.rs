@@ -61,6 +61,44 @@ impl DeliveryState {
     }
 }
 
+/// Lots of one return a supporter holds that stand in one delivery state:
+/// `shipped_on` is `None` for 未発送, else the day they were 発送済み.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeldLots {
+    pub shipped_on: Option<NaiveDate>,
+    pub lots: i64,
+}
+
+impl HeldLots {
+    pub const fn label(&self) -> &'static str {
+        match self.shipped_on {
+            None => "未発送",
+            Some(_) => "発送済み",
+        }
+    }
+}
+
+/// Where the lots of one return a supporter holds through several sales
+/// stand: one entry per shipping day (newest first), then 未発送, each with
+/// its lots summed. Give only the sales that must be delivered
+/// ([`must_deliver`]); the note of a shipped sale does not split a day.
+pub fn held_lots<'a>(sales: impl IntoIterator<Item = (&'a DeliveryState, i64)>) -> Vec<HeldLots> {
+    let mut out: Vec<HeldLots> = Vec::new();
+    for (state, lots) in sales {
+        let shipped_on = match state {
+            DeliveryState::Unshipped => None,
+            DeliveryState::Shipped { on, .. } => Some(*on),
+        };
+        match out.iter_mut().find(|held| held.shipped_on == shipped_on) {
+            Some(held) => held.lots += lots,
+            None => out.push(HeldLots { shipped_on, lots }),
+        }
+    }
+    // Shipped days newest first, 未発送 last.
+    out.sort_by_key(|held| (held.shipped_on.is_none(), std::cmp::Reverse(held.shipped_on)));
+    out
+}
+
 /// The list's filter on the delivery state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DeliveryFilter {
@@ -238,7 +276,49 @@ mod tests {
         assert_eq!(shipped(1, None).label(), "発送済み");
     }
 
+    #[test]
+    fn held_lots_sum_per_shipping_day_newest_first_then_unshipped() {
+        let sales = [
+            (DeliveryState::Unshipped, 1),
+            (shipped(3, Some("追跡 1")), 2),
+            (shipped(20, None), 1),
+            (shipped(3, None), 1),
+            (DeliveryState::Unshipped, 2),
+        ];
+        let held = held_lots(sales.iter().map(|(state, lots)| (state, *lots)));
+        assert_eq!(
+            held,
+            vec![
+                HeldLots { shipped_on: Some(day(20)), lots: 1 },
+                HeldLots { shipped_on: Some(day(3)), lots: 3 },
+                HeldLots { shipped_on: None, lots: 3 },
+            ]
+        );
+        assert_eq!((held[0].label(), held[2].label()), ("発送済み", "未発送"));
+        assert!(held_lots(std::iter::empty()).is_empty());
+    }
+
     proptest! {
+        #[test]
+        fn held_lots_keep_every_lot_and_name_each_state_once(
+            sales in proptest::collection::vec((proptest::option::of(1u32..28), 1i64..=10), 0..12)
+        ) {
+            let states: Vec<(DeliveryState, i64)> = sales
+                .iter()
+                .map(|(on, lots)| (on.map_or(DeliveryState::Unshipped, |d| shipped(d, None)), *lots))
+                .collect();
+            let held = held_lots(states.iter().map(|(state, lots)| (state, *lots)));
+            prop_assert_eq!(held.iter().map(|h| h.lots).sum::<i64>(), sales.iter().map(|(_, lots)| lots).sum::<i64>());
+            for (i, h) in held.iter().enumerate() {
+                prop_assert!(held[i + 1..].iter().all(|later| later.shipped_on != h.shipped_on));
+                if let Some(next) = held.get(i + 1) {
+                    // Newest day first, 未発送 only last.
+                    prop_assert!(h.shipped_on.is_some());
+                    prop_assert!(next.shipped_on.is_none() || next.shipped_on < h.shipped_on);
+                }
+            }
+        }
+
         #[test]
         fn applying_a_state_twice_changes_nothing_the_second_time(
             first in 1u32..28, second in 1u32..28, note in proptest::option::of("[a-z0-9]{0,8}"), unship in any::<bool>()

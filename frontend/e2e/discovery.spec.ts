@@ -1,11 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
+import { registeredMember } from './accounts';
 import { expect, test } from './fixtures';
 
 /**
  * Finding projects (issue #23) at a phone's 390 px and a desktop's 1280 px, against the demo data: the list's
  * filters, order and keyword search, the address that reopens the same list, the empty state, the menu's ways
- * in, and the related projects at the end of a project page. Other suites may have published projects of their
- * own, so lists are checked for what the demo guarantees, not for exact lengths.
+ * in (for a guest and for a member), keeping a project from the list and finding it on my page, and the related
+ * projects at the end of a project page. Other suites may have published projects of their own, so lists are
+ * checked for what the demo guarantees, not for exact lengths.
  */
 
 const ROSE = '前橋ばら園 花壇よみがえりプロジェクト';
@@ -151,6 +153,39 @@ for (const viewport of [
       await menu.getByRole('link', { name: 'プロジェクトを探す' }).click();
       await expect(page).toHaveURL(/\/projects\/$/);
       await expect(page.getByRole('combobox', { name: '地域' })).toHaveValue('');
+    });
+
+    test('a member keeps a project from a filtered list, the menu leads on as for a guest, and my page holds it', async ({
+      page,
+    }) => {
+      await registeredMember(page, `discover-${viewport.name}`);
+      await page.goto('/projects/?area=tomioka');
+      const tomioka = results(page).getByRole('article', { name: TOMIOKA });
+      const keep = tomioka.getByRole('button', { name: 'お気に入りに追加' });
+      await expect(keep).not.toHaveAttribute('aria-busy', 'true');
+      await keep.click();
+      await expect(tomioka.getByRole('button', { name: 'お気に入りから外す' })).toHaveAttribute('aria-pressed', 'true');
+
+      // Logged in, the menu still leads to the list, the areas, the categories and the legal pages, and to my page.
+      await page.getByRole('button', { name: 'メニューを開く' }).click();
+      const menu = page.getByRole('navigation', { name: 'メニュー' });
+      await expect(menu.getByRole('link', { name: 'ログイン' })).toHaveCount(0);
+      await expect(menu.getByRole('link', { name: 'プロジェクトを探す' })).toHaveAttribute('href', '/projects/');
+      await expect(menu.getByRole('link', { name: '利用規約' })).toHaveAttribute('href', '/terms/');
+      await expect(menu.getByRole('link', { name: 'プライバシーポリシー' })).toHaveAttribute('href', '/policy/');
+      await expect(menu.getByRole('link', { name: '特定商取引法に基づく表記' })).toHaveAttribute('href', '/commercial/');
+      await expect(
+        menu.getByRole('region', { name: 'カテゴリーから探す' }).getByRole('link', { name: 'まちづくり' }),
+      ).toHaveAttribute('href', '/projects/?category=community');
+      await expect(
+        menu.getByRole('region', { name: '地域から探す' }).getByRole('link', { name: '富岡市' }),
+      ).toHaveAttribute('href', '/projects/?area=tomioka');
+      await menu.getByRole('link', { name: 'マイページ' }).click();
+
+      await expect(page).toHaveURL(/\/account\/$/);
+      const kept = page.getByRole('region', { name: 'お気に入り' });
+      await expect(kept.getByRole('article', { name: TOMIOKA })).toBeVisible();
+      await expect(kept.getByRole('article')).toHaveCount(1);
     });
 
     test('a project page ends with open projects of its area or category', async ({ page }) => {

@@ -6,6 +6,8 @@ use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, TestApp};
 
+const ADMIN: &str = "demo-admin@example.jp";
+
 const PASSWORD: &str = "demo-password-1";
 const TARO: &str = "demo-taro@example.jp";
 const HANAKO: &str = "demo-hanako@example.jp";
@@ -171,11 +173,12 @@ async fn supported_projects_are_one_line_per_project_with_the_paid_sales() {
     assert_eq!(status, 200, "{body}");
     let lines = body["projects"].as_array().unwrap();
     assert_eq!(lines.len() as i64, projects, "{body}");
+    assert_eq!((body["total"].as_i64(), &body["page"], &body["perPage"]), (Some(projects), &json!(1), &json!(20)));
     let sales: usize = lines.iter().map(|l| l["saleIds"].as_array().unwrap().len()).sum();
     assert_eq!(sales as i64, paid_sales);
     for line in lines {
         assert!(["募集中", "終了", "成立", "不成立"].contains(&line["stateLabel"].as_str().unwrap()), "{line}");
-        assert!(!line["returns"].as_array().unwrap().is_empty(), "{line}");
+        assert!(line["saleIds"].as_array().is_some_and(|ids| !ids.is_empty()), "{line}");
     }
     // Another member's list is theirs: never Taro's sales.
     let hanako = app.login(HANAKO, PASSWORD).await;
@@ -186,4 +189,81 @@ async fn supported_projects_are_one_line_per_project_with_the_paid_sales() {
             assert!(!taro_sales.contains(&id), "{id}");
         }
     }
+}
+
+fn user_id(app: &TestApp, email: &str) -> i64 {
+    app.query_i64(&format!("SELECT id AS value FROM users WHERE email = '{email}'"))
+}
+
+/// Today in Tokyo, as the server checks the shipping day against it.
+fn today() -> String {
+    chrono::Utc::now().with_timezone(&domain::time::tokyo()).date_naive().to_string()
+}
+
+#[tokio::test]
+async fn my_page_shows_a_shipped_return_and_only_news_the_member_may_read_and_never_another_members_data() {
+    let app = spawn_demo_app().await;
+    let (admin, taro, hanako) =
+        (app.login(ADMIN, PASSWORD).await, app.login(TARO, PASSWORD).await, app.login(HANAKO, PASSWORD).await);
+    let (taro_id, hanako_id) = (user_id(&app, TARO), user_id(&app, HANAKO));
+    let rose = app.project_id("maebashi-rose-garden").await;
+    let paid = app.query_i64("SELECT id AS value FROM sales WHERE idempotency_key = 'demo-maebashi-06'");
+    assert_eq!(app.query_i64(&format!("SELECT user_id AS value FROM sales WHERE id = {paid}")), taro_id);
+    let ship = json!({"saleIds": [paid], "state": "shipped", "shippedOn": today(), "note": "ヤマト 1234"});
+    let response = app.post_json_with_token(&format!("/v1/admin/projects/{rose}/deliveries"), &admin, &ship).await;
+    assert_eq!(response.status(), 200);
+    // The newest news of the project: a public item, then (newer) one for a return Taro does not hold, and a
+    // public one scheduled for tomorrow.
+    let not_taros = app.query_i64(&format!(
+        "SELECT min(id) AS value FROM returns WHERE project_id = {rose} AND id NOT IN \
+           (SELECT return_id FROM sales WHERE user_id = {taro_id} AND status = 'succeeded')"
+    ));
+    app.execute(&format!(
+        "INSERT INTO project_news (project_id, title, description, published_at, audience, return_ids) VALUES \
+           ({rose}, 'ばら園だより 最新号', '', now() - interval '2 minutes', 'public', '{{}}'), \
+           ({rose}, 'ほかのリターンの方へ', '', now() - interval '1 minute', 'supporters', '{{{not_taros}}}'), \
+           ({rose}, '明日のお知らせ', '', now() + interval '1 day', 'public', '{{}}')"
+    ));
+
+    let (status, body) = get(&app, &taro, "/v1/user/supports").await;
+
+    assert_eq!(status, 200, "{body}");
+    let line = body["projects"].as_array().unwrap().iter().find(|l| l["slug"] == "maebashi-rose-garden").unwrap();
+    assert_eq!(line["latestNews"]["title"], "ばら園だより 最新号", "{line}");
+    let title = app.query_text(&format!(
+        "SELECT r.title AS value FROM sales s JOIN returns r ON r.id = s.return_id WHERE s.id = {paid}"
+    ));
+    let held = line["returns"].as_array().unwrap().iter().find(|r| r["title"] == title.as_str()).unwrap();
+    let shipped = held["deliveries"].as_array().unwrap().iter().find(|d| d["state"] == "shipped").unwrap();
+    assert_eq!((&shipped["label"], &shipped["shippedOn"]), (&json!("発送済み"), &json!(today())), "{held}");
+    let lots: i64 = held["deliveries"].as_array().unwrap().iter().map(|d| d["lots"].as_i64().unwrap()).sum();
+    assert_eq!(held["lots"].as_i64(), Some(lots));
+
+    // Hanako's list holds only her own sales, and no news she may not read.
+    let (_, theirs) = get(&app, &hanako, "/v1/user/supports").await;
+    for line in theirs["projects"].as_array().unwrap() {
+        for id in line["saleIds"].as_array().unwrap() {
+            let owner = app.query_i64(&format!("SELECT user_id AS value FROM sales WHERE id = {id}"));
+            assert_eq!(owner, hanako_id, "{line}");
+        }
+        assert_ne!(line["latestNews"]["title"], "明日のお知らせ");
+    }
+}
+
+#[tokio::test]
+async fn the_supported_list_refuses_a_page_out_of_range_or_not_a_number() {
+    let app = spawn_demo_app().await;
+    let taro = app.login(TARO, PASSWORD).await;
+
+    for page in ["0", "1001"] {
+        let (status, body) = get(&app, &taro, &format!("/v1/user/supports?page={page}")).await;
+        assert_eq!((status, body["error"].as_str()), (400, Some("validation_failed")), "{page}");
+        assert_eq!(body["message"], "pageには1から1000までの数を指定してください。");
+    }
+    let (status, body) = get(&app, &taro, "/v1/user/supports?page=abc").await;
+    assert_eq!((status, body["error"].as_str()), (400, Some("malformed_request")));
+    // A page beyond the last answers the last.
+    let (status, body) = get(&app, &taro, "/v1/user/supports?page=1000").await;
+    assert_eq!((status, &body["page"]), (200, &json!(1)));
+    assert!(!body["projects"].as_array().unwrap().is_empty());
 }

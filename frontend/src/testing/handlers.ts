@@ -28,7 +28,7 @@ export const defaultHandlers = [
   http.get(url('/stripe/subscription/get/list'), () => HttpResponse.json({ subscriptions: [] })),
   // A member's お気に入り (the cards' buttons, my page) and supported projects (my page): none.
   http.get(url('/user/favourites'), () => HttpResponse.json({ favourites: [], limit: 500 })),
-  http.get(url('/user/supports'), () => HttpResponse.json({ projects: [] })),
+  http.get(url('/user/supports'), () => HttpResponse.json({ projects: [], total: 0, page: 1, perPage: 20 })),
   // My page's mail about kept projects: off until chosen.
   http.get(url('/user/favouriteMail'), () => HttpResponse.json({ enabled: false })),
   // The areas and categories (the project form's selects, the list's filters).

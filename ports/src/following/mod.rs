@@ -5,13 +5,17 @@ pub mod mail;
 mod repository;
 mod service;
 
+pub use repository::{
+    FavouriteRepository, KeepOutcome, KeptProject, NewsHeadline, SupportedPage, SupportedRecord, SupportedSale,
+    SupportedStore,
+};
 #[cfg(any(test, feature = "mocks"))]
-pub use repository::MockFavouriteRepository;
-pub use repository::{FavouriteRepository, KeepOutcome, KeptProject};
+pub use repository::{MockFavouriteRepository, MockSupportedStore};
 #[cfg(any(test, feature = "mocks"))]
 pub use service::MockFollowing;
 pub use service::{
-    FavouriteCard, Following, FollowingError, FollowingService, SupportedProject, SupportedReturn, FAVOURITES_LIMIT,
+    FavouriteCard, Following, FollowingError, FollowingService, SupportedList, SupportedProject, SupportedReturn,
+    FAVOURITES_LIMIT, SUPPORTS_PER_PAGE,
 };
 
 #[cfg(test)]

@@ -8,12 +8,11 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use domain::closing::CampaignState;
-use domain::ids::{ProjectId, SaleId, UserId};
+use domain::delivery::{held_lots, must_deliver, DeliveryState, HeldLots};
+use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::money::Yen;
-use domain::payment::SaleStatus;
 
-use super::repository::{FavouriteRepository, KeepOutcome};
-use crate::accounts::{ProfileError, Profiles};
+use super::repository::{FavouriteRepository, KeepOutcome, NewsHeadline, SupportedRecord, SupportedStore};
 use crate::catalog::{Catalog, CatalogError, ProjectCard};
 use crate::clock::Clock;
 use crate::RepoError;
@@ -21,6 +20,9 @@ use crate::RepoError;
 /// Most projects one member keeps: enough for anyone following a region, small enough that my page answers
 /// the whole list at once.
 pub const FAVOURITES_LIMIT: i64 = 500;
+
+/// Supported projects on one page of my page's list: a phone screen or two; more come with もっと見る.
+pub const SUPPORTS_PER_PAGE: u32 = 20;
 
 #[derive(Debug, thiserror::Error)]
 pub enum FollowingError {
@@ -52,12 +54,6 @@ impl From<CatalogError> for FollowingError {
     }
 }
 
-impl From<ProfileError> for FollowingError {
-    fn from(error: ProfileError) -> Self {
-        Self::Unexpected(anyhow::Error::new(error))
-    }
-}
-
 /// A kept project as my page lists it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FavouriteCard {
@@ -66,11 +62,14 @@ pub struct FavouriteCard {
     pub kept_at: DateTime<Utc>,
 }
 
-/// One return the member supports in a project, with the lots of every paid sale of it together.
+/// One return the member holds in a project: the lots of every paid sale of it that must still be delivered
+/// (`domain::delivery::must_deliver`), and where they stand.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SupportedReturn {
     pub title: String,
     pub lots: i64,
+    /// Per shipping day (newest first), then 未発送 (`domain::delivery::held_lots`).
+    pub deliveries: Vec<HeldLots>,
 }
 
 /// One project the member supports: every paid sale of it together.
@@ -81,7 +80,7 @@ pub struct SupportedProject {
     /// `None` when the project is not public any more (it is listed, without a link).
     pub project: Option<ProjectId>,
     pub state: Option<CampaignState>,
-    /// In the order first supported.
+    /// In the order first supported; a return whose every sale was refunded in full is not held any more.
     pub returns: Vec<SupportedReturn>,
     /// The paid sales, newest first (each has a receipt).
     pub sales: Vec<SaleId>,
@@ -90,6 +89,18 @@ pub struct SupportedProject {
     /// What has been paid back of that.
     pub refunded: Yen,
     pub last_supported_at: DateTime<Utc>,
+    /// The newest news item the member may read; `None` when there is none or the project is not public.
+    pub latest_news: Option<NewsHeadline>,
+}
+
+/// One page of my page's 支援したプロジェクト.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SupportedList {
+    pub projects: Vec<SupportedProject>,
+    /// Supported projects on every page.
+    pub total: u64,
+    pub page: u32,
+    pub per_page: u32,
 }
 
 /// Keeping projects and reading my page's lists, always for the calling member.
@@ -103,20 +114,21 @@ pub trait Following: Send + Sync {
     async fn remove(&self, user: UserId, project: ProjectId) -> Result<(), FollowingError>;
     /// The member's kept public projects, newest keep first.
     async fn favourites(&self, user: UserId) -> Result<Vec<FavouriteCard>, FollowingError>;
-    /// The projects the member has paid sales of, one per project, the latest support first.
-    async fn supported(&self, user: UserId) -> Result<Vec<SupportedProject>, FollowingError>;
+    /// Page `page` (from 1; beyond the last answers the last) of the projects the member has paid sales of,
+    /// one per project, the latest support first, `SUPPORTS_PER_PAGE` a page.
+    async fn supported(&self, user: UserId, page: u32) -> Result<SupportedList, FollowingError>;
 }
 
-pub struct FollowingService<R, C> {
+pub struct FollowingService<R, S, C> {
     repo: R,
+    supports: S,
     catalog: Arc<dyn Catalog>,
-    profiles: Arc<dyn Profiles>,
     clock: C,
 }
 
-impl<R: FavouriteRepository, C: Clock> FollowingService<R, C> {
-    pub fn new(repo: R, catalog: Arc<dyn Catalog>, profiles: Arc<dyn Profiles>, clock: C) -> Self {
-        Self { repo, catalog, profiles, clock }
+impl<R: FavouriteRepository, S: SupportedStore, C: Clock> FollowingService<R, S, C> {
+    pub fn new(repo: R, supports: S, catalog: Arc<dyn Catalog>, clock: C) -> Self {
+        Self { repo, supports, catalog, clock }
     }
 
     /// The public projects' cards by id (the catalog's list: public projects only, possibly a second old).
@@ -138,7 +150,7 @@ fn state_of(card: &ProjectCard) -> CampaignState {
 }
 
 #[async_trait::async_trait]
-impl<R: FavouriteRepository, C: Clock> Following for FollowingService<R, C> {
+impl<R: FavouriteRepository, S: SupportedStore, C: Clock> Following for FollowingService<R, S, C> {
     async fn keep(&self, user: UserId, project: ProjectId) -> Result<(), FollowingError> {
         self.ensure_public(project).await?;
         match self.repo.keep(user, project, self.clock.now(), FAVOURITES_LIMIT).await? {
@@ -164,42 +176,70 @@ impl<R: FavouriteRepository, C: Clock> Following for FollowingService<R, C> {
             .collect())
     }
 
-    async fn supported(&self, user: UserId) -> Result<Vec<SupportedProject>, FollowingError> {
-        let history = self.profiles.history(user).await?;
-        let cards: HashMap<String, ProjectCard> =
-            self.public_cards().await?.into_values().map(|card| (card.slug.clone(), card)).collect();
-        // Oldest first, so returns come in the order first supported; lines are sorted by latest support below.
-        let mut lines: Vec<SupportedProject> = Vec::new();
-        for sale in history.into_iter().rev().filter(|s| s.status == SaleStatus::Succeeded) {
-            let index = match lines.iter().position(|l| l.slug == sale.project_slug) {
-                Some(index) => index,
-                None => {
-                    let card = cards.get(&sale.project_slug);
-                    lines.push(SupportedProject {
-                        slug: sale.project_slug.clone(),
-                        title: card.map_or(sale.project_title.clone(), |c| c.title.clone()),
-                        project: card.map(|c| c.id),
-                        state: card.map(state_of),
-                        returns: Vec::new(),
-                        sales: Vec::new(),
-                        paid: Yen(0),
-                        refunded: Yen(0),
-                        last_supported_at: sale.created_at,
-                    });
-                    lines.len() - 1
-                }
-            };
-            let line = &mut lines[index];
-            line.sales.insert(0, sale.id);
-            line.last_supported_at = line.last_supported_at.max(sale.created_at);
-            line.paid = Yen(line.paid.0 + sale.total);
-            line.refunded = Yen(line.refunded.0 + sale.refunded.0);
-            match line.returns.iter_mut().find(|r| r.title == sale.return_title) {
-                Some(ret) => ret.lots += i64::from(sale.lot),
-                None => line.returns.push(SupportedReturn { title: sale.return_title, lots: i64::from(sale.lot) }),
-            }
+    async fn supported(&self, user: UserId, page: u32) -> Result<SupportedList, FollowingError> {
+        let found = self.supports.supported(user, page, SUPPORTS_PER_PAGE, self.clock.now()).await?;
+        let cards = self.public_cards().await?;
+        let projects = found
+            .projects
+            .into_iter()
+            .map(|record| {
+                let card = cards.get(&record.project);
+                supported_line(record, card)
+            })
+            .collect();
+        Ok(SupportedList { projects, total: found.total, page: found.page, per_page: SUPPORTS_PER_PAGE })
+    }
+}
+
+/// A return's held sales while a line is put together: each sale's delivery state and lots.
+struct HeldReturn {
+    id: ReturnId,
+    title: String,
+    sales: Vec<(DeliveryState, i64)>,
+}
+
+/// One line from a project's paid sales (oldest first) and its public card, if it still has one.
+fn supported_line(record: SupportedRecord, card: Option<&ProjectCard>) -> SupportedProject {
+    let mut returns: Vec<HeldReturn> = Vec::new();
+    let mut paid = 0;
+    let mut refunded = 0;
+    let mut last_supported_at = None;
+    for sale in &record.sales {
+        paid += sale.total.0;
+        refunded += sale.refunded.0;
+        last_supported_at = last_supported_at.max(Some(sale.created_at));
+        if !must_deliver(sale.status, sale.total, sale.refunding) {
+            continue;
         }
-        lines.sort_by_key(|line| std::cmp::Reverse(line.last_supported_at));
-        Ok(lines)
+        let state = sale.shipped_on.map_or(DeliveryState::Unshipped, |on| DeliveryState::Shipped { on, note: None });
+        let lots = i64::from(sale.lot);
+        match returns.iter_mut().find(|held| held.id == sale.return_id) {
+            Some(held) => held.sales.push((state, lots)),
+            None => returns.push(HeldReturn {
+                id: sale.return_id,
+                title: sale.return_title.clone(),
+                sales: vec![(state, lots)],
+            }),
+        }
+    }
+    SupportedProject {
+        title: card.map_or(record.title, |c| c.title.clone()),
+        slug: record.slug,
+        project: card.map(|c| c.id),
+        state: card.map(state_of),
+        returns: returns
+            .into_iter()
+            .map(|held| SupportedReturn {
+                lots: held.sales.iter().map(|(_, lots)| lots).sum(),
+                deliveries: held_lots(held.sales.iter().map(|(state, lots)| (state, *lots))),
+                title: held.title,
+            })
+            .collect(),
+        sales: record.sales.iter().rev().map(|sale| sale.id).collect(),
+        paid: Yen(paid),
+        refunded: Yen(refunded),
+        last_supported_at: last_supported_at.unwrap_or_default(),
+        // A project that is not public has no page to read it on.
+        latest_news: record.latest_news.filter(|_| card.is_some()),
     }
 }

@@ -4,13 +4,13 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use domain::closing::{CampaignState, CloseOutcome};
-use domain::ids::{ProjectId, SaleId, UserId};
-use domain::money::{TaxMode, Yen};
-use domain::payment::{PayType, SaleStatus};
+use domain::delivery::HeldLots;
+use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
+use domain::money::Yen;
+use domain::payment::SaleStatus;
 use domain::project::Progress;
 
 use super::*;
-use crate::accounts::{HistoryEntry, MockProfiles};
 use crate::catalog::{Catalog, MockCatalog, PaidSum, ProjectCard};
 use crate::clock::MockClock;
 
@@ -56,8 +56,8 @@ fn clock() -> MockClock {
     clock
 }
 
-fn service(repo: MockFavouriteRepository) -> FollowingService<MockFavouriteRepository, MockClock> {
-    FollowingService::new(repo, catalog(), Arc::new(MockProfiles::new()), clock())
+fn service(repo: MockFavouriteRepository) -> FollowingService<MockFavouriteRepository, MockSupportedStore, MockClock> {
+    FollowingService::new(repo, MockSupportedStore::new(), catalog(), clock())
 }
 
 #[tokio::test]
@@ -121,55 +121,83 @@ async fn the_list_keeps_the_storage_order_drops_projects_no_longer_public_and_na
     assert_eq!(list[0].kept_at, at(9));
 }
 
-fn sale(id: i64, slug: &str, ret: &str, lot: i16, status: SaleStatus, day: u32) -> HistoryEntry {
-    HistoryEntry {
+fn sale(id: i64, ret: i64, lot: i16, day: u32) -> SupportedSale {
+    SupportedSale {
         id: SaleId(id),
-        created_at: at(day),
-        project_title: format!("履歴の{slug}"),
-        project_slug: slug.to_string(),
-        return_title: ret.to_string(),
+        return_id: ReturnId(ret),
+        return_title: format!("リターン{ret}"),
         lot,
-        amount: 1_000,
-        tax: 90,
-        total: 1_100 * i64::from(lot),
-        tax_mode: TaxMode::Inclusive,
-        payment_type: PayType::Card,
-        status,
-        display_name: None,
-        pending_transfer: None,
-        refunded: Yen(0),
+        status: SaleStatus::Succeeded,
+        total: Yen(1_100 * i64::from(lot)),
         refunding: Yen(0),
-        delivery: None,
+        refunded: Yen(0),
+        shipped_on: None,
+        created_at: at(day),
     }
 }
 
+fn headline(id: i64) -> NewsHeadline {
+    NewsHeadline { id, title: format!("活動報告{id}"), published_at: at(9) }
+}
+
+fn supports_service(
+    store: MockSupportedStore,
+) -> FollowingService<MockFavouriteRepository, MockSupportedStore, MockClock> {
+    FollowingService::new(MockFavouriteRepository::new(), store, catalog(), clock())
+}
+
 #[tokio::test]
-async fn supported_projects_are_one_line_per_project_from_paid_sales_only() {
-    let mut profiles = MockProfiles::new();
-    profiles.expect_history().withf(|user| *user == MEMBER).returning(|_| {
-        Ok(vec![
-            sale(6, "p1", "お礼のメール", 1, SaleStatus::AwaitingBankTransfer, 9),
-            sale(5, "p1", "お礼のメール", 2, SaleStatus::Succeeded, 8),
-            sale(4, "gone", "記念品", 1, SaleStatus::Succeeded, 7),
-            sale(3, "p1", "ばらの花束", 1, SaleStatus::Succeeded, 6),
-            sale(2, "p1", "お礼のメール", 1, SaleStatus::Succeeded, 5),
-            sale(1, "p2", "記念品", 1, SaleStatus::Failed, 4),
-        ])
-    });
-    let service = FollowingService::new(MockFavouriteRepository::new(), catalog(), Arc::new(profiles), clock());
+async fn a_supported_project_sums_each_held_returns_lots_with_where_they_stand_and_keeps_its_news() {
+    let shipped_on = NaiveDate::from_ymd_opt(2026, 12, 9).unwrap();
+    let mut store = MockSupportedStore::new();
+    store
+        .expect_supported()
+        .withf(|user, page, per_page, now| (*user, *page, *per_page, *now) == (MEMBER, 2, SUPPORTS_PER_PAGE, at(10)))
+        .times(1)
+        .returning(move |_, _, _, _| {
+            let shipped = SupportedSale { shipped_on: Some(shipped_on), ..sale(2, 10, 2, 5) };
+            let refunded_in_full = SupportedSale { refunding: Yen(1_100), refunded: Yen(1_100), ..sale(3, 20, 1, 6) };
+            Ok(SupportedPage {
+                total: 23,
+                page: 2,
+                projects: vec![
+                    SupportedRecord {
+                        project: ProjectId(1),
+                        slug: "p1".into(),
+                        title: "古い題".into(),
+                        sales: vec![sale(1, 10, 1, 4), shipped, refunded_in_full, sale(4, 10, 3, 8)],
+                        latest_news: Some(headline(5)),
+                    },
+                    SupportedRecord {
+                        project: ProjectId(3),
+                        slug: "draft".into(),
+                        title: "下書きに戻った".into(),
+                        sales: vec![sale(9, 30, 1, 3)],
+                        latest_news: Some(headline(6)),
+                    },
+                ],
+            })
+        });
 
-    let lines = service.supported(MEMBER).await.unwrap();
+    let list = supports_service(store).supported(MEMBER, 2).await.unwrap();
 
-    assert_eq!(lines.len(), 2, "p2 has no paid sale: {lines:?}");
-    let p1 = &lines[0];
+    assert_eq!((list.total, list.page, list.per_page), (23, 2, SUPPORTS_PER_PAGE));
+    let p1 = &list.projects[0];
     assert_eq!(
         (p1.title.as_str(), p1.project, p1.state),
         ("プロジェクト1", Some(ProjectId(1)), Some(CampaignState::Open))
     );
-    assert_eq!(p1.sales, vec![SaleId(5), SaleId(3), SaleId(2)]);
-    let returns: Vec<(&str, i64)> = p1.returns.iter().map(|r| (r.title.as_str(), r.lots)).collect();
-    assert_eq!(returns, vec![("お礼のメール", 3), ("ばらの花束", 1)]);
-    assert_eq!((p1.paid, p1.last_supported_at), (Yen(4_400), at(8)));
-    let gone = &lines[1];
-    assert_eq!((gone.title.as_str(), gone.project, gone.state), ("履歴のgone", None, None));
+    assert_eq!(p1.sales, vec![SaleId(4), SaleId(3), SaleId(2), SaleId(1)], "newest first, the refunded one too");
+    assert_eq!((p1.paid, p1.refunded, p1.last_supported_at), (Yen(7_700), Yen(1_100), at(8)));
+    assert_eq!(p1.returns.len(), 1, "return 20 was refunded in full: not held any more");
+    let held = &p1.returns[0];
+    assert_eq!((held.title.as_str(), held.lots), ("リターン10", 6));
+    assert_eq!(
+        held.deliveries,
+        vec![HeldLots { shipped_on: Some(shipped_on), lots: 2 }, HeldLots { shipped_on: None, lots: 4 }]
+    );
+    assert_eq!(p1.latest_news, Some(headline(5)));
+    let draft = &list.projects[1];
+    assert_eq!((draft.title.as_str(), draft.project, draft.state), ("下書きに戻った", None, None));
+    assert_eq!(draft.latest_news, None, "no page to read it on");
 }

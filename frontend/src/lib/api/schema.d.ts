@@ -1746,7 +1746,8 @@ export interface paths {
         };
         /**
          * The projects the caller supports (支援したプロジェクト): one line per project from the paid sales, the latest
-         *     support first.
+         *     support first, 20 a page, each with the returns held and their delivery state and the newest news item the
+         *     caller may read.
          */
         get: operations["supports"];
         put?: never;
@@ -2674,6 +2675,20 @@ export interface components {
              */
             day: string;
         };
+        /** @description Lots of a return in one delivery state: `unshipped` (未発送) or `shipped` (発送済み on `shippedOn`). */
+        HeldLotsDto: {
+            /** @description 未発送 or 発送済み. */
+            label: string;
+            /** Format: int64 */
+            lots: number;
+            /**
+             * Format: date
+             * @description The day it was shipped (YYYY-MM-DD); null while 未発送.
+             */
+            shippedOn: string | null;
+            /** @enum {string} */
+            state: "unshipped" | "shipped";
+        };
         HideCommentInput: {
             /** @description Why (terms of use 第18条); one line, 1-200 characters. */
             reason: string;
@@ -2961,6 +2976,14 @@ export interface components {
          * @enum {string}
          */
         NewsAudienceDto: "public" | "supporters";
+        /** @description The newest news item of the project that the caller may read in full (never a scheduled one). */
+        NewsHeadlineDto: {
+            /** Format: int64 */
+            id: number;
+            /** @description ISO 8601, Tokyo time. */
+            publishedAt: string;
+            title: string;
+        };
         /** @description A news item as the form sends it (create and update send every field). */
         NewsInput: {
             audience: components["schemas"]["NewsAudienceDto"];
@@ -3962,6 +3985,7 @@ export interface components {
         SupportedProjectDto: {
             /** @description ISO 8601, Tokyo time. */
             lastSupportedAt: string;
+            latestNews: components["schemas"]["NewsHeadlineDto"] | null;
             /**
              * Format: int64
              * @description Paid, tax included.
@@ -3977,7 +4001,7 @@ export interface components {
              * @description Paid back of that.
              */
             refunded: number;
-            /** @description In the order first supported. */
+            /** @description In the order first supported; a return whose every sale was refunded in full is left out. */
             returns: components["schemas"]["SupportedReturnDto"][];
             /** @description The paid sales, newest first: each has a receipt at `/v1/user/receipts/{sale_id}`. */
             saleIds: number[];
@@ -3987,8 +4011,10 @@ export interface components {
             stateLabel: string | null;
             title: string;
         };
-        /** @description A return the caller supports in the project, its paid lots together. */
+        /** @description A return the caller holds in the project: the lots of its paid sales not refunded in full, and where they stand. */
         SupportedReturnDto: {
+            /** @description One entry per shipping day (newest first), then 未発送; the lots of each add up to `lots`. */
+            deliveries: components["schemas"]["HeldLotsDto"][];
             /** Format: int64 */
             lots: number;
             title: string;
@@ -4049,7 +4075,19 @@ export interface components {
             subscriptionId?: number | null;
         };
         SupportsResponse: {
+            /**
+             * Format: int32
+             * @description The page answered (the last one when a later page was asked for).
+             */
+            page: number;
+            /** Format: int32 */
+            perPage: number;
             projects: components["schemas"]["SupportedProjectDto"][];
+            /**
+             * Format: int64
+             * @description Supported projects on every page.
+             */
+            total: number;
         };
         /**
          * @description `inclusive` (税込), `exclusive` (税別: tax added), `donation` (寄附: no tax).
@@ -8734,20 +8772,32 @@ export interface operations {
     };
     supports: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description From 1 (default), at most 1,000; 20 projects a page. */
+                page?: number;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The supported projects */
+            /** @description One page of the supported projects */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SupportsResponse"];
+                };
+            };
+            /** @description `malformed_request`: a page that is not a number; `validation_failed`: `page` out of range */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `unauthorized` */

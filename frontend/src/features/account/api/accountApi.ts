@@ -28,6 +28,7 @@ export type Sale = Schemas['HistoryEntryDto'];
 
 /** One line of `GET /v1/user/supports`: a project the member supports, every paid sale of it together. */
 export type SupportedProject = Schemas['SupportedProjectDto'];
+export type SupportedProjectsPage = Schemas['SupportsResponse'];
 
 /** `GET`/`POST /v1/user/favouriteMail`: mail 48 hours before a kept project ends and when it publishes news. */
 export type FavouriteMailSetting = Schemas['FavouriteMailSetting'];
@@ -96,9 +97,9 @@ const accountApi = api.injectEndpoints({
       transformResponse: (response: Schemas['HistoryResponse']) => response.data,
       providesTags: ['Sales'],
     }),
-    supportedProjects: build.query<SupportedProject[], void>({
-      query: () => '/user/supports',
-      transformResponse: (response: Schemas['SupportsResponse']) => response.projects,
+    /** One page (from 1) of the supported projects, with the total to offer もっと見る. */
+    supportedProjects: build.query<SupportedProjectsPage, number>({
+      query: (page) => ({ url: '/user/supports', params: { page } }),
       providesTags: ['Sales'],
     }),
     updateDisplayname: build.mutation<ApiResponse<'update_display_name'>, Schemas['DisplayNameRequest']>({
