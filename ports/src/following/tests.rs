@@ -131,6 +131,7 @@ fn sale(id: i64, slug: &str, ret: &str, lot: i16, status: SaleStatus, day: u32) 
         lot,
         amount: 1_000,
         tax: 90,
+        extra_amount: 0,
         total: 1_100 * i64::from(lot),
         tax_mode: TaxMode::Inclusive,
         payment_type: PayType::Card,
