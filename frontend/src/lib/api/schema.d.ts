@@ -2687,6 +2687,11 @@ export interface components {
             created_at: string;
             delivery: components["schemas"]["DeliveryStatusDto"] | null;
             displayname: components["schemas"]["OwnDisplayNameDto"] | null;
+            /**
+             * Format: int64
+             * @description 上乗せ支援 included in `total` (untaxed); 0 when none.
+             */
+            extraAmount: number;
             /** Format: int64 */
             id: number;
             /** Format: int32 */
@@ -2721,7 +2726,7 @@ export interface components {
             taxLabel: components["schemas"]["TaxLabel"];
             /**
              * Format: int64
-             * @description What the supporter paid, tax included.
+             * @description What the supporter paid, tax included, the extra included.
              */
             total: number;
         };
@@ -3307,6 +3312,11 @@ export interface components {
         QuoteResponse: {
             /** Format: int64 */
             amount: number;
+            /**
+             * Format: int64
+             * @description 上乗せ支援, untaxed; 0 when none.
+             */
+            extraAmount: number;
             /** Format: int32 */
             lot: number;
             /** Format: int64 */
@@ -3319,7 +3329,10 @@ export interface components {
              * @description Percent applied (0 for donations).
              */
             taxRate: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description What the support call charges: the return's tax-included total plus the extra.
+             */
             total: number;
         };
         /** @description Who receives the money, as the receipt names them. */
@@ -3369,7 +3382,10 @@ export interface components {
             amount: number;
             /** @description The project and the return: `前橋ばら園（お礼のメール）`. */
             description: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 0 for the 上乗せ支援 line, which is not sold in lots.
+             */
             lots: number;
             /** @description `10%対象`, `8%対象（軽減税率）` or `対象外`. */
             rateLabel: string;
@@ -3740,6 +3756,11 @@ export interface components {
             /** @description ISO 8601, Tokyo time. */
             createdAt: string;
             displayname: string;
+            /**
+             * Format: int64
+             * @description 上乗せ支援 included in `total` (untaxed); 0 when none.
+             */
+            extraAmount: number;
             /** Format: int64 */
             id: number;
             /** Format: int32 */
@@ -3760,7 +3781,7 @@ export interface components {
             taxLabel: components["schemas"]["TaxLabel"];
             /**
              * Format: int64
-             * @description What the supporter pays, tax included.
+             * @description What the supporter pays, tax included, the extra included.
              */
             total: number;
         };
@@ -4011,6 +4032,12 @@ export interface components {
             corporateurl?: string | null;
             /** @description Display, company or organisation name, by the return's type. */
             displayname?: string;
+            /**
+             * Format: int64
+             * @description 上乗せ支援: whole yen added on top of the return, untaxed; absent or 0 for none. Not for monthly returns.
+             * @example 1000
+             */
+            extraAmount?: number | null;
             /** @description Guests only (no Authorization header). */
             guestEmail?: string | null;
             /**
@@ -6603,6 +6630,8 @@ export interface operations {
     quote: {
         parameters: {
             query: {
+                /** @description 上乗せ支援 in whole yen, 0 to 1,000,000; absent for none. */
+                extraAmount?: number;
                 /** @description 1 to 10. */
                 lot: number;
                 projectId: number;
@@ -6614,7 +6643,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Price, tax and total */
+            /** @description Price, tax, extra amount and total */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6623,7 +6652,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteResponse"];
                 };
             };
-            /** @description `validation_failed` (`lot`) */
+            /** @description `validation_failed` (`lot`, `extraAmount`) */
             400: {
                 headers: {
                     [name: string]: unknown;
