@@ -31,7 +31,9 @@ fn sponsor_amount(app: &TestApp, project: i64, email: &str) -> i64 {
 }
 
 fn raised(app: &TestApp, project: i64) -> i64 {
-    app.query_i64(&format!("SELECT coalesce(sum(paid_amount), 0)::bigint AS value FROM project_totals WHERE project_id = {project}"))
+    app.query_i64(&format!(
+        "SELECT coalesce(sum(paid_amount), 0)::bigint AS value FROM project_totals WHERE project_id = {project}"
+    ))
 }
 
 #[tokio::test]
@@ -80,12 +82,17 @@ async fn a_member_backs_with_an_extra_by_card_and_every_figure_holds_it_while_a_
     assert_eq!(raised(&app, project) - raised_before, total);
     assert_eq!(sponsor_amount(&app, project, &member) - sponsor_before, total);
     let history: Value = app.get_with_token("/v1/sales/get/list?user_id=me", &token).await.json().await.unwrap();
-    assert_eq!((history["data"][0]["id"].as_i64(), history["data"][0]["extraAmount"].as_i64()), (Some(sale), Some(1_500)));
-    let receipt: Value =
-        app.get_with_token(&format!("/v1/user/receipts/{sale}"), &token).await.json().await.unwrap();
+    assert_eq!(
+        (history["data"][0]["id"].as_i64(), history["data"][0]["extraAmount"].as_i64()),
+        (Some(sale), Some(1_500))
+    );
+    let receipt: Value = app.get_with_token(&format!("/v1/user/receipts/{sale}"), &token).await.json().await.unwrap();
     assert_eq!(receipt["amount"], total, "{receipt}");
     let extra_line = receipt["lines"].as_array().unwrap().iter().find(|l| l["description"] == "上乗せ支援").cloned();
-    assert_eq!(extra_line.map(|l| (l["amount"].clone(), l["rateLabel"].clone())), Some((json!(1_500), json!("対象外"))));
+    assert_eq!(
+        extra_line.map(|l| (l["amount"].clone(), l["rateLabel"].clone())),
+        Some((json!(1_500), json!("対象外")))
+    );
     let mails = app.mails_to(&member, 2).await;
     assert!(mails.iter().any(|m| m["text"].as_str().unwrap_or("").contains("上乗せ支援：1,500円")));
 

@@ -8,8 +8,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use domain::account::Email;
 use domain::comment::CommentText;
-use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::extra_amount::{ExtraAmount, ExtraAmountError};
+use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::PriceBreakdown;
 use domain::payment::{

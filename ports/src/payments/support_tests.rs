@@ -1090,11 +1090,9 @@ async fn a_card_support_with_an_extra_is_charged_its_total_and_the_mail_shows_th
     let Book { ledger, .. } = book_of(with_extra, Placed::New);
     let mut gateway = MockPaymentGateway::new();
     owns_the_saved_card(&mut gateway);
-    gateway
-        .expect_charge_card()
-        .withf(|charge, _| charge.amount == Yen(7_600))
-        .times(1)
-        .returning(|_, _| Ok(Payment { amount: Yen(7_600), amount_received: Yen(7_600), ..payment(IntentStatus::Succeeded) }));
+    gateway.expect_charge_card().withf(|charge, _| charge.amount == Yen(7_600)).times(1).returning(|_, _| {
+        Ok(Payment { amount: Yen(7_600), amount_received: Yen(7_600), ..payment(IntentStatus::Succeeded) })
+    });
     let (mailer, sent) = recording_mailer();
 
     let outcome = service(ledger, gateway, mailer)
