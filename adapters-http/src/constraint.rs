@@ -62,6 +62,7 @@ const TABLE: &[(&str, Meaning)] = &[
         "project_receipt_issuers_registration_number_check",
         Meaning::Field("registrationNumber", domain::receipt::MSG_REGISTRATION_NUMBER),
     ),
+    ("sales_extra_amount_check", Meaning::Field("extraAmount", domain::extra_amount::MSG_EXTRA_AMOUNT_RANGE)),
 ];
 
 fn status(kind: ConstraintKind) -> StatusCode {

@@ -83,6 +83,19 @@ pub(crate) struct SupportRequest {
     card: Option<CardChoiceRequest>,
     /// Guests only (no Authorization header).
     guest_email: Option<String>,
+    /// 上乗せ支援: whole yen added on top of the return, untaxed; absent or 0 for none. Not for monthly returns.
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 1000000, example = 1000)]
+    extra_amount: Option<serde_json::Number>,
+}
+
+/// A JSON number as whole yen; a fraction or a number beyond `i64` is refused with the field's range message.
+fn whole_yen(raw: Option<&serde_json::Number>) -> Result<Option<i64>, ApiError> {
+    raw.map(|n| {
+        n.as_i64().ok_or_else(|| {
+            ApiError::fields([("extraAmount".to_string(), domain::extra_amount::MSG_EXTRA_AMOUNT_RANGE.to_string())])
+        })
+    })
+    .transpose()
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -101,7 +114,9 @@ pub(crate) struct SaleDto {
     lot: u8,
     amount: i64,
     tax: i64,
-    /// What the supporter pays, tax included.
+    /// 上乗せ支援 included in `total` (untaxed); 0 when none.
+    extra_amount: i64,
+    /// What the supporter pays, tax included, the extra included.
     total: i64,
     tax_label: TaxLabel,
     /// ISO 8601, Tokyo time.
@@ -199,6 +214,7 @@ fn sale_dto(sale: &SaleRecord) -> SaleDto {
         lot: sale.terms.lot.get(),
         amount: sale.terms.amount.value(),
         tax: sale.terms.tax.value(),
+        extra_amount: sale.terms.extra.value(),
         total: sale.terms.total.value(),
         tax_label: sale.terms.mode.into(),
         created_at: sale.created_at.with_timezone(&domain::time::tokyo()).to_rfc3339_opts(SecondsFormat::Secs, true),
@@ -253,6 +269,7 @@ impl SupportRequest {
             }
             Some(_) => return Err(ApiError::validation("カードはcardIdかtokenのどちらか一方で指定してください。")),
         };
+        let extra_amount = whole_yen(self.extra_amount.as_ref())?;
         let address = match (self.address, self.address_id) {
             (Some(_), Some(_)) => {
                 return Err(ApiError::validation("お届け先は入力か選択のどちらか一方にしてください。"))
@@ -278,6 +295,7 @@ impl SupportRequest {
             agreed_to_terms: self.agree_terms,
             not_antisocial: self.not_antisocial,
             card,
+            extra_amount,
         })
     }
 }
@@ -363,6 +381,9 @@ pub(crate) struct QuoteQuery {
     return_id: i64,
     /// 1 to 10.
     lot: i64,
+    /// 上乗せ支援 in whole yen, 0 to 1,000,000; absent for none.
+    #[param(minimum = 0, maximum = 1000000)]
+    extra_amount: Option<i64>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -372,6 +393,9 @@ pub(crate) struct QuoteResponse {
     lot: u8,
     amount: i64,
     tax: i64,
+    /// 上乗せ支援, untaxed; 0 when none.
+    extra_amount: i64,
+    /// What the support call charges: the return's tax-included total plus the extra.
     total: i64,
     tax_label: TaxLabel,
     /// Percent applied (0 for donations).
@@ -383,8 +407,8 @@ pub(crate) struct QuoteResponse {
     tag = "payment",
     params(QuoteQuery),
     responses(
-        (status = 200, description = "Price, tax and total", body = QuoteResponse),
-        (status = 400, description = "`validation_failed` (`lot`)", body = ErrorBody),
+        (status = 200, description = "Price, tax, extra amount and total", body = QuoteResponse),
+        (status = 400, description = "`validation_failed` (`lot`, `extraAmount`)", body = ErrorBody),
         (status = 404, description = "`not_found`", body = ErrorBody),
     )
 )]
@@ -395,12 +419,15 @@ async fn quote(
     query: web::Query<QuoteQuery>,
 ) -> Result<Json<QuoteResponse>, ApiError> {
     let viewer = viewer.0.map(|user| user.email);
-    let terms = supports.quote(ProjectId(query.project_id), ReturnId(query.return_id), query.lot, viewer).await?;
+    let terms = supports
+        .quote(ProjectId(query.project_id), ReturnId(query.return_id), query.lot, query.extra_amount, viewer)
+        .await?;
     Ok(Json(QuoteResponse {
         price: terms.price.value(),
         lot: terms.lot.get(),
         amount: terms.amount.value(),
         tax: terms.tax.value(),
+        extra_amount: terms.extra.value(),
         total: terms.total.value(),
         tax_label: terms.mode.into(),
         tax_rate: terms.rate.percent(),
@@ -603,6 +630,34 @@ mod tests {
             let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(body);
             let (status, _) = call(supports, req).await;
             assert_eq!(status, StatusCode::BAD_REQUEST, "{field}");
+        }
+    }
+
+    #[actix_web::test]
+    async fn an_extra_amount_reaches_the_use_case_as_whole_yen_and_a_fraction_never_does() {
+        let mut supports = MockSupports::new();
+        supports
+            .expect_place()
+            .withf(|order| order.extra_amount == Some(1_500))
+            .times(1)
+            .returning(|_| Err(SupportError::Blocked(domain::returns::PurchaseBlock::SoldOut)));
+        let mut body = guest_support();
+        body["extraAmount"] = json!(1_500);
+        // A client total means nothing: the server prices.
+        body["total"] = json!(1);
+        let (status, _) = call(supports, test::TestRequest::post().uri("/v1/payment/set/support").set_json(body)).await;
+        assert_eq!(status, StatusCode::CONFLICT);
+
+        for fraction in [json!(100.5), json!(1e30)] {
+            let mut supports = MockSupports::new();
+            supports.expect_place().never();
+            let mut body = guest_support();
+            body["extraAmount"] = fraction;
+            let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(body);
+            let (status, body) = call(supports, req).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST);
+            assert_eq!(body["errors"][0]["field"], "extraAmount");
+            assert_eq!(body["message"], domain::extra_amount::MSG_EXTRA_AMOUNT_RANGE);
         }
     }
 

@@ -539,7 +539,9 @@ pub(crate) struct HistoryEntryDto {
     amount: i64,
     /// Consumption tax `total` contains (0 for donations).
     tax: i64,
-    /// What the supporter paid, tax included.
+    /// 上乗せ支援 included in `total` (untaxed); 0 when none.
+    extra_amount: i64,
+    /// What the supporter paid, tax included, the extra included.
     total: i64,
     /// How the sale was priced: 税込, 税別 (tax added to `amount`) or 非課税 (a donation).
     tax_label: TaxLabel,
@@ -579,6 +581,7 @@ impl From<HistoryEntry> for HistoryEntryDto {
             lot: entry.lot,
             amount: entry.amount,
             tax: entry.tax,
+            extra_amount: entry.extra_amount,
             total: entry.total,
             tax_label: entry.tax_mode.into(),
             payment_type: entry.payment_type.code(),

@@ -58,6 +58,7 @@ pub(crate) enum ReceiptKindDto {
 pub(crate) struct ReceiptLineDto {
     /// The project and the return: `前橋ばら園（お礼のメール）`.
     description: String,
+    /// 0 for the 上乗せ支援 line, which is not sold in lots.
     lots: i64,
     /// Tax included, after refunds.
     amount: i64,

@@ -126,6 +126,8 @@ struct HistoryRow {
     #[diesel(sql_type = BigInt)]
     tax: i64,
     #[diesel(sql_type = BigInt)]
+    extra_amount: i64,
+    #[diesel(sql_type = BigInt)]
     total: i64,
     #[diesel(sql_type = Text)]
     tax_mode: String,
@@ -187,6 +189,7 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             lot: row.lot,
             amount: row.amount,
             tax: row.tax,
+            extra_amount: row.extra_amount,
             total: row.total,
             tax_mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
             payment_type,
@@ -359,7 +362,8 @@ impl ProfileRepository for PgProfileRepository {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<HistoryRow> = sql_query(
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
-                        r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
+                        r.title AS return_title, s.lot, s.amount, s.tax, s.extra_amount, s.total, s.tax_mode, s.payment_type, \
+                        s.status, \
                         d.id AS display_name_id, d.displayname AS display_name, \
                         s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
                         s.refunded_amount, \

@@ -109,6 +109,8 @@ struct SaleRow {
     lot: i16,
     #[diesel(sql_type = BigInt)]
     total: i64,
+    #[diesel(sql_type = BigInt)]
+    extra_amount: i64,
     #[diesel(sql_type = Text)]
     tax_mode: String,
     #[diesel(sql_type = SmallInt)]
@@ -160,6 +162,7 @@ impl TryFrom<SaleRow> for ReceiptSale {
             return_title: row.return_title,
             lots: i64::from(row.lot),
             total: Yen(row.total),
+            extra: Yen(row.extra_amount),
             tax_mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
             tax_rate: TaxRate::new(rate).map_err(|e| corrupt("sales.tax_rate_percent", e))?,
             refunded: Yen(row.refund_paid),
@@ -176,7 +179,7 @@ const PROJECT_ISSUER: &str = "SELECT p.id, p.title, i.issuer_name, i.registratio
 
 /// Refunds count once the provider has paid them out (as the payment history's `refunded_amount`).
 const SALE: &str = "SELECT s.id, s.user_id, s.status, s.paid_at, s.project_id, p.title AS project_title, \
-            r.title AS return_title, s.lot, s.total, s.tax_mode, s.tax_rate_percent, \
+            r.title AS return_title, s.lot, s.total, s.extra_amount, s.tax_mode, s.tax_rate_percent, \
             (SELECT coalesce(sum(f.amount), 0) FROM refunds f \
               WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid, \
             u.username, u.displayname AS account_name, a.name AS delivery_name, d.displayname AS sale_name, \

@@ -237,6 +237,7 @@ diesel::table! {
         subscription_id -> Nullable<Int8>,
         invoice_id -> Nullable<Text>,
         intent_closed_at -> Nullable<Timestamptz>,
+        // extra_amount (上乗せ支援) is written and read with SQL only: diesel's 32 columns.
     }
 }
 

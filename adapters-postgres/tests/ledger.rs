@@ -1000,3 +1000,27 @@ async fn unpaid_transfers_hold_at_most_half_a_limited_return_one_per_supporter()
     assert_eq!(by_card.status, SaleStatus::Pending);
     assert_eq!(ledger.checkout(OPEN, LIMITED).await.unwrap().unwrap().remaining, Remaining::Limited(0));
 }
+
+// ------------------------------------------------------- extra amount ----
+
+/// 上乗せ支援: the sale keeps it in its own column, reads it back in its figures, and once paid the project's and
+/// the sponsor's totals count the whole total, extra included.
+#[tokio::test]
+async fn an_extra_amount_is_stored_read_back_and_counted_in_the_totals_once_paid() {
+    let (db, ledger) = setup();
+    let plain = order(MEMBER, 1, "extra-key-0001");
+    let terms = plain.terms.with_extra(domain::extra_amount::ExtraAmount::parse(1_500).unwrap()).unwrap();
+    let sale = place_new(&ledger, NewSale { terms, application_fee: Yen(4_500 * 1060 / 10000), ..plain }).await;
+
+    assert_eq!((sale.terms.tax, sale.terms.extra, sale.terms.total), (Yen(272), Yen(1_500), Yen(4_500)));
+    let stored = format!("SELECT extra_amount AS value FROM sales WHERE id = {}", sale.id.get());
+    assert_eq!(number(&db.url, &stored), 1_500);
+    assert_eq!(ledger.sale(sale.id).await.unwrap().unwrap().terms, terms);
+
+    ledger.record_payment(sale.id, report(sale.id, SaleStatus::Succeeded), at(26, 2)).await.unwrap();
+
+    let raised = "SELECT paid_amount AS value FROM project_totals WHERE project_id = 1";
+    assert_eq!(number(&db.url, raised), 4_500);
+    let sponsor = "SELECT amount AS value FROM sponsor_totals WHERE project_id = 1 AND user_id = 1";
+    assert_eq!(number(&db.url, sponsor), 4_500);
+}

@@ -227,3 +227,51 @@ fn the_migration_gives_earlier_sales_their_mode_rate_and_contained_tax_without_c
         ]
     );
 }
+
+fn insert_with_extra(conn: &mut PgConnection, key: &str, row: &Row, extra: i64) -> Result<usize, Error> {
+    let Row { price, lot, amount, tax, total, mode, rate } = row;
+    sql_query(format!(
+        "INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, tax_rate_percent, \
+           payment_type, idempotency_key, extra_amount) \
+         VALUES (1, 1, 1, {price}, {lot}, {amount}, {tax}, {total}, '{mode}', {rate}, 1, 'tax-key-{key}', {extra})"
+    ))
+    .execute(conn)
+}
+
+fn priced_with_extra(price: i64, lot: i64, mode: TaxMode, extra: i64) -> Row {
+    let base = PriceBreakdown::compute(Yen(price), Lot::parse(lot).unwrap(), TaxRate::STANDARD, mode).unwrap();
+    from_domain(&base.with_extra(domain::extra_amount::ExtraAmount::parse(extra).unwrap()).unwrap())
+}
+
+#[test]
+fn an_extra_amount_is_untaxed_in_the_schema_too_bounded_and_written_once() {
+    let (db, _pool) = TestDatabase::create().unwrap();
+    let mut conn = PgConnection::establish(&db.url).unwrap();
+    fixtures(&mut conn);
+
+    for (key, mode) in [("x-inc", TaxMode::Inclusive), ("x-exc", TaxMode::Exclusive), ("x-exempt", TaxMode::Exempt)] {
+        insert_with_extra(&mut conn, key, &priced_with_extra(3_300, 2, mode, 1_000), 1_000).unwrap();
+    }
+    // 税込 3,300 + 1,000: the tax stays the 300 the return contains; reading the extra as containing tax (390),
+    // or adding tax on it, breaks the rule; so does a total without the extra.
+    let with = priced_with_extra(3_300, 1, TaxMode::Inclusive, 1_000);
+    assert_eq!((with.tax, with.total), (300, 4_300));
+    let bad = [
+        ("x-taxed-in", Row { tax: 390, ..priced_with_extra(3_300, 1, TaxMode::Inclusive, 1_000) }, 1_000),
+        ("x-taxed-on", Row { tax: 400, total: 4_400, ..priced_with_extra(3_000, 1, TaxMode::Exclusive, 1_000) }, 1_000),
+        ("x-missing", priced(3_300, 1, TaxMode::Inclusive), 1_000),
+    ];
+    for (key, row, extra) in &bad {
+        let refused = refused_by(insert_with_extra(&mut conn, key, row, *extra));
+        assert_eq!(refused.as_deref(), Some("sales_tax_invariant"), "{key}");
+    }
+    for (key, extra) in [("x-negative", -1), ("x-over", 1_000_001)] {
+        let row = Row { total: 3_300 + extra, ..priced(3_300, 1, TaxMode::Inclusive) };
+        assert!(refused_by(insert_with_extra(&mut conn, key, &row, extra)).is_some(), "{key}");
+    }
+
+    let changed =
+        sql_query("UPDATE sales SET extra_amount = 0, total = 3300 * 2 WHERE idempotency_key = 'tax-key-x-inc'")
+            .execute(&mut conn);
+    assert_eq!(refused_by(changed).as_deref(), Some("sales_terms_immutable"));
+}

@@ -207,6 +207,7 @@ fn order(project: ProjectId, ret: ReturnId, guest: Email, key: String) -> Suppor
         agreed_to_terms: true,
         not_antisocial: true,
         card: None,
+        extra_amount: None,
     }
 }
 

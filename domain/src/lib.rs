@@ -10,6 +10,7 @@ pub mod comment;
 pub mod csv;
 pub mod delivery;
 pub mod discovery;
+pub mod extra_amount;
 pub mod ids;
 pub mod jobs;
 pub mod lot;

@@ -4,6 +4,7 @@
 //! are computed in `i128` and then narrowed with a check, so a huge price
 //! gives [`MoneyError::Overflow`] instead of wrapping around.
 
+use crate::extra_amount::{ExtraAmount, ExtraAmountError, MAX_EXTRA_AMOUNT, MAX_TOTAL_WITH_EXTRA};
 use crate::lot::Lot;
 use crate::payment::PayType;
 use serde::{Deserialize, Serialize};
@@ -236,7 +237,9 @@ pub struct PriceBreakdown {
     pub amount: Yen,
     /// Consumption tax contained in `total` (receipts show it); 0 for donations.
     pub tax: Yen,
-    /// What the supporter pays, tax included; the figure the screens show.
+    /// 上乗せ支援 added on top, untaxed ([`crate::extra_amount`]); 0 when none.
+    pub extra: Yen,
+    /// What the supporter pays, tax included, the extra included; the figure the screens show.
     pub total: Yen,
     pub mode: TaxMode,
     /// The rate applied: the project's rate, 0 % for donations.
@@ -254,7 +257,23 @@ impl PriceBreakdown {
             TaxMode::Inclusive | TaxMode::Exempt => amount,
             TaxMode::Exclusive => amount.checked_add(tax).ok_or(MoneyError::Overflow)?,
         };
-        Ok(Self { price, lot, amount, tax, total, mode, rate })
+        Ok(Self { price, lot, amount, tax, extra: Yen::ZERO, total, mode, rate })
+    }
+
+    /// The same figures with `extra` added on top of the total, untaxed; refused
+    /// when the total would exceed [`MAX_TOTAL_WITH_EXTRA`]. Replaces any extra.
+    pub fn with_extra(self, extra: ExtraAmount) -> Result<Self, ExtraAmountError> {
+        let return_total = self.return_total();
+        let total = return_total.checked_add(extra.yen()).ok_or(ExtraAmountError::TotalTooLarge)?;
+        if !extra.is_none() && total > MAX_TOTAL_WITH_EXTRA {
+            return Err(ExtraAmountError::TotalTooLarge);
+        }
+        Ok(Self { extra: extra.yen(), total, ..self })
+    }
+
+    /// The return's own tax-included figure: the total without the extra.
+    pub const fn return_total(&self) -> Yen {
+        Yen(self.total.0 - self.extra.0)
     }
 
     /// The same, reading the mode from the project's `isDonation` and
@@ -269,8 +288,8 @@ impl PriceBreakdown {
         Self::compute(price, lot, rate, TaxMode::for_project(is_donation, tax_includes))
     }
 
-    /// The total without its tax (税抜): `amount` for `Exclusive`, `total − tax`
-    /// otherwise. Never negative because `tax <= total`.
+    /// The total without its tax (税抜): `amount` (plus any extra) for
+    /// `Exclusive`, `total − tax` otherwise. Never negative because `tax <= total`.
     pub const fn tax_excluded(&self) -> Yen {
         Yen(self.total.0 - self.tax.0)
     }
@@ -278,17 +297,33 @@ impl PriceBreakdown {
     /// Whether stored figures obey the tax rule; the same statement as the
     /// `sales_tax_invariant` CHECK of the `sales` table, written out rather
     /// than recomputed so that the two can be tested against each other.
-    pub fn figures_agree(price: i64, lot: i64, amount: i64, tax: i64, total: i64, mode: TaxMode, rate: i64) -> bool {
-        let (price, lot, amount, tax, total, rate) = (
+    /// The extra is untaxed: the rule holds for `total − extra`.
+    #[allow(clippy::too_many_arguments)] // one argument per stored column, as the CHECK reads them
+    pub fn figures_agree(
+        price: i64,
+        lot: i64,
+        amount: i64,
+        tax: i64,
+        extra: i64,
+        total: i64,
+        mode: TaxMode,
+        rate: i64,
+    ) -> bool {
+        let (price, lot, amount, tax, extra, rate) = (
             i128::from(price),
             i128::from(lot),
             i128::from(amount),
             i128::from(tax),
-            i128::from(total),
+            i128::from(extra),
             i128::from(rate),
         );
-        let basics =
-            price >= 0 && (1..=10).contains(&lot) && amount == price * lot && tax >= 0 && (0..=100).contains(&rate);
+        let total = i128::from(total) - extra;
+        let basics = price >= 0
+            && (1..=10).contains(&lot)
+            && amount == price * lot
+            && tax >= 0
+            && (0..=i128::from(MAX_EXTRA_AMOUNT.0)).contains(&extra)
+            && (0..=100).contains(&rate);
         basics
             && match mode {
                 TaxMode::Exclusive => tax == amount * rate / 100 && total == amount + tax,
@@ -425,6 +460,7 @@ mod tests {
                 lot: lot(2),
                 amount: Yen(10_000),
                 tax: Yen(1_000),
+                extra: Yen::ZERO,
                 total: Yen(11_000),
                 mode: TaxMode::Exclusive,
                 rate: TaxRate::STANDARD,
@@ -475,11 +511,52 @@ mod tests {
     #[test]
     fn the_invariant_refuses_the_old_tax_included_rows_with_zero_tax() {
         // Before the rule, a 税込 sale was stored with tax 0; it must no longer pass.
-        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_200, 0, 2_200, TaxMode::Inclusive, 10));
-        assert!(PriceBreakdown::figures_agree(1_100, 2, 2_200, 200, 2_200, TaxMode::Inclusive, 10));
+        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_200, 0, 0, 2_200, TaxMode::Inclusive, 10));
+        assert!(PriceBreakdown::figures_agree(1_100, 2, 2_200, 200, 0, 2_200, TaxMode::Inclusive, 10));
         // A 税込 price cannot be stored as amount + tax = total either.
-        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_000, 200, 2_200, TaxMode::Inclusive, 10));
-        assert!(!PriceBreakdown::figures_agree(10_000, 1, 10_000, 0, 10_000, TaxMode::Exempt, 10));
+        assert!(!PriceBreakdown::figures_agree(1_100, 2, 2_000, 200, 0, 2_200, TaxMode::Inclusive, 10));
+        assert!(!PriceBreakdown::figures_agree(10_000, 1, 10_000, 0, 0, 10_000, TaxMode::Exempt, 10));
+    }
+
+    fn with_extra(price: i64, n: i64, mode: TaxMode, extra: i64) -> PriceBreakdown {
+        let base = PriceBreakdown::compute(Yen(price), lot(n), TaxRate::STANDARD, mode).unwrap();
+        base.with_extra(ExtraAmount::parse(extra).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn an_extra_amount_is_added_after_the_tax_and_carries_none_in_every_mode() {
+        // 税別 3,000 × 2: 6,000 + 600 tax, then 1,000 on top.
+        let b = with_extra(3_000, 2, TaxMode::Exclusive, 1_000);
+        assert_eq!((b.amount, b.tax, b.extra, b.total), (Yen(6_000), Yen(600), Yen(1_000), Yen(7_600)));
+        // 税込 3,300: the tax stays what 3,300 contains; the extra is not read as containing tax.
+        let b = with_extra(3_300, 1, TaxMode::Inclusive, 1_000);
+        assert_eq!((b.tax, b.extra, b.total, b.return_total()), (Yen(300), Yen(1_000), Yen(4_300), Yen(3_300)));
+        // A donation: no tax either way.
+        let b = with_extra(5_000, 1, TaxMode::Exempt, 500);
+        assert_eq!((b.tax, b.total), (Yen::ZERO, Yen(5_500)));
+    }
+
+    #[test]
+    fn an_extra_may_not_take_a_support_above_the_providers_ceiling() {
+        let base = PriceBreakdown::compute(Yen(99_000_000), lot(1), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+        assert!(base.with_extra(ExtraAmount::parse(999_999).unwrap()).is_ok());
+        assert_eq!(
+            base.with_extra(ExtraAmount::parse(1_000_000).unwrap()),
+            Err(crate::extra_amount::ExtraAmountError::TotalTooLarge)
+        );
+        // Without an extra a large return is priced as before.
+        let large = PriceBreakdown::compute(Yen(200_000_000), lot(1), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+        assert_eq!(large.with_extra(ExtraAmount::NONE).map(|b| b.total), Ok(Yen(200_000_000)));
+    }
+
+    #[test]
+    fn the_invariant_reads_the_extra_as_untaxed() {
+        assert!(PriceBreakdown::figures_agree(3_300, 1, 3_300, 300, 1_000, 4_300, TaxMode::Inclusive, 10));
+        // The extra read as containing tax, or taxed on top, breaks the rule.
+        assert!(!PriceBreakdown::figures_agree(3_300, 1, 3_300, 390, 1_000, 4_300, TaxMode::Inclusive, 10));
+        assert!(!PriceBreakdown::figures_agree(3_000, 1, 3_000, 300, 1_000, 4_400, TaxMode::Exclusive, 10));
+        assert!(!PriceBreakdown::figures_agree(5_000, 1, 5_000, 0, -1, 4_999, TaxMode::Exempt, 0));
+        assert!(!PriceBreakdown::figures_agree(5_000, 1, 5_000, 0, 1_000_001, 1_005_001, TaxMode::Exempt, 0));
     }
 
     #[test]
@@ -537,7 +614,7 @@ mod tests {
             match PriceBreakdown::compute(Yen(price), lot(n), rate, mode) {
                 Ok(b) => {
                     prop_assert!(PriceBreakdown::figures_agree(
-                        price, n, b.amount.0, b.tax.0, b.total.0, b.mode, i64::from(b.rate.percent())
+                        price, n, b.amount.0, b.tax.0, 0, b.total.0, b.mode, i64::from(b.rate.percent())
                     ));
                     prop_assert!(b.tax.0 >= 0 && b.tax <= b.total);
                     prop_assert_eq!(b.tax_excluded().0 + b.tax.0, b.total.0);
@@ -545,9 +622,9 @@ mod tests {
                     // Any other tax or total is refused: the rule leaves exactly one figure each.
                     for delta in [-1, 1] {
                         let (a, t, tot, r) = (b.amount.0, b.tax.0, b.total.0, i64::from(b.rate.percent()));
-                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t.saturating_add(delta), tot, mode, r)
+                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t.saturating_add(delta), 0, tot, mode, r)
                             || t.checked_add(delta).is_none());
-                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t, tot.saturating_add(delta), mode, r)
+                        prop_assert!(!PriceBreakdown::figures_agree(price, n, a, t, 0, tot.saturating_add(delta), mode, r)
                             || tot.checked_add(delta).is_none());
                     }
                 }
@@ -621,6 +698,35 @@ mod tests {
             prop_assert!(fee * 5 <= i128::from(total));
             prop_assert!((fee + 1) * 5 > i128::from(total));
             prop_assert_eq!(i128::from(payout_after_platform_fee(Yen(total)).0), i128::from(total) - fee);
+        }
+
+        #[test]
+        fn total_is_price_times_lots_plus_tax_plus_extra(
+            // Up to 5 million yen a lot, so that ten lots with tax and an extra stay under the ceiling.
+            price in 0i64..=5_000_000, n in 1i64..=10, rate in 0u32..=100, mode in any_mode(),
+            extra in 0i64..=1_000_000
+        ) {
+            let rate = TaxRate::new(rate).unwrap();
+            let base = PriceBreakdown::compute(Yen(price), lot(n), rate, mode).unwrap();
+            let b = base.with_extra(ExtraAmount::parse(extra).unwrap()).unwrap();
+            // The tax never changes with the extra.
+            prop_assert_eq!((b.amount, b.tax, b.mode, b.rate), (base.amount, base.tax, base.mode, base.rate));
+            prop_assert_eq!(b.extra.0, extra);
+            let added_tax = if mode == TaxMode::Exclusive { b.tax.0 } else { 0 };
+            prop_assert_eq!(b.total.0, price * n + added_tax + extra);
+            prop_assert_eq!(b.return_total(), base.total);
+            prop_assert!(PriceBreakdown::figures_agree(
+                price, n, b.amount.0, b.tax.0, b.extra.0, b.total.0, b.mode, i64::from(b.rate.percent())
+            ));
+        }
+
+        #[test]
+        fn an_extra_is_refused_exactly_when_the_total_would_pass_the_ceiling(
+            return_total in 90_000_000i64..=100_000_000, extra in 1i64..=1_000_000
+        ) {
+            let base = PriceBreakdown::compute(Yen(return_total), Lot::ONE, TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
+            let priced = base.with_extra(ExtraAmount::parse(extra).unwrap());
+            prop_assert_eq!(priced.is_ok(), return_total + extra <= MAX_TOTAL_WITH_EXTRA.0);
         }
 
         #[test]

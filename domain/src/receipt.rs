@@ -125,6 +125,7 @@ impl ReceiptKind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReceiptLine {
     pub description: String,
+    /// 0 for a line not sold in lots (上乗せ支援).
     pub lots: i64,
     /// Tax included, after any refund ([`kept_amount`]).
     pub amount: Yen,

@@ -8,6 +8,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use crate::account::{Email, MSG_EMAIL_FORMAT, MSG_EMAIL_REQUIRED};
+use crate::extra_amount;
 use crate::profile::{AddressError, TEL_MAX_DIGITS, TEL_MIN_DIGITS};
 use crate::receipt;
 use crate::text::{rules, TextRule, INVISIBLE_RANGES, MSG_FORBIDDEN_CHARACTER, MSG_REQUIRED, MSG_TOO_LONG};
@@ -23,6 +24,18 @@ pub struct SharedRules {
     pub email: EmailRules,
     pub tel: DigitsRule,
     pub zip: DigitsRule,
+    pub extra_amount: ExtraAmountRules,
+}
+
+/// Step 1's 上乗せ支援 field (`crate::extra_amount`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtraAmountRules {
+    pub max: i64,
+    pub max_total: i64,
+    pub range: &'static str,
+    pub total: &'static str,
+    pub monthly: &'static str,
 }
 
 #[derive(Debug, Serialize)]
@@ -105,6 +118,13 @@ pub fn shared_rules() -> SharedRules {
             max_digits: 7,
             required: AddressError::ZipRequired.to_string(),
             format: AddressError::ZipFormat.to_string(),
+        },
+        extra_amount: ExtraAmountRules {
+            max: extra_amount::MAX_EXTRA_AMOUNT.value(),
+            max_total: extra_amount::MAX_TOTAL_WITH_EXTRA.value(),
+            range: extra_amount::MSG_EXTRA_AMOUNT_RANGE,
+            total: extra_amount::MSG_EXTRA_AMOUNT_TOTAL,
+            monthly: extra_amount::MSG_EXTRA_AMOUNT_MONTHLY,
         },
     }
 }

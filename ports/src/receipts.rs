@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use domain::authoring::FieldError;
+use domain::extra_amount::{kept_parts, EXTRA_AMOUNT_LABEL};
 use domain::ids::{ProjectId, SaleId, UserId};
 use domain::money::{TaxMode, TaxRate, Yen};
 use domain::payment::SaleStatus;
@@ -43,8 +44,10 @@ pub struct ReceiptSale {
     pub project_title: String,
     pub return_title: String,
     pub lots: i64,
-    /// What the supporter paid, tax included.
+    /// What the supporter paid, tax included, the extra included.
     pub total: Yen,
+    /// Of `total`, the 上乗せ支援 (untaxed); 0 when none.
+    pub extra: Yen,
     /// How the sale was priced, and at which rate (kept with the sale).
     pub tax_mode: TaxMode,
     pub tax_rate: TaxRate,
@@ -204,12 +207,23 @@ impl SaleReceipt {
         let paid_at = sale.paid_at?;
         let kind = ReceiptKind::for_tax_mode(sale.tax_mode);
         let amount = kept_amount(sale.total, sale.refunded);
-        let lines = vec![ReceiptLine {
+        let (kept_return, kept_extra) = kept_parts(sale.total, sale.extra, sale.refunded);
+        let mut lines = vec![ReceiptLine {
             description: format!("{}（{}）", sale.project_title, sale.return_title),
             lots: sale.lots,
-            amount,
+            amount: kept_return,
             rate: kind.line_rate(sale.tax_rate),
         }];
+        // The extra buys nothing: its own line, outside consumption tax (対象外) on every receipt.
+        if sale.extra.is_positive() {
+            lines.push(ReceiptLine {
+                description: EXTRA_AMOUNT_LABEL.to_owned(),
+                // Not sold in lots.
+                lots: 0,
+                amount: kept_extra,
+                rate: None,
+            });
+        }
         let default_addressee = default_addressee(&sale.names);
         let issued_count = sale.issued.as_ref().map_or(0, |i| i.count);
         let issuer = match &sale.issuer {

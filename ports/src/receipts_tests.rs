@@ -31,6 +31,7 @@ fn paid_sale() -> ReceiptSale {
         return_title: "お礼のメール".into(),
         lots: 2,
         total: Yen(6_600),
+        extra: Yen::ZERO,
         tax_mode: TaxMode::Inclusive,
         tax_rate: TaxRate::STANDARD,
         refunded: Yen::ZERO,
@@ -268,4 +269,30 @@ fn a_receipt_link_is_the_public_page_with_its_token_and_no_signer_gives_none() {
 
     assert_eq!(links.link("https://example.jp", SALE).as_deref(), Some("https://example.jp/receipt/t41"));
     assert_eq!(ReceiptLinks::none().link("https://example.jp", SALE), None);
+}
+
+#[tokio::test]
+async fn an_extra_amount_is_its_own_untaxed_line_and_a_refund_takes_it_back_first() {
+    let with_extra = ReceiptSale { total: Yen(7_600), extra: Yen(1_000), ..paid_sale() };
+    let receipt = service(store_of(with_extra.clone())).receipt(ReceiptAccess::Member(MEMBER, SALE)).await.unwrap();
+
+    assert_eq!(receipt.amount, Yen(7_600));
+    let lines: Vec<_> = receipt.lines.iter().map(|l| (l.description.as_str(), l.amount, l.rate)).collect();
+    assert_eq!(
+        lines,
+        [("前橋ばら園（お礼のメール）", Yen(6_600), Some(TaxRate::STANDARD)), ("上乗せ支援", Yen(1_000), None)]
+    );
+    // The tax is still the 600 yen the return contains; the extra is outside consumption tax.
+    assert_eq!(
+        receipt.rates,
+        vec![
+            RateTotal { rate: Some(TaxRate::STANDARD), total: Yen(6_600), tax: Yen(600) },
+            RateTotal { rate: None, total: Yen(1_000), tax: Yen::ZERO },
+        ]
+    );
+
+    let refunded = ReceiptSale { refunded: Yen(1_500), ..with_extra };
+    let receipt = service(store_of(refunded)).receipt(ReceiptAccess::Member(MEMBER, SALE)).await.unwrap();
+    assert_eq!(receipt.amount, Yen(6_100));
+    assert_eq!((receipt.lines[0].amount, receipt.lines[1].amount), (Yen(6_100), Yen::ZERO));
 }

@@ -63,6 +63,8 @@ pub(super) struct SaleRow {
     #[diesel(sql_type = BigInt)]
     tax: i64,
     #[diesel(sql_type = BigInt)]
+    extra_amount: i64,
+    #[diesel(sql_type = BigInt)]
     total: i64,
     #[diesel(sql_type = Text)]
     tax_mode: String,
@@ -109,6 +111,7 @@ impl TryFrom<SaleRow> for SaleRecord {
             lot,
             amount: Yen(row.amount),
             tax: Yen(row.tax),
+            extra: Yen(row.extra_amount),
             total: Yen(row.total),
             mode: TaxMode::parse(&row.tax_mode).map_err(|e| corrupt("sales.tax_mode", e))?,
             rate,
@@ -151,7 +154,7 @@ impl TryFrom<SaleRow> for SaleRecord {
 /// Sales written before the backing flow may have no display name: empty.
 pub(super) const SALE_SELECT: &str = "SELECT s.id, s.user_id, u.email, s.project_id, p.slug AS project_slug, \
        p.title AS project_title, s.return_id, r.title AS return_title, s.payment_type, s.status, s.price, s.lot, \
-       s.amount, s.tax, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
+       s.amount, s.tax, s.extra_amount, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
        s.intent_id, coalesce(d.displayname, '') AS displayname, s.amount_remaining, \
        s.bank_instructions::text AS bank_instructions, s.transfer_deadline, s.card_id, s.one_time_card_id, \
        s.refund_required, s.refunded_amount, s.created_at, \

@@ -294,8 +294,8 @@ fn place_in(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, TxError> 
     let row: IdRow = sql_query(
         "INSERT INTO sales (project_id, return_id, user_id, address_id, price, lot, amount, tax, total, tax_mode, \
            tax_rate_percent, application_fee, connected_account_id, payment_type, status, idempotency_key, \
-           transfer_deadline) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id",
+           transfer_deadline, extra_amount) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id",
     )
     .bind::<BigInt, _>(sale.project.get())
     .bind::<BigInt, _>(sale.ret.get())
@@ -314,6 +314,7 @@ fn place_in(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, TxError> 
     .bind::<Text, _>(sale_status_to_db(SaleStatus::Pending))
     .bind::<Text, _>(&sale.idempotency_key)
     .bind::<Nullable<Date>, _>(sale.transfer_deadline)
+    .bind::<BigInt, _>(terms.extra.value())
     .get_result(conn)?;
     let (id, project, ret, user) = (row.id, sale.project.get(), sale.ret.get(), sale.user.get());
     if let Some(address_id) = address_id {

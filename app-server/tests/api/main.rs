@@ -16,6 +16,7 @@ mod deliveries;
 mod demo;
 mod discovery;
 mod email_change;
+mod extra_amount;
 mod favourites;
 mod follow_mail;
 mod headers;

@@ -91,6 +91,8 @@ pub struct HistoryEntry {
     pub amount: i64,
     /// Consumption tax the total contains (0 for donations).
     pub tax: i64,
+    /// 上乗せ支援 included in `total` (untaxed); 0 when none.
+    pub extra_amount: i64,
     pub total: i64,
     /// How the sale was priced: the history labels a donation 非課税, not 税込.
     pub tax_mode: TaxMode,

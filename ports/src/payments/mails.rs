@@ -29,8 +29,14 @@ impl PaymentMails {
     }
 
     fn summary(&self, sale: &SaleRecord) -> String {
+        // 上乗せ支援 gets its own line, only when there is one.
+        let extra = if sale.terms.extra.is_positive() {
+            format!("{}：{}円\n", domain::extra_amount::EXTRA_AMOUNT_LABEL, sale.terms.extra.grouped())
+        } else {
+            String::new()
+        };
         format!(
-            "プロジェクト：{project}\nリターン：{ret}\n口数：{lot}\n合計金額：{total}円（税込）\nお名前の表示：{name}\n",
+            "プロジェクト：{project}\nリターン：{ret}\n口数：{lot}\n{extra}合計金額：{total}円（税込）\nお名前の表示：{name}\n",
             project = sale.project_title,
             ret = sale.return_title,
             lot = sale.terms.lot.get(),

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, Utc};
 use domain::account::Email;
 use domain::comment::CommentText;
+use domain::extra_amount::{ExtraAmount, ExtraAmountError};
 use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::PriceBreakdown;
@@ -74,6 +75,8 @@ pub struct SupportOrder {
     pub agreed_to_terms: bool,
     pub not_antisocial: bool,
     pub card: Option<CardChoice>,
+    /// 上乗せ支援 in whole yen as sent; absent is none.
+    pub extra_amount: Option<i64>,
 }
 
 /// The delivery address as sent: typed, or one of the member's.
@@ -86,14 +89,16 @@ pub enum AddressChoice {
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Supports: Send + Sync {
-    /// The figures of `lot` units of a return, as the support call will charge them.
-    /// `NotFound` also for a return shown only to another address than
-    /// `viewer`'s (the project page's rule).
+    /// The figures of `lot` units of a return with `extra` (上乗せ支援) on
+    /// top, as the support call will charge them. `NotFound` also for a
+    /// return shown only to another address than `viewer`'s (the project
+    /// page's rule); `Invalid` for a lot or an extra the support call refuses.
     async fn quote(
         &self,
         project: ProjectId,
         ret: ReturnId,
         lot: i64,
+        extra: Option<i64>,
         viewer: Option<Email>,
     ) -> Result<PriceBreakdown, SupportError>;
 
@@ -245,8 +250,11 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
         if order.pay_type == PayType::Card && order.card.is_none() {
             problems.push(FieldProblem { field: "card", message: MSG_CARD_REQUIRED.to_string() });
         }
-        match step {
-            Some(step) if problems.is_empty() => Ok(Validated { step, address, comment }),
+        let extra = ExtraAmount::for_return(order.extra_amount, checkout.monthly)
+            .map_err(|error| problems.push(extra_problem(error)))
+            .ok();
+        match (step, extra) {
+            (Some(step), Some(extra)) if problems.is_empty() => Ok(Validated { step, address, comment, extra }),
             _ => Err(SupportError::Invalid(problems)),
         }
     }
@@ -436,6 +444,16 @@ struct Validated {
     step: domain::payment::InfoStep,
     address: Option<DeliveryAddress>,
     comment: Option<String>,
+    extra: ExtraAmount,
+}
+
+/// The figures of a support: the return's, then the extra on top (server-side only).
+fn priced(checkout: &Checkout, lot: Lot, extra: ExtraAmount) -> Result<PriceBreakdown, SupportError> {
+    checkout.price_of(lot)?.with_extra(extra).map_err(|error| SupportError::Invalid(vec![extra_problem(error)]))
+}
+
+fn extra_problem(error: ExtraAmountError) -> FieldProblem {
+    FieldProblem { field: "extraAmount", message: error.to_string() }
 }
 
 fn info_problem(error: &InfoStepError) -> FieldProblem {
@@ -468,6 +486,7 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
         project: ProjectId,
         ret: ReturnId,
         lot: i64,
+        extra: Option<i64>,
         viewer: Option<Email>,
     ) -> Result<PriceBreakdown, SupportError> {
         let checkout = self.checkout(project, ret).await?;
@@ -476,7 +495,9 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
         }
         let lot = Lot::for_return(lot, checkout.lot_disable)
             .map_err(|e| SupportError::Invalid(vec![FieldProblem { field: "lot", message: e.to_string() }]))?;
-        Ok(checkout.price_of(lot)?)
+        let extra = ExtraAmount::for_return(extra, checkout.monthly)
+            .map_err(|error| SupportError::Invalid(vec![extra_problem(error)]))?;
+        priced(&checkout, lot, extra)
     }
 
     async fn register_guest(&self, email: &Email) -> Result<bool, SupportError> {
@@ -515,7 +536,7 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
         if let Some(card) = &order.card {
             self.check_card(user, card).await?;
         }
-        let terms = checkout.price_of(valid.step.lot)?;
+        let terms = priced(&checkout, valid.step.lot, valid.extra)?;
         let now = self.core.now();
         let new_sale = NewSale {
             user,

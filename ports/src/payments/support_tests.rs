@@ -82,6 +82,7 @@ fn order(pay_type: PayType) -> SupportOrder {
         agreed_to_terms: true,
         not_antisocial: true,
         card: (pay_type == PayType::Card).then(|| CardChoice::Saved(PaymentMethodId::new(CARD))),
+        extra_amount: None,
     }
 }
 
@@ -1017,6 +1018,7 @@ fn monthly_order(supporter: Supporter, pay_type: PayType, card: Option<CardChoic
         agreed_to_terms: true,
         not_antisocial: true,
         card,
+        extra_amount: None,
     }
 }
 
@@ -1042,4 +1044,109 @@ fn a_monthly_return_is_for_members_paying_by_a_saved_card_one_unit_at_a_time() {
     };
     let fields: Vec<_> = problems.iter().map(|p| p.field).collect();
     assert_eq!(fields, ["card", "lot"]);
+}
+
+fn extra(yen: i64) -> domain::extra_amount::ExtraAmount {
+    domain::extra_amount::ExtraAmount::parse(yen).unwrap()
+}
+
+/// A ledger that checks out the return and refuses the write after showing what it was asked to write.
+fn ledger_seeing_the_new_sale(seen: Arc<Mutex<Option<NewSale>>>) -> MockStores {
+    let mut ledger = MockStores::new();
+    no_subscriptions(&mut ledger);
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    ledger.expect_member_email().returning(|_| Ok(email()));
+    ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
+    ledger.expect_place().returning(move |new| {
+        *seen.lock().unwrap() = Some(new);
+        Err(PlaceError::Blocked(PurchaseBlock::SoldOut))
+    });
+    ledger
+}
+
+#[tokio::test]
+async fn an_extra_amount_is_written_on_top_of_the_servers_figures_untaxed_and_the_fee_counts_it() {
+    let seen = Arc::new(Mutex::new(None));
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    let (mailer, _) = recording_mailer();
+
+    let placed = service(ledger_seeing_the_new_sale(Arc::clone(&seen)), gateway, mailer)
+        .supports
+        .place(SupportOrder { extra_amount: Some(1_000), ..order(PayType::Card) })
+        .await;
+
+    assert!(matches!(placed, Err(SupportError::Blocked(PurchaseBlock::SoldOut))), "{placed:?}");
+    let new = seen.lock().unwrap().clone().unwrap();
+    // 3,000 yen x 2 + 10 % tax = 6,600, then 1,000 on top without tax; 13.6 % of 7,600 to the platform.
+    assert_eq!((new.terms.tax, new.terms.extra, new.terms.total), (Yen(600), Yen(1_000), Yen(7_600)));
+    assert_eq!(new.application_fee, Yen(1_033));
+}
+
+#[tokio::test]
+async fn a_card_support_with_an_extra_is_charged_its_total_and_the_mail_shows_the_extra() {
+    let mut with_extra = sale(PayType::Card, SaleStatus::Pending);
+    with_extra.terms = with_extra.terms.with_extra(extra(1_000)).unwrap();
+    let Book { ledger, .. } = book_of(with_extra, Placed::New);
+    let mut gateway = MockPaymentGateway::new();
+    owns_the_saved_card(&mut gateway);
+    gateway.expect_charge_card().withf(|charge, _| charge.amount == Yen(7_600)).times(1).returning(|_, _| {
+        Ok(Payment { amount: Yen(7_600), amount_received: Yen(7_600), ..payment(IntentStatus::Succeeded) })
+    });
+    let (mailer, sent) = recording_mailer();
+
+    let outcome = service(ledger, gateway, mailer)
+        .supports
+        .place(SupportOrder { extra_amount: Some(1_000), ..order(PayType::Card) })
+        .await
+        .unwrap();
+
+    assert_eq!(outcome.sale.status, SaleStatus::Succeeded);
+    let sent = sent.lock().unwrap();
+    assert!(sent[0].text_body.contains("上乗せ支援：1,000円\n合計金額：7,600円（税込）"), "{}", sent[0].text_body);
+}
+
+#[tokio::test]
+async fn an_extra_out_of_range_or_on_a_monthly_return_is_refused_before_anything_is_written() {
+    use domain::extra_amount::{MSG_EXTRA_AMOUNT_MONTHLY, MSG_EXTRA_AMOUNT_RANGE};
+    for (monthly, sent, message) in [
+        (false, -1, MSG_EXTRA_AMOUNT_RANGE),
+        (false, 1_000_001, MSG_EXTRA_AMOUNT_RANGE),
+        (true, 500, MSG_EXTRA_AMOUNT_MONTHLY),
+    ] {
+        let mut ledger = MockStores::new();
+        no_subscriptions(&mut ledger);
+        ledger.expect_checkout().returning(move |_, _| Ok(Some(Checkout { monthly, ..checkout() })));
+        ledger.expect_member_email().returning(|_| Ok(email()));
+        ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_1"))));
+        ledger.expect_subscriptions_of().returning(|_| Ok(vec![]));
+        ledger.expect_sale_by_key().returning(|_, _| Ok(None));
+        ledger.expect_place().never();
+        let mut gateway = MockPaymentGateway::new();
+        owns_the_saved_card(&mut gateway);
+        let (mailer, _) = recording_mailer();
+        let lot = if monthly { 1 } else { 2 };
+
+        let error = service(ledger, gateway, mailer)
+            .supports
+            .place(SupportOrder { extra_amount: Some(sent), lot, ..order(PayType::Card) })
+            .await;
+
+        let Err(SupportError::Invalid(problems)) = error else { panic!("{sent}: {error:?}") };
+        assert_eq!((problems[0].field, problems[0].message.as_str()), ("extraAmount", message));
+    }
+}
+
+#[tokio::test]
+async fn the_quote_adds_the_extra_and_refuses_what_the_support_would_refuse() {
+    let mut ledger = MockStores::new();
+    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+    let supports = service(ledger, MockPaymentGateway::new(), MockMailer::new()).supports;
+
+    let quoted = supports.quote(ProjectId(1), ReturnId(3), 2, Some(2_500), None).await.unwrap();
+    assert_eq!((quoted.tax, quoted.extra, quoted.total), (Yen(600), Yen(2_500), Yen(9_100)));
+    let none = supports.quote(ProjectId(1), ReturnId(3), 2, None, None).await.unwrap();
+    assert_eq!((none.extra, none.total), (Yen::ZERO, Yen(6_600)));
+    let refused = supports.quote(ProjectId(1), ReturnId(3), 2, Some(1_000_001), None).await;
+    assert!(matches!(refused, Err(SupportError::Invalid(ref p)) if p[0].field == "extraAmount"), "{refused:?}");
 }

@@ -34,6 +34,8 @@ export interface SupportRecord {
   address?: AddressInput;
   addressId?: number;
   guestEmail?: string;
+  /** 上乗せ支援 in whole yen; absent for none. Not part of the spec's record. */
+  extraAmount?: number;
 }
 
 /** What step 1 stores; cleared after a support except the address and the guest's e-mail (spec 001 §4). */
@@ -51,6 +53,7 @@ export type InfoStepRecord = Required<Pick<SupportRecord, 'returnKey' | 'lot' | 
     | 'addressId'
     | 'guestEmail'
     | 'user_id'
+    | 'extraAmount'
   >;
 
 const CLEARED_AFTER_SUPPORT = [
@@ -66,6 +69,7 @@ const CLEARED_AFTER_SUPPORT = [
   'anonymous',
   'agreeTerms',
   'notAntisocial',
+  'extraAmount',
 ] as const satisfies readonly (keyof SupportRecord)[];
 
 export const returnKeyOf = (project: string, ret: string): string => `${project}/${ret}`;

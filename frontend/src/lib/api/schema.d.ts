@@ -2702,6 +2702,11 @@ export interface components {
             created_at: string;
             delivery: components["schemas"]["DeliveryStatusDto"] | null;
             displayname: components["schemas"]["OwnDisplayNameDto"] | null;
+            /**
+             * Format: int64
+             * @description 上乗せ支援 included in `total` (untaxed); 0 when none.
+             */
+            extraAmount: number;
             /** Format: int64 */
             id: number;
             /** Format: int32 */
@@ -2736,7 +2741,7 @@ export interface components {
             taxLabel: components["schemas"]["TaxLabel"];
             /**
              * Format: int64
-             * @description What the supporter paid, tax included.
+             * @description What the supporter paid, tax included, the extra included.
              */
             total: number;
         };
@@ -3330,6 +3335,11 @@ export interface components {
         QuoteResponse: {
             /** Format: int64 */
             amount: number;
+            /**
+             * Format: int64
+             * @description 上乗せ支援, untaxed; 0 when none.
+             */
+            extraAmount: number;
             /** Format: int32 */
             lot: number;
             /** Format: int64 */
@@ -3342,7 +3352,10 @@ export interface components {
              * @description Percent applied (0 for donations).
              */
             taxRate: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description What the support call charges: the return's tax-included total plus the extra.
+             */
             total: number;
         };
         /** @description Who receives the money, as the receipt names them. */
@@ -3392,7 +3405,10 @@ export interface components {
             amount: number;
             /** @description The project and the return: `前橋ばら園（お礼のメール）`. */
             description: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description 0 for the 上乗せ支援 line, which is not sold in lots.
+             */
             lots: number;
             /** @description `10%対象`, `8%対象（軽減税率）` or `対象外`. */
             rateLabel: string;
@@ -3763,6 +3779,11 @@ export interface components {
             /** @description ISO 8601, Tokyo time. */
             createdAt: string;
             displayname: string;
+            /**
+             * Format: int64
+             * @description 上乗せ支援 included in `total` (untaxed); 0 when none.
+             */
+            extraAmount: number;
             /** Format: int64 */
             id: number;
             /** Format: int32 */
@@ -3783,7 +3804,7 @@ export interface components {
             taxLabel: components["schemas"]["TaxLabel"];
             /**
              * Format: int64
-             * @description What the supporter pays, tax included.
+             * @description What the supporter pays, tax included, the extra included.
              */
             total: number;
         };
@@ -4037,6 +4058,12 @@ export interface components {
             corporateurl?: string | null;
             /** @description Display, company or organisation name, by the return's type. */
             displayname?: string;
+            /**
+             * Format: int64
+             * @description 上乗せ支援: whole yen added on top of the return, untaxed; absent or 0 for none. Not for monthly returns.
+             * @example 1000
+             */
+            extraAmount?: number | null;
             /** @description Guests only (no Authorization header). */
             guestEmail?: string | null;
             /**
@@ -6641,6 +6668,8 @@ export interface operations {
     quote: {
         parameters: {
             query: {
+                /** @description 上乗せ支援 in whole yen, 0 to 1,000,000; absent for none. */
+                extraAmount?: number;
                 /** @description 1 to 10. */
                 lot: number;
                 projectId: number;
@@ -6652,7 +6681,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Price, tax and total */
+            /** @description Price, tax, extra amount and total */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6661,7 +6690,7 @@ export interface operations {
                     "application/json": components["schemas"]["QuoteResponse"];
                 };
             };
-            /** @description `validation_failed` (`lot`) */
+            /** @description `validation_failed` (`lot`, `extraAmount`) */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -19,6 +19,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   lot: 2,
   amount: 6000,
   tax: 600,
+  extraAmount: 0,
   total: 6600,
   taxLabel: '税別',
   payment_type: 1,
@@ -156,6 +157,18 @@ describe('EditPaymentList', () => {
       expect(within(transfer).getByRole('button', { name })).toBeInTheDocument();
     }
     expect(within(transfer).getByText('1234567')).toHaveClass('nowrap');
+  });
+
+  it('shows an extra amount (上乗せ支援) as its own line beside the total that includes it', async () => {
+    loginAs();
+    serveSales([sale({ extraAmount: 1500, total: 8100 }), sale({ id: 2 })]);
+    renderApp('/edit/payment-list');
+
+    const items = within(await screen.findByRole('list', { name: 'お支払い履歴の一覧' })).getAllByRole('listitem');
+    expect(within(items[0]!).getByText('8,100円（税込）')).toBeInTheDocument();
+    expect(within(items[0]!).getByText('うち上乗せ支援')).toBeInTheDocument();
+    expect(within(items[0]!).getByText('1,500円')).toBeInTheDocument();
+    expect(within(items[1]!).queryByText('うち上乗せ支援')).toBeNull();
   });
 
   it('labels a donation 非課税, not 税込', async () => {

@@ -135,6 +135,12 @@ function SaleItem({ sale }: { sale: Sale }) {
             {sale.taxLabel === '税別' && <span className="sale__tax-excluded">{`税抜 ${formatYen(sale.amount)}`}</span>}
           </dd>
         </div>
+        {sale.extraAmount > 0 && (
+          <div>
+            <dt>うち上乗せ支援</dt>
+            <dd>{formatYen(sale.extraAmount)}</dd>
+          </div>
+        )}
         <div>
           <dt>お支払い方法</dt>
           <dd>{PAYMENT_TYPE_LABELS[sale.payment_type] ?? '—'}</dd>

@@ -10,6 +10,7 @@ import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
 import type { SupportResult } from '../api/types';
 import { INVALID_TITLE, InvalidMessage, PaymentFlow, Retitle, type FlowContext } from '../components/PaymentFlow';
 import { formatYen } from '@/lib/format';
+import { EXTRA_AMOUNT_LABEL } from '../extraAmount';
 import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
 import { readReceipt } from '../supportRecord';
 
@@ -36,6 +37,14 @@ function Backed({ result }: { result: SupportResult }) {
           {sale.returnTitle}（{sale.lot}口）
         </dd>
       </div>
+      {sale.extraAmount > 0 && (
+        <div>
+          <dt>{EXTRA_AMOUNT_LABEL}</dt>
+          <dd>
+            <span className="nowrap">{formatYen(sale.extraAmount)}</span>
+          </dd>
+        </div>
+      )}
       <div>
         <dt>お支払い金額</dt>
         <dd>

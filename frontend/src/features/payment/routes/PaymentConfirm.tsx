@@ -28,6 +28,7 @@ import {
   PAYMENT_MESSAGES,
   PAYMENT_NOTICES,
 } from '../messages';
+import { EXTRA_AMOUNT_LABEL } from '../extraAmount';
 import { cardForgotten, selectChosenCardId, selectGuestCard } from '../paymentSlice';
 import { loadStripeLibrary } from '../stripe';
 import {
@@ -103,7 +104,9 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const record = readSupportRecord();
-  const quote = useQuoteQuery({ projectId: project.id, returnId: ret.id, lot });
+  // 上乗せ支援 from step 1; the server adds it and answers the total (never computed here).
+  const extraAmount = typeof record.extraAmount === 'number' && record.extraAmount > 0 ? record.extraAmount : 0;
+  const quote = useQuoteQuery({ projectId: project.id, returnId: ret.id, lot, ...(extraAmount > 0 ? { extraAmount } : {}) });
   const paying = usePayingCard(flow, paymentType);
   const library = usePaymentLibraryQuery(undefined, { skip: paymentType !== 1 });
   const [placeSupport] = usePlaceSupportMutation();
@@ -169,6 +172,7 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
       ...(savedAddress ? { addressId: savedAddress.id } : record.address ? { address: record.address } : {}),
       ...(paymentType === 1 && paying.card ? { card: paying.card.card } : {}),
       ...(!flow.isMember && record.guestEmail ? { guestEmail: record.guestEmail } : {}),
+      ...(extraAmount > 0 ? { extraAmount } : {}),
     };
     try {
       let result = await placeSupport({ ...request, idempotencyKey: attemptKeyFor(JSON.stringify(request)) }).unwrap();
@@ -292,6 +296,12 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
             <div>
               <dt>{figures.taxLabel === '税込' ? `うち消費税（${figures.taxRate}%）` : `消費税（${figures.taxRate}%）`}</dt>
               <dd>{formatYen(figures.tax)}</dd>
+            </div>
+          )}
+          {figures.extraAmount > 0 && (
+            <div>
+              <dt>{EXTRA_AMOUNT_LABEL}（消費税対象外）</dt>
+              <dd>{formatYen(figures.extraAmount)}</dd>
             </div>
           )}
           <div className="payment-figures__total">

@@ -5,6 +5,7 @@ import { SESSION_MESSAGES } from '@/app/session/messages';
 import { renderApp } from '@/testing/render';
 import { answerPost } from '@/testing/requests';
 import { loginAs, makeUser, serveUser } from '@/testing/session';
+import { EXTRA_AMOUNT_MESSAGES } from '../extraAmount';
 import { PAYMENT_MESSAGES } from '../messages';
 import {
   PROJECT,
@@ -160,6 +161,35 @@ describe('payment step 1', () => {
     expect(await screen.findByText('正しいURLの形式で入力してください。')).toBeInTheDocument();
     // Guests upload no logo.
     expect(screen.queryByRole('group', { name: 'ロゴ' })).not.toBeInTheDocument();
+  });
+
+  it('takes an optional extra amount in whole yen, refuses a fraction with the server message and stores it', async () => {
+    serveProject();
+    answerPost('/user/register', { userFlag: 200, exists: false });
+    const { user, router } = await renderInfo();
+    const extra = screen.getByRole('textbox', { name: /上乗せ支援額/ });
+    expect(extra).toHaveAccessibleDescription(/1,000,000円まで/);
+
+    await user.type(extra, '12.5');
+    await user.tab();
+    expect(await screen.findByText(EXTRA_AMOUNT_MESSAGES.range)).toBeInTheDocument();
+    await user.clear(extra);
+    await user.type(extra, '１，５００');
+    expect(screen.queryByText(EXTRA_AMOUNT_MESSAGES.range)).toBeNull();
+    await user.type(screen.getByRole('textbox', { name: 'メールアドレス' }), 'guest@example.jp');
+    await user.type(screen.getByRole('textbox', { name: '表示名' }), '上州太郎');
+    await agree(user);
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+
+    await waitFor(() => expect(router.location.pathname).toBe(`/payment/method/${PROJECT}/${RETURN}/`));
+    expect(readRecord().extraAmount).toBe(1500);
+  });
+
+  it('offers no extra amount on a monthly return and says why', async () => {
+    serveProject(paymentProject({ returns: [paymentReturn({ interval: 'month', lotDisable: true })] }));
+    await renderInfo();
+    expect(screen.queryByRole('textbox', { name: /上乗せ支援額/ })).toBeNull();
+    expect(screen.getByText(EXTRA_AMOUNT_MESSAGES.monthly)).toBeInTheDocument();
   });
 
   it('disables the lot for a return that cannot choose it', async () => {

@@ -16,7 +16,8 @@ import { usePaymentMemberQuery, useRegisterGuestMutation } from '../api/paymentA
 import type { AddressInput, Member } from '../api/types';
 import { PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { ReturnSummary } from '../components/ReturnSummary';
-import { PAYMENT_MESSAGES, requiredMessage } from '../messages';
+import { EXTRA_AMOUNT_MESSAGES, parseExtraAmount } from '../extraAmount';
+import { isMonthlyReturn, PAYMENT_MESSAGES, requiredMessage } from '../messages';
 import { readStoredLot, readSupportRecord, saveInfoStep, type SupportRecord } from '../supportRecord';
 
 const LOT_OPTIONS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
@@ -42,6 +43,8 @@ const validateSiteUrl = (value: string): string | null => {
 
 interface InfoValues {
   lot: string;
+  /** 上乗せ支援 as typed: whole yen, '' for none. */
+  extraAmount: string;
   supporterName: string;
   corporateurl: string;
   /** The id of the chosen uploaded logo, '' for none. */
@@ -63,6 +66,7 @@ const initialValues = (flow: FlowContext, record: SupportRecord, member: Member 
   const sameReturn = record.returnKey === flow.returnKey;
   return {
     lot: String(flow.ret.lotDisable ? 1 : (readStoredLot(flow.returnKey) ?? 1)),
+    extraAmount: sameReturn && record.extraAmount ? String(record.extraAmount) : '',
     supporterName: isCorporate
       ? (record.corporatename ?? member?.corporatename ?? '')
       : (record.displayname ?? member?.displayname ?? ''),
@@ -130,12 +134,19 @@ function InfoForm({ flow, member }: { flow: FlowContext; member: Member | null }
   const addressLabel = ret.addressLabel ?? (ret.addressRequired ? 'お届け先' : null);
   const additional = project.additionalData;
   const maxLot = ret.remaining === null ? 10 : Math.max(1, Math.min(10, ret.remaining));
+  // A monthly return takes no extra: it would be charged again every month.
+  const monthly = isMonthlyReturn(ret);
   const typesAddress = (values: InfoValues) => addressLabel !== null && (values.addressChoice === 'new' || !savedAddress);
 
   const form = useForm<InfoValues>({
     initialValues: initialValues(flow, readSupportRecord(), member),
     validators: {
       lot: (lot) => (ret.lotDisable && lot !== '1' ? PAYMENT_MESSAGES.lotDisabled : null),
+      extraAmount: (value) => {
+        if (monthly) return null;
+        const parsed = parseExtraAmount(value);
+        return parsed.ok ? null : parsed.error;
+      },
       supporterName: (value) =>
         value.trim() === '' ? nameField.required : validateText('companyName', value, nameField.label),
       corporateurl: (value) => (isCorporate ? validateSiteUrl(value.trim()) : null),
@@ -170,6 +181,7 @@ function InfoForm({ flow, member }: { flow: FlowContext; member: Member | null }
       const name = values.supporterName.trim();
       const comment = values.comment.trim();
       const url = values.corporateurl.trim();
+      const extra = parseExtraAmount(values.extraAmount);
       saveInfoStep({
         returnKey: flow.returnKey,
         lot: Number(values.lot),
@@ -184,6 +196,7 @@ function InfoForm({ flow, member }: { flow: FlowContext; member: Member | null }
         ...(addressLabel !== null && savedAddress && values.addressChoice === 'saved' ? { addressId: savedAddress.id } : {}),
         ...(typesAddress(values) ? { address: trimAddress(values.address) } : {}),
         ...(guestEmail !== undefined ? { guestEmail } : {}),
+        ...(!monthly && extra.ok && extra.yen > 0 ? { extraAmount: extra.yen } : {}),
       });
       void navigate(paths.paymentMethod.getHref(flow.projectSlug, flow.returnSlug), {
         state: notice ? { notice } : undefined,
@@ -244,6 +257,25 @@ function InfoForm({ flow, member }: { flow: FlowContext; member: Member | null }
           </select>
         )}
       </FieldFrame>
+
+      <section className="payment-section" aria-labelledby="payment-extra-title">
+        <h2 id="payment-extra-title" className="payment-section__title">
+          上乗せ支援
+        </h2>
+        {monthly ? (
+          <p>{EXTRA_AMOUNT_MESSAGES.monthly}</p>
+        ) : (
+          <TextField
+            label="上乗せ支援額（円）"
+            optional
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="例：1000"
+            hint="リターンの金額に上乗せしてご支援いただけます（1円単位、1,000,000円まで）。上乗せ分に消費税はかからず、リターンの内容は変わりません。"
+            {...form.field('extraAmount')}
+          />
+        )}
+      </section>
 
       <section className="payment-section" aria-labelledby="payment-supporter-title">
         <h2 id="payment-supporter-title" className="payment-section__title">

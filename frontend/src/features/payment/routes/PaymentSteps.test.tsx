@@ -307,6 +307,29 @@ describe('payment step 4', () => {
     expect(screen.getByRole('link', { name: '戻る' })).toHaveAttribute('href', step('method'));
   });
 
+  it("shows an extra amount as its own line with the server's total, and sends the amount but never a total", async () => {
+    serveProject();
+    serveQuote();
+    guestAfterStep1({ extraAmount: 1500 });
+    const bodies = answerSupport({
+      status: 200,
+      body: supportResult({ bankTransfer }, { status: 'awaiting_bank_transfer', paymentType: 2, extraAmount: 1500 }),
+    });
+    const user = userEvent.setup();
+    renderApp(step('confirm', '?paymentType=2'));
+    const pay = await screen.findByRole('button', { name: '申し込む' });
+
+    expect(screen.getByText('上乗せ支援（消費税対象外）')).toBeInTheDocument();
+    expect(screen.getByText('1,500円')).toBeInTheDocument();
+    // 6,600 yen for two lots plus the extra, as the server answered it.
+    expect(screen.getByText('8,100円')).toBeInTheDocument();
+    await user.click(pay);
+
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]!.extraAmount).toBe(1500);
+    expect(bodies[0]).not.toHaveProperty('total');
+  });
+
   it('sends one request for a double click, and clears the support record after success', async () => {
     const bodies = answerSupport({
       status: 200,
@@ -491,6 +514,21 @@ describe('payment step 5', () => {
     expect(screen.getByText('6,600円（税込）')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'プロジェクトページへ戻る' })).toHaveAttribute('href', `/projects/${PROJECT}/`);
     expect(screen.queryByRole('link', { name: 'マイページへ' })).not.toBeInTheDocument();
+    expect(screen.queryByText('上乗せ支援')).toBeNull();
+  });
+
+  it('shows the extra amount of a support that had one', async () => {
+    afterSupport(1);
+    server.use(
+      http.get(apiUrl('/payment/get/status'), () =>
+        HttpResponse.json(supportResult({}, { extraAmount: 1500, total: 8100 })),
+      ),
+    );
+    renderApp(step('complete'));
+
+    expect(await screen.findByText('上乗せ支援')).toBeInTheDocument();
+    expect(screen.getByText('1,500円')).toBeInTheDocument();
+    expect(screen.getByText('8,100円（税込）')).toBeInTheDocument();
   });
 
   it('says a monthly support is registered, also when read again on reload', async () => {

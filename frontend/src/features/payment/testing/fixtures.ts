@@ -146,12 +146,15 @@ export const serveQuote = (): void => {
         );
       }
       const lot = Number(params.get('lot'));
+      // The server adds an extra amount on top, untaxed.
+      const extraAmount = Number(params.get('extraAmount') ?? 0);
       return HttpResponse.json({
         price: 3000,
         lot,
         amount: 3000 * lot,
         tax: 300 * lot,
-        total: 3300 * lot,
+        extraAmount,
+        total: 3300 * lot + extraAmount,
         taxLabel: '税別',
         taxRate: 10,
       });
@@ -183,6 +186,7 @@ export const supportResult = (overrides: Partial<SupportResult> = {}, sale: Part
     lot: 2,
     amount: 6000,
     tax: 600,
+    extraAmount: 0,
     total: 6600,
     taxLabel: '税別',
     createdAt: '2026-11-26T10:00:00+09:00',

@@ -86,7 +86,7 @@ export function ReceiptSheet({ receipt }: { receipt: SaleReceipt }) {
                 {line.description}
                 <span className="receipt-sheet__rate-mark">（{line.rateLabel}）</span>
               </th>
-              <td>{line.lots}口</td>
+              <td>{line.lots === 0 ? '—' : `${line.lots}口`}</td>
               <td>{formatYen(line.amount)}</td>
             </tr>
           ))}

@@ -189,6 +189,34 @@ describe('a member’s receipt (/account/receipts/:saleId)', () => {
     ).toBeInTheDocument();
   });
 
+  it('prints an extra amount (上乗せ支援) as its own line outside consumption tax, with no lots', async () => {
+    loginAs();
+    serveReceipt(
+      '/user/receipts/41',
+      saleReceipt({
+        lines: [
+          { description: '前橋ばら園（お礼のメール）', lots: 2, amount: 6600, rateLabel: '10%対象' },
+          { description: '上乗せ支援', lots: 0, amount: 1500, rateLabel: '対象外' },
+        ],
+        rates: [
+          { label: '10%対象', ratePercent: 10, total: 6600, tax: 600 },
+          { label: '対象外', ratePercent: null, total: 1500, tax: 0 },
+        ],
+        amount: 8100,
+        paidTotal: 8100,
+      }),
+    );
+    renderApp('/account/receipts/41');
+
+    const receipt = await sheet();
+    const lines = within(receipt).getByRole('table', { name: '内訳' });
+    const extra = within(lines).getByRole('row', { name: /上乗せ支援/ });
+    expect(extra).toHaveTextContent('（対象外）');
+    expect(extra).toHaveTextContent('—');
+    expect(extra).toHaveTextContent('1,500円');
+    expect(within(lines).getByRole('row', { name: /お礼のメール/ })).toHaveTextContent('2口');
+  });
+
   it('treats an address that names no sale as not found', async () => {
     loginAs();
     renderApp('/account/receipts/abc');
