@@ -137,6 +137,7 @@ fn sale(id: i64, slug: &str, ret: &str, lot: i16, status: SaleStatus, day: u32) 
         status,
         display_name: None,
         pending_transfer: None,
+        voucher: None,
         refunded: Yen(0),
         refunding: Yen(0),
         delivery: None,

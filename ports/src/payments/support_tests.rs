@@ -54,6 +54,8 @@ fn checkout() -> Checkout {
         additional: None,
         accepts_card: true,
         accepts_bank_transfer: true,
+        accepts_konbini: true,
+        period_end: chrono::NaiveDate::from_ymd_opt(2026, 12, 31).unwrap(),
         connected_account: Some(ConnectedAccountId::new("acct_rose")),
         fee_schedule: FeeSchedule::Standard,
         project_open: true,
@@ -105,6 +107,7 @@ fn sale(pay_type: PayType, status: SaleStatus) -> SaleRecord {
         display_name: "山田 花子".into(),
         amount_remaining: None,
         instructions: None,
+        voucher: None,
         transfer_deadline: None,
         one_time_card: None,
         card: None,
@@ -179,6 +182,7 @@ fn book_of(initial: SaleRecord, placed: fn(SaleRecord) -> Placed) -> Book {
             sale.card = report.card.clone();
         }
         sale.instructions = report.instructions.clone().or(sale.instructions.clone());
+        sale.voucher = report.voucher.clone().or(sale.voucher.clone());
         Ok(Recorded { sale: sale.clone(), previous, refund_required: false })
     });
     Book { ledger, reports }
@@ -1043,3 +1047,6 @@ fn a_monthly_return_is_for_members_paying_by_a_saved_card_one_unit_at_a_time() {
     let fields: Vec<_> = problems.iter().map(|p| p.field).collect();
     assert_eq!(fields, ["card", "lot"]);
 }
+
+#[path = "konbini_tests.rs"]
+mod konbini;
