@@ -142,6 +142,8 @@ struct HistoryRow {
     /// JSONB as text (parsed here, so diesel needs no JSON feature).
     #[diesel(sql_type = Nullable<Text>)]
     bank_instructions: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    konbini_voucher: Option<String>,
     #[diesel(sql_type = Nullable<Date>)]
     transfer_deadline: Option<NaiveDate>,
     #[diesel(sql_type = BigInt)]
@@ -193,6 +195,12 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             status,
             display_name: row.display_name_id.zip(row.display_name),
             pending_transfer,
+            voucher: row
+                .konbini_voucher
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| corrupt("sales.konbini_voucher", e))?,
             refunded: Yen(row.refund_paid),
             refunding: Yen(row.refunded_amount - row.refund_paid),
             delivery,
@@ -361,7 +369,7 @@ impl ProfileRepository for PgProfileRepository {
                 "SELECT s.id, s.created_at, p.title AS project_title, p.slug AS project_slug, \
                         r.title AS return_title, s.lot, s.amount, s.tax, s.total, s.tax_mode, s.payment_type, s.status, \
                         d.id AS display_name_id, d.displayname AS display_name, \
-                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
+                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.konbini_voucher::text AS konbini_voucher, s.transfer_deadline, \
                         s.refunded_amount, \
                         (SELECT coalesce(sum(f.amount), 0) FROM refunds f \
                           WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid, \
