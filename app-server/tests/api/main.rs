@@ -22,6 +22,7 @@ mod headers;
 mod health;
 mod helpers;
 mod inputs;
+mod konbini;
 mod integrity;
 mod late_transfers;
 mod login;
