@@ -659,7 +659,7 @@ mod tests {
             ("card", json!({"token": "4242424242424242"})),
             ("card", json!({"cardId": "card_1", "token": "tok_1"})),
             ("guestEmail", json!("not-an-address")),
-            ("paymentType", json!(3)),
+            ("paymentType", json!(4)),
         ] {
             let mut supports = MockSupports::new();
             supports.expect_place().never();
