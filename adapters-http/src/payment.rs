@@ -189,7 +189,11 @@ impl KonbiniVoucherDto {
 }
 
 /// The voucher of a konbini sale still waiting for the store.
-pub(crate) fn konbini_dto(pay_type: PayType, status: SaleStatus, voucher: Option<&KonbiniVoucher>) -> Option<KonbiniVoucherDto> {
+pub(crate) fn konbini_dto(
+    pay_type: PayType,
+    status: SaleStatus,
+    voucher: Option<&KonbiniVoucher>,
+) -> Option<KonbiniVoucherDto> {
     let waiting = pay_type == PayType::Konbini && status == SaleStatus::RequiresAction;
     voucher.filter(|_| waiting).map(KonbiniVoucherDto::new)
 }

@@ -72,8 +72,8 @@ fn day(d: u32) -> NaiveDate {
 }
 
 fn sale(user: UserId, ret: ReturnId, pay_type: PayType, key: &str, deadline: Option<NaiveDate>) -> NewSale {
-    let terms = PriceBreakdown::compute(Yen(3000), Lot::parse(1).unwrap(), TaxRate::STANDARD, TaxMode::Inclusive)
-        .unwrap();
+    let terms =
+        PriceBreakdown::compute(Yen(3000), Lot::parse(1).unwrap(), TaxRate::STANDARD, TaxMode::Inclusive).unwrap();
     NewSale {
         user,
         project: PROJECT,
@@ -115,7 +115,11 @@ fn voucher() -> KonbiniVoucher {
                 payment_code: "123456789012".into(),
                 confirmation_number: Some("09012345678".into()),
             },
-            KonbiniStore { chain: KonbiniChain::Seicomart, payment_code: "210987654321".into(), confirmation_number: None },
+            KonbiniStore {
+                chain: KonbiniChain::Seicomart,
+                payment_code: "210987654321".into(),
+                confirmation_number: None,
+            },
         ],
     }
 }
@@ -139,9 +143,10 @@ fn lots_taken(url: &str, ret: ReturnId) -> i64 {
         value: i64,
     }
     let mut conn = PgConnection::establish(url).unwrap();
-    let row: Value = diesel::sql_query(format!("SELECT lots_taken::bigint AS value FROM returns WHERE id = {}", ret.get()))
-        .get_result(&mut conn)
-        .unwrap();
+    let row: Value =
+        diesel::sql_query(format!("SELECT lots_taken::bigint AS value FROM returns WHERE id = {}", ret.get()))
+            .get_result(&mut conn)
+            .unwrap();
     row.value
 }
 
@@ -189,7 +194,10 @@ async fn vouchers_and_transfers_together_hold_at_most_half_a_limited_return_one_
     // Two of four lots wait for money: a third voucher is refused, a card still buys.
     let over = ledger.place(konbini(GUEST, LIMITED, "hold-guest")).await;
     assert!(matches!(over, Err(PlaceError::Blocked(PurchaseBlock::TransferShareTaken))), "{over:?}");
-    assert_eq!(place_new(&ledger, sale(GUEST, LIMITED, PayType::Card, "hold-card", None)).await.status, SaleStatus::Pending);
+    assert_eq!(
+        place_new(&ledger, sale(GUEST, LIMITED, PayType::Card, "hold-card", None)).await.status,
+        SaleStatus::Pending
+    );
 }
 
 #[tokio::test]
@@ -201,7 +209,8 @@ async fn the_deadline_sweep_finds_vouchers_past_their_last_day_beside_transfers(
         .await
         .unwrap();
     let bank = place_new(&ledger, sale(OTHER, UNLIMITED, PayType::BankTransfer, "bank-overdue", Some(day(24)))).await;
-    let last_day_today = place_new(&ledger, sale(GUEST, UNLIMITED, PayType::Konbini, "konbini-today", Some(day(26)))).await;
+    let last_day_today =
+        place_new(&ledger, sale(GUEST, UNLIMITED, PayType::Konbini, "konbini-today", Some(day(26)))).await;
     let paid = place_new(&ledger, sale(GUEST, UNLIMITED, PayType::Konbini, "konbini-paid", Some(day(20)))).await;
     ledger.record_payment(paid.id, report(paid.id, SaleStatus::Succeeded, None), Utc::now()).await.unwrap();
 

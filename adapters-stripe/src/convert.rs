@@ -5,7 +5,9 @@
 use chrono::DateTime;
 use domain::ids::SaleId;
 use domain::money::Yen;
-use domain::payment::{BankAccountType, BankTransferInstructions, IntentStatus, KonbiniChain, KonbiniStore, KonbiniVoucher};
+use domain::payment::{
+    BankAccountType, BankTransferInstructions, IntentStatus, KonbiniChain, KonbiniStore, KonbiniVoucher,
+};
 use ports::payments::gateway::{
     ConnectedAccountId, Destination, EventId, NextAction, Payment, PaymentEvent, PaymentEventKind, PaymentFailure,
     PaymentId, PaymentMethodId, Refund, RefundId, RefundStatus, SavedCard,

@@ -18,9 +18,9 @@ use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
-    InvoiceId, KeyNamespace, KonbiniRequest, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway,
-    PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, RefundStatus,
-    SavedCard, SubscriptionId, WebhookError,
+    InvoiceId, KeyNamespace, KonbiniRequest, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent,
+    PaymentGateway, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest,
+    RefundStatus, SavedCard, SubscriptionId, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_client_core::{RequestBuilder, StripeMethod};
@@ -29,13 +29,13 @@ use stripe_core::payment_intent::{
     CancelPaymentIntent, CancelPaymentIntentCancellationReason, CreatePaymentIntent,
     CreatePaymentIntentAutomaticPaymentMethods, CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects,
     CreatePaymentIntentPaymentMethodData, CreatePaymentIntentPaymentMethodDataBillingDetails,
-    CreatePaymentIntentPaymentMethodDataType, CreatePaymentIntentPaymentMethodOptionsKonbini,
-    CreatePaymentIntentPaymentMethodOptions, CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
+    CreatePaymentIntentPaymentMethodDataType, CreatePaymentIntentPaymentMethodOptions,
+    CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransfer,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferRequestedAddressTypes,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferType,
-    CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentTransferData,
-    RetrievePaymentIntent,
+    CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentPaymentMethodOptionsKonbini,
+    CreatePaymentIntentTransferData, RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
 use stripe_core::refund::{CancelRefund, CreateRefund, ListRefund, RetrieveRefund};

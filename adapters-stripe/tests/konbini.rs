@@ -59,7 +59,10 @@ async fn a_konbini_payment_gets_a_voucher_for_every_chain_and_is_paid_at_the_sto
     assert_eq!(voucher.expires_at, request.expires_at, "the voucher expires with the sale");
     let chains: Vec<KonbiniChain> = voucher.stores.iter().map(|s| s.chain).collect();
     assert_eq!(chains, KonbiniChain::ALL);
-    assert!(voucher.stores.iter().all(|s| s.payment_code.len() == 12 && s.payment_code.bytes().all(|b| b.is_ascii_digit())));
+    assert!(voucher
+        .stores
+        .iter()
+        .all(|s| s.payment_code.len() == 12 && s.payment_code.bytes().all(|b| b.is_ascii_digit())));
     assert!(voucher.hosted_voucher_url.as_deref().is_some_and(|u| u.starts_with("https://")));
 
     // A retry of the same confirm returns the same payment and the same voucher.

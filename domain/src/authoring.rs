@@ -586,7 +586,8 @@ mod tests {
         let konbini_only =
             ProjectTerms { accepts_card: false, accepts_bank_transfer: false, accepts_konbini: true, ..terms() };
         assert!(check_terms(konbini_only, false, TODAY()).is_ok());
-        let none = ProjectTerms { accepts_card: false, accepts_bank_transfer: false, accepts_konbini: false, ..terms() };
+        let none =
+            ProjectTerms { accepts_card: false, accepts_bank_transfer: false, accepts_konbini: false, ..terms() };
         let errors = check_terms(none, false, TODAY()).unwrap_err();
         assert!(errors.iter().any(|e| e.field == "acceptsCard" && e.message == MSG_NO_PAYMENT_METHOD));
     }

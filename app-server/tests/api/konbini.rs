@@ -100,7 +100,8 @@ async fn a_member_backs_by_konbini_sees_the_voucher_and_the_stores_payment_pays_
     assert_eq!(answer["bankTransfer"], Value::Null);
     assert_eq!(answer["nextAction"], Value::Null, "nothing for the browser to authenticate");
     let voucher = &answer["konbini"];
-    let chains: Vec<&str> = voucher["stores"].as_array().unwrap().iter().map(|s| s["chainName"].as_str().unwrap()).collect();
+    let chains: Vec<&str> =
+        voucher["stores"].as_array().unwrap().iter().map(|s| s["chainName"].as_str().unwrap()).collect();
     assert_eq!(chains, ["ファミリーマート", "ローソン", "ミニストップ", "セイコーマート"]);
     assert!(voucher["stores"][0]["paymentCode"].as_str().is_some_and(|c| c.len() == 12));
     assert!(voucher["expiresAtText"].as_str().unwrap().ends_with("23:59"), "{voucher}");
@@ -143,7 +144,12 @@ async fn a_member_backs_by_konbini_sees_the_voucher_and_the_stores_payment_pays_
     let entry = paid_status["data"].as_array().unwrap().iter().find(|e| e["id"] == sale).unwrap().clone();
     assert_eq!((entry["statusLabel"].as_str(), &entry["konbini"]), (Some("支払い済み"), &Value::Null));
     let mails = app.mails_to(&email, 3).await;
-    assert_eq!(subjects(&mails).iter().filter(|s| s.contains("お支払いを確認しました")).count(), 1, "{:?}", subjects(&mails));
+    assert_eq!(
+        subjects(&mails).iter().filter(|s| s.contains("お支払いを確認しました")).count(),
+        1,
+        "{:?}",
+        subjects(&mails)
+    );
 
     app.assert_reconciled();
 }

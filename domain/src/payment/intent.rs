@@ -281,9 +281,15 @@ mod tests {
         assert_eq!(IntentStatus::Canceled.sale_status(PayType::Konbini), Canceled);
         assert_eq!(IntentStatus::Succeeded.sale_status(PayType::Konbini), Succeeded);
         // A payment that arrives after the sale was cancelled at its deadline still wins, as a late transfer does.
-        assert_eq!(Canceled.after_provider_report(IntentStatus::Succeeded.sale_status(PayType::Konbini)), Some(Succeeded));
+        assert_eq!(
+            Canceled.after_provider_report(IntentStatus::Succeeded.sale_status(PayType::Konbini)),
+            Some(Succeeded)
+        );
         // An expiry reported after the payment changes nothing.
-        assert_eq!(Succeeded.after_provider_report(IntentStatus::RequiresPaymentMethod.sale_status(PayType::Konbini)), None);
+        assert_eq!(
+            Succeeded.after_provider_report(IntentStatus::RequiresPaymentMethod.sale_status(PayType::Konbini)),
+            None
+        );
     }
 
     #[test]

@@ -74,7 +74,10 @@ async fn a_konbini_support_asks_for_a_voucher_expiring_with_the_sale_and_mails_h
     assert!(body.contains("2026年11月29日（日）23:59までに"), "{body}");
     assert!(body.contains("6,600円をお支払いください"));
     assert!(body.contains("■ファミリーマート\nお客様番号（受付番号）：Familymart-123456\n確認番号：0901234567"));
-    assert!(body.contains("■セイコーマート\nお客様番号（受付番号）：Seicomart-123456\n\n"), "no confirmation number line");
+    assert!(
+        body.contains("■セイコーマート\nお客様番号（受付番号）：Seicomart-123456\n\n"),
+        "no confirmation number line"
+    );
     assert!(body.contains("https://payments.example/voucher/vch_1"));
 }
 
@@ -226,9 +229,9 @@ async fn a_paid_voucher_of_another_amount_or_another_payment_moves_nothing() {
     });
     let mut gateway = MockPaymentGateway::new();
     gateway.expect_verify_webhook().returning(|_, _| Ok(event("evt_wrong", IntentStatus::Succeeded)));
-    gateway.expect_payment().returning(|_| {
-        Ok(Payment { amount: Yen(100), amount_received: Yen(100), ..payment(IntentStatus::Succeeded) })
-    });
+    gateway
+        .expect_payment()
+        .returning(|_| Ok(Payment { amount: Yen(100), amount_received: Yen(100), ..payment(IntentStatus::Succeeded) }));
     let (mailer, sent) = recording_mailer();
     service(ledger, gateway, mailer).webhooks.apply_webhook("{}", "t=1,v1=x").await.unwrap();
     assert!(reports.lock().unwrap().is_empty());

@@ -34,8 +34,11 @@ pub fn japanese_date_time(instant: DateTime<Utc>) -> String {
 
 /// How to pay a voucher, chain by chain, as the mail lists it.
 pub fn voucher_block(voucher: &KonbiniVoucher) -> String {
-    let mut block = format!("お支払い期限：{}
-", japanese_date_time(voucher.expires_at));
+    let mut block = format!(
+        "お支払い期限：{}
+",
+        japanese_date_time(voucher.expires_at)
+    );
     for store in &voucher.stores {
         block.push_str(&format!("\n■{}\nお客様番号（受付番号）：{}\n", store.chain.label(), store.payment_code));
         if let Some(number) = &store.confirmation_number {

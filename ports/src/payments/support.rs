@@ -23,8 +23,8 @@ use super::apply::{authenticate_secret, is_final, report_for, ProviderReports, R
 use super::customer::ensure_customer;
 use super::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerId, Destination, GatewayError, IdempotencyKey, KeyNamespace,
-    KeyPurpose, KonbiniRequest, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId, ProviderSubscription,
-    SubscriptionState,
+    KeyPurpose, KonbiniRequest, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId,
+    ProviderSubscription, SubscriptionState,
 };
 use super::ledger::{
     Checkout, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, SaleRecord, SubscriptionRecord,
@@ -519,7 +519,8 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
             return Err(SupportError::PaymentTypeNotAccepted);
         }
         let today = tokyo_date(self.core.now());
-        if let Some(why) = method_unavailable(order.pay_type, today, checkout.period_end).filter(|_| checkout.project_open)
+        if let Some(why) =
+            method_unavailable(order.pay_type, today, checkout.period_end).filter(|_| checkout.project_open)
         {
             return Err(why.into());
         }
