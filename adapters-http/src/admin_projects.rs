@@ -292,6 +292,8 @@ pub(crate) struct AdminProjectDto {
     tax_handling: TaxHandlingDto,
     accepts_card: bool,
     accepts_bank_transfer: bool,
+    /// Konbini (コンビニ決済, payment type 3).
+    accepts_konbini: bool,
     /// The municipality (`GET /v1/project/get/areas`); null = not set.
     #[schema(required = true)]
     area_id: Option<i64>,
@@ -335,6 +337,7 @@ impl From<ProjectView> for AdminProjectDto {
             tax_handling: t.tax.into(),
             accepts_card: t.accepts_card,
             accepts_bank_transfer: t.accepts_bank_transfer,
+            accepts_konbini: t.accepts_konbini,
             area_id: t.area_id,
             category_id: t.category_id,
             owner_email: t.owner_email,
@@ -373,6 +376,9 @@ pub(crate) struct ProjectInput {
     tax_handling: TaxHandlingDto,
     accepts_card: bool,
     accepts_bank_transfer: bool,
+    /// Konbini (コンビニ決済, payment type 3); left out = not accepted.
+    #[serde(default)]
+    accepts_konbini: bool,
     /// An id of `GET /v1/project/get/areas`' `areas`; null or left out = none.
     #[serde(default)]
     area_id: Option<i64>,
@@ -404,6 +410,7 @@ impl ProjectInput {
             tax: self.tax_handling.into(),
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
+            accepts_konbini: self.accepts_konbini,
             area_id: self.area_id,
             category_id: self.category_id,
             owner_email: self.owner_email,

@@ -7,7 +7,7 @@ use actix_web::{get, post, FromRequest, HttpRequest};
 use chrono::SecondsFormat;
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
-use domain::payment::{BankTransferInstructions, PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
+use domain::payment::{BankTransferInstructions, KonbiniVoucher, PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
 use ports::payments::gateway::{CardToken, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
 use ports::payments::outcome::{SupportOutcome, WebhookApplyError};
@@ -148,6 +148,71 @@ pub(crate) struct BankTransferDto {
     deadline_text: &'static str,
 }
 
+/// Where to pay a konbini voucher, and until when.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct KonbiniVoucherDto {
+    /// The voucher expires then (ISO 8601, Tokyo time): 23:59:59 of the last day.
+    expires_at: String,
+    /// The same, as the screens write it: `2026年11月29日（日）23:59`.
+    expires_at_text: String,
+    /// The provider's printable voucher page.
+    #[schema(required = true)]
+    hosted_voucher_url: Option<String>,
+    /// The chains where it can be paid, in the provider's order.
+    stores: Vec<KonbiniStoreDto>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct KonbiniStoreDto {
+    /// `familymart`, `lawson`, `ministop` or `seicomart`.
+    chain: String,
+    /// ファミリーマート, ローソン, ミニストップ, セイコーマート.
+    chain_name: &'static str,
+    /// お客様番号 / 受付番号.
+    payment_code: String,
+    /// 確認番号, when the chain asks for one.
+    #[schema(required = true)]
+    confirmation_number: Option<String>,
+}
+
+impl KonbiniVoucherDto {
+    pub(crate) fn new(voucher: &KonbiniVoucher) -> Self {
+        Self {
+            expires_at: voucher
+                .expires_at
+                .with_timezone(&domain::time::tokyo())
+                .to_rfc3339_opts(SecondsFormat::Secs, true),
+            expires_at_text: ports::payments::mails::japanese_date_time(voucher.expires_at),
+            hosted_voucher_url: voucher.hosted_voucher_url.clone(),
+            stores: voucher
+                .stores
+                .iter()
+                .map(|s| KonbiniStoreDto {
+                    chain: serde_json::to_value(s.chain)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default(),
+                    chain_name: s.chain.label(),
+                    payment_code: s.payment_code.clone(),
+                    confirmation_number: s.confirmation_number.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The voucher of a konbini sale still waiting for the store.
+pub(crate) fn konbini_dto(
+    pay_type: PayType,
+    status: SaleStatus,
+    voucher: Option<&KonbiniVoucher>,
+) -> Option<KonbiniVoucherDto> {
+    let waiting = pay_type == PayType::Konbini && status == SaleStatus::RequiresAction;
+    voucher.filter(|_| waiting).map(KonbiniVoucherDto::new)
+}
+
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct NextActionDto {
@@ -168,6 +233,9 @@ pub(crate) struct SupportResult {
     next_action: Option<NextActionDto>,
     #[schema(required = true)]
     bank_transfer: Option<BankTransferDto>,
+    /// A konbini sale waiting for the store: the voucher.
+    #[schema(required = true)]
+    konbini: Option<KonbiniVoucherDto>,
     /// The monthly support this support started (our subscription id); absent for a one-off support.
     #[serde(skip_serializing_if = "Option::is_none")]
     subscription_id: Option<i64>,
@@ -232,6 +300,7 @@ fn result(outcome: SupportOutcome, receipts: &Receipts) -> Result<SupportResult,
         receipt,
         next_action: outcome.authenticate.map(|client_secret| NextActionDto { kind: AUTHENTICATE, client_secret }),
         bank_transfer: bank_transfer_dto(&outcome.sale),
+        konbini: konbini_dto(outcome.sale.pay_type, outcome.sale.status, outcome.sale.voucher.as_ref()),
         subscription_id: outcome.subscription,
     })
 }
@@ -311,12 +380,12 @@ impl SupportRequest {
     tag = "payment",
     request_body = SupportRequest,
     responses(
-        (status = 200, description = "The sale: paid, waiting for 3-D Secure (`nextAction`) or for the transfer (`bankTransfer`)", body = SupportResult),
+        (status = 200, description = "The sale: paid, waiting for 3-D Secure (`nextAction`), for the transfer (`bankTransfer`) or for the konbini payment (`konbini`: the voucher)", body = SupportResult),
         (status = 400, description = "`validation_failed` (every refused field in `errors`), `payment_type_not_accepted`, `malformed_request`", body = ErrorBody),
         (status = 401, description = "A token that is not valid, or a saved card or address without one", body = ErrorBody),
         (status = 402, description = "`card_declined`: the sale failed and released its lots; try another card with a new key", body = ErrorBody),
         (status = 404, description = "`not_found`: project, return, card or address", body = ErrorBody),
-        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written)", body = ErrorBody),
+        (status = 409, description = "`sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written), `payment_type_unavailable` (konbini near the project's end: its voucher would expire after it)", body = ErrorBody),
         (status = 429, description = "`rate_limited`", body = ErrorBody),
         (status = 503, description = "`payment_unavailable`: the sale waits; retry with the same key", body = ErrorBody),
     ),
@@ -621,7 +690,7 @@ mod tests {
             ("card", json!({"token": "4242424242424242"})),
             ("card", json!({"cardId": "card_1", "token": "tok_1"})),
             ("guestEmail", json!("not-an-address")),
-            ("paymentType", json!(3)),
+            ("paymentType", json!(4)),
         ] {
             let mut supports = MockSupports::new();
             supports.expect_place().never();

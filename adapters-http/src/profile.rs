@@ -545,7 +545,7 @@ pub(crate) struct HistoryEntryDto {
     total: i64,
     /// How the sale was priced: 税込, 税別 (tax added to `amount`) or 非課税 (a donation).
     tax_label: TaxLabel,
-    /// 1 card, 2 bank transfer.
+    /// 1 card, 2 bank transfer, 3 konbini.
     #[serde(rename = "payment_type")]
     #[schema(value_type = PaymentTypeCode)]
     payment_type: i32,
@@ -565,6 +565,9 @@ pub(crate) struct HistoryEntryDto {
     #[serde(rename = "bankTransfer")]
     #[schema(required = true)]
     bank_transfer: Option<crate::payment::BankTransferDto>,
+    /// A konbini sale waiting for the store (支払い待ち（コンビニ）): the voucher.
+    #[schema(required = true)]
+    konbini: Option<crate::payment::KonbiniVoucherDto>,
     /// The return's delivery (未発送 / 発送済み with its day and note); null for a sale not paid, or refunded
     /// in full.
     #[schema(required = true)]
@@ -599,6 +602,7 @@ impl From<HistoryEntry> for HistoryEntryDto {
             bank_transfer: entry
                 .pending_transfer
                 .map(|t| crate::payment::BankTransferDto::new(&t.instructions, t.amount_remaining, t.deadline)),
+            konbini: crate::payment::konbini_dto(entry.payment_type, entry.status, entry.voucher.as_ref()),
             delivery: entry.delivery.as_ref().map(Into::into),
         }
     }

@@ -467,6 +467,14 @@ impl From<ReturnView> for ReturnDto {
 
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+struct UnavailablePaymentTypeDto {
+    #[schema(value_type = PaymentTypeCode)]
+    payment_type: i32,
+    message: String,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct ProjectDetailDto {
     #[serde(flatten)]
     card: ProjectCardDto,
@@ -482,9 +490,12 @@ struct ProjectDetailDto {
     anonymous_bank: Option<BankDto>,
     settings: SettingsDto,
     returns: Vec<ReturnDto>,
-    /// Payment methods step 2 offers: 1 card, 2 bank transfer.
+    /// Payment methods step 2 offers: 1 card, 2 bank transfer, 3 konbini.
     #[schema(value_type = Vec<PaymentTypeCode>)]
     payment_types: Vec<i32>,
+    /// Methods the project accepts that step 2 does not offer today, with the reason step 2 shows (konbini
+    /// while its voucher would expire after the project's last day).
+    unavailable_payment_types: Vec<UnavailablePaymentTypeDto>,
     /// The question supporters answer at payment step 1.
     #[schema(required = true)]
     additional_data: Option<AdditionalDataDto>,
@@ -598,6 +609,11 @@ impl From<ProjectDetail> for ProjectDetailDto {
             },
             returns: d.returns.into_iter().map(Into::into).collect(),
             payment_types: d.payment_types.into_iter().map(|t| t.code()).collect(),
+            unavailable_payment_types: d
+                .unavailable_payment_types
+                .into_iter()
+                .map(|(t, why)| UnavailablePaymentTypeDto { payment_type: t.code(), message: why.to_string() })
+                .collect(),
             additional_data: d.additional_data.map(|a| AdditionalDataDto {
                 label: a.label,
                 text: a.text,

@@ -25,8 +25,8 @@ impl PartialSchema for PaymentTypeCode {
         ObjectBuilder::new()
             .schema_type(Type::Integer)
             .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
-            .description(Some("1 card, 2 bank transfer."))
-            .enum_values(Some([PayType::Card, PayType::BankTransfer].map(PayType::code)))
+            .description(Some("1 card, 2 bank transfer, 3 konbini (convenience-store payment)."))
+            .enum_values(Some(PayType::ALL.map(PayType::code)))
             .into()
     }
 }

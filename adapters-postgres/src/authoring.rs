@@ -92,6 +92,8 @@ struct ProjectRow {
     accepts_card: bool,
     #[diesel(sql_type = Bool)]
     accepts_bank_transfer: bool,
+    #[diesel(sql_type = Bool)]
+    accepts_konbini: bool,
     #[diesel(sql_type = Nullable<Timestamptz>)]
     published_at: Option<DateTime<Utc>>,
     #[diesel(sql_type = Int2)]
@@ -112,7 +114,7 @@ struct ProjectRow {
 
 const PROJECT: &str = "SELECT p.id, p.slug, p.title, p.description, p.content, p.target_amount, p.period_end, \
        p.funding_model, p.is_donation, p.tax_includes, p.accepts_card, p.accepts_bank_transfer, \
-       p.area_id, p.category_id, p.owner_email, p.donation_payout_date, \
+       p.accepts_konbini, p.area_id, p.category_id, p.owner_email, p.donation_payout_date, \
        pub.published_at, coalesce(pub.end_extensions, 0)::smallint AS end_extensions, \
        coalesce(t.paid_amount, 0)::bigint AS raised, coalesce(t.supports, 0)::bigint AS backers \
      FROM projects p \
@@ -362,6 +364,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 tax: TaxHandling::from_flags(row.is_donation, row.tax_includes),
                 accepts_card: row.accepts_card,
                 accepts_bank_transfer: row.accepts_bank_transfer,
+                accepts_konbini: row.accepts_konbini,
                 area_id: row.area_id,
                 category_id: row.category_id,
                 owner_email: row.owner_email,
@@ -386,8 +389,8 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 sql_query(
                     "INSERT INTO projects (slug, title, description, content, target_amount, period_end, \
                        funding_model, is_donation, tax_includes, accepts_card, accepts_bank_transfer, created_at, \
-                       updated_at, area_id, category_id, owner_email, donation_payout_date) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16) \
+                       updated_at, area_id, category_id, owner_email, donation_payout_date, accepts_konbini) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $15, $16, $17) \
                      RETURNING id"
                 ),
                 terms
@@ -397,6 +400,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             .bind::<Nullable<BigInt>, _>(terms.category_id)
             .bind::<Nullable<Text>, _>(terms.owner_email.clone())
             .bind::<Nullable<Date>, _>(terms.donation_payout_date)
+            .bind::<Bool, _>(terms.accepts_konbini)
             .get_result(conn)
             .map_err(map_diesel)
         })
@@ -439,7 +443,8 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                         "UPDATE projects SET slug = $1, title = $2, description = $3, content = $4, \
                            target_amount = $5, period_end = $6, funding_model = $7, is_donation = $8, \
                            tax_includes = $9, accepts_card = $10, accepts_bank_transfer = $11, updated_at = $12, \
-                           area_id = $20, category_id = $21, owner_email = $22, donation_payout_date = $23 \
+                           area_id = $20, category_id = $21, owner_email = $22, donation_payout_date = $23, \
+                           accepts_konbini = $24 \
                          WHERE id = $13 AND (NOT $14 OR (slug = $15 AND target_amount = $16 AND funding_model = $17 \
                            AND is_donation = $18 AND tax_includes = $19))"
                     ),
@@ -457,6 +462,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 .bind::<Nullable<BigInt>, _>(next.category_id)
                 .bind::<Nullable<Text>, _>(next.owner_email.clone())
                 .bind::<Nullable<Date>, _>(next.donation_payout_date)
+                .bind::<Bool, _>(next.accepts_konbini)
                 .execute(conn)?;
                 if written == 0 {
                     return Err(Tx::Refused(RepoError::Conflict("project_changed".into())));

@@ -92,11 +92,16 @@ static FACTS_COLUMNS: LazyLock<String> = LazyLock::new(|| {
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id), 0)::bigint AS counted, \
            coalesce((SELECT sum(s.total) FROM sales s WHERE s.project_id = p.id AND {awaiting} \
                AND (s.status = '{processing}' OR (s.payment_type = {bank} AND s.transfer_deadline >= $1) \
-                    OR (s.payment_type <> {bank} AND s.created_at > now() - interval '1 hour'))), 0)::bigint \
+                    OR s.payment_type = {konbini} \
+                    OR (s.payment_type = {card} AND s.created_at > now() - interval '1 hour'))), 0)::bigint \
              AS pending",
         counted = counted_amount("s"),
         awaiting = awaiting_payment("s.status"),
         bank = PayType::BankTransfer.code(),
+        // A voucher's deadline is never after the project's last day (`payment::method_unavailable`): one still
+        // awaited after the end waits only until the deadline sweep reads and cancels it.
+        konbini = PayType::Konbini.code(),
+        card = PayType::Card.code(),
         processing = sale_status_to_db(SaleStatus::Processing),
     )
 });
@@ -373,7 +378,7 @@ static PAYOUT_FACTS: LazyLock<String> = LazyLock::new(|| {
            CASE WHEN p.is_donation THEN p.donation_payout_date END AS donation_payout_date, \
            coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id AND s.payment_type = {card}), 0)::bigint \
              AS card, \
-           coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id AND s.payment_type = {bank}), 0)::bigint \
+           coalesce((SELECT sum({counted}) FROM sales s WHERE s.project_id = p.id AND {waiting}), 0)::bigint \
              AS bank, \
            CASE WHEN coalesce(p.connected_account_id, '') <> '' THEN p.fee_schedule END AS fee_schedule, \
            coalesce((SELECT sum(s.application_fee - s.application_fee * s.refunded_amount / s.total) FROM sales s \
@@ -382,7 +387,8 @@ static PAYOUT_FACTS: LazyLock<String> = LazyLock::new(|| {
         counted = counted_amount("s"),
         counts = crate::sql_rules::counts_toward_totals("s"),
         card = PayType::Card.code(),
-        bank = PayType::BankTransfer.code(),
+        // Money paid in cash, by transfer or at a konbini store, is one line of the statement.
+        waiting = crate::sql_rules::waits_for_money("s.payment_type"),
     )
 });
 

@@ -102,6 +102,7 @@ struct ProjectRow {
     hide_footer_sponsors: bool,
     accepts_card: bool,
     accepts_bank_transfer: bool,
+    accepts_konbini: bool,
     additional_data_label: Option<String>,
     additional_data_text: Option<String>,
     additional_data_description: Option<String>,
@@ -286,6 +287,7 @@ impl ProjectRow {
             slider,
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
+            accepts_konbini: self.accepts_konbini,
             additional_data: self.additional_data_label.filter(|l| !l.trim().is_empty()).map(|label| AdditionalData {
                 label,
                 text: self.additional_data_text,

@@ -11,7 +11,7 @@ use diesel::sql_query;
 use diesel::sql_types::{BigInt, Date, Integer, Nullable, Text, Timestamptz};
 use domain::ids::{ProjectId, SaleId};
 use domain::money::Yen;
-use domain::payment::{PayType, SaleStatus};
+use domain::payment::SaleStatus;
 use ports::admin::dashboard::{
     DailyFunding, DashboardRecords, DashboardRepository, FailedMail, FailedMailSource, PendingTransfer,
     ProjectFiguresRecord,
@@ -49,8 +49,8 @@ static PROJECTS: LazyLock<String> = LazyLock::new(|| {
            LEFT JOIN (SELECT project_id, \
                              sum(total) FILTER (WHERE status = '{succeeded}') AS paid, \
                              count(*) FILTER (WHERE status = '{succeeded}') AS paid_sales, \
-                             sum(total) FILTER (WHERE {awaited} AND payment_type = {bank}) AS awaiting, \
-                             count(*) FILTER (WHERE {awaited} AND payment_type = {bank}) AS awaiting_sales \
+                             sum(total) FILTER (WHERE {awaited} AND {waiting}) AS awaiting, \
+                             count(*) FILTER (WHERE {awaited} AND {waiting}) AS awaiting_sales \
                         FROM sales GROUP BY project_id) s ON s.project_id = p.id \
            LEFT JOIN (SELECT sa.project_id, sum(f.amount) AS refunded, count(DISTINCT f.sales_id) AS refunded_sales \
                         FROM refunds f JOIN sales sa ON sa.id = f.sales_id \
@@ -58,7 +58,7 @@ static PROJECTS: LazyLock<String> = LazyLock::new(|| {
           ORDER BY p.id",
         succeeded = sale_status_to_db(SaleStatus::Succeeded),
         awaited = transfer_awaited("status"),
-        bank = PayType::BankTransfer.code(),
+        waiting = crate::sql_rules::waits_for_money("payment_type"),
     )
 });
 
@@ -79,10 +79,10 @@ static PENDING: LazyLock<String> = LazyLock::new(|| {
         "SELECT s.id, s.project_id, p.title AS project_title, u.email, s.total, s.amount_remaining, s.created_at, \
                 s.transfer_deadline \
            FROM sales s JOIN projects p ON p.id = s.project_id JOIN users u ON u.id = s.user_id \
-          WHERE {} AND s.payment_type = {} \
+          WHERE {} AND {} \
           ORDER BY s.transfer_deadline NULLS LAST, s.id LIMIT $1",
         transfer_awaited("s.status"),
-        PayType::BankTransfer.code()
+        crate::sql_rules::waits_for_money("s.payment_type")
     )
 });
 

@@ -139,7 +139,7 @@ pub struct DemoProject {
     pub bank: Option<DemoBank>,
     pub uses_manual_sponsors: bool,
     pub hide_footer_sponsors: bool,
-    /// Takes bank transfers only by card (`false`: both methods).
+    /// Takes payments only by card (`false`: card, bank transfer and konbini).
     pub card_only: bool,
     /// The question asked at payment step 1: label, text above the field, alert when missing.
     pub additional_data: Option<(String, String, String)>,
@@ -191,6 +191,7 @@ struct ProjectRow<'a> {
     uses_manual_sponsors: bool,
     hide_footer_sponsors: bool,
     accepts_bank_transfer: bool,
+    accepts_konbini: bool,
     additional_data_label: Option<&'a str>,
     additional_data_text: Option<&'a str>,
     additional_data_alert: Option<&'a str>,
@@ -305,6 +306,7 @@ fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<(
         uses_manual_sponsors: project.uses_manual_sponsors,
         hide_footer_sponsors: project.hide_footer_sponsors,
         accepts_bank_transfer: !project.card_only,
+        accepts_konbini: !project.card_only,
         additional_data_label: project.additional_data.as_ref().map(|a| a.0.as_str()),
         additional_data_text: project.additional_data.as_ref().map(|a| a.1.as_str()),
         additional_data_alert: project.additional_data.as_ref().map(|a| a.2.as_str()),

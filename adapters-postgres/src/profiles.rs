@@ -144,6 +144,8 @@ struct HistoryRow {
     /// JSONB as text (parsed here, so diesel needs no JSON feature).
     #[diesel(sql_type = Nullable<Text>)]
     bank_instructions: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    konbini_voucher: Option<String>,
     #[diesel(sql_type = Nullable<Date>)]
     transfer_deadline: Option<NaiveDate>,
     #[diesel(sql_type = BigInt)]
@@ -196,6 +198,12 @@ impl TryFrom<HistoryRow> for HistoryEntry {
             status,
             display_name: row.display_name_id.zip(row.display_name),
             pending_transfer,
+            voucher: row
+                .konbini_voucher
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| corrupt("sales.konbini_voucher", e))?,
             refunded: Yen(row.refund_paid),
             refunding: Yen(row.refunded_amount - row.refund_paid),
             delivery,
@@ -365,7 +373,7 @@ impl ProfileRepository for PgProfileRepository {
                         r.title AS return_title, s.lot, s.amount, s.tax, s.extra_amount, s.total, s.tax_mode, s.payment_type, \
                         s.status, \
                         d.id AS display_name_id, d.displayname AS display_name, \
-                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.transfer_deadline, \
+                        s.amount_remaining, s.bank_instructions::text AS bank_instructions, s.konbini_voucher::text AS konbini_voucher, s.transfer_deadline, \
                         s.refunded_amount, \
                         (SELECT coalesce(sum(f.amount), 0) FROM refunds f \
                           WHERE f.sales_id = s.id AND f.status = 'succeeded')::bigint AS refund_paid, \

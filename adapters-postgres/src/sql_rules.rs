@@ -12,7 +12,7 @@ use diesel::sql_types::BigInt;
 use diesel::{sql_query, PgConnection, RunQueryDsl};
 use domain::ids::{NotAnId, ProjectId};
 use domain::news::NewsAudience;
-use domain::payment::SaleStatus;
+use domain::payment::{PayType, SaleStatus};
 use domain::refund::RefundFlag;
 use ports::payments::gateway::SubscriptionState;
 use ports::RepoError;
@@ -104,6 +104,14 @@ pub(crate) fn transfer_awaited(column: &str) -> String {
     status_filter(column, |s| {
         matches!(s, SaleStatus::Pending | SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer)
     })
+}
+
+/// `column` (a `sales.payment_type`) is a method that waits for the money
+/// (`PayType::waits_for_money`: bank transfer, konbini).
+pub(crate) fn waits_for_money(column: &str) -> String {
+    let codes: Vec<String> =
+        PayType::ALL.into_iter().filter(|p| p.waits_for_money()).map(|p| p.code().to_string()).collect();
+    format!("{column} IN ({})", codes.join(", "))
 }
 
 /// `column` (a `subscriptions.status`) holds a monthly support that runs
@@ -311,6 +319,15 @@ mod tests {
             let quoted = format!("'{}'", status.as_str());
             assert_eq!(paid("s.status").contains(&quoted), status.counts_toward_totals(), "{status:?}");
             assert_eq!(settled("s.status").contains(&quoted), status.is_settled(), "{status:?}");
+        }
+    }
+
+    #[test]
+    fn the_methods_that_wait_for_money_are_the_domains() {
+        assert_eq!(waits_for_money("s.payment_type"), "s.payment_type IN (2, 3)");
+        for pay in PayType::ALL {
+            let listed = waits_for_money("x").contains(&pay.code().to_string());
+            assert_eq!(listed, pay.waits_for_money(), "{pay:?}");
         }
     }
 

@@ -30,6 +30,7 @@ fn terms(slug: &str) -> ProjectTerms {
         tax: TaxHandling::Exclusive,
         accepts_card: true,
         accepts_bank_transfer: false,
+        accepts_konbini: false,
         area_id: None,
         category_id: None,
         owner_email: None,

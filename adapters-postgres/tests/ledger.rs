@@ -177,6 +177,7 @@ fn report(id: SaleId, status: SaleStatus) -> PaymentReport {
         status,
         amount_remaining: None,
         instructions: None,
+        voucher: None,
         one_time_card: None,
         card: None,
     }
@@ -515,6 +516,7 @@ async fn reports_move_a_transfer_forward_only_and_payment_sets_paid_at_and_the_r
             PaymentReport {
                 amount_remaining: Some(Yen(3000)),
                 instructions: Some(instructions(3000)),
+                voucher: None,
                 ..report(sale.id, SaleStatus::AwaitingBankTransfer)
             },
             at(26, 2),
@@ -534,6 +536,7 @@ async fn reports_move_a_transfer_forward_only_and_payment_sets_paid_at_and_the_r
             PaymentReport {
                 amount_remaining: Some(Yen(1000)),
                 instructions: Some(instructions(1000)),
+                voucher: None,
                 ..report(sale.id, SaleStatus::AwaitingBankTransfer)
             },
             at(26, 3),
@@ -550,6 +553,7 @@ async fn reports_move_a_transfer_forward_only_and_payment_sets_paid_at_and_the_r
             PaymentReport {
                 amount_remaining: Some(Yen(3000)),
                 instructions: Some(instructions(3000)),
+                voucher: None,
                 ..report(sale.id, SaleStatus::AwaitingBankTransfer)
             },
             at(26, 4),

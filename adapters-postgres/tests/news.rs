@@ -62,6 +62,7 @@ async fn setup(url: &str, pool: adapters_postgres::PgPool) -> (ProjectId, Return
         tax: TaxHandling::Inclusive,
         accepts_card: true,
         accepts_bank_transfer: true,
+        accepts_konbini: false,
         area_id: None,
         category_id: None,
         owner_email: None,

@@ -5,14 +5,16 @@
 use chrono::DateTime;
 use domain::ids::SaleId;
 use domain::money::Yen;
-use domain::payment::{BankAccountType, BankTransferInstructions, IntentStatus};
+use domain::payment::{
+    BankAccountType, BankTransferInstructions, IntentStatus, KonbiniChain, KonbiniStore, KonbiniVoucher,
+};
 use ports::payments::gateway::{
     ConnectedAccountId, Destination, EventId, NextAction, Payment, PaymentEvent, PaymentEventKind, PaymentFailure,
     PaymentId, PaymentMethodId, Refund, RefundId, RefundStatus, SavedCard,
 };
 use stripe_shared::{
     FundingInstructionsBankTransferZenginRecord, PaymentIntent, PaymentIntentNextActionDisplayBankTransferInstructions,
-    PaymentIntentStatus,
+    PaymentIntentNextActionKonbini, PaymentIntentStatus,
 };
 use stripe_types::Currency;
 use stripe_webhook::{Event, EventObject};
@@ -27,11 +29,13 @@ pub(crate) fn payment(pi: &PaymentIntent, origin: &Origin) -> Result<Payment, St
     let amount = Yen(pi.amount);
     let amount_received = Yen(pi.amount_received);
     let instructions = pi.next_action.as_ref().and_then(|a| a.display_bank_transfer_instructions.as_ref());
-    let next_action = match (status, instructions) {
-        (IntentStatus::RequiresAction, Some(instructions)) => {
+    let voucher = pi.next_action.as_ref().and_then(|a| a.konbini_display_details.as_ref());
+    let next_action = match (status, instructions, voucher) {
+        (IntentStatus::RequiresAction, Some(instructions), _) => {
             Some(NextAction::BankTransfer(bank_transfer(pi, instructions)?))
         }
-        (IntentStatus::RequiresAction, None) => Some(NextAction::Authenticate {
+        (IntentStatus::RequiresAction, None, Some(voucher)) => Some(NextAction::Konbini(konbini(pi, voucher)?)),
+        (IntentStatus::RequiresAction, None, None) => Some(NextAction::Authenticate {
             client_secret: pi
                 .client_secret
                 .clone()
@@ -105,6 +109,34 @@ fn bank_transfer(
         account_number: field(&zengin.account_number, "an account number")?,
         account_holder_name: field(&zengin.account_holder_name, "an account holder")?,
     })
+}
+
+/// The voucher of a konbini payment: every chain Stripe lists, in its order. A voucher without any chain
+/// or without an expiry would send the supporter to the store for nothing.
+fn konbini(pi: &PaymentIntent, details: &PaymentIntentNextActionKonbini) -> Result<KonbiniVoucher, String> {
+    let stores = &details.stores;
+    let store = |chain: KonbiniChain, code: Option<(&String, &Option<String>)>| {
+        code.map(|(payment_code, confirmation)| KonbiniStore {
+            chain,
+            payment_code: payment_code.clone(),
+            confirmation_number: confirmation.clone(),
+        })
+    };
+    let stores: Vec<KonbiniStore> = [
+        store(KonbiniChain::Familymart, stores.familymart.as_ref().map(|s| (&s.payment_code, &s.confirmation_number))),
+        store(KonbiniChain::Lawson, stores.lawson.as_ref().map(|s| (&s.payment_code, &s.confirmation_number))),
+        store(KonbiniChain::Ministop, stores.ministop.as_ref().map(|s| (&s.payment_code, &s.confirmation_number))),
+        store(KonbiniChain::Seicomart, stores.seicomart.as_ref().map(|s| (&s.payment_code, &s.confirmation_number))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if stores.is_empty() {
+        return Err(format!("konbini voucher of {} names no store", pi.id.as_str()));
+    }
+    let expires_at = DateTime::from_timestamp(details.expires_at, 0)
+        .ok_or_else(|| format!("konbini voucher of {} expires at an impossible time", pi.id.as_str()))?;
+    Ok(KonbiniVoucher { expires_at, hosted_voucher_url: details.hosted_voucher_url.clone(), stores })
 }
 
 pub(crate) fn saved_card(card: &stripe_shared::Card) -> Result<SavedCard, String> {

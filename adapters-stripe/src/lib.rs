@@ -18,9 +18,9 @@ use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
-    InvoiceId, KeyNamespace, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent, PaymentGateway,
-    PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, RefundStatus,
-    SavedCard, SubscriptionId, WebhookError,
+    InvoiceId, KeyNamespace, KonbiniRequest, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent,
+    PaymentGateway, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest,
+    RefundStatus, SavedCard, SubscriptionId, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
 use stripe_client_core::{RequestBuilder, StripeMethod};
@@ -28,13 +28,14 @@ use stripe_core::customer::{CreateCustomer, RetrieveCustomer, RetrieveCustomerRe
 use stripe_core::payment_intent::{
     CancelPaymentIntent, CancelPaymentIntentCancellationReason, CreatePaymentIntent,
     CreatePaymentIntentAutomaticPaymentMethods, CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects,
-    CreatePaymentIntentPaymentMethodData, CreatePaymentIntentPaymentMethodDataType,
-    CreatePaymentIntentPaymentMethodOptions, CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
+    CreatePaymentIntentPaymentMethodData, CreatePaymentIntentPaymentMethodDataBillingDetails,
+    CreatePaymentIntentPaymentMethodDataType, CreatePaymentIntentPaymentMethodOptions,
+    CreatePaymentIntentPaymentMethodOptionsCustomerBalance,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransfer,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferRequestedAddressTypes,
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceBankTransferType,
-    CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentTransferData,
-    RetrievePaymentIntent,
+    CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentPaymentMethodOptionsKonbini,
+    CreatePaymentIntentTransferData, RetrievePaymentIntent,
 };
 use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
 use stripe_core::refund::{CancelRefund, CreateRefund, ListRefund, RetrieveRefund};
@@ -196,6 +197,33 @@ impl PaymentGateway for StripeGateway {
             .confirm(true)
             .metadata(self.sale_metadata(transfer.sale_id));
         if let Some(destination) = &transfer.destination {
+            request = with_destination(request, destination);
+        }
+        let intent =
+            request.customize().request_strategy(idempotent(&key)?).send(&self.client).await.map_err(gateway_error)?;
+        convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
+    }
+
+    async fn start_konbini(&self, konbini: KonbiniRequest, key: IdempotencyKey) -> Result<Payment, GatewayError> {
+        // Stripe creates the konbini PaymentMethod from the payer's name and e-mail, which it requires.
+        let mut billing = CreatePaymentIntentPaymentMethodDataBillingDetails::new();
+        billing.name = Some(konbini.billing_name.clone());
+        billing.email = Some(konbini.email.as_str().to_owned());
+        let mut method = CreatePaymentIntentPaymentMethodData::new(CreatePaymentIntentPaymentMethodDataType::Konbini);
+        method.billing_details = Some(billing);
+        let mut voucher = CreatePaymentIntentPaymentMethodOptionsKonbini::new();
+        // One deadline for the voucher and the sale: 23:59:59 Tokyo of the sale's last day.
+        voucher.expires_at = Some(konbini.expires_at.timestamp());
+        let mut options = CreatePaymentIntentPaymentMethodOptions::new();
+        options.konbini = Some(voucher);
+        let mut request = CreatePaymentIntent::new(positive(konbini.amount.value())?, Currency::JPY)
+            .customer(konbini.customer.as_str())
+            .allowed_payment_method_types(vec![PaymentIntentAllowedPaymentMethodTypes::Konbini])
+            .payment_method_data(method)
+            .payment_method_options(options)
+            .confirm(true)
+            .metadata(self.sale_metadata(konbini.sale_id));
+        if let Some(destination) = &konbini.destination {
             request = with_destination(request, destination);
         }
         let intent =

@@ -215,3 +215,43 @@ fn card_brands_read_the_same_from_a_card_source_or_a_payment_method() {
     assert_eq!(convert::brand("UnionPay"), "Unknown");
     assert_eq!(convert::brand(""), "Unknown");
 }
+
+const KONBINI_ACTION: &str = r#","next_action":{"type":"konbini_display_details","konbini_display_details":{
+    "expires_at":1764514799,"hosted_voucher_url":"https://payments.stripe.com/konbini/voucher/test_1",
+    "stores":{"familymart":{"confirmation_number":"12345678901","payment_code":"123456789012"},
+    "lawson":{"confirmation_number":"12345678901","payment_code":"L23456789012"},
+    "ministop":{"confirmation_number":"12345678901","payment_code":"M23456789012"},
+    "seicomart":{"confirmation_number":null,"payment_code":"S23456789012"}}}}"#;
+
+#[test]
+fn a_konbini_payment_waiting_for_the_store_carries_its_voucher() {
+    let payment =
+        convert::payment(&intent(&intent_json("requires_action", KONBINI_ACTION)), &Origin::default()).unwrap();
+    assert_eq!(payment.status, IntentStatus::RequiresAction);
+    let voucher = payment.konbini().unwrap();
+    assert_eq!(voucher.expires_at.timestamp(), 1_764_514_799);
+    assert_eq!(voucher.hosted_voucher_url.as_deref(), Some("https://payments.stripe.com/konbini/voucher/test_1"));
+    let stores: Vec<(&str, &str, Option<&str>)> = voucher
+        .stores
+        .iter()
+        .map(|s| (s.chain.label(), s.payment_code.as_str(), s.confirmation_number.as_deref()))
+        .collect();
+    assert_eq!(
+        stores,
+        [
+            ("ファミリーマート", "123456789012", Some("12345678901")),
+            ("ローソン", "L23456789012", Some("12345678901")),
+            ("ミニストップ", "M23456789012", Some("12345678901")),
+            ("セイコーマート", "S23456789012", None),
+        ]
+    );
+    assert_eq!(payment.bank_transfer(), None);
+}
+
+#[test]
+fn a_konbini_voucher_naming_no_store_is_refused() {
+    let empty = r#","next_action":{"type":"konbini_display_details","konbini_display_details":{
+        "expires_at":1764514799,"hosted_voucher_url":null,"stores":{}}}"#;
+    let error = convert::payment(&intent(&intent_json("requires_action", empty)), &Origin::default()).unwrap_err();
+    assert!(error.contains("names no store"), "{error}");
+}

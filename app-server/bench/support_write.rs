@@ -79,6 +79,14 @@ impl PaymentGateway for InstantProvider {
         })
     }
 
+    async fn start_konbini(
+        &self,
+        _konbini: ports::payments::gateway::KonbiniRequest,
+        _key: IdempotencyKey,
+    ) -> Result<Payment, GatewayError> {
+        not_on_this_path()
+    }
+
     async fn add_card(
         &self,
         _customer: &CustomerId,

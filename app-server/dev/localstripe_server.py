@@ -43,6 +43,22 @@ What this wrapper changes compared to localstripe's own command:
   account (`requires_action`) may be cancelled (`POST /v1/refunds/{id}/cancel`, `refund.updated`). Limits: no separate `/confirm` of a bank
   PaymentIntent, no cash-balance endpoints, no
   `customer_cash_balance_transaction.*` or `cash_balance.*` events.
+* Konbini (convenience-store payment), which localstripe lacks, in Stripe's
+  shapes (see "konbini emulation" below): a PaymentIntent with
+  `payment_method_types=[konbini]` (or `allowed_payment_method_types`),
+  `payment_method_data[type]=konbini` with `billing_details[name]` and
+  `[email]` (Stripe requires both) and `payment_method_options[konbini]`
+  `[expires_after_days]` (1-60, default 3: 23:59:59 JST that many days after
+  the confirmation) or `[expires_at]`, created with `confirm=true`, gets
+  `requires_action` and `next_action.konbini_display_details` (expires_at,
+  hosted_voucher_url, stores familymart / lawson / ministop / seicomart with
+  payment_code and confirmation_number). Test hooks play the store:
+  `POST /_test/konbini/{pi}/pay` pays the voucher in full (`succeeded`,
+  `payment_intent.succeeded`); `POST /_test/konbini/{pi}/expire` lets it
+  expire unpaid (`requires_payment_method` with the voucher gone,
+  `payment_intent.payment_failed`, as Stripe reports an expired voucher).
+  A paid voucher is refunded as a paid transfer is (`instructions_email`:
+  the refund waits for the customer's bank account).
 * Cards saved as customer sources (token -> `POST /v1/customers/{c}/sources`
   -> `card_...`), as Stripe keeps them: the brand follows the number (Visa,
   MasterCard, American Express, JCB, Diners Club, Discover; localstripe
@@ -151,6 +167,9 @@ def _init_payment_intent_compat(self, application_fee_amount=None,
     fee, transfer = _connect_fields(kwargs.get('amount'),
                                     application_fee_amount, transfer_data)
     bank = _bank_transfer_options(types, payment_method_options)
+    konbini = _konbini_options(types, payment_method_options)
+    if konbini and kwargs.get('currency') != 'jpy':
+        raise UserError(400, 'konbini only supports jpy')
     if bank:
         if not (isinstance(kwargs.get('customer'), str)):
             raise UserError(400, 'A customer is required for '
@@ -169,6 +188,12 @@ def _init_payment_intent_compat(self, application_fee_amount=None,
             self.allowed_payment_method_types = ['customer_balance']
         self.payment_method_options = {'customer_balance': bank}
         self._bank = None  # set on confirmation
+    if konbini:
+        self.payment_method_types = ['konbini']
+        if allowed_payment_method_types:
+            self.allowed_payment_method_types = ['konbini']
+        self.payment_method_options = {'konbini': konbini}
+        self._konbini = None  # set on confirmation
 
 
 resources.PaymentIntent.__init__ = _init_payment_intent_compat
@@ -193,6 +218,12 @@ def _create_payment_intent_compat(cls, automatic_payment_methods=None,
         obj = _create_payment_intent(cls, **data)
         if resources.try_convert_to_bool(confirm):
             _confirm_bank_transfer(obj)
+        return obj
+    if _konbini_options(types, data.get('payment_method_options')):
+        billing = _konbini_billing(payment_method_data)
+        obj = _create_payment_intent(cls, **data)
+        if resources.try_convert_to_bool(confirm):
+            _confirm_konbini(obj, billing)
         return obj
     if payment_method_data is not None:
         raise UserError(400, 'Unexpected payment_method_data')
@@ -484,12 +515,19 @@ class _CashBalanceTransaction:
 
 
 def _bank_transfer_intent(payment_intent):
-    """The bank-transfer PaymentIntent `payment_intent` names, else None."""
+    """The bank-transfer or konbini PaymentIntent `payment_intent` names
+    (money paid in cash, refunded to a bank account), else None."""
     if not (isinstance(payment_intent, str) and
             payment_intent.startswith('pi_')):
         return None
     pi = resources.PaymentIntent._api_retrieve(payment_intent)  # 404
-    return pi if getattr(pi, '_bank', None) is not None else None
+    return pi if _cash_ledger(pi) is not None else None
+
+
+def _cash_ledger(pi):
+    """The emulation's record of a cash payment (refunded so far, ...)."""
+    bank = getattr(pi, '_bank', None)
+    return bank if bank is not None else getattr(pi, '_konbini', None)
 
 
 def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
@@ -507,7 +545,7 @@ def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
     if pi.status != 'succeeded':
         raise UserError(400, 'This PaymentIntent does not have a successful '
                              'charge to refund.')
-    refunded = pi._bank.get('refunded', 0)
+    refunded = _cash_ledger(pi).get('refunded', 0)
     remaining = pi.amount_received - refunded
     amount = remaining if amount is None else _int_param(amount, 'amount')
     if amount <= 0:
@@ -517,7 +555,7 @@ def _init_bank_transfer_refund(self, pi, payment_intent=None, amount=None,
                              'unrefunded amount on payment (¥{:,})'
                         .format(amount, remaining))
     resources.StripeObject.__init__(self)
-    pi._bank['refunded'] = refunded + amount
+    _cash_ledger(pi)['refunded'] = refunded + amount
     self.charge = None
     self.payment_intent = pi.id
     self.metadata = metadata or {}
@@ -567,7 +605,8 @@ def _cancel_refund(id, **kwargs):
         raise UserError(400, 'You can only cancel refunds with a status of '
                              'requires_action.')
     pi = resources.PaymentIntent._api_retrieve(refund.payment_intent)
-    pi._bank['refunded'] = pi._bank.get('refunded', 0) - refund.amount
+    _cash_ledger(pi)['refunded'] = _cash_ledger(pi).get('refunded', 0) - \
+        refund.amount
     refund.status = 'canceled'
     refund.next_action = None
     resources.schedule_webhook(resources.Event('refund.updated', refund))
@@ -578,10 +617,150 @@ _status = resources.PaymentIntent.status
 
 
 def _status_compat(self):
+    if self._canceled:
+        return 'canceled'
     return getattr(self, '_emulated_status', None) or _status.fget(self)
 
 
 resources.PaymentIntent.status = property(_status_compat)
+
+
+# --- konbini emulation ------------------------------------------------------
+#
+# Stripe's flow: confirming a konbini PaymentIntent issues a voucher (a
+# payment code and confirmation number per chain) that the customer pays in
+# cash at the store, in full, before it expires; Stripe then reports
+# `payment_intent.succeeded`. A voucher that expires unpaid sends
+# `payment_intent.payment_failed` and leaves the PaymentIntent at
+# `requires_payment_method`. Numbers here are random digits.
+
+JST = datetime.timezone(datetime.timedelta(hours=9))
+KONBINI_CHAINS = ('familymart', 'lawson', 'ministop', 'seicomart')
+
+
+def _konbini_options(types, options):
+    """The normalised konbini options when this is a konbini request, else
+    None."""
+    if not (isinstance(types, list) and 'konbini' in types):
+        return None
+    if len(types) != 1:
+        raise UserError(400, 'Only konbini alone is emulated locally')
+    konbini = (options or {}).get('konbini') if isinstance(options, dict) \
+        else None
+    konbini = konbini if isinstance(konbini, dict) else {}
+    days, at = konbini.get('expires_after_days'), konbini.get('expires_at')
+    if days is not None and at is not None:
+        raise UserError(400, 'Only one of expires_after_days or expires_at '
+                             'may be set')
+    if days is not None:
+        days = _int_param(days, 'payment_method_options[konbini]'
+                                '[expires_after_days]')
+        if not 1 <= days <= 60:
+            raise UserError(400, 'expires_after_days must be between 1 and '
+                                 '60')
+    if at is not None:
+        at = _int_param(at, 'payment_method_options[konbini][expires_at]')
+        if not time.time() < at <= time.time() + 60 * 24 * 3600:
+            raise UserError(400, 'expires_at must be in the future and '
+                                 'within 60 days')
+    return {'confirmation_number': None, 'expires_after_days': days,
+            'expires_at': at, 'product_description': None,
+            'setup_future_usage': None}
+
+
+def _konbini_billing(payment_method_data):
+    """Stripe confirms a konbini PaymentIntent without a saved PaymentMethod
+    only with payment_method_data[type]=konbini and the payer's name and
+    e-mail."""
+    if not (isinstance(payment_method_data, dict) and
+            payment_method_data.get('type') == 'konbini'):
+        raise UserError(400, 'payment_method_data[type]=konbini is required')
+    billing = payment_method_data.get('billing_details')
+    billing = billing if isinstance(billing, dict) else {}
+    for field in ('name', 'email'):
+        if not (isinstance(billing.get(field), str) and
+                billing[field].strip()):
+            raise UserError(400, 'Missing required param: payment_method_data'
+                                 '[billing_details][%s].' % field)
+    return {'name': billing['name'], 'email': billing['email']}
+
+
+def _digits(n):
+    return ''.join(str(int(c, 36) % 10) for c in resources.random_id(n))
+
+
+def _konbini_expiry(options):
+    if options.get('expires_at') is not None:
+        return options['expires_at']
+    days = options.get('expires_after_days') or 3
+    today = datetime.datetime.now(JST).date()
+    last = datetime.datetime.combine(today + datetime.timedelta(days=days),
+                                     datetime.time(23, 59, 59), JST)
+    return int(last.timestamp())
+
+
+def _konbini_action(pi):
+    voucher = pi._konbini
+    return {'type': 'konbini_display_details',
+            'konbini_display_details': {
+                'expires_at': voucher['expires_at'],
+                'hosted_voucher_url':
+                    'https://payments.stripe.com/konbini/voucher/test_' +
+                    pi.id,
+                'stores': {chain: dict(code)
+                           for chain, code in voucher['stores'].items()}}}
+
+
+def _confirm_konbini(pi, billing):
+    pi.payment_method = 'pm_kb_' + resources.random_id(14)
+    options = pi.payment_method_options['konbini']
+    confirmation = _digits(11)
+    pi._konbini = {
+        'expires_at': _konbini_expiry(options), 'billing': billing,
+        'stores': {chain: {'payment_code': _digits(12),
+                           # Seicomart asks for no confirmation number.
+                           'confirmation_number':
+                               None if chain == 'seicomart' else confirmation}
+                   for chain in KONBINI_CHAINS}}
+    pi.next_action = _konbini_action(pi)
+    pi.amount_received = 0
+    resources.schedule_webhook(resources.Event('payment_intent.requires_action',
+                                               pi))
+
+
+def _konbini_intent(id):
+    pi = resources.PaymentIntent._api_retrieve(id)  # 404
+    if getattr(pi, '_konbini', None) is None:
+        raise UserError(400, 'This PaymentIntent has no konbini voucher.')
+    if pi.status != 'requires_action':
+        raise UserError(400, 'This konbini voucher is %s, not payable.' %
+                        pi.status)
+    return pi
+
+
+def _pay_konbini(id, **kwargs):
+    """The customer paid the voucher at the store: in full."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    pi = _konbini_intent(id)
+    pi.next_action = None
+    pi._emulated_status = 'succeeded'
+    pi.amount_received = pi.amount
+    resources.schedule_webhook(resources.Event('payment_intent.succeeded', pi))
+    return pi
+
+
+def _expire_konbini(id, **kwargs):
+    """The voucher's deadline passed unpaid: Stripe reports the payment
+    failed and the PaymentIntent needs a new payment method."""
+    if kwargs:
+        raise UserError(400, 'Unexpected ' + ', '.join(kwargs.keys()))
+    pi = _konbini_intent(id)
+    pi.next_action = None
+    pi._emulated_status = 'requires_payment_method'
+    resources.schedule_webhook(
+        resources.Event('payment_intent.payment_failed', pi))
+    return pi
 
 
 # --- cards saved as customer sources ----------------------------------------
@@ -1390,6 +1569,10 @@ def build_app():
     server.app.router.add_post(url, server.api_extra(_give_bank_details, url))
     url = '/v1/refunds/{id}/cancel'
     server.app.router.add_post(url, server.api_extra(_cancel_refund, url))
+    url = '/_test/konbini/{id}/pay'
+    server.app.router.add_post(url, server.api_extra(_pay_konbini, url))
+    url = '/_test/konbini/{id}/expire'
+    server.app.router.add_post(url, server.api_extra(_expire_konbini, url))
     return server.app
 
 

@@ -202,6 +202,8 @@ pub struct ProjectTerms {
     pub tax: TaxHandling,
     pub accepts_card: bool,
     pub accepts_bank_transfer: bool,
+    /// Konbini (コンビニ決済); operators opt in.
+    pub accepts_konbini: bool,
     /// The municipality (`areas.id`); optional, editable at any time.
     pub area_id: Option<i64>,
     /// What the project is about (`categories.id`); optional, editable at any time.
@@ -267,7 +269,7 @@ pub fn check_terms(
     } else if (terms.period_end - today).num_days() > MAX_DAYS_AHEAD {
         errors.push(FieldError::new("periodEnd", MSG_END_TOO_FAR));
     }
-    if !terms.accepts_card && !terms.accepts_bank_transfer {
+    if !terms.accepts_card && !terms.accepts_bank_transfer && !terms.accepts_konbini {
         errors.push(FieldError::new("acceptsCard", MSG_NO_PAYMENT_METHOD));
     }
     // Blank means none; anything else must be one plausible address (trimmed).
@@ -372,7 +374,7 @@ pub fn publish_problems(
     if terms.period_end < today {
         problems.push(FieldError::new("periodEnd", MSG_END_PAST));
     }
-    if !terms.accepts_card && !terms.accepts_bank_transfer {
+    if !terms.accepts_card && !terms.accepts_bank_transfer && !terms.accepts_konbini {
         problems.push(FieldError::new("acceptsCard", MSG_NO_PAYMENT_METHOD));
     }
     if terms.tax == TaxHandling::Donation && terms.donation_payout_date.is_none() {
@@ -503,6 +505,7 @@ mod tests {
             tax: TaxHandling::Inclusive,
             accepts_card: true,
             accepts_bank_transfer: false,
+            accepts_konbini: false,
             area_id: None,
             category_id: None,
             owner_email: None,
@@ -576,6 +579,17 @@ mod tests {
     fn good_terms_are_trimmed_and_kept() {
         let checked = check_terms(terms(), false, TODAY()).unwrap();
         assert_eq!(checked.title, "前橋のバラ園");
+    }
+
+    #[test]
+    fn konbini_alone_is_a_payment_method() {
+        let konbini_only =
+            ProjectTerms { accepts_card: false, accepts_bank_transfer: false, accepts_konbini: true, ..terms() };
+        assert!(check_terms(konbini_only, false, TODAY()).is_ok());
+        let none =
+            ProjectTerms { accepts_card: false, accepts_bank_transfer: false, accepts_konbini: false, ..terms() };
+        let errors = check_terms(none, false, TODAY()).unwrap_err();
+        assert!(errors.iter().any(|e| e.field == "acceptsCard" && e.message == MSG_NO_PAYMENT_METHOD));
     }
 
     #[test]

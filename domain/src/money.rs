@@ -350,9 +350,10 @@ impl FeeSchedule {
     /// The rate in basis points (1/100 of a percent), so that fees need no floats.
     pub const fn basis_points(self, pay_type: PayType) -> i64 {
         match (self, pay_type) {
-            (Self::Standard, PayType::Card) => 1360,
+            // Konbini at the card rates (docs/decisions.md, "Konbini payment").
+            (Self::Standard, PayType::Card | PayType::Konbini) => 1360,
             (Self::Standard, PayType::BankTransfer) => 1150,
-            (Self::Internal, PayType::Card) => 1060,
+            (Self::Internal, PayType::Card | PayType::Konbini) => 1060,
             (Self::Internal, PayType::BankTransfer) => 850,
         }
     }
@@ -580,6 +581,8 @@ mod tests {
         assert_eq!(application_fee(total, PayType::BankTransfer, FeeSchedule::Standard), Yen(1_265));
         assert_eq!(application_fee(total, PayType::Card, FeeSchedule::Internal), Yen(1_166));
         assert_eq!(application_fee(total, PayType::BankTransfer, FeeSchedule::Internal), Yen(935));
+        assert_eq!(application_fee(total, PayType::Konbini, FeeSchedule::Standard), Yen(1_496));
+        assert_eq!(application_fee(total, PayType::Konbini, FeeSchedule::Internal), Yen(1_166));
         // 1,001 × 13.6 % = 136.136 -> 136
         assert_eq!(application_fee(Yen(1_001), PayType::Card, FeeSchedule::Standard), Yen(136));
     }

@@ -10,7 +10,10 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 pub mod intent;
-pub use intent::{check_payment_amounts, BankAccountType, BankTransferInstructions, IntentStatus, PaymentMismatch};
+pub use intent::{
+    check_payment_amounts, BankAccountType, BankTransferInstructions, IntentStatus, KonbiniChain, KonbiniStore,
+    KonbiniVoucher, PaymentMismatch,
+};
 
 /// Shown when a step is reached without the data earlier steps store.
 pub const MSG_INVALID_OPERATION: &str = "無効なURLまたは操作です。お手数ですが最初からやりなおしてください。";
@@ -25,6 +28,9 @@ pub enum PayType {
     Card,
     /// 2: Japanese domestic bank transfer.
     BankTransfer,
+    /// 3: convenience-store payment (コンビニ決済): a voucher paid in cash at
+    /// the store, in full, before its deadline.
+    Konbini,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -36,13 +42,25 @@ impl PayType {
         match self {
             Self::Card => 1,
             Self::BankTransfer => 2,
+            Self::Konbini => 3,
         }
+    }
+
+    /// Every pay type, by code.
+    pub const ALL: [Self; 3] = [Self::Card, Self::BankTransfer, Self::Konbini];
+
+    /// The supporter pays later, outside the site (a transfer, a voucher at
+    /// the store): the sale waits for the money until its deadline, holding
+    /// its lots under the unpaid-hold rules (`returns::transfer_hold_block`).
+    pub const fn waits_for_money(self) -> bool {
+        matches!(self, Self::BankTransfer | Self::Konbini)
     }
 
     pub const fn from_code(code: i32) -> Result<Self, UnknownPayType> {
         match code {
             1 => Ok(Self::Card),
             2 => Ok(Self::BankTransfer),
+            3 => Ok(Self::Konbini),
             other => Err(UnknownPayType(other)),
         }
     }
@@ -259,6 +277,7 @@ impl SaleStatus {
             (Self::Succeeded, _) => "支払い済み",
             (Self::AwaitingBankTransfer, _) | (Self::RequiresAction, PayType::BankTransfer) => "入金待ち（銀行振込）",
             (Self::RequiresAction, PayType::Card) => "カード認証待ち",
+            (Self::RequiresAction, PayType::Konbini) => "支払い待ち（コンビニ）",
             (Self::Pending | Self::Processing, _) => "決済処理中",
             (Self::Canceled, _) => "キャンセル",
             (Self::Failed, _) => "決済失敗",
@@ -299,15 +318,17 @@ impl std::str::FromStr for SaleStatus {
 pub enum CompleteView {
     Thanks,
     BankInstructions,
+    KonbiniVoucher,
 }
 
-/// A card payment or a bank sale already paid shows thanks; an unpaid bank
-/// sale shows the transfer instructions.
+/// A card payment or a sale already paid shows thanks; an unpaid bank sale
+/// shows the transfer instructions, an unpaid konbini sale its voucher.
 pub const fn complete_view(pay_type: PayType, status: SaleStatus) -> CompleteView {
     match (pay_type, status) {
         (PayType::BankTransfer, SaleStatus::RequiresAction | SaleStatus::AwaitingBankTransfer) => {
             CompleteView::BankInstructions
         }
+        (PayType::Konbini, SaleStatus::RequiresAction) => CompleteView::KonbiniVoucher,
         _ => CompleteView::Thanks,
     }
 }
@@ -336,6 +357,55 @@ pub fn bank_transfer_deadline(ordered_on: NaiveDate) -> NaiveDate {
 /// Whether an unpaid transfer ordered on `ordered_on` is past its deadline.
 pub fn is_bank_transfer_overdue(ordered_on: NaiveDate, today: NaiveDate) -> bool {
     today > bank_transfer_deadline(ordered_on)
+}
+
+/// Calendar days a konbini voucher stays payable after the order day: the
+/// provider's default. The voucher expires at 23:59:59 (Asia/Tokyo) of the
+/// last day, which [`konbini_deadline`] gives.
+pub const KONBINI_PAYMENT_DAYS: u64 = 3;
+
+/// The last day (Asia/Tokyo) on which the voucher of an order placed on
+/// `ordered_on` can be paid at the store: convenience stores open every day,
+/// so calendar days count, not bank business days.
+pub fn konbini_deadline(ordered_on: NaiveDate) -> NaiveDate {
+    ordered_on.checked_add_days(chrono::Days::new(KONBINI_PAYMENT_DAYS)).unwrap_or(NaiveDate::MAX)
+}
+
+/// The last day a sale of `pay_type` ordered on `ordered_on` may be paid,
+/// for the methods that wait for the money; `None` for a card.
+pub fn payment_deadline(pay_type: PayType, ordered_on: NaiveDate) -> Option<NaiveDate> {
+    match pay_type {
+        PayType::Card => None,
+        PayType::BankTransfer => Some(bank_transfer_deadline(ordered_on)),
+        PayType::Konbini => Some(konbini_deadline(ordered_on)),
+    }
+}
+
+/// Why step 2 does not offer a method the project accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MethodUnavailable {
+    /// A voucher could not be paid before the project ends.
+    #[error("{}", MSG_KONBINI_TOO_LATE)]
+    KonbiniTooLate,
+}
+
+/// Step 2's explanation when konbini is not offered near the end.
+pub const MSG_KONBINI_TOO_LATE: &str =
+    "コンビニ決済は、お支払い期限（お申し込みの3日後の23:59）がプロジェクトの終了日を過ぎるため、ご利用いただけません。";
+
+/// Whether a method the project accepts may be chosen today.
+///
+/// Decision (docs/decisions.md, "Konbini payment"): a konbini voucher must
+/// be payable before the project ends, so konbini is offered only while its
+/// deadline falls on or before the project's last day (a voucher ordered on
+/// the last day would be paid, or expire, after the result is decided). A
+/// bank transfer stays offered until the end: the closing waits for
+/// transfers placed before it (`closing::decide_close`).
+pub fn method_unavailable(pay_type: PayType, today: NaiveDate, period_end: NaiveDate) -> Option<MethodUnavailable> {
+    match pay_type {
+        PayType::Konbini if konbini_deadline(today) > period_end => Some(MethodUnavailable::KonbiniTooLate),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -378,10 +448,64 @@ mod tests {
     }
 
     #[test]
-    fn pay_type_codes_are_one_and_two() {
+    fn pay_type_codes_are_one_two_and_three() {
         assert_eq!(PayType::from_code(1), Ok(PayType::Card));
         assert_eq!(PayType::from_code(2), Ok(PayType::BankTransfer));
-        assert_eq!(PayType::from_code(3), Err(UnknownPayType(3)));
+        assert_eq!(PayType::from_code(3), Ok(PayType::Konbini));
+        assert_eq!(PayType::from_code(4), Err(UnknownPayType(4)));
+        for pay in PayType::ALL {
+            assert_eq!(PayType::from_code(pay.code()), Ok(pay));
+        }
+    }
+
+    #[test]
+    fn transfers_and_vouchers_wait_for_money_and_cards_do_not() {
+        assert!(!PayType::Card.waits_for_money());
+        assert!(PayType::BankTransfer.waits_for_money());
+        assert!(PayType::Konbini.waits_for_money());
+        for pay in PayType::ALL {
+            assert_eq!(payment_deadline(pay, d(2026, 6, 1)).is_some(), pay.waits_for_money(), "{pay:?}");
+        }
+    }
+
+    #[test]
+    fn a_voucher_is_payable_for_three_calendar_days_weekends_included() {
+        // Friday 2026-12-25: Sat, Sun and Mon count; the year-end holidays too (stores open every day).
+        assert_eq!(konbini_deadline(d(2026, 12, 25)), d(2026, 12, 28));
+        assert_eq!(konbini_deadline(d(2026, 12, 30)), d(2027, 1, 2));
+    }
+
+    #[test]
+    fn an_unpaid_konbini_sale_waits_for_the_store_and_shows_its_voucher() {
+        assert_eq!(SaleStatus::RequiresAction.history_label(PayType::Konbini), "支払い待ち（コンビニ）");
+        assert_eq!(complete_view(PayType::Konbini, SaleStatus::RequiresAction), CompleteView::KonbiniVoucher);
+        assert_eq!(complete_view(PayType::Konbini, SaleStatus::Succeeded), CompleteView::Thanks);
+        assert_eq!(SaleStatus::Succeeded.history_label(PayType::Konbini), "支払い済み");
+        assert_eq!(SaleStatus::Canceled.history_label(PayType::Konbini), "キャンセル");
+    }
+
+    #[test]
+    fn konbini_is_offered_only_while_its_voucher_expires_by_the_projects_last_day() {
+        let end = d(2026, 12, 20);
+        assert_eq!(method_unavailable(PayType::Konbini, d(2026, 12, 17), end), None);
+        assert_eq!(method_unavailable(PayType::Konbini, d(2026, 12, 18), end), Some(MethodUnavailable::KonbiniTooLate));
+        assert_eq!(method_unavailable(PayType::Konbini, end, end), Some(MethodUnavailable::KonbiniTooLate));
+        for pay in [PayType::Card, PayType::BankTransfer] {
+            assert_eq!(method_unavailable(pay, end, end), None, "{pay:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Whenever konbini is offered, its voucher expires on or before the project's last day, and it is
+        /// offered on every day that allows that.
+        #[test]
+        fn an_offered_voucher_never_outlives_the_project(today_offset in 0u64..20_000, days_left in 0u64..100) {
+            let today = d(2000, 1, 1).checked_add_days(chrono::Days::new(today_offset)).unwrap();
+            let end = today.checked_add_days(chrono::Days::new(days_left)).unwrap();
+            let offered = method_unavailable(PayType::Konbini, today, end).is_none();
+            proptest::prop_assert_eq!(offered, konbini_deadline(today) <= end);
+            proptest::prop_assert_eq!(offered, days_left >= KONBINI_PAYMENT_DAYS);
+        }
     }
 
     #[test]

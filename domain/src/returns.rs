@@ -145,11 +145,11 @@ pub enum PurchaseBlock {
     ProjectEnded,
     /// The supporter already waits to pay a bank transfer for this limited
     /// return ([`transfer_hold_block`]).
-    #[error("このリターンには、お振り込みをお待ちしているお申し込みがあります。お振り込みが済んでから、または期限を過ぎてから改めてお申し込みください。")]
+    #[error("このリターンには、お支払いをお待ちしているお申し込み（銀行振込・コンビニ決済）があります。お支払いが済んでから、または期限を過ぎてから改めてお申し込みください。")]
     TransferAwaited,
     /// Unpaid bank transfers hold their share of this limited return already.
     #[error(
-        "このリターンは銀行振込でお申し込みいただける数に達しました。クレジットカードでのお支払いをご利用ください。"
+        "このリターンは銀行振込・コンビニ決済でお申し込みいただける数に達しました。クレジットカードでのお支払いをご利用ください。"
     )]
     TransferShareTaken,
 }

@@ -111,7 +111,7 @@ export const fillInfoStep = async (page: Page, info: InfoStep): Promise<void> =>
 };
 
 /** Step 2: the method, then 次へ. */
-export const chooseMethod = async (page: Page, method: 'クレジットカード' | '銀行振込'): Promise<void> => {
+export const chooseMethod = async (page: Page, method: 'クレジットカード' | '銀行振込' | 'コンビニ決済'): Promise<void> => {
   await page.getByRole('radio', { name: new RegExp(`^${method}`) }).check();
   await page.getByRole('button', { name: '次へ' }).click();
 };

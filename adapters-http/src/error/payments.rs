@@ -24,6 +24,9 @@ impl From<SupportError> for ApiError {
             SupportError::PaymentTypeNotAccepted => {
                 Self::refused(StatusCode::BAD_REQUEST, "payment_type_not_accepted", error.to_string())
             }
+            SupportError::MethodUnavailable(why) => {
+                Self::refused(StatusCode::CONFLICT, "payment_type_unavailable", why.to_string())
+            }
             SupportError::Blocked(block) => {
                 let code = match block {
                     PurchaseBlock::SoldOut => "sold_out",

@@ -11,7 +11,7 @@ use domain::account::Email;
 use domain::ids::{SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxMode, TaxRate, Yen};
-use domain::payment::{BankTransferInstructions, PayType};
+use domain::payment::{BankTransferInstructions, KonbiniVoucher, PayType};
 use ports::payments::gateway::{ConnectedAccountId, PaymentId, PaymentMethodId};
 use ports::payments::ledger::SaleRecord;
 use ports::RepoError;
@@ -82,6 +82,8 @@ pub(super) struct SaleRow {
     amount_remaining: Option<i64>,
     #[diesel(sql_type = Nullable<Text>)]
     bank_instructions: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    konbini_voucher: Option<String>,
     #[diesel(sql_type = Nullable<Date>)]
     transfer_deadline: Option<NaiveDate>,
     #[diesel(sql_type = Nullable<Text>)]
@@ -121,6 +123,11 @@ impl TryFrom<SaleRow> for SaleRecord {
             .map(|json| serde_json::from_str::<BankTransferInstructions>(&json))
             .transpose()
             .map_err(|e| corrupt("sales.bank_instructions", e))?;
+        let voucher = row
+            .konbini_voucher
+            .map(|json| serde_json::from_str::<KonbiniVoucher>(&json))
+            .transpose()
+            .map_err(|e| corrupt("sales.konbini_voucher", e))?;
         Ok(SaleRecord {
             id: stored_id("sales.id", row.id)?,
             user: stored_id("sales.user_id", row.user_id)?,
@@ -139,6 +146,7 @@ impl TryFrom<SaleRow> for SaleRecord {
             display_name: row.displayname,
             amount_remaining: row.amount_remaining.map(Yen),
             instructions,
+            voucher,
             transfer_deadline: row.transfer_deadline,
             one_time_card: provider_id(row.one_time_card_id, PaymentMethodId::new),
             card: provider_id(row.card_id, PaymentMethodId::new),
@@ -156,7 +164,7 @@ pub(super) const SALE_SELECT: &str = "SELECT s.id, s.user_id, u.email, s.project
        p.title AS project_title, s.return_id, r.title AS return_title, s.payment_type, s.status, s.price, s.lot, \
        s.amount, s.tax, s.extra_amount, s.total, s.tax_mode, s.tax_rate_percent, s.application_fee, s.connected_account_id, \
        s.intent_id, coalesce(d.displayname, '') AS displayname, s.amount_remaining, \
-       s.bank_instructions::text AS bank_instructions, s.transfer_deadline, s.card_id, s.one_time_card_id, \
+       s.bank_instructions::text AS bank_instructions, s.konbini_voucher::text AS konbini_voucher, s.transfer_deadline, s.card_id, s.one_time_card_id, \
        s.refund_required, s.refunded_amount, s.created_at, \
        coalesce((SELECT sum(f.amount) FROM refunds f WHERE f.sales_id = s.id AND f.status = 'unclaimed'), 0)::int8 \
          AS unclaimed_amount \

@@ -11,7 +11,7 @@ use diesel::{sql_query, QueryableByName};
 use domain::account::{AccountStatus, Email};
 use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::money::{TaxRate, Yen};
-use domain::payment::{PayType, SaleStatus};
+use domain::payment::SaleStatus;
 use domain::project::is_open;
 use domain::returns::{is_hidden, transfer_hold_block, PurchaseBlock, Remaining, ReturnType};
 use domain::time::tokyo_date;
@@ -27,7 +27,7 @@ use super::sale_query::{provider_id, sale_by_id, sale_by_key, SaleRow, SALE_BY_P
 use super::PgSupportLedger;
 use crate::error::{map_diesel, run_blocking, with_conn};
 use crate::sql_rules::{
-    corrupt, fee_schedule_from_db, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited,
+    corrupt, fee_schedule_from_db, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited, waits_for_money,
 };
 use crate::users::{status_from_db, status_to_db};
 
@@ -101,6 +101,8 @@ struct CheckoutRow {
     accepts_card: bool,
     #[diesel(sql_type = Bool)]
     accepts_bank_transfer: bool,
+    #[diesel(sql_type = Bool)]
+    accepts_konbini: bool,
     #[diesel(sql_type = Nullable<Text>)]
     connected_account_id: Option<String>,
     #[diesel(sql_type = Text)]
@@ -135,7 +137,7 @@ struct CheckoutRow {
 
 const CHECKOUT: &str = "SELECT p.id AS project_id, p.slug AS project_slug, p.title AS project_title, p.period_end, \
        p.is_donation, p.tax_includes, p.additional_data_label, p.additional_data_alert, p.accepts_card, \
-       p.accepts_bank_transfer, p.connected_account_id, p.fee_schedule, \
+       p.accepts_bank_transfer, p.accepts_konbini, p.connected_account_id, p.fee_schedule, \
        r.id AS return_id, r.title AS return_title, r.return_type, r.price, r.lot_disable, r.address_required, \
        r.address_label, r.disabled, r.flag, r.stock_limit, r.lots_taken, r.show_user_email, r.interval \
      FROM returns r JOIN projects p ON p.id = r.project_id \
@@ -177,6 +179,8 @@ impl CheckoutRow {
             additional,
             accepts_card: self.accepts_card,
             accepts_bank_transfer: self.accepts_bank_transfer,
+            accepts_konbini: self.accepts_konbini,
+            period_end: self.period_end,
             connected_account: provider_id(self.connected_account_id, ConnectedAccountId::new),
             fee_schedule: fee_schedule_from_db(&self.fee_schedule)?,
             project_open: is_open(self.period_end, today),
@@ -282,7 +286,7 @@ fn place_in(conn: &mut PgConnection, sale: &NewSale) -> Result<Placed, TxError> 
     if let Some(existing) = sale_by_key(conn, sale.user, &sale.idempotency_key)? {
         return Ok(Placed::Existing(existing));
     }
-    if sale.pay_type == PayType::BankTransfer {
+    if sale.pay_type.waits_for_money() {
         check_transfer_hold(conn, sale)?;
     }
     let address_id = sale.address.as_ref().map(|a| delivery_address(conn, sale.user, a)).transpose()?;
@@ -396,7 +400,7 @@ struct TransferHolds {
 }
 
 /// The unpaid-transfer hold rule (`domain::returns::transfer_hold_block`),
-/// under the return's row lock: concurrent transfers of one return are
+/// for bank transfers and konbini vouchers together, under the return's row lock: concurrent transfers of one return are
 /// counted one after the other, so the share is never exceeded. An unlimited
 /// return is neither locked here nor counted: its transfers hold nothing.
 fn check_transfer_hold(conn: &mut PgConnection, sale: &NewSale) -> Result<(), TxError> {
@@ -407,14 +411,14 @@ fn check_transfer_hold(conn: &mut PgConnection, sale: &NewSale) -> Result<(), Tx
         .get_result(conn)?;
     let Some(limit) = stock.stock_limit else { return Ok(()) };
     let awaited = transfer_awaited("s.status");
+    let waiting = waits_for_money("s.payment_type");
     let holds: TransferHolds = sql_query(format!(
         "SELECT coalesce(sum(s.lot), 0)::bigint AS unpaid_lots, \
                 count(*) FILTER (WHERE s.user_id = $2)::bigint AS supporter_unpaid \
-           FROM sales s WHERE s.return_id = $1 AND s.payment_type = $3 AND {awaited}"
+           FROM sales s WHERE s.return_id = $1 AND {waiting} AND {awaited}"
     ))
     .bind::<BigInt, _>(sale.ret.get())
     .bind::<BigInt, _>(sale.user.get())
-    .bind::<SmallInt, _>(i16::try_from(PayType::BankTransfer.code()).unwrap_or(2))
     .get_result(conn)?;
     let lots = i64::from(sale.terms.lot.get());
     match transfer_hold_block(Some(i64::from(limit)), holds.unpaid_lots, holds.supporter_unpaid, lots) {
@@ -469,6 +473,8 @@ fn record_in(
         .map(serde_json::to_string)
         .transpose()
         .map_err(|e| RepoError::Unexpected(e.into()))?;
+    let voucher =
+        report.voucher.as_ref().map(serde_json::to_string).transpose().map_err(|e| RepoError::Unexpected(e.into()))?;
 
     // What the provider told us is kept whatever the status does; the ids only once. The amount still due
     // only shrinks: a partial funding reported late (events come in any order) must not raise it again.
@@ -476,7 +482,8 @@ fn record_in(
         "UPDATE sales SET intent_id = coalesce(intent_id, $2), card_id = coalesce(card_id, $3), \
            one_time_card_id = coalesce(one_time_card_id, $4), amount_remaining = least($5, amount_remaining), \
            bank_instructions = CASE WHEN $5 > amount_remaining THEN bank_instructions \
-             ELSE coalesce($6::jsonb, bank_instructions) END, updated_at = $7 \
+             ELSE coalesce($6::jsonb, bank_instructions) END, updated_at = $7, \
+           konbini_voucher = coalesce($8::jsonb, konbini_voucher) \
          WHERE id = $1",
     )
     .bind::<BigInt, _>(id.get())
@@ -486,6 +493,7 @@ fn record_in(
     .bind::<Nullable<BigInt>, _>(report.amount_remaining.map(Yen::value))
     .bind::<Nullable<Text>, _>(instructions)
     .bind::<Timestamptz, _>(now)
+    .bind::<Nullable<Text>, _>(voucher)
     .execute(conn)?;
 
     // A sale already flagged for refund has been given up for good: a repeated

@@ -17,7 +17,7 @@ use ports::RepoError;
 use super::sale_query::{sale_by_id, sale_rows, SALE_SELECT};
 use super::PgSupportLedger;
 use crate::error::{expect_row, map_diesel, with_conn};
-use crate::sql_rules::{awaiting_payment, sale_status_to_db, transfer_awaited};
+use crate::sql_rules::{awaiting_payment, sale_status_to_db, transfer_awaited, waits_for_money};
 
 static UNSETTLED: LazyLock<String> = LazyLock::new(|| {
     format!(
@@ -30,10 +30,10 @@ static WITH_PAYMENT: LazyLock<String> = LazyLock::new(|| {
 });
 static OVERDUE_TRANSFERS: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "{SALE_SELECT} WHERE {} AND s.payment_type = {} AND s.transfer_deadline < $1 \
+        "{SALE_SELECT} WHERE {} AND {} AND s.transfer_deadline < $1 \
          ORDER BY s.transfer_deadline, s.id LIMIT $2",
         transfer_awaited("s.status"),
-        PayType::BankTransfer.code()
+        waits_for_money("s.payment_type")
     )
 });
 

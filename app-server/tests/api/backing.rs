@@ -442,7 +442,7 @@ async fn an_overdue_transfer_is_cancelled_its_lots_return_and_the_supporter_is_t
 async fn a_project_says_which_methods_it_takes_and_its_question_is_required_with_its_own_message() {
     let app = spawn_demo_app().await;
     let detail: Value = app.get("/v1/project/get/detail?slug=takasaki-daruma").await.json().await.unwrap();
-    assert_eq!(detail["project"]["paymentTypes"], json!([1, 2]));
+    assert_eq!(detail["project"]["paymentTypes"], json!([1, 2, 3]), "card, bank transfer and konbini");
     assert_eq!(detail["project"]["additionalData"]["label"], "職人へのメッセージ");
     let custom =
         detail["project"]["returns"].as_array().unwrap().iter().find(|r| r["slug"] == "custom-daruma").unwrap();

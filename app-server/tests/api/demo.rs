@@ -130,6 +130,7 @@ fn project_terms(p: &DemoProject) -> ProjectTerms {
         tax: TaxHandling::from_flags(p.is_donation, p.tax_includes),
         accepts_card: true,
         accepts_bank_transfer: !p.card_only,
+        accepts_konbini: !p.card_only,
         area_id: None,
         category_id: None,
         owner_email: None,

@@ -24,6 +24,7 @@ mod health;
 mod helpers;
 mod inputs;
 mod integrity;
+mod konbini;
 mod late_transfers;
 mod login;
 mod mail_queue;

@@ -5,6 +5,7 @@
 
 use super::{PayType, SaleStatus};
 use crate::money::Yen;
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// Where a payment stands at the provider (a Stripe PaymentIntent's status).
@@ -34,12 +35,15 @@ impl IntentStatus {
     /// `requires_payment_method` has had its attempt refused: the sale has
     /// failed. A bank transfer waiting for action is waiting for the money.
     /// We capture automatically, so an authorised payment waiting for its
-    /// capture is still being settled.
+    /// capture is still being settled. A konbini payment waiting for action
+    /// waits for the store; one back at `requires_payment_method` is a voucher
+    /// that expired unpaid (nothing was refused): the sale is cancelled.
     pub const fn sale_status(self, pay_type: PayType) -> SaleStatus {
         match (self, pay_type) {
+            (Self::RequiresPaymentMethod, PayType::Konbini) => SaleStatus::Canceled,
             (Self::RequiresPaymentMethod, _) => SaleStatus::Failed,
             (Self::RequiresConfirmation, _) => SaleStatus::Pending,
-            (Self::RequiresAction, PayType::Card) => SaleStatus::RequiresAction,
+            (Self::RequiresAction, PayType::Card | PayType::Konbini) => SaleStatus::RequiresAction,
             (Self::RequiresAction, PayType::BankTransfer) => SaleStatus::AwaitingBankTransfer,
             (Self::Processing | Self::RequiresCapture, _) => SaleStatus::Processing,
             (Self::Canceled, _) => SaleStatus::Canceled,
@@ -185,6 +189,51 @@ pub struct BankTransferInstructions {
     pub account_holder_name: String,
 }
 
+/// A convenience-store chain where a konbini voucher can be paid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KonbiniChain {
+    Familymart,
+    Lawson,
+    Ministop,
+    Seicomart,
+}
+
+impl KonbiniChain {
+    /// In the order the provider lists them.
+    pub const ALL: [Self; 4] = [Self::Familymart, Self::Lawson, Self::Ministop, Self::Seicomart];
+
+    /// What the supporter reads on screen and in the mail.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Self::Familymart => "ファミリーマート",
+            Self::Lawson => "ローソン",
+            Self::Ministop => "ミニストップ",
+            Self::Seicomart => "セイコーマート",
+        }
+    }
+}
+
+/// What to give at the register of one chain.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KonbiniStore {
+    pub chain: KonbiniChain,
+    /// お客様番号 / 受付番号: what the store's terminal or clerk asks for.
+    pub payment_code: String,
+    /// 確認番号, when the chain asks for one.
+    pub confirmation_number: Option<String>,
+}
+
+/// How to pay one konbini sale, as the provider issued it: the chains with
+/// their numbers, the moment the voucher expires, and the provider's
+/// printable voucher page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KonbiniVoucher {
+    pub expires_at: DateTime<Utc>,
+    pub hosted_voucher_url: Option<String>,
+    pub stores: Vec<KonbiniStore>,
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -223,6 +272,30 @@ mod tests {
     fn a_card_waiting_for_3d_secure_waits_for_action_and_a_transfer_waits_for_money() {
         assert_eq!(IntentStatus::RequiresAction.sale_status(PayType::Card), RequiresAction);
         assert_eq!(IntentStatus::RequiresAction.sale_status(PayType::BankTransfer), AwaitingBankTransfer);
+    }
+
+    #[test]
+    fn a_konbini_voucher_waits_for_the_store_and_one_back_without_a_method_has_expired() {
+        assert_eq!(IntentStatus::RequiresAction.sale_status(PayType::Konbini), RequiresAction);
+        assert_eq!(IntentStatus::RequiresPaymentMethod.sale_status(PayType::Konbini), Canceled);
+        assert_eq!(IntentStatus::Canceled.sale_status(PayType::Konbini), Canceled);
+        assert_eq!(IntentStatus::Succeeded.sale_status(PayType::Konbini), Succeeded);
+        // A payment that arrives after the sale was cancelled at its deadline still wins, as a late transfer does.
+        assert_eq!(
+            Canceled.after_provider_report(IntentStatus::Succeeded.sale_status(PayType::Konbini)),
+            Some(Succeeded)
+        );
+        // An expiry reported after the payment changes nothing.
+        assert_eq!(
+            Succeeded.after_provider_report(IntentStatus::RequiresPaymentMethod.sale_status(PayType::Konbini)),
+            None
+        );
+    }
+
+    #[test]
+    fn chains_are_named_in_japanese() {
+        let labels: Vec<&str> = KonbiniChain::ALL.iter().map(|c| c.label()).collect();
+        assert_eq!(labels, ["ファミリーマート", "ローソン", "ミニストップ", "セイコーマート"]);
     }
 
     #[test]

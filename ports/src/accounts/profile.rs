@@ -102,6 +102,8 @@ pub struct HistoryEntry {
     pub display_name: Option<(i64, String)>,
     /// A bank transfer still awaited: where to pay, how much, until when.
     pub pending_transfer: Option<PendingTransfer>,
+    /// A konbini sale's voucher (read with the status: shown while it waits for the store).
+    pub voucher: Option<domain::payment::KonbiniVoucher>,
     /// What the provider has paid back of the sale so far (0 when nothing).
     pub refunded: domain::money::Yen,
     /// Refunds started but not paid out yet (a bank-transfer refund waiting

@@ -221,6 +221,7 @@ fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
         ("taxHandling", json!(terms.tax.code())),
         ("acceptsCard", json!(terms.accepts_card)),
         ("acceptsBankTransfer", json!(terms.accepts_bank_transfer)),
+        ("acceptsKonbini", json!(terms.accepts_konbini)),
         ("areaId", json!(terms.area_id)),
         ("categoryId", json!(terms.category_id)),
         ("ownerEmail", json!(terms.owner_email)),

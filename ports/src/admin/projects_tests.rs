@@ -49,6 +49,7 @@ fn terms() -> ProjectTerms {
         tax: TaxHandling::Inclusive,
         accepts_card: true,
         accepts_bank_transfer: true,
+        accepts_konbini: false,
         area_id: None,
         category_id: None,
         owner_email: None,

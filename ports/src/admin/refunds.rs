@@ -474,7 +474,8 @@ where
 
     fn request(&self, sale: &RefundSale, amount: Yen) -> Result<RefundRequest, String> {
         let payment = sale.payment.clone().ok_or_else(|| "この購入には決済の記録がありません。".to_string())?;
-        let bank = sale.pay_type == PayType::BankTransfer;
+        // Cash paid by transfer or at a konbini store has no card to go back to.
+        let bank = sale.pay_type.waits_for_money();
         Ok(RefundRequest {
             payment,
             amount,
@@ -673,6 +674,7 @@ pub fn refund_mail(site: &SiteInfo, sale: &RefundSale, amount: Yen, to: domain::
     let how = match sale.pay_type {
         PayType::Card => "お支払いに使われたクレジットカードへ返金します。カード会社の処理により、ご利用明細への反映まで日数がかかる場合があります。",
         PayType::BankTransfer => "お振り込みいただいた金額は、決済事業者からのご案内に沿ってご指定の口座へ返金します。",
+        PayType::Konbini => "コンビニでお支払いいただいた金額は、決済事業者からのご案内に沿ってご指定の口座へ返金します。",
     };
     OutgoingMail {
         to,

@@ -241,6 +241,7 @@ pub fn result_mail(site: &SiteInfo, facts: &CloseFacts, outcome: CloseOutcome, t
                 match to.paid_by {
                     PayType::Card => "クレジットカードでのお支払いは、カード会社を通じて返金されます（反映の時期はカード会社によります）。",
                     PayType::BankTransfer => "銀行振込でのお支払いは、返金先口座の入力をお願いするメールを別にお送りします。6か月以内にご入力ください（ご回答がない場合、返金額は当社に帰属します）。",
+                    PayType::Konbini => "コンビニでのお支払いは、返金先口座の入力をお願いするメールを別にお送りします。6か月以内にご入力ください（ご回答がない場合、返金額は当社に帰属します）。",
                 }
             ),
         ),

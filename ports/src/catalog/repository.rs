@@ -105,6 +105,7 @@ pub struct ProjectRecord {
     /// Payment methods the project takes (at least one).
     pub accepts_card: bool,
     pub accepts_bank_transfer: bool,
+    pub accepts_konbini: bool,
     /// The question supporters answer at payment step 1, if any.
     pub additional_data: Option<AdditionalData>,
     pub funding_model: domain::project::FundingModel,

@@ -190,6 +190,20 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             .filter(|r| is_listed(r.flag, r.show_user_email.as_deref(), viewer_address.as_deref()))
             .map(|r| return_view(r, &project, card.is_open))
             .collect::<Result<Vec<_>, _>>()?;
+        let accepted: Vec<domain::payment::PayType> = [
+            (project.accepts_card, domain::payment::PayType::Card),
+            (project.accepts_bank_transfer, domain::payment::PayType::BankTransfer),
+            (project.accepts_konbini, domain::payment::PayType::Konbini),
+        ]
+        .into_iter()
+        .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
+        .collect();
+        // Only while the project is open: after the end no method is offered, for the reason the page shows.
+        let unavailable: Vec<_> = accepted
+            .iter()
+            .filter(|_| card.is_open)
+            .filter_map(|p| domain::payment::method_unavailable(*p, today, project.period_end).map(|why| (*p, why)))
+            .collect();
         Ok(ProjectDetail {
             content: self.html.sanitize(&project.content),
             slider: project.slider,
@@ -199,13 +213,8 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             uses_manual_sponsors: project.uses_manual_sponsors,
             hide_footer_sponsors: project.hide_footer_sponsors,
             returns,
-            payment_types: [
-                (project.accepts_card, domain::payment::PayType::Card),
-                (project.accepts_bank_transfer, domain::payment::PayType::BankTransfer),
-            ]
-            .into_iter()
-            .filter_map(|(accepted, pay_type)| accepted.then_some(pay_type))
-            .collect(),
+            payment_types: accepted.iter().copied().filter(|p| !unavailable.iter().any(|(u, _)| u == p)).collect(),
+            unavailable_payment_types: unavailable,
             additional_data: project.additional_data,
             funding_model: project.funding_model,
             closes_at: closing_time(project.period_end),

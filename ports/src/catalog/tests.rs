@@ -57,6 +57,7 @@ fn project(id: i64, slug: &str, end: NaiveDate) -> ProjectRecord {
         slider: vec![],
         accepts_card: true,
         accepts_bank_transfer: false,
+        accepts_konbini: false,
         additional_data: None,
         funding_model: domain::project::FundingModel::AllIn,
         owner: None,

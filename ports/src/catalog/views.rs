@@ -80,6 +80,8 @@ pub struct ProjectDetail {
     pub returns: Vec<ReturnView>,
     /// The methods step 2 offers.
     pub payment_types: Vec<domain::payment::PayType>,
+    /// Methods the project accepts that step 2 does not offer today, and why.
+    pub unavailable_payment_types: Vec<(domain::payment::PayType, domain::payment::MethodUnavailable)>,
     pub additional_data: Option<super::repository::AdditionalData>,
     pub funding_model: domain::project::FundingModel,
     /// The last minute supports are taken, Tokyo wall-clock time.

@@ -62,6 +62,7 @@ pub(crate) fn report_for(sale: &SaleRecord, payment: &Payment) -> Result<Payment
         status: payment.status.sale_status(pay_type),
         amount_remaining: (pay_type == PayType::BankTransfer).then_some(payment.amount_remaining),
         instructions: payment.bank_transfer().cloned(),
+        voucher: payment.konbini().cloned(),
         one_time_card: None,
         card: None,
     })
@@ -111,10 +112,15 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> ProviderReports<S,
         let mail = match (sale.status, sale.pay_type) {
             (SaleStatus::Succeeded, PayType::Card) => Some(self.mails.card_thanks(sale)),
             (SaleStatus::Succeeded, PayType::BankTransfer) => Some(self.mails.transfer_received(sale)),
+            (SaleStatus::Succeeded, PayType::Konbini) => Some(self.mails.konbini_received(sale)),
             (SaleStatus::AwaitingBankTransfer, _) if previous == SaleStatus::Pending => {
                 self.mails.transfer_instructions(sale)
             }
+            (SaleStatus::RequiresAction, PayType::Konbini) if previous == SaleStatus::Pending => {
+                self.mails.konbini_voucher(sale)
+            }
             (SaleStatus::Canceled, PayType::BankTransfer) => Some(self.mails.transfer_expired(sale)),
+            (SaleStatus::Canceled, PayType::Konbini) => Some(self.mails.konbini_expired(sale)),
             _ => None,
         };
         if let Some(mail) = mail {
@@ -282,6 +288,7 @@ impl PaymentReport {
             status: SaleStatus::Pending,
             amount_remaining: None,
             instructions: None,
+            voucher: None,
             one_time_card: None,
             card: None,
         }

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use domain::account::Email;
 use domain::ids::{SaleId, UserId};
 use domain::money::Yen;
-use domain::payment::{BankTransferInstructions, IntentStatus};
+use domain::payment::{BankTransferInstructions, IntentStatus, KonbiniVoucher};
 
 /// Longest key the provider accepts (Stripe: 255 characters).
 pub const IDEMPOTENCY_KEY_MAX_LEN: usize = 255;
@@ -379,6 +379,22 @@ pub struct BankTransferRequest {
     pub destination: Option<Destination>,
 }
 
+/// A konbini payment (コンビニ決済) for one sale: a voucher the supporter
+/// pays in cash at a convenience store before `expires_at`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KonbiniRequest {
+    pub sale_id: SaleId,
+    pub amount: Yen,
+    pub customer: CustomerId,
+    /// The provider requires the payer's name and e-mail on the voucher.
+    pub billing_name: String,
+    pub email: Email,
+    /// 23:59:59 (Asia/Tokyo) of the sale's deadline day: the voucher and the
+    /// sale expire together.
+    pub expires_at: DateTime<Utc>,
+    pub destination: Option<Destination>,
+}
+
 /// What the supporter still has to do.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NextAction {
@@ -386,6 +402,8 @@ pub enum NextAction {
     Authenticate { client_secret: String },
     /// Transfer the money to this account.
     BankTransfer(BankTransferInstructions),
+    /// Pay this voucher at a convenience store.
+    Konbini(KonbiniVoucher),
 }
 
 /// Why the last attempt of a payment failed, as the provider says it.
@@ -418,6 +436,14 @@ impl Payment {
     pub fn bank_transfer(&self) -> Option<&BankTransferInstructions> {
         match &self.next_action {
             Some(NextAction::BankTransfer(instructions)) => Some(instructions),
+            _ => None,
+        }
+    }
+
+    /// The voucher, when the payment waits for the supporter at a store.
+    pub fn konbini(&self) -> Option<&KonbiniVoucher> {
+        match &self.next_action {
+            Some(NextAction::Konbini(voucher)) => Some(voucher),
             _ => None,
         }
     }
@@ -603,6 +629,17 @@ pub trait PaymentGateway: Send + Sync {
         key: IdempotencyKey,
     ) -> Result<Payment, GatewayError>;
 
+    /// Creates and confirms a konbini payment of `konbini.amount` yen whose
+    /// voucher expires at `konbini.expires_at`.
+    ///
+    /// MUST answer `Ok` with status `RequiresAction` and
+    /// [`NextAction::Konbini`] (the chains with their payment codes and
+    /// confirmation numbers, the expiry, the voucher page). A voucher is paid
+    /// in full or not at all: the payment then becomes `Succeeded`; one that
+    /// expires unpaid comes back `RequiresPaymentMethod` or `Canceled`. A
+    /// repeat with the same key MUST return the same payment and voucher.
+    async fn start_konbini(&self, konbini: KonbiniRequest, key: IdempotencyKey) -> Result<Payment, GatewayError>;
+
     /// Adds the card behind a browser-made token to the customer. The
     /// customer's first card becomes its default. A card the provider
     /// refuses (expired, wrong number) is [`GatewayError::Declined`]. A
@@ -730,6 +767,10 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
         key: IdempotencyKey,
     ) -> Result<Payment, GatewayError> {
         (**self).start_bank_transfer(transfer, key).await
+    }
+
+    async fn start_konbini(&self, konbini: KonbiniRequest, key: IdempotencyKey) -> Result<Payment, GatewayError> {
+        (**self).start_konbini(konbini, key).await
     }
 
     async fn add_card(

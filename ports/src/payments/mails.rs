@@ -1,10 +1,10 @@
 //! The payment mails, in Japanese: thanks for a card payment, the transfer
 //! instructions, the transfer received, the transfer cancelled at its
-//! deadline, and a monthly support's months, failures, stop and end. Plain text, sent through the durable queue.
+//! deadline, the konbini voucher, its payment and its expiry, and a monthly support's months, failures, stop and end. Plain text, sent through the durable queue.
 
-use chrono::{DateTime, Datelike, NaiveDate, Utc};
-use domain::payment::{BankTransferInstructions, BANK_TRANSFER_DEADLINE_TEXT};
-use domain::time::tokyo_date;
+use chrono::{DateTime, Datelike, NaiveDate, Timelike, Utc};
+use domain::payment::{BankTransferInstructions, KonbiniVoucher, BANK_TRANSFER_DEADLINE_TEXT};
+use domain::time::{tokyo_date, tokyo_datetime};
 
 use super::ledger::{SaleRecord, SubscriptionRecord};
 use crate::accounts::SiteInfo;
@@ -21,6 +21,34 @@ pub struct PaymentMails {
 /// `2026年12月1日`, as the complete screen writes dates.
 pub fn japanese_date(date: NaiveDate) -> String {
     format!("{}年{}月{}日", date.year(), date.month(), date.day())
+}
+
+/// `2026年12月1日（火）23:59` (Asia/Tokyo): a konbini voucher's deadline, as
+/// the screens and mails write it.
+pub fn japanese_date_time(instant: DateTime<Utc>) -> String {
+    const WEEKDAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
+    let local = tokyo_datetime(instant);
+    let weekday = WEEKDAYS[local.weekday().num_days_from_monday() as usize];
+    format!("{}（{weekday}）{:02}:{:02}", japanese_date(local.date()), local.hour(), local.minute())
+}
+
+/// How to pay a voucher, chain by chain, as the mail lists it.
+pub fn voucher_block(voucher: &KonbiniVoucher) -> String {
+    let mut block = format!(
+        "お支払い期限：{}
+",
+        japanese_date_time(voucher.expires_at)
+    );
+    for store in &voucher.stores {
+        block.push_str(&format!("\n■{}\nお客様番号（受付番号）：{}\n", store.chain.label(), store.payment_code));
+        if let Some(number) = &store.confirmation_number {
+            block.push_str(&format!("確認番号：{number}\n"));
+        }
+    }
+    if let Some(url) = &voucher.hosted_voucher_url {
+        block.push_str(&format!("\nお支払い方法の詳しいご案内（払込票）：\n{url}\n"));
+    }
+    block
 }
 
 impl PaymentMails {
@@ -119,6 +147,57 @@ impl PaymentMails {
                 "{name} 様\n\nお振り込みの期限までにご入金を確認できなかったため、以下のお申し込みはキャンセルとなりました。\n\n{summary}\n\
                  あらためてご支援いただく場合は、プロジェクトページからお申し込みください。\n\
                  行き違いでお振り込みいただいた場合は、お手数ですがこのメールにご返信ください。\n{footer}",
+                name = sale.display_name,
+                summary = self.summary(sale),
+                footer = self.footer(sale),
+            ),
+        }
+    }
+}
+
+impl PaymentMails {
+    /// `None` while the provider has not issued the voucher.
+    pub fn konbini_voucher(&self, sale: &SaleRecord) -> Option<OutgoingMail> {
+        let voucher = sale.voucher.as_ref()?;
+        Some(OutgoingMail {
+            to: sale.email.clone(),
+            subject: self.subject("コンビニでのお支払い方法のご案内"),
+            text_body: format!(
+                "{name} 様\n\nこのたびはご支援のお申し込みをいただき、誠にありがとうございます。\n\
+                 {deadline}までに、以下のいずれかのコンビニエンスストアで{total}円をお支払いください。\n\
+                 期限を過ぎると、お申し込みはキャンセルとなります。\n\n{voucher}\n{summary}\n\
+                 お支払いを確認しましたら、あらためてメールでお知らせします。\n{footer}",
+                name = sale.display_name,
+                deadline = japanese_date_time(voucher.expires_at),
+                total = sale.terms.total.grouped(),
+                voucher = voucher_block(voucher),
+                summary = self.summary(sale),
+                footer = self.footer(sale),
+            ),
+        })
+    }
+
+    pub fn konbini_received(&self, sale: &SaleRecord) -> OutgoingMail {
+        OutgoingMail {
+            to: sale.email.clone(),
+            subject: self.subject("お支払いを確認しました"),
+            text_body: format!(
+                "{name} 様\n\nコンビニでのお支払いを確認しました。ご支援いただき、誠にありがとうございます。\n\n{summary}{receipt}{footer}",
+                name = sale.display_name,
+                summary = self.summary(sale),
+                receipt = self.receipt_line(sale),
+                footer = self.footer(sale),
+            ),
+        }
+    }
+
+    pub fn konbini_expired(&self, sale: &SaleRecord) -> OutgoingMail {
+        OutgoingMail {
+            to: sale.email.clone(),
+            subject: self.subject("お申し込みのキャンセルのお知らせ"),
+            text_body: format!(
+                "{name} 様\n\nコンビニでのお支払いの期限までにお支払いを確認できなかったため、以下のお申し込みはキャンセルとなりました。\n\n{summary}\n\
+                 あらためてご支援いただく場合は、プロジェクトページからお申し込みください。\n{footer}",
                 name = sale.display_name,
                 summary = self.summary(sale),
                 footer = self.footer(sale),

@@ -2,7 +2,7 @@
 //! with the texts the supporter reads, and what a sweep did.
 
 use domain::money::MoneyError;
-use domain::payment::PaymentMismatch;
+use domain::payment::{MethodUnavailable, PaymentMismatch};
 use domain::returns::PurchaseBlock;
 
 use super::gateway::{GatewayError, WebhookError};
@@ -52,6 +52,10 @@ pub enum SupportError {
     NotFound,
     #[error("{}", MSG_PAYMENT_TYPE_NOT_ACCEPTED)]
     PaymentTypeNotAccepted,
+    /// The project accepts the method, but not any more today (a konbini
+    /// voucher would outlive the project); nothing was written.
+    #[error(transparent)]
+    MethodUnavailable(#[from] MethodUnavailable),
     /// Sold out, not enough left, disabled, ended: no sale, no provider call.
     #[error(transparent)]
     Blocked(#[from] PurchaseBlock),

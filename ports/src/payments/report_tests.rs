@@ -40,6 +40,7 @@ fn sale(id: i64, project: ProjectId, pay_type: PayType, status: SaleStatus) -> S
         display_name: "山田 花子".into(),
         amount_remaining: None,
         instructions: None,
+        voucher: None,
         transfer_deadline: None,
         one_time_card: None,
         card: None,

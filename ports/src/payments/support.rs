@@ -13,7 +13,8 @@ use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::PriceBreakdown;
 use domain::payment::{
-    bank_transfer_deadline, validate_info_step, AdditionalField, InfoStepError, InfoStepInput, PayType, SaleStatus,
+    bank_transfer_deadline, method_unavailable, payment_deadline, validate_info_step, AdditionalField, InfoStepError,
+    InfoStepInput, PayType, SaleStatus,
 };
 use domain::profile::AddressError;
 use domain::returns::check_purchase;
@@ -23,8 +24,8 @@ use super::apply::{authenticate_secret, is_final, report_for, ProviderReports, R
 use super::customer::ensure_customer;
 use super::gateway::{
     BankTransferRequest, CardCharge, CardToken, CustomerId, Destination, GatewayError, IdempotencyKey, KeyNamespace,
-    KeyPurpose, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId, ProviderSubscription,
-    SubscriptionState,
+    KeyPurpose, KonbiniRequest, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId,
+    ProviderSubscription, SubscriptionState,
 };
 use super::ledger::{
     Checkout, DeliveryAddress, GuestLookup, NewSale, PaymentReport, PlaceError, Placed, SaleRecord, SubscriptionRecord,
@@ -299,6 +300,21 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
                 };
                 self.core.gateway.start_bank_transfer(transfer, key).await
             }
+            (PayType::Konbini, _) => {
+                let Some(deadline) = sale.transfer_deadline else {
+                    return Err(SupportError::Unexpected(anyhow::anyhow!("konbini sale {} has no deadline", sale.id)));
+                };
+                let konbini = KonbiniRequest {
+                    sale_id: sale.id,
+                    amount: sale.terms.total,
+                    customer: customer.clone(),
+                    billing_name: sale.display_name.clone(),
+                    email: sale.email.clone(),
+                    expires_at: voucher_expires_at(deadline),
+                    destination,
+                };
+                self.core.gateway.start_konbini(konbini, key).await
+            }
         };
         match answer {
             Ok(payment) => {
@@ -523,6 +539,12 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
         if !checkout.accepts(order.pay_type) {
             return Err(SupportError::PaymentTypeNotAccepted);
         }
+        let today = tokyo_date(self.core.now());
+        if let Some(why) =
+            method_unavailable(order.pay_type, today, checkout.period_end).filter(|_| checkout.project_open)
+        {
+            return Err(why.into());
+        }
         let (user, email) = self.supporter_account(&order.supporter).await?;
         if !domain::returns::is_visible_to(checkout.only_for.as_deref(), Some(email.as_str())) {
             // Offered to someone else: as unknown as a return that does not exist.
@@ -558,7 +580,7 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Supports for Suppo
                 .zip(valid.step.additional_value)
                 .map(|(q, v)| (q.label.clone(), v)),
             address: valid.address,
-            transfer_deadline: (order.pay_type == PayType::BankTransfer).then(|| transfer_deadline_for(now)),
+            transfer_deadline: payment_deadline(order.pay_type, tokyo_date(now)),
         };
         let sale = match self.core.store.place(new_sale).await {
             Ok(Placed::New(sale)) => sale,
@@ -718,6 +740,14 @@ pub(crate) fn check_monthly_order(order: &SupportOrder) -> Result<(), SupportErr
 /// When the deadline of a transfer placed now falls.
 pub fn transfer_deadline_for(now: DateTime<Utc>) -> chrono::NaiveDate {
     bank_transfer_deadline(tokyo_date(now))
+}
+
+/// The moment a konbini voucher with last day `deadline` expires: 23:59:59
+/// Asia/Tokyo, as the provider's `expires_after_days` would end it, so the
+/// voucher and the sale's deadline sweep agree on the day.
+pub fn voucher_expires_at(deadline: chrono::NaiveDate) -> DateTime<Utc> {
+    let last_second = deadline.and_hms_opt(23, 59, 59).unwrap_or_else(|| deadline.and_time(chrono::NaiveTime::MIN));
+    domain::time::from_tokyo(last_second)
 }
 
 #[cfg(test)]

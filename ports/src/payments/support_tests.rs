@@ -54,6 +54,8 @@ fn checkout() -> Checkout {
         additional: None,
         accepts_card: true,
         accepts_bank_transfer: true,
+        accepts_konbini: true,
+        period_end: chrono::NaiveDate::from_ymd_opt(2026, 12, 31).unwrap(),
         connected_account: Some(ConnectedAccountId::new("acct_rose")),
         fee_schedule: FeeSchedule::Standard,
         project_open: true,
@@ -106,6 +108,7 @@ fn sale(pay_type: PayType, status: SaleStatus) -> SaleRecord {
         display_name: "山田 花子".into(),
         amount_remaining: None,
         instructions: None,
+        voucher: None,
         transfer_deadline: None,
         one_time_card: None,
         card: None,
@@ -180,6 +183,7 @@ fn book_of(initial: SaleRecord, placed: fn(SaleRecord) -> Placed) -> Book {
             sale.card = report.card.clone();
         }
         sale.instructions = report.instructions.clone().or(sale.instructions.clone());
+        sale.voucher = report.voucher.clone().or(sale.voucher.clone());
         Ok(Recorded { sale: sale.clone(), previous, refund_required: false })
     });
     Book { ledger, reports }
@@ -1150,3 +1154,5 @@ async fn the_quote_adds_the_extra_and_refuses_what_the_support_would_refuse() {
     let refused = supports.quote(ProjectId(1), ReturnId(3), 2, Some(1_000_001), None).await;
     assert!(matches!(refused, Err(SupportError::Invalid(ref p)) if p[0].field == "extraAmount"), "{refused:?}");
 }
+#[path = "konbini_tests.rs"]
+mod konbini;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use domain::money::Yen;
-use domain::payment::SaleStatus;
+use domain::payment::{PayType, SaleStatus};
 use domain::time::tokyo_date;
 
 use super::apply::{is_final, report_for, ProviderReports, ReportStores};
@@ -28,7 +28,9 @@ pub trait Sweeps: Send + Sync {
 
     /// Cancels the sales of bank transfers past their deadline (their lots
     /// return) but leaves the provider's payment open, so that money sent
-    /// late still pays it; closes at the provider the payments of transfers
+    /// late still pays it; cancels konbini sales past their deadline together
+    /// with their voucher at the provider (a store takes no money for an
+    /// expired voucher); closes at the provider the payments of transfers
     /// whose grace period ([`super::support::SupportConfig::transfer_grace`])
     /// is over, flagging for refund those that received part of the money.
     async fn expire_transfers(&self) -> Result<SweepReport, SupportError>;
@@ -159,6 +161,15 @@ impl<S: ReportStores + SweepStore + EventStore, G: PaymentGateway, M: Mailer, C:
                 // Money arrived or is being settled: that stands. Anything else is cancelled here.
                 let report = match said.status {
                     SaleStatus::Succeeded | SaleStatus::Processing => said,
+                    // The voucher is cancelled with the sale (the provider answers it paid if it was, just now).
+                    _ if sale.pay_type == PayType::Konbini && !is_final(said.status) => {
+                        let closed = self.core.gateway.cancel_payment(payment_id).await.map_err(provider_error)?;
+                        let closed = report_for(sale, &closed)?;
+                        match closed.status {
+                            SaleStatus::Succeeded | SaleStatus::Processing => closed,
+                            _ => PaymentReport { status: SaleStatus::Canceled, ..closed },
+                        }
+                    }
                     _ => PaymentReport { status: SaleStatus::Canceled, ..said },
                 };
                 self.core.record(sale.id, report).await

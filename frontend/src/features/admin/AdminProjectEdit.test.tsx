@@ -73,6 +73,7 @@ describe('a new project (/admin/projects/new)', () => {
         taxHandling: 'donation',
         acceptsCard: true,
         acceptsBankTransfer: false,
+        acceptsKonbini: false,
         areaId: 3,
         categoryId: 2,
         ownerEmail: null,

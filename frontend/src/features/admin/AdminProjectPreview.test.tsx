@@ -66,6 +66,7 @@ const draftDetail = (overrides: Partial<PreviewProject> = {}): PreviewProject =>
     },
   ],
   paymentTypes: [1, 2],
+  unavailablePaymentTypes: [],
   additionalData: null,
   fundingModel: 'all_in',
   closesAt: '2027-01-31T23:59:00+09:00',

@@ -41,7 +41,7 @@ type Pending =
   | { kind: 'balance' };
 
 const yen = (amount: number) => `${amount.toLocaleString('ja-JP')}円`;
-const PAYMENT_LABELS: Record<number, string> = { 1: 'カード', 2: '銀行振込' };
+const PAYMENT_LABELS: Record<number, string> = { 1: 'カード', 2: '銀行振込', 3: 'コンビニ決済' };
 
 function RefundCell({
   sale,

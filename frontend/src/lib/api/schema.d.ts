@@ -1928,6 +1928,8 @@ export interface components {
         AdminProjectDto: {
             acceptsBankTransfer: boolean;
             acceptsCard: boolean;
+            /** @description Konbini (コンビニ決済, payment type 3). */
+            acceptsKonbini: boolean;
             /**
              * Format: int64
              * @description The municipality (`GET /v1/project/get/areas`); null = not set.
@@ -2709,9 +2711,10 @@ export interface components {
             extraAmount: number;
             /** Format: int64 */
             id: number;
+            konbini: components["schemas"]["KonbiniVoucherDto"] | null;
             /** Format: int32 */
             lot: number;
-            /** @description 1 card, 2 bank transfer. */
+            /** @description 1 card, 2 bank transfer, 3 konbini. */
             payment_type: components["schemas"]["PaymentTypeCode"];
             project: components["schemas"]["TitleSlugDto"];
             /**
@@ -2794,6 +2797,27 @@ export interface components {
         /** @description Whether the project is kept now. */
         KeptResponse: {
             kept: boolean;
+        };
+        KonbiniStoreDto: {
+            /** @description `familymart`, `lawson`, `ministop` or `seicomart`. */
+            chain: string;
+            /** @description ファミリーマート, ローソン, ミニストップ, セイコーマート. */
+            chainName: string;
+            /** @description 確認番号, when the chain asks for one. */
+            confirmationNumber: string | null;
+            /** @description お客様番号 / 受付番号. */
+            paymentCode: string;
+        };
+        /** @description Where to pay a konbini voucher, and until when. */
+        KonbiniVoucherDto: {
+            /** @description The voucher expires then (ISO 8601, Tokyo time): 23:59:59 of the last day. */
+            expiresAt: string;
+            /** @description The same, as the screens write it: `2026年11月29日（日）23:59`. */
+            expiresAtText: string;
+            /** @description The provider's printable voucher page. */
+            hostedVoucherUrl: string | null;
+            /** @description The chains where it can be paid, in the provider's order. */
+            stores: components["schemas"]["KonbiniStoreDto"][];
         };
         /** @description One page of the list. */
         ListResponse: {
@@ -3108,10 +3132,10 @@ export interface components {
         };
         /**
          * Format: int32
-         * @description 1 card, 2 bank transfer.
+         * @description 1 card, 2 bank transfer, 3 konbini (convenience-store payment).
          * @enum {integer}
          */
-        PaymentTypeCode: 1 | 2;
+        PaymentTypeCode: 1 | 2 | 3;
         PayoutListResponse: {
             /** @description Due first, then by payout date. */
             payouts: components["schemas"]["StatementDto"][];
@@ -3237,7 +3261,7 @@ export interface components {
             honorImgUrl: string | null;
             ImgUrlLink: string | null;
             owner: components["schemas"]["OwnerDto"] | null;
-            /** @description Payment methods step 2 offers: 1 card, 2 bank transfer. */
+            /** @description Payment methods step 2 offers: 1 card, 2 bank transfer, 3 konbini. */
             paymentTypes: components["schemas"]["PaymentTypeCode"][];
             /** @description Up to 3 open projects of the same area or category (関連するプロジェクト), closest first. */
             related: components["schemas"]["ProjectCardDto"][];
@@ -3245,11 +3269,18 @@ export interface components {
             returns: components["schemas"]["ReturnDto"][];
             settings: components["schemas"]["SettingsDto"];
             slider: components["schemas"]["SliderDto"][];
+            /**
+             * @description Methods the project accepts that step 2 does not offer today, with the reason step 2 shows (konbini
+             *     while its voucher would expire after the project's last day).
+             */
+            unavailablePaymentTypes: components["schemas"]["UnavailablePaymentTypeDto"][];
         };
         /** @description A project's terms (create and update send every field). */
         ProjectInput: {
             acceptsBankTransfer: boolean;
             acceptsCard: boolean;
+            /** @description Konbini (コンビニ決済, payment type 3); left out = not accepted. */
+            acceptsKonbini?: boolean;
             /**
              * Format: int64
              * @description An id of `GET /v1/project/get/areas`' `areas`; null or left out = none.
@@ -4091,6 +4122,7 @@ export interface components {
         };
         SupportResult: {
             bankTransfer: components["schemas"]["BankTransferDto"] | null;
+            konbini: components["schemas"]["KonbiniVoucherDto"] | null;
             nextAction: components["schemas"]["NextActionDto"] | null;
             /** @description Opaque proof of this sale for `GET /v1/payment/get/status` (guests have no session). */
             receipt: string;
@@ -4165,6 +4197,10 @@ export interface components {
             type: string;
         };
         UnauthorizedOrMismatch: components["schemas"]["ErrorBody"] | components["schemas"]["PasswordMismatchBody"];
+        UnavailablePaymentTypeDto: {
+            message: string;
+            paymentType: components["schemas"]["PaymentTypeCode"];
+        };
         UpdatedResponse: {
             updated: boolean;
         };
@@ -6764,7 +6800,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The sale: paid, waiting for 3-D Secure (`nextAction`) or for the transfer (`bankTransfer`) */
+            /** @description The sale: paid, waiting for 3-D Secure (`nextAction`), for the transfer (`bankTransfer`) or for the konbini payment (`konbini`: the voucher) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -6809,7 +6845,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written) */
+            /** @description `sold_out`, `not_enough_left`, `disabled`, `project_ended`, `transfer_awaited` (the supporter already waits to pay a transfer for this limited return), `transfer_share_taken` (unpaid transfers hold half the limited stock already), `member_exists`, `monthly_refused` (a monthly return backed by a guest or by bank transfer, `monthly_running` (the member already supports this return monthly: see 毎月のご支援 on my page), `idempotency_key_reused` (the key of an earlier order sent with another project, return, lots or method; nothing written), `payment_type_unavailable` (konbini near the project's end: its voucher would expire after it) */
             409: {
                 headers: {
                     [name: string]: unknown;

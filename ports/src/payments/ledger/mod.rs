@@ -33,7 +33,7 @@ use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId, SaleId, UserId};
 use domain::lot::Lot;
 use domain::money::{FeeSchedule, MoneyError, PriceBreakdown, TaxRate, Yen};
-use domain::payment::{BankTransferInstructions, PayType, SaleStatus};
+use domain::payment::{BankTransferInstructions, KonbiniVoucher, PayType, SaleStatus};
 use domain::profile::Address;
 use domain::returns::{PurchaseBlock, Remaining, ReturnType};
 
@@ -64,6 +64,9 @@ pub struct Checkout {
     pub additional: Option<AdditionalQuestion>,
     pub accepts_card: bool,
     pub accepts_bank_transfer: bool,
+    pub accepts_konbini: bool,
+    /// The project's last open day (Asia/Tokyo).
+    pub period_end: NaiveDate,
     /// Payments go to this account, minus the application fee.
     pub connected_account: Option<ConnectedAccountId>,
     pub fee_schedule: FeeSchedule,
@@ -82,6 +85,7 @@ impl Checkout {
         match pay_type {
             PayType::Card => self.accepts_card,
             PayType::BankTransfer => self.accepts_bank_transfer,
+            PayType::Konbini => self.accepts_konbini,
         }
     }
 
@@ -151,7 +155,7 @@ pub struct NewSale {
     /// The project's question (label copied) and the answer.
     pub additional: Option<(String, String)>,
     pub address: Option<DeliveryAddress>,
-    /// Bank transfers: the last day to transfer.
+    /// Bank transfers and konbini: the last day to pay.
     pub transfer_deadline: Option<NaiveDate>,
 }
 
@@ -176,6 +180,9 @@ pub struct SaleRecord {
     pub display_name: String,
     pub amount_remaining: Option<Yen>,
     pub instructions: Option<BankTransferInstructions>,
+    /// Konbini: the voucher to pay at the store.
+    pub voucher: Option<KonbiniVoucher>,
+    /// Bank transfers and konbini: the last day to pay.
     pub transfer_deadline: Option<NaiveDate>,
     pub one_time_card: Option<PaymentMethodId>,
     /// The card charged (set before the charge is sent).
@@ -215,6 +222,8 @@ pub struct PaymentReport {
     pub status: SaleStatus,
     pub amount_remaining: Option<Yen>,
     pub instructions: Option<BankTransferInstructions>,
+    /// Konbini: the voucher, replaced when given.
+    pub voucher: Option<KonbiniVoucher>,
     /// A card attached for this sale only, to remove once the payment is final.
     pub one_time_card: Option<PaymentMethodId>,
     /// The card the sale is charged to, stored before the charge.

@@ -22,8 +22,8 @@ pub trait SweepStore: Send + Sync {
     /// page. Empty past the last one.
     async fn sales_with_payment(&self, after: SaleId, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
 
-    /// Bank-transfer sales still unpaid whose deadline is before `today`,
-    /// oldest deadline first, at most `limit`.
+    /// Bank-transfer and konbini sales still unpaid whose deadline is before
+    /// `today`, oldest deadline first, at most `limit`.
     async fn overdue_transfers(&self, today: NaiveDate, limit: i64) -> Result<Vec<SaleRecord>, RepoError>;
 
     /// Bank-transfer sales cancelled at their deadline whose payment at the

@@ -27,6 +27,7 @@ const sale = (overrides: Partial<Sale> = {}): Sale => ({
   statusLabel: '支払い済み',
   displayname: { id: 31, displayname: '上州太郎' },
   bankTransfer: null,
+  konbini: null,
   refundedAmount: 0,
   refundingAmount: 0,
   delivery: null,

@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useMySalesQuery, useUpdateDisplaynameMutation, type Sale } from '../api/accountApi';
 import { AccountPage } from '../components/AccountPage';
+import { KonbiniVoucherDetails } from '@/components/konbini/KonbiniVoucherDetails';
 import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
 import { formatTaxedPrice, formatYen } from '@/lib/format';
 import { formatDate, formatJapaneseDate } from '../format';
@@ -18,7 +19,7 @@ export const PAYMENT_LIST_MESSAGES = {
 } as const;
 
 /** Payment types 1 card, 2 bank transfer (spec 001 §1). */
-export const PAYMENT_TYPE_LABELS: Record<number, string> = { 1: 'カード', 2: '銀行振込' };
+export const PAYMENT_TYPE_LABELS: Record<number, string> = { 1: 'カード', 2: '銀行振込', 3: 'コンビニ決済' };
 
 function DisplaynameEditor({ sale }: { sale: Sale & { displayname: NonNullable<Sale['displayname']> } }) {
   const inputId = useId();
@@ -162,6 +163,14 @@ function SaleItem({ sale }: { sale: Sale }) {
             <dt>お振込先</dt>
             <dd>
               <BankTransferDetails bank={sale.bankTransfer} />
+            </dd>
+          </div>
+        )}
+        {sale.konbini && (
+          <div className="sale__details-wide">
+            <dt>コンビニでのお支払い</dt>
+            <dd>
+              <KonbiniVoucherDetails voucher={sale.konbini} amount={sale.total} />
             </dd>
           </div>
         )}

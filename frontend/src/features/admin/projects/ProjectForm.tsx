@@ -338,7 +338,7 @@ function PaymentMethods({
 }: {
   draft: ProjectDraft;
   error: string | undefined;
-  onChange: (key: 'acceptsCard' | 'acceptsBankTransfer', value: boolean) => void;
+  onChange: (key: 'acceptsCard' | 'acceptsBankTransfer' | 'acceptsKonbini', value: boolean) => void;
 }) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -356,6 +356,12 @@ function PaymentMethods({
         checked={draft.acceptsBankTransfer}
         invalid={Boolean(error)}
         onChange={(value) => onChange('acceptsBankTransfer', value)}
+      />
+      <CheckBox
+        label="コンビニ決済"
+        checked={draft.acceptsKonbini}
+        invalid={Boolean(error)}
+        onChange={(value) => onChange('acceptsKonbini', value)}
       />
       {error && (
         <p id={errorId} className="field__error" role="alert">

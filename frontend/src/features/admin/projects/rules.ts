@@ -99,6 +99,7 @@ export interface ProjectDraft {
   taxHandling: TaxHandling;
   acceptsCard: boolean;
   acceptsBankTransfer: boolean;
+  acceptsKonbini: boolean;
   /** The chosen area's id as the select holds it; '' = none. */
   areaId: string;
   /** The chosen category's id; '' = none. */
@@ -120,6 +121,7 @@ export const EMPTY_PROJECT_DRAFT: ProjectDraft = {
   taxHandling: 'inclusive',
   acceptsCard: true,
   acceptsBankTransfer: true,
+  acceptsKonbini: false,
   areaId: '',
   categoryId: '',
   ownerEmail: '',
@@ -137,6 +139,7 @@ export const projectDraftOf = (project: AdminProject): ProjectDraft => ({
   taxHandling: project.taxHandling,
   acceptsCard: project.acceptsCard,
   acceptsBankTransfer: project.acceptsBankTransfer,
+  acceptsKonbini: project.acceptsKonbini,
   areaId: project.areaId === null ? '' : String(project.areaId),
   categoryId: project.categoryId === null ? '' : String(project.categoryId),
   ownerEmail: project.ownerEmail ?? '',
@@ -179,6 +182,7 @@ export const projectInputOf = (draft: ProjectDraft): ProjectInput => {
     taxHandling: draft.taxHandling,
     acceptsCard: draft.acceptsCard,
     acceptsBankTransfer: draft.acceptsBankTransfer,
+    acceptsKonbini: draft.acceptsKonbini,
     areaId: optionalId(draft.areaId),
     categoryId: optionalId(draft.categoryId),
     ownerEmail: draft.ownerEmail.trim() === '' ? null : draft.ownerEmail.trim(),
@@ -304,6 +308,7 @@ export type ProjectField = (typeof PROJECT_FIELDS)[number];
 export const PROJECT_FIELD_ALIASES: Partial<Record<string, ProjectField>> = {
   acceptsCard: 'payment',
   acceptsBankTransfer: 'payment',
+  acceptsKonbini: 'payment',
   paymentMethods: 'payment',
   paymentTypes: 'payment',
 };

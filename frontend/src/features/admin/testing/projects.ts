@@ -59,6 +59,7 @@ export const adminProject = (overrides: Partial<AdminProject> = {}): AdminProjec
   taxHandling: 'inclusive',
   acceptsCard: true,
   acceptsBankTransfer: true,
+  acceptsKonbini: false,
   areaId: null,
   categoryId: null,
   ownerEmail: null,

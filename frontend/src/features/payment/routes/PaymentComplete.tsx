@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
 import { useSupportStatusQuery } from '../api/paymentApi';
 import { BankTransferDetails } from '@/components/bank/BankTransferDetails';
+import { KonbiniVoucherDetails } from '@/components/konbini/KonbiniVoucherDetails';
 import type { SupportResult } from '../api/types';
 import { INVALID_TITLE, InvalidMessage, PaymentFlow, Retitle, type FlowContext } from '../components/PaymentFlow';
 import { formatYen } from '@/lib/format';
@@ -58,7 +59,7 @@ function Backed({ result }: { result: SupportResult }) {
 }
 
 function Result({ flow, result, onRefresh }: { flow: FlowContext; result: SupportResult; onRefresh: () => void }) {
-  const { sale, bankTransfer } = result;
+  const { sale, bankTransfer, konbini } = result;
   const projectLink = (
     <Link className="button button--block" to={paths.project.getHref(flow.projectSlug)}>
       プロジェクトページへ戻る
@@ -111,6 +112,22 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
         </Notice>
         <BankTransferDetails bank={bankTransfer} />
         <p>お振込先は、ご登録のメールアドレスにもお送りしました。ご入金の確認をもってご支援の完了となります。</p>
+        <Backed result={result} />
+        <div className="form__actions">
+          {projectLink}
+          {accountLink}
+        </div>
+      </>
+    );
+  }
+  if (sale.status === 'requires_action' && konbini) {
+    return (
+      <>
+        <Notice tone="success">
+          <p>お申し込みを受け付けました。以下の方法でコンビニエンスストアでお支払いください。</p>
+        </Notice>
+        <KonbiniVoucherDetails voucher={konbini} amount={sale.total} />
+        <p>お支払い方法は、ご登録のメールアドレスにもお送りしました。お支払いの確認をもってご支援の完了となります。</p>
         <Backed result={result} />
         <div className="form__actions">
           {projectLink}
@@ -172,7 +189,7 @@ function CompleteBody({ flow, receipt }: { flow: FlowContext; receipt: string })
   return <Result flow={flow} result={data} onRefresh={() => void refetch()} />;
 }
 
-/** Step 5 (`/payment/complete/...`): thanks, or the bank transfer instructions; read again on reload. */
+/** Step 5 (`/payment/complete/...`): thanks, the bank transfer instructions or the konbini voucher; read again on reload. */
 export function PaymentComplete() {
   return (
     <PaymentFlow step={5} needsLot={false}>

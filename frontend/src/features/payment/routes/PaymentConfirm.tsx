@@ -88,7 +88,7 @@ function usePayingCard(flow: FlowContext, paymentType: PaymentTypeCode) {
  */
 export const confirmLabel = (paymentType: PaymentTypeCode, monthly: boolean, total: number): string => {
   if (monthly) return `毎月${formatYen(total)}の支援を申し込む`;
-  return paymentType === 2 ? '申し込む' : `${formatYen(total)}を支払う`;
+  return paymentType === 1 ? `${formatYen(total)}を支払う` : '申し込む';
 };
 
 const supporterName = (record: SupportRecord, returnType: number): string =>
@@ -179,7 +179,8 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
       if (result.sale.status === 'requires_action' && result.nextAction?.type === 'authenticate') {
         result = await authenticate(result, result.nextAction.clientSecret);
       }
-      if (PLACED.has(result.sale.status)) {
+      // A konbini voucher waits for the store (requires_action with the voucher): placed.
+      if (PLACED.has(result.sale.status) || (result.sale.status === 'requires_action' && result.konbini)) {
         finish(result);
         return;
       }
@@ -331,6 +332,15 @@ function ConfirmBody({ flow, paymentType, lot, member }: {
               </p>
             </Notice>
           )
+        ) : paymentType === 3 ? (
+          <>
+            <p>コンビニ決済</p>
+            <p>
+              お支払い期限：お申し込みの3日後の23:59
+              <br />
+              お申し込み後、ファミリーマート・ローソン・ミニストップ・セイコーマートでのお支払い方法（お客様番号・確認番号）をご案内します。
+            </p>
+          </>
         ) : (
           <>
             <p>銀行振込</p>
@@ -415,7 +425,7 @@ function MemberConfirm(props: { flow: FlowContext; paymentType: PaymentTypeCode;
 }
 
 const parsePaymentType = (value: string | null): PaymentTypeCode | null =>
-  value === '1' ? 1 : value === '2' ? 2 : null;
+  value === '1' ? 1 : value === '2' ? 2 : value === '3' ? 3 : null;
 
 /** Step 4 (`/payment/confirm/...?paymentType=`): the server's figures and one confirm that charges once. */
 export function PaymentConfirm() {

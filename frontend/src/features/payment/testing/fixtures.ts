@@ -65,6 +65,7 @@ export const paymentProject = (overrides: Partial<PaymentProject> = {}): Payment
   settings: { usesManualSponsors: false, hideFooterSponsors: false },
   returns: [paymentReturn()],
   paymentTypes: [1, 2],
+  unavailablePaymentTypes: [],
   additionalData: null,
   fundingModel: 'all_in',
   closesAt: '2026-12-31T23:59:00+09:00',
@@ -199,8 +200,22 @@ export const supportResult = (overrides: Partial<SupportResult> = {}, sale: Part
   receipt: 'rcpt_41',
   nextAction: null,
   bankTransfer: null,
+  konbini: null,
   ...overrides,
 });
+
+/** A konbini voucher as the server sends it (Sunday 2026-11-29, 23:59:59 Tokyo). */
+export const konbiniVoucher = {
+  expiresAt: '2026-11-29T23:59:59+09:00',
+  expiresAtText: '2026年11月29日（日）23:59',
+  hostedVoucherUrl: 'https://payments.stripe.com/konbini/voucher/test_pi_1',
+  stores: [
+    { chain: 'familymart', chainName: 'ファミリーマート', paymentCode: '123456789012', confirmationNumber: '09012345678' },
+    { chain: 'lawson', chainName: 'ローソン', paymentCode: '223456789012', confirmationNumber: '09012345678' },
+    { chain: 'ministop', chainName: 'ミニストップ', paymentCode: '323456789012', confirmationNumber: '09012345678' },
+    { chain: 'seicomart', chainName: 'セイコーマート', paymentCode: '423456789012', confirmationNumber: null },
+  ],
+};
 
 export const bankTransfer = {
   amountRemaining: 6600,

@@ -64,6 +64,7 @@ export const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail =>
   settings: { usesManualSponsors: false, hideFooterSponsors: false },
   returns: [ret()],
   paymentTypes: [1, 2],
+  unavailablePaymentTypes: [],
   additionalData: null,
   fundingModel: 'all_in',
   closesAt: '2026-12-31T23:59:00+09:00',
