@@ -77,7 +77,8 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             comments: support_cache(ttl),
             sponsors: support_cache(ttl),
             sales: support_cache(ttl),
-            manual: TtlCache::new(ttl),
+            // An operator's edit of the manual list shows within a second, as a content edit does.
+            manual: support_cache(ttl),
         }
     }
 

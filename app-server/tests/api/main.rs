@@ -26,6 +26,7 @@ mod integrity;
 mod late_transfers;
 mod login;
 mod mail_queue;
+mod manual_sponsors;
 mod mass_mail;
 mod monthly;
 mod news;
