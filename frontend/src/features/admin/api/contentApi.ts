@@ -1,4 +1,5 @@
 import { api } from '@/lib/api';
+import { manualSponsorFormData } from '../content/rules';
 import type {
   ContentInput,
   ManualSponsorArgs,
@@ -102,13 +103,7 @@ const contentApi = api
         }),
         saveManualSponsor: build.mutation<ManualSponsors, SaveManualSponsorArgs>({
           query: ({ projectId, sponsorId, draft, file }) => {
-            const body = new FormData();
-            body.append('course', draft.course);
-            body.append('name', draft.name);
-            body.append('link', draft.link);
-            body.append('amount', draft.amount);
-            body.append('latestDate', draft.latestDate);
-            if (file) body.append('file', file);
+            const body = manualSponsorFormData(draft, file);
             const url =
               sponsorId === undefined
                 ? `${BASE}/${projectId}/manual-sponsors`
