@@ -341,7 +341,7 @@ function SponsorList({ list }: { list: ManualSponsors }) {
           if (entries.length === 0) return null;
           return (
             <div key={value} className="admin-sponsor-course">
-              <h3 className="admin-return-form__subtitle">{label}</h3>
+              <h3 className="admin-sponsor-course__title">{label}</h3>
               <ol className="admin-return-list" aria-label={`${label}（表示順）`}>
                 {entries.map((sponsor) => (
                   <SponsorItem
