@@ -388,7 +388,7 @@ mod tests {
 
     #[test]
     fn a_course_runs_by_amount_then_earlier_date_then_position_with_undisclosed_last() {
-        let mut course = vec![
+        let mut course = [
             rank(1, None, None, 0),
             rank(2, Some(1_000), Some(5), 0),
             rank(3, Some(9_000), None, 1),
@@ -402,7 +402,7 @@ mod tests {
 
     #[test]
     fn an_entry_moves_only_past_one_that_ties_on_amount_and_date() {
-        let course = vec![rank(1, None, None, 0), rank(2, None, None, 1), rank(3, Some(500), None, 0)];
+        let course = [rank(1, None, None, 0), rank(2, None, None, 1), rank(3, Some(500), None, 0)];
         // Wall order: 3 (500円), 1, 2.
         assert_eq!(move_entry(&course, 2, Direction::Up), Ok(vec![3, 2, 1]));
         assert_eq!(move_entry(&course, 1, Direction::Down), Ok(vec![3, 2, 1]));
