@@ -60,7 +60,12 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(crate::admin_content::upload_image)
             .service(crate::admin_content::remove_image)
             .service(crate::admin_settings::get_settings)
-            .service(crate::admin_settings::save_settings),
+            .service(crate::admin_settings::save_settings)
+            .service(crate::admin_sponsors::list_manual_sponsors)
+            .service(crate::admin_sponsors::create_manual_sponsor)
+            .service(crate::admin_sponsors::update_manual_sponsor)
+            .service(crate::admin_sponsors::delete_manual_sponsor)
+            .service(crate::admin_sponsors::move_manual_sponsor),
     );
     cfg.service(
         utoipa_actix_web::scope("/admin/comments")

@@ -8,6 +8,7 @@ mod admin_news;
 mod admin_payouts;
 mod admin_projects;
 mod admin_settings;
+mod admin_sponsors;
 pub mod auth;
 mod cards;
 mod comment;
@@ -83,6 +84,7 @@ pub struct Services {
     pub sale_receipts: web::Data<dyn ports::receipts::SaleReceipts>,
     pub project_contents: web::Data<dyn ports::admin::content::ProjectContents>,
     pub project_settings: web::Data<dyn ports::admin::settings::ProjectSettingsUseCases>,
+    pub manual_sponsors: web::Data<dyn ports::admin::sponsors::ManualSponsors>,
     pub following: web::Data<dyn ports::following::Following>,
 
     pub mass_mails: web::Data<dyn ports::admin::mass_mail::MassMails>,
@@ -120,6 +122,7 @@ pub fn configure(services: Services) -> impl FnOnce(&mut web::ServiceConfig) {
             .app_data(services.sale_receipts.clone())
             .app_data(services.project_contents.clone())
             .app_data(services.project_settings.clone())
+            .app_data(services.manual_sponsors.clone())
             .app_data(services.following.clone())
             .app_data(services.mass_mails.clone())
             .service(
@@ -186,6 +189,7 @@ pub(crate) mod test_support {
         pub sale_receipts: MockSaleReceipts,
         pub project_contents: ports::admin::content::MockProjectContents,
         pub project_settings: ports::admin::settings::MockProjectSettingsUseCases,
+        pub manual_sponsors: ports::admin::sponsors::MockManualSponsors,
         pub following: ports::following::MockFollowing,
         pub news: ports::admin::news::MockProjectNews,
         pub follow_mail: ports::following::mail::MockFollowMail,
@@ -217,6 +221,7 @@ pub(crate) mod test_support {
                 sale_receipts: MockSaleReceipts::new(),
                 project_contents: ports::admin::content::MockProjectContents::new(),
                 project_settings: ports::admin::settings::MockProjectSettingsUseCases::new(),
+                manual_sponsors: ports::admin::sponsors::MockManualSponsors::new(),
                 following: ports::following::MockFollowing::new(),
                 news: ports::admin::news::MockProjectNews::new(),
                 follow_mail: ports::following::mail::MockFollowMail::new(),
@@ -254,6 +259,7 @@ pub(crate) mod test_support {
             let project_contents: Arc<dyn ports::admin::content::ProjectContents> = Arc::new(self.project_contents);
             let project_settings: Arc<dyn ports::admin::settings::ProjectSettingsUseCases> =
                 Arc::new(self.project_settings);
+            let manual_sponsors: Arc<dyn ports::admin::sponsors::ManualSponsors> = Arc::new(self.manual_sponsors);
             let following: Arc<dyn ports::following::Following> = Arc::new(self.following);
             let news: Arc<dyn ports::admin::news::ProjectNews> = Arc::new(self.news);
             let follow_mail: Arc<dyn ports::following::mail::FollowMail> = Arc::new(self.follow_mail);
@@ -286,6 +292,7 @@ pub(crate) mod test_support {
                 sale_receipts: Data::from(sale_receipts),
                 project_contents: Data::from(project_contents),
                 project_settings: Data::from(project_settings),
+                manual_sponsors: Data::from(manual_sponsors),
                 following: Data::from(following),
                 news: Data::from(news),
                 follow_mail: Data::from(follow_mail),

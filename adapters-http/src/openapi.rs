@@ -284,7 +284,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 100, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 105, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -8,7 +8,7 @@
 //! What may be stale, and for how long, is decided here (docs/decisions.md,
 //! "Performance of the public reads"): everything a logged-out visitor reads,
 //! for one TTL plus one query, except what a new support or an operator's
-//! edit changes (paid totals, sponsor walls, the supporter list, projects,
+//! edit changes (paid totals, sponsor walls and manual sponsor lists, the supporter list, projects,
 //! their returns and news), which is never more than `SUPPORT_SHOWS_WITHIN` old. Reads for a signed-in viewer and every write
 //! go straight through.
 
@@ -83,7 +83,8 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             comments: support_cache(ttl),
             sponsors: support_cache(ttl),
             sales: support_cache(ttl),
-            manual: TtlCache::new(ttl),
+            // An operator's edit of the manual list shows within a second, as a content edit does.
+            manual: support_cache(ttl),
         }
     }
 

@@ -909,6 +909,7 @@ impl CatalogRepository for PgCatalogRepository {
         with_conn(&self.pool, move |conn| {
             #[allow(clippy::type_complexity)]
             let rows: Vec<(
+                i64,
                 String,
                 String,
                 Option<String>,
@@ -924,6 +925,7 @@ impl CatalogRepository for PgCatalogRepository {
                     project_manual_sponsors::id,
                 ))
                 .select((
+                    project_manual_sponsors::id,
                     project_manual_sponsors::course,
                     project_manual_sponsors::name,
                     project_manual_sponsors::logo_src,
@@ -935,8 +937,9 @@ impl CatalogRepository for PgCatalogRepository {
                 .load(conn)
                 .map_err(map_diesel)?;
             rows.into_iter()
-                .map(|(course, name, logo_src, link, amount, latest_date, position)| {
+                .map(|(id, course, name, logo_src, link, amount, latest_date, position)| {
                     Ok(ManualSponsorRecord {
+                        id,
                         course: ManualCourse::from_code(&course)
                             .map_err(|e| corrupt("project_manual_sponsors.course", e))?,
                         name,

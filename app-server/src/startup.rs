@@ -20,9 +20,9 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgProjectAuthoring,
-    PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger, PgSaleReceipts,
-    PgSupportLedger, PgSupporterNames, PgSupports, PgUserRepository,
+    PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgManualSponsors, PgMassMails, PgPool, PgProfileRepository,
+    PgProjectAuthoring, PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger,
+    PgSaleReceipts, PgSupportLedger, PgSupporterNames, PgSupports, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -39,6 +39,7 @@ use ports::admin::news::{NewsAuthoring, ProjectNews};
 use ports::admin::projects::{ProjectAuthoring, Projects};
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
 use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
+use ports::admin::sponsors::{ManualSponsorService, ManualSponsors};
 use ports::admin::supporter_names::{SupporterNameService, SupporterNames};
 use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
@@ -260,12 +261,18 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
     ));
     let project_contents: Arc<dyn ProjectContents> = Arc::new(ContentService::new(
         PgProjectContent::new(pool.clone()),
-        media,
+        media.clone(),
         PgAuditLog::new(pool.clone()),
         SystemClock,
     ));
     let project_settings: Arc<dyn ProjectSettingsUseCases> = Arc::new(SettingsService::new(
         PgProjectSettings::new(pool.clone()),
+        PgAuditLog::new(pool.clone()),
+        SystemClock,
+    ));
+    let manual_sponsors: Arc<dyn ManualSponsors> = Arc::new(ManualSponsorService::new(
+        PgManualSponsors::new(pool.clone()),
+        media,
         PgAuditLog::new(pool.clone()),
         SystemClock,
     ));
@@ -341,6 +348,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         sale_receipts: web::Data::from(sale_receipts),
         project_contents: web::Data::from(project_contents),
         project_settings: web::Data::from(project_settings),
+        manual_sponsors: web::Data::from(manual_sponsors),
         following: web::Data::from(following),
         mass_mails: web::Data::from(mass_mails),
     })

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod jobs;
 pub mod lot;
 pub mod mail;
+pub mod manual_sponsor;
 pub mod money;
 pub mod news;
 pub mod pagination;

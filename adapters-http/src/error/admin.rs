@@ -83,3 +83,15 @@ impl From<DeliveryError> for ApiError {
         }
     }
 }
+
+impl From<ports::admin::sponsors::SponsorListError> for ApiError {
+    fn from(error: ports::admin::sponsors::SponsorListError) -> Self {
+        use ports::admin::sponsors::SponsorListError;
+        match error {
+            SponsorListError::NotFound => Self::NotFound,
+            SponsorListError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
+            SponsorListError::Repo(e) => Self::internal(&e),
+            SponsorListError::Media(e) => Self::internal(e.as_ref()),
+        }
+    }
+}

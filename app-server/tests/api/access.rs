@@ -38,7 +38,7 @@ enum Who {
 }
 
 /// One call of a route. The path's `{id}` and `{return_id}` are a demo project and one of its backed returns,
-/// `{news_id}` one of its news items, `{user_id}` the owner below,
+/// `{news_id}` one of its news items, `{sponsor_id}` an entry of its manual sponsor list, `{user_id}` the owner below,
 /// `{sale_id}` the owner's paid sale and `{token}` that sale's receipt link token.
 /// `query` and `body` may name `{project}` (a demo project's id), `{slug}` (its slug),
 /// `{owner}` (the owner's user id), `{comment}` and `{displayname}` (ids of the owner's comment and display
@@ -190,6 +190,19 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/admin/projects/{id}/images/remove", "", Some("{}"), Who::Admin),
     row("GET", "/v1/admin/projects/{id}/settings", "", None, Who::Admin),
     row("POST", "/v1/admin/projects/{id}/settings", "", Some("{}"), Who::Admin),
+    // Manual sponsors: `{sponsor_id}` is the one entry of the project's list (its only supporter, so it cannot move),
+    // deleted by the administrator's last call.
+    row("GET", "/v1/admin/projects/{id}/manual-sponsors", "", None, Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/manual-sponsors", "", Some("{}"), Who::Admin),
+    row("POST", "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}", "", Some("{}"), Who::Admin),
+    row(
+        "POST",
+        "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}/move",
+        "",
+        Some(r#"{"direction": "up"}"#),
+        Who::Admin,
+    ),
+    row("POST", "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}/delete", "", None, Who::Admin),
     // Moderation: the comment id is a placeholder no comment has (a 404 for everyone, the administrator included).
     row("POST", "/v1/admin/comments/{id}/hide", "", Some(r#"{"reason": ""}"#), Who::Admin),
     row("POST", "/v1/admin/comments/{id}/show", "", None, Who::Admin),
@@ -265,6 +278,8 @@ struct Fixtures {
     displayname: i64,
     /// A news item of `project`.
     news: i64,
+    /// An entry of `project`'s manual sponsor list, made here (the demo project has none).
+    sponsor: i64,
     /// The owner's paid sale and its receipt link token.
     sale: i64,
     token: String,
@@ -281,6 +296,9 @@ impl Fixtures {
             )
         };
         let project = app.project_id(&slug).await;
+        app.execute(&format!(
+            "INSERT INTO project_manual_sponsors (project_id, course, name) VALUES ({project}, 'supporter', 'アクセス表')"
+        ));
         let sale = app.query_i64(&format!(
             "SELECT min(s.id) AS value FROM sales s JOIN users u ON u.id = s.user_id \
               WHERE u.email = '{OWNER}' AND s.status = 'succeeded'"
@@ -292,6 +310,9 @@ impl Fixtures {
             )),
             owner: app.query_i64(&format!("SELECT id AS value FROM users WHERE email = '{OWNER}'")),
             news: app.query_i64(&format!("SELECT min(id) AS value FROM project_news WHERE project_id = {project}")),
+            sponsor: app.query_i64(&format!(
+                "SELECT min(id) AS value FROM project_manual_sponsors WHERE project_id = {project}"
+            )),
             comment: app.query_i64(&owner_id("comments")),
             displayname: app.query_i64(&owner_id("display_names")),
             slug,
@@ -326,6 +347,7 @@ async fn call(app: &TestApp, fixtures: &Fixtures, row: &Row, token: Option<&str>
         .replace("{return_id}", &fixtures.ret.to_string())
         .replace("{user_id}", &fixtures.owner.to_string())
         .replace("{news_id}", &fixtures.news.to_string())
+        .replace("{sponsor_id}", &fixtures.sponsor.to_string())
         .replace("{sale_id}", &fixtures.sale.to_string())
         .replace("{token}", &fixtures.token);
     let mut url = format!("{}{path}", app.address);

@@ -28,6 +28,7 @@ mod konbini;
 mod late_transfers;
 mod login;
 mod mail_queue;
+mod manual_sponsors;
 mod mass_mail;
 mod monthly;
 mod news;

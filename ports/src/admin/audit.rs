@@ -65,6 +65,16 @@ pub enum AdminActionKind {
     NewsDeleted,
     /// Sales' delivery state was set (`detail.changes.state`: [before, after], `detail.count`, `detail.saleIds`).
     DeliveriesMarked,
+    /// An entry was added to a project's manual sponsor list (`detail.title`: the name,
+    /// `detail.changes` from nothing).
+    ManualSponsorCreated,
+    /// A manual sponsor entry changed (`detail.title`: the name, `detail.changes` as for projects).
+    ManualSponsorUpdated,
+    /// A manual sponsor entry was deleted (`detail.title`: the name, `detail.course`).
+    ManualSponsorDeleted,
+    /// A manual sponsor entry moved one place in its course (`detail.title`: the name,
+    /// `detail.direction`, `detail.passed`: the entry it changed places with).
+    ManualSponsorsReordered,
 }
 
 impl AdminActionKind {
@@ -95,6 +105,10 @@ impl AdminActionKind {
             Self::NewsUpdated => "news_updated",
             Self::NewsDeleted => "news_deleted",
             Self::DeliveriesMarked => "deliveries_marked",
+            Self::ManualSponsorCreated => "manual_sponsor_created",
+            Self::ManualSponsorUpdated => "manual_sponsor_updated",
+            Self::ManualSponsorDeleted => "manual_sponsor_deleted",
+            Self::ManualSponsorsReordered => "manual_sponsors_reordered",
         }
     }
 
@@ -125,6 +139,10 @@ impl AdminActionKind {
         Self::NewsUpdated,
         Self::NewsDeleted,
         Self::DeliveriesMarked,
+        Self::ManualSponsorCreated,
+        Self::ManualSponsorUpdated,
+        Self::ManualSponsorDeleted,
+        Self::ManualSponsorsReordered,
     ];
 
     pub fn from_code(code: &str) -> Option<Self> {

@@ -13,4 +13,5 @@ pub mod news;
 pub mod projects;
 pub mod refunds;
 pub mod settings;
+pub mod sponsors;
 pub mod supporter_names;

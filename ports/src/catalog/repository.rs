@@ -228,6 +228,7 @@ pub struct PublicSaleRecord {
 /// Entry of a manual sponsor list (`project_manual_sponsors`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ManualSponsorRecord {
+    pub id: i64,
     pub course: ManualCourse,
     pub name: String,
     pub logo_src: Option<String>,

@@ -11,6 +11,7 @@ use domain::comment::CommentText;
 use domain::discovery::{list_order, relatedness, ListKey, ListSort, Placement, LIST_PAGE_SIZE, MAX_RELATED};
 use domain::ids::ProjectId;
 use domain::lot::Lot;
+use domain::manual_sponsor::{manual_order, Rank};
 use domain::money::{PriceBreakdown, TaxMode, TaxRate};
 use domain::news::NewsAudience;
 use domain::project::{closing_time, days_left, is_achieved, is_open, sort_for_home, Progress};
@@ -350,21 +351,13 @@ fn comment_view(record: CommentRecord) -> CommentView {
     }
 }
 
-/// A manual course in order: amount descending (undisclosed last), earlier
-/// latest date first, then the manual position.
+/// The manual courses, each in the walls' order
+/// (`domain::manual_sponsor::manual_order`: amount descending with
+/// undisclosed last, earlier latest date, then the operator's position).
 fn manual_courses(mut entries: Vec<ManualSponsorRecord>) -> ManualCourses {
-    entries.sort_by(|a, b| {
-        // `None` orders below every amount, so descending puts it last.
-        b.amount
-            .cmp(&a.amount)
-            .then_with(|| match (a.latest_date, b.latest_date) {
-                (Some(x), Some(y)) => x.cmp(&y),
-                (Some(_), None) => std::cmp::Ordering::Less,
-                (None, Some(_)) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            })
-            .then_with(|| a.position.cmp(&b.position))
-    });
+    let rank =
+        |e: &ManualSponsorRecord| Rank { amount: e.amount, latest_date: e.latest_date, position: e.position, id: e.id };
+    entries.sort_by(|a, b| manual_order(&rank(a), &rank(b)));
     let mut courses = ManualCourses::default();
     for entry in entries {
         let logo = ManualLogo { name: entry.name.clone(), src: entry.logo_src.clone(), link: entry.link.clone() };

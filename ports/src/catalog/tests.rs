@@ -449,6 +449,7 @@ async fn a_project_with_a_manual_list_shows_its_courses_in_order_with_undisclose
     with_projects(&mut repo, vec![ProjectRecord { uses_manual_sponsors: true, ..project(1, "p", day(2026, 12, 31)) }]);
     repo.expect_sponsor_sales().never();
     let entry = |course: ManualCourse, name: &str, amount: Option<i64>, position: i32| ManualSponsorRecord {
+        id: i64::from(position) + 10,
         course,
         name: name.into(),
         logo_src: Some("/media/x.svg".into()),

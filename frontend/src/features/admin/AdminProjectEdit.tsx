@@ -10,6 +10,7 @@ import { useAdminProjectQuery, useCreateProjectMutation, useUpdateProjectMutatio
 import { formatYen, formatCount } from './format';
 import { Content } from './content/Content';
 import { Settings } from './content/Settings';
+import { Sponsors } from './content/Sponsors';
 import { Comments } from './projects/Comments';
 import { SupporterNames } from './projects/SupporterNames';
 import { News } from './projects/News';
@@ -126,6 +127,7 @@ export function AdminProjectEdit() {
       <Content key={`content-${project.id}`} projectId={project.id} returnIds={project.returns.map((r) => r.id)} />
       <Returns project={project} />
       <Settings key={`settings-${project.id}`} projectId={project.id} />
+      <Sponsors key={`sponsors-${project.id}`} projectId={project.id} />
       <News key={`news-${project.id}`} project={project} />
       <ReceiptIssuer key={`receipt-issuer-${project.id}`} projectId={project.id} />
       <Comments key={project.id} projectId={project.id} />

@@ -65,6 +65,10 @@ export const ACTION_LABELS: Record<string, string> = {
   news_updated: '活動報告の編集',
   news_deleted: '活動報告の削除',
   deliveries_marked: '発送状況の変更',
+  manual_sponsor_created: 'スポンサー一覧への追加',
+  manual_sponsor_updated: 'スポンサー一覧の編集',
+  manual_sponsor_deleted: 'スポンサー一覧からの削除',
+  manual_sponsors_reordered: 'スポンサー一覧の並べ替え',
 };
 
 export const actionLabel = (code: string): string => ACTION_LABELS[code] ?? code;

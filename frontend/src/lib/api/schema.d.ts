@@ -394,6 +394,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/admin/projects/{id}/manual-sponsors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's manual sponsor list, course by course in the walls' order. */
+        get: operations["list_manual_sponsors"];
+        put?: never;
+        /**
+         * Adds an entry at the end of its course (audit log: `manual_sponsor_created`). The logo is re-encoded to at
+         *     most 800 px a side. The project's walls show it within a second while its manual list is switched on.
+         *     Rate limit for the file: `UPLOADS_PER_HOUR` per operator per hour (default 20).
+         */
+        post: operations["create_manual_sponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves an entry (audit log: `manual_sponsor_updated` with what changed). Without a file the logo stays; an
+         *     entry moved to the supporters loses its logo, and one moved to another course goes to that course's end.
+         */
+        post: operations["update_manual_sponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deletes an entry (audit log: `manual_sponsor_deleted`). */
+        post: operations["delete_manual_sponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/admin/projects/{id}/manual-sponsors/{sponsor_id}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves an entry one place up or down within its course (audit log: `manual_sponsors_reordered`). The walls
+         *     rank by amount and latest date first, so an entry moves only past one with the same amount and date
+         *     (`canMoveUp`, `canMoveDown`).
+         */
+        post: operations["move_manual_sponsor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/admin/projects/{id}/news": {
         parameters: {
             query?: never;
@@ -2938,10 +3018,80 @@ export interface components {
             senderName: string | null;
             title: string;
         };
+        /**
+         * @description `A`, `B` and `C`: logo walls (largest first); `supporter`: the names of individual supporters.
+         * @enum {string}
+         */
+        ManualCourseDto: "A" | "B" | "C" | "supporter";
         ManualLogoDto: {
             link: string | null;
             name: string;
             src: string | null;
+        };
+        /** @description One entry of the list. */
+        ManualSponsorDto: {
+            /**
+             * Format: int64
+             * @description Whole yen; null = not disclosed (ranked last).
+             */
+            amount: number | null;
+            canMoveDown: boolean;
+            /** @description The walls would show it one place higher after a move (the entry above has the same amount and date). */
+            canMoveUp: boolean;
+            course: components["schemas"]["ManualCourseDto"];
+            /** Format: int64 */
+            id: number;
+            /** @description `YYYY-MM-DD`; null = none. */
+            latestDate: string | null;
+            link: string | null;
+            /** @description The logo (courses A, B and C); null for supporters. */
+            logoSrc: string | null;
+            name: string;
+        };
+        /** @description A multipart form: every text as typed (the server trims and checks), and for courses A, B and C the logo. */
+        ManualSponsorFormData: {
+            /** @description Whole yen 0-1,000,000,000 in ASCII digits; blank = not disclosed. */
+            amount?: string | null;
+            /** @description `A`, `B`, `C` or `supporter`. */
+            course: string;
+            /**
+             * Format: binary
+             * @description jpg, png or gif by content; at most 2,097,152 bytes, 8000 px a side and 40 megapixels. Required for a new
+             *     entry of course A, B or C; on an edit, without a file the logo stays.
+             */
+            file?: string | null;
+            /** @description The latest support, `YYYY-MM-DD` from 2000-01-01 to today; blank = none. */
+            latestDate?: string | null;
+            /** @description http or https; blank = no link. */
+            link?: string | null;
+            /** @description 1-100 characters, one line. */
+            name: string;
+        };
+        /** @description What the form may send, from the server's rules. */
+        ManualSponsorLimitsDto: {
+            /**
+             * Format: int32
+             * @description Logos are scaled down to this many px a side.
+             */
+            logoEdge: number;
+            maxEntries: number;
+            /**
+             * Format: int64
+             * @description Upload limit in bytes (jpg, png or gif by content).
+             */
+            maxUploadBytes: number;
+        };
+        /** @description A project's manual sponsor list. */
+        ManualSponsorsDto: {
+            /** @description Course A, B, C, then supporters, each in the order the walls show it. */
+            entries: components["schemas"]["ManualSponsorDto"][];
+            limits: components["schemas"]["ManualSponsorLimitsDto"];
+            /** Format: int64 */
+            projectId: number;
+            projectTitle: string;
+            slug: string;
+            /** @description Off: the walls show the sales' sponsors and this list is not shown publicly. */
+            usesManualSponsors: boolean;
         };
         /** @description What the operator sets. */
         MarkDeliveriesInput: {
@@ -2998,6 +3148,14 @@ export interface components {
         };
         MasterResponse: {
             master: components["schemas"]["MasterDto"];
+        };
+        /**
+         * @description `up` or `down`: one place within the entry's course.
+         * @enum {string}
+         */
+        MoveDirectionDto: "up" | "down";
+        MoveInput: {
+            direction: components["schemas"]["MoveDirectionDto"];
         };
         /**
          * @description `public`: everyone reads it; `supporters`: only supporters of the project
@@ -5393,6 +5551,247 @@ export interface operations {
                 };
             };
             /** @description `not_found`: unknown project or return, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_manual_sponsors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualSponsorsDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_manual_sponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ManualSponsorFormData"];
+            };
+        };
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualSponsorsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`): `course`, `name` ('スポンサー名を入力してください。'), `link`, `amount`, `latestDate`, `file` ('A・B・Cコースにはロゴ画像が必要です。画像を選択してください。', 'jpg、jpeg、png、gif形式の画像を選択してください。', ...), `form` ('スポンサーは1つのプロジェクトにつき200件までです。'); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project, or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_manual_sponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The entry. */
+                sponsor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ManualSponsorFormData"];
+            };
+        };
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualSponsorsDto"];
+                };
+            };
+            /** @description `validation_failed` with every refused field (`errors`), as for adding; `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or entry (an entry of another project too), or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_manual_sponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The entry. */
+                sponsor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualSponsorsDto"];
+                };
+            };
+            /** @description `malformed_request`: an id that is not a number */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or entry (an entry of another project too), or not an administrator */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    move_manual_sponsor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project. */
+                id: number;
+                /** @description The entry. */
+                sponsor_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveInput"];
+            };
+        };
+        responses: {
+            /** @description The list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManualSponsorsDto"];
+                };
+            };
+            /** @description `validation_failed` on `direction` ('金額と最新の支援日の順に並ぶため、この向きには移動できません。…') or `form` (the list changed meanwhile); `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: unknown project or entry (an entry of another project too), or not an administrator */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -1,6 +1,11 @@
 import { api } from '@/lib/api';
+import { manualSponsorFormData } from '../content/rules';
 import type {
   ContentInput,
+  ManualSponsorArgs,
+  ManualSponsors,
+  MoveManualSponsorArgs,
+  SaveManualSponsorArgs,
   ProjectContent,
   ProjectSettings,
   RemoveImageArgs,
@@ -17,7 +22,7 @@ const BASE = '/admin/projects';
 const CHANGED = ['AdminProjectPreview', 'AdminActions'] as const;
 
 const contentApi = api
-  .enhanceEndpoints({ addTagTypes: ['ProjectContent', 'ProjectSettings', 'AdminProjectPreview', 'AdminActions'] })
+  .enhanceEndpoints({ addTagTypes: ['ProjectContent', 'ProjectSettings', 'ManualSponsors', 'AdminProjectPreview', 'AdminActions'] })
   .injectEndpoints({
     endpoints: (build) => {
       /** Every change answers with the whole content: it replaces the cached one. */
@@ -29,6 +34,18 @@ const contentApi = api
         try {
           const { data } = await queryFulfilled;
           dispatch(contentApi.util.upsertQueryData('projectContent', projectId, data));
+        } catch {
+          // Refused: the form shows the server's messages.
+        }
+      };
+      /** Every change to the sponsor list answers with the whole list: it replaces the cached one. */
+      const storeSponsors = async (
+        projectId: number,
+        { dispatch, queryFulfilled }: { dispatch: (action: unknown) => unknown; queryFulfilled: Promise<{ data: ManualSponsors }> },
+      ) => {
+        try {
+          const { data } = await queryFulfilled;
+          dispatch(contentApi.util.upsertQueryData('manualSponsors', projectId, data));
         } catch {
           // Refused: the form shows the server's messages.
         }
@@ -69,7 +86,8 @@ const contentApi = api
         }),
         saveProjectSettings: build.mutation<ProjectSettings, SaveSettingsArgs>({
           query: ({ projectId, input }) => ({ url: `${BASE}/${projectId}/settings`, method: 'POST', body: input }),
-          invalidatesTags: [...CHANGED],
+          // The sponsor list says whether the walls show it (`usesManualSponsors`).
+          invalidatesTags: (_result, _error, { projectId }) => [...CHANGED, { type: 'ManualSponsors', id: projectId }],
           onQueryStarted: async ({ projectId }, { dispatch, queryFulfilled }) => {
             try {
               const { data } = await queryFulfilled;
@@ -78,6 +96,39 @@ const contentApi = api
               // Refused: the form shows the server's messages.
             }
           },
+        }),
+        manualSponsors: build.query<ManualSponsors, number>({
+          query: (projectId) => `${BASE}/${projectId}/manual-sponsors`,
+          providesTags: (_result, _error, projectId) => [{ type: 'ManualSponsors', id: projectId }],
+        }),
+        saveManualSponsor: build.mutation<ManualSponsors, SaveManualSponsorArgs>({
+          query: ({ projectId, sponsorId, draft, file }) => {
+            const body = manualSponsorFormData(draft, file);
+            const url =
+              sponsorId === undefined
+                ? `${BASE}/${projectId}/manual-sponsors`
+                : `${BASE}/${projectId}/manual-sponsors/${sponsorId}`;
+            return { url, method: 'POST', body };
+          },
+          invalidatesTags: ['AdminActions'],
+          onQueryStarted: ({ projectId }, api) => storeSponsors(projectId, api),
+        }),
+        deleteManualSponsor: build.mutation<ManualSponsors, ManualSponsorArgs>({
+          query: ({ projectId, sponsorId }) => ({
+            url: `${BASE}/${projectId}/manual-sponsors/${sponsorId}/delete`,
+            method: 'POST',
+          }),
+          invalidatesTags: ['AdminActions'],
+          onQueryStarted: ({ projectId }, api) => storeSponsors(projectId, api),
+        }),
+        moveManualSponsor: build.mutation<ManualSponsors, MoveManualSponsorArgs>({
+          query: ({ projectId, sponsorId, direction }) => ({
+            url: `${BASE}/${projectId}/manual-sponsors/${sponsorId}/move`,
+            method: 'POST',
+            body: { direction },
+          }),
+          invalidatesTags: ['AdminActions'],
+          onQueryStarted: ({ projectId }, api) => storeSponsors(projectId, api),
         }),
       };
     },
@@ -90,4 +141,8 @@ export const {
   useRemoveProjectImageMutation,
   useProjectSettingsQuery,
   useSaveProjectSettingsMutation,
+  useManualSponsorsQuery,
+  useSaveManualSponsorMutation,
+  useDeleteManualSponsorMutation,
+  useMoveManualSponsorMutation,
 } = contentApi;

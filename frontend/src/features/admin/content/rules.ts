@@ -1,5 +1,5 @@
 import type { ApiErrorBody } from '@/lib/apiError';
-import type { ContentInput, ProjectContent } from './types';
+import type { ContentInput, ManualSponsorDraft, ProjectContent } from './types';
 
 export const CONTENT_MESSAGES = {
   saved: 'ページの内容を保存しました。',
@@ -70,4 +70,16 @@ export const messagesByField = (body: ApiErrorBody | null, fallback: string): Re
     if (!(entry.field in messages)) messages[entry.field] = entry.message;
   }
   return messages;
+};
+
+/** The sponsor entry form as the server reads it: every text as typed, and the logo only when one was chosen. */
+export const manualSponsorFormData = (draft: ManualSponsorDraft, file: File | null | undefined): FormData => {
+  const body = new FormData();
+  body.append('course', draft.course);
+  body.append('name', draft.name);
+  body.append('link', draft.link);
+  body.append('amount', draft.amount);
+  body.append('latestDate', draft.latestDate);
+  if (file) body.append('file', file);
+  return body;
 };

@@ -43,3 +43,35 @@ export interface SaveSettingsArgs {
   projectId: number;
   input: ProjectSettingsInput;
 }
+
+/** `GET /v1/admin/projects/{id}/manual-sponsors`, and the answer of every change to the list. */
+export type ManualSponsors = Schemas['ManualSponsorsDto'];
+export type ManualSponsor = Schemas['ManualSponsorDto'];
+export type ManualCourse = Schemas['ManualCourseDto'];
+
+/** The entry form as typed: every text as the operator wrote it (the server trims and checks). */
+export interface ManualSponsorDraft {
+  course: ManualCourse;
+  name: string;
+  link: string;
+  amount: string;
+  latestDate: string;
+}
+
+export interface SaveManualSponsorArgs {
+  projectId: number;
+  /** Absent: a new entry. */
+  sponsorId?: number;
+  draft: ManualSponsorDraft;
+  /** Courses A, B and C: the logo (required for a new entry; an edit without one keeps the stored logo). */
+  file?: File | null;
+}
+
+export interface ManualSponsorArgs {
+  projectId: number;
+  sponsorId: number;
+}
+
+export interface MoveManualSponsorArgs extends ManualSponsorArgs {
+  direction: Schemas['MoveDirectionDto'];
+}

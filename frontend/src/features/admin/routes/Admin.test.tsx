@@ -185,6 +185,23 @@ describe('Admin dashboard', () => {
     expect(within(actions).queryByText(/#12/)).toBeNull();
   });
 
+  it('names the sponsor a change of the manual sponsor list touched', async () => {
+    loginAs({ isAdmin: true });
+    const added: AdminAction = {
+      ...action,
+      id: 4,
+      action: 'manual_sponsor_created',
+      targetEmail: null,
+      projectId: 12,
+      detail: { projectTitle: '桐生織の工房', title: '上毛電機株式会社', sponsorId: 9 } as unknown as AdminAction['detail'],
+    };
+    serve(dashboard, [added]);
+    renderApp('/admin/');
+
+    const actions = await screen.findByRole('region', { name: '最近の管理操作' });
+    expect(await within(actions).findByText('スポンサー一覧への追加：桐生織の工房（上毛電機株式会社）')).toBeInTheDocument();
+  });
+
   it('says when there is nothing to list', async () => {
     loginAs({ isAdmin: true });
     serve({ ...dashboard, projects: [], pendingTransfers: [], failedMails: [] }, []);

@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { apiUrl, server } from '@/testing/server';
-import type { ProjectContent, ProjectSettings } from '../content/types';
+import type { ManualSponsor, ManualSponsors, ProjectContent, ProjectSettings } from '../content/types';
 import type {
   AdminComment,
   AdminNews,
@@ -177,6 +177,40 @@ export const serveProject = (project: AdminProject) => {
   serveReceiptIssuer();
   serveContent();
   serveSettings();
+  serveManualSponsors();
+};
+
+export const manualSponsor = (overrides: Partial<ManualSponsor> = {}): ManualSponsor => ({
+  id: 701,
+  course: 'A',
+  name: '上毛電機株式会社',
+  logoSrc: '/media/projects/12/sponsors/jomo.png',
+  link: 'https://jomo-denki.example.jp',
+  amount: null,
+  latestDate: null,
+  canMoveUp: false,
+  canMoveDown: false,
+  ...overrides,
+});
+
+/** A project's manual sponsor list as the server answers it (the switch on, no entries by default). */
+export const manualSponsors = (overrides: Partial<ManualSponsors> = {}): ManualSponsors => ({
+  projectId: 12,
+  projectTitle: '桐生織の工房を次の世代へ',
+  slug: 'kiryu-textile',
+  usesManualSponsors: true,
+  entries: [],
+  limits: { maxEntries: 200, maxUploadBytes: 2097152, logoEdge: 800 },
+  ...overrides,
+});
+
+/** Answers `GET /v1/admin/projects/{id}/manual-sponsors` with `list` (an empty list by default). */
+export const serveManualSponsors = (list: Partial<ManualSponsors> = {}) => {
+  server.use(
+    http.get(apiUrl('/admin/projects/:id/manual-sponsors'), ({ params }) =>
+      HttpResponse.json(manualSponsors({ projectId: Number(params.id), ...list })),
+    ),
+  );
 };
 
 /** Answers `GET /v1/admin/projects/{id}/settings` with `settings` over nothing set. */
