@@ -32,6 +32,7 @@ async fn project(pool: &adapters_postgres::PgPool, slug: &str) -> ProjectId {
         tax: TaxHandling::Inclusive,
         accepts_card: true,
         accepts_bank_transfer: false,
+        accepts_konbini: false,
         area_id: None,
         category_id: None,
         owner_email: None,

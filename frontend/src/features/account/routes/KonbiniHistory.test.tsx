@@ -14,6 +14,7 @@ const waiting: Sale = {
   lot: 2,
   amount: 6000,
   tax: 600,
+  extraAmount: 0,
   total: 6600,
   taxLabel: '税別',
   payment_type: 3,
