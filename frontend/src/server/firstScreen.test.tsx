@@ -1,5 +1,5 @@
 import { act } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@/app/App';
 import { provideSiteConfigBlock } from '@/config/site';
@@ -40,16 +40,21 @@ const servePage = (path: string, html: string, answers: object) => {
   return element;
 };
 
+/** Roots hydrated by the test: unmounted after it, so no timer or request of the app outlives the page
+ * (one that fired after the file's jsdom was torn down failed the run with "window is not defined"). */
+const hydrated: Root[] = [];
+
 /** Hydrates `container` as main.tsx does; answers the errors React recovered from (mismatches). */
 const hydrate = async (container: HTMLElement) => {
   const recovered = vi.fn();
   await act(async () => {
-    hydrateRoot(container, <App />, { onRecoverableError: recovered });
+    hydrated.push(hydrateRoot(container, <App />, { onRecoverableError: recovered }));
   });
   return recovered;
 };
 
 afterEach(() => {
+  for (const root of hydrated.splice(0)) act(() => root.unmount());
   provideSiteConfigBlock(undefined);
   window.history.replaceState(null, '', '/');
 });
