@@ -14,7 +14,7 @@ use domain::project_content::{
     OWNER_IMAGE_SIDE, PROJECT_IMAGE_EDGE,
 };
 use futures_util::StreamExt;
-use ports::admin::content::{ContentError, ImageTarget, ProjectContent, ProjectContents};
+use ports::admin::content::{ImageTarget, ProjectContent, ProjectContents};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -22,17 +22,6 @@ use crate::admin_projects::ProjectPath;
 use crate::auth::AdminUser;
 use crate::rate::{self, Subject, UserRateSettings};
 use crate::{ApiError, ErrorBody};
-
-impl From<ContentError> for ApiError {
-    fn from(error: ContentError) -> Self {
-        match error {
-            ContentError::NotFound => Self::NotFound,
-            ContentError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
-            ContentError::Repo(e) => Self::internal(&e),
-            ContentError::Media(e) => Self::internal(e.as_ref()),
-        }
-    }
-}
 
 const MSG_RETURN_REQUIRED: &str = "画像を登録するリターンを選んでください。";
 const MSG_ALT_TOO_LONG: &str = "代替テキストは120文字以内で入力してください。";

@@ -1,6 +1,7 @@
-//! The admin screens' errors as API answers: refunds, mass mail, project authoring, moderation and payouts.
+//! The admin screens' errors as API answers: refunds, mass mail, project authoring and content, moderation and payouts.
 
 use actix_web::http::StatusCode;
+use ports::admin::content::ContentError;
 use ports::admin::deliveries::DeliveryError;
 use ports::admin::mass_mail::MassMailError;
 use ports::admin::moderation::ModerationError;
@@ -84,14 +85,13 @@ impl From<DeliveryError> for ApiError {
     }
 }
 
-impl From<ports::admin::sponsors::SponsorListError> for ApiError {
-    fn from(error: ports::admin::sponsors::SponsorListError) -> Self {
-        use ports::admin::sponsors::SponsorListError;
+impl From<ContentError> for ApiError {
+    fn from(error: ContentError) -> Self {
         match error {
-            SponsorListError::NotFound => Self::NotFound,
-            SponsorListError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
-            SponsorListError::Repo(e) => Self::internal(&e),
-            SponsorListError::Media(e) => Self::internal(e.as_ref()),
+            ContentError::NotFound => Self::NotFound,
+            ContentError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
+            ContentError::Repo(e) => Self::internal(&e),
+            ContentError::Media(e) => Self::internal(e.as_ref()),
         }
     }
 }

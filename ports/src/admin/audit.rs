@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use domain::ids::{ProjectId, SaleId, UserId};
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use crate::RepoError;
 
@@ -220,4 +220,40 @@ mod tests {
         }
         assert_eq!(AdminActionKind::from_code("dropped_tables"), None);
     }
+}
+
+/// The longest text a logged value keeps before it is shortened with '…':
+/// the log's detail is bounded (4,096 characters of JSON).
+const LOGGED_CHARS: usize = 60;
+
+/// `text` as the log keeps it: whole, or its first characters and '…'.
+pub fn logged_text(text: &str) -> Value {
+    if text.chars().count() <= LOGGED_CHARS {
+        json!(text)
+    } else {
+        json!(format!("{}…", text.chars().take(LOGGED_CHARS - 1).collect::<String>()))
+    }
+}
+
+/// A stored object's name, enough to tell two uploaded images apart in the log.
+pub fn logged_file(url: &str) -> String {
+    url.rsplit('/').next().unwrap_or(url).to_string()
+}
+
+/// What differs between two sets of named values (the same names in the
+/// same order), as `detail.changes` keeps it: `{field: [before, after]}`;
+/// `before: None` for something new (every field from null). When that
+/// would not fit the log, the names of the changed fields only.
+pub fn changes(before: Option<&[(&str, Value)]>, after: &[(&str, Value)]) -> Value {
+    let mut changed = Map::new();
+    for (i, (field, new)) in after.iter().enumerate() {
+        let old = before.and_then(|b| b.get(i)).map_or(&Value::Null, |(_, old)| old);
+        if old != new {
+            changed.insert((*field).to_string(), json!([old, new]));
+        }
+    }
+    if Value::Object(changed.clone()).to_string().chars().count() > 3_000 {
+        return json!({ "fields": changed.keys().collect::<Vec<_>>() });
+    }
+    Value::Object(changed)
 }

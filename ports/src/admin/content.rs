@@ -9,14 +9,15 @@
 
 use chrono::{DateTime, Utc};
 use domain::ids::{ProjectId, ReturnId, UserId};
+use domain::manual_sponsor::{MSG_LIST_CHANGED, MSG_TOO_MANY};
 use domain::profile::{detect_image, UploadError};
 use domain::project_content::{
     check_alt, check_content, ContentFieldError, ContentTexts, FaqEntry, ImageSlot, OwnerLink, MAX_SLIDER_IMAGES,
     MSG_OWNER_FIRST, MSG_SLIDER_CHANGED, MSG_SLIDER_FULL, MSG_UNDECODABLE,
 };
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
+use super::audit::{changes, logged_file, logged_text, AdminActionKind, AuditLog, NewAdminAction};
 use crate::clock::Clock;
 use crate::media::{MediaError, MediaStorage};
 use crate::RepoError;
@@ -121,8 +122,11 @@ pub trait ProjectContentRepository: Send + Sync {
     ) -> Result<(), RepoError>;
 }
 
+/// What the operators' content screens (page content, images, the manual
+/// sponsor list) refuse: their forms and uploads fail the same ways.
 #[derive(Debug, thiserror::Error)]
 pub enum ContentError {
+    /// An unknown project, or nothing of this project with that id.
     #[error("not found")]
     NotFound,
     /// Refused fields, in form order.
@@ -135,7 +139,7 @@ pub enum ContentError {
 }
 
 impl ContentError {
-    fn invalid(field: &str, message: &str) -> Self {
+    pub(crate) fn invalid(field: &str, message: &str) -> Self {
         Self::Invalid(vec![ContentFieldError::new(field, message)])
     }
 }
@@ -147,6 +151,9 @@ impl From<RepoError> for ContentError {
             RepoError::Conflict(name) if name == "slider_changed" => Self::invalid("slider", MSG_SLIDER_CHANGED),
             RepoError::Conflict(name) if name == "slider_full" => Self::invalid("file", MSG_SLIDER_FULL),
             RepoError::Conflict(name) if name == "owner_missing" => Self::invalid("file", MSG_OWNER_FIRST),
+            RepoError::Conflict(name) if name == "manual_sponsors_full" => Self::invalid("form", MSG_TOO_MANY),
+            RepoError::Conflict(name) if name == "manual_sponsors_changed" => Self::invalid("form", MSG_LIST_CHANGED),
+            // The tables' own checks repeat the domain's; reaching one means the rule and the table disagree.
             other => Self::Repo(other),
         }
     }
@@ -210,51 +217,24 @@ impl<R, M, A, C> ContentService<R, M, A, C> {
     }
 }
 
-/// The longest text a logged value keeps: the log's detail is bounded
-/// (4,096 characters of JSON), so long texts are shortened with '…'.
-const LOGGED_CHARS: usize = 60;
-
-fn short(text: &str) -> Value {
-    if text.chars().count() <= LOGGED_CHARS {
-        json!(text)
-    } else {
-        json!(format!("{}…", text.chars().take(LOGGED_CHARS - 1).collect::<String>()))
-    }
-}
-
 fn content_fields(c: &ProjectContent) -> Vec<(&'static str, Value)> {
     let owner = c.owner.as_ref();
     vec![
         ("honorImgLink", json!(c.honor_img_link)),
-        ("slider", Value::Array(c.slider.iter().map(|s| json!([file_name(&s.src), short(&s.alt)])).collect())),
+        ("slider", Value::Array(c.slider.iter().map(|s| json!([logged_file(&s.src), logged_text(&s.alt)])).collect())),
         ("ownerName", json!(owner.map(|o| o.name.clone()))),
-        ("ownerProfile", owner.map_or(Value::Null, |o| short(&o.profile))),
+        ("ownerProfile", owner.map_or(Value::Null, |o| logged_text(&o.profile))),
         (
             "ownerLinks",
-            Value::Array(owner.map_or(vec![], |o| o.links.iter().map(|l| json!([l.label, short(&l.url)])).collect())),
+            Value::Array(
+                owner.map_or(vec![], |o| o.links.iter().map(|l| json!([l.label, logged_text(&l.url)])).collect()),
+            ),
         ),
-        ("faqs", Value::Array(c.faqs.iter().map(|f| json!([short(&f.question), short(&f.answer)])).collect())),
+        (
+            "faqs",
+            Value::Array(c.faqs.iter().map(|f| json!([logged_text(&f.question), logged_text(&f.answer)])).collect()),
+        ),
     ]
-}
-
-/// The stored object's name, enough to tell two images apart in the log.
-fn file_name(url: &str) -> String {
-    url.rsplit('/').next().unwrap_or(url).to_string()
-}
-
-/// `{field: [before, after]}` of what differs; when that would not fit the
-/// log, the names of the changed fields only.
-fn changes(before: &[(&str, Value)], after: &[(&str, Value)]) -> Value {
-    let mut changed = Map::new();
-    for ((field, old), (_, new)) in before.iter().zip(after) {
-        if old != new {
-            changed.insert((*field).to_string(), json!([old, new]));
-        }
-    }
-    if Value::Object(changed.clone()).to_string().chars().count() > 3_000 {
-        return json!({ "fields": changed.keys().collect::<Vec<_>>() });
-    }
-    Value::Object(changed)
 }
 
 fn image_of(content: &ProjectContent, target: &ImageTarget) -> Result<Option<String>, ContentError> {
@@ -294,13 +274,13 @@ impl<R: ProjectContentRepository, M: MediaStorage, A: AuditLog, C: Clock> Conten
     ) -> Result<(), ContentError> {
         let mut detail = json!({
             "slot": target.slot().code(),
-            "changes": { "image": [image_of(before, target)?.as_deref().map(file_name), after_url.map(file_name)] },
+            "changes": { "image": [image_of(before, target)?.as_deref().map(logged_file), after_url.map(logged_file)] },
         });
         if let ImageTarget::Return(ret) = target {
             detail["returnId"] = json!(ret.0);
         }
         if let ImageTarget::Slider { alt } = target {
-            detail["alt"] = short(alt);
+            detail["alt"] = logged_text(alt);
         }
         self.record(admin, AdminActionKind::ProjectImageChanged, before, detail).await
     }
@@ -320,7 +300,7 @@ impl<R: ProjectContentRepository, M: MediaStorage, A: AuditLog, C: Clock> Projec
         let texts = check_content(texts, &stored).map_err(ContentError::Invalid)?;
         self.repo.save_texts(id, &texts, self.clock.now()).await?;
         let after = self.repo.content(id).await?;
-        let detail = json!({ "changes": changes(&content_fields(&before), &content_fields(&after)) });
+        let detail = json!({ "changes": changes(Some(&content_fields(&before)), &content_fields(&after)) });
         self.record(admin, AdminActionKind::ProjectContentUpdated, &after, detail).await?;
         Ok(after)
     }

@@ -265,7 +265,7 @@ fn a_change_too_long_for_the_log_keeps_the_changed_field_names() {
         Value::Array((0..20).map(|i| json!([format!("{a}{i}{}", "問".repeat(58)), "答".repeat(60)])).collect())
     };
     let logged = changes(
-        &[("faqs", faqs("前")), ("ownerName", json!("同じ"))],
+        Some(&[("faqs", faqs("前")), ("ownerName", json!("同じ"))]),
         &[("faqs", faqs("後")), ("ownerName", json!("同じ"))],
     );
     assert_eq!(logged, json!({"fields": ["faqs"]}));

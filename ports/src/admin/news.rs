@@ -10,7 +10,7 @@ use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::news::{check_news, publication_time, NewsState, NewsTerms};
 use serde_json::{json, Value};
 
-use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
+use super::audit::{changes, AdminActionKind, AuditLog, NewAdminAction};
 use super::mass_mail::{CreatedMail, MASS_MAIL_MAX_ATTEMPTS, SEND_MASS_MAIL};
 use super::projects::AuthoringError;
 use crate::clock::Clock;
@@ -196,16 +196,6 @@ fn news_fields(terms: &NewsTerms, published_at: Option<DateTime<Utc>>) -> Vec<(&
     ]
 }
 
-fn changes(before: &[(&str, Value)], after: &[(&str, Value)]) -> Value {
-    let mut changed = serde_json::Map::new();
-    for ((field, old), (_, new)) in before.iter().zip(after) {
-        if old != new {
-            changed.insert((*field).to_string(), json!([old, new]));
-        }
-    }
-    Value::Object(changed)
-}
-
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
@@ -299,8 +289,7 @@ impl<R: ProjectNewsRepository, A: AuditLog, C: Clock, H: HtmlSanitizer> ProjectN
         let terms = self.checked(form, &owner)?;
         let id = self.repo.create(project, &terms, published_at, admin, now).await?;
         let after = news_fields(&terms, published_at);
-        let before: Vec<(&str, Value)> = after.iter().map(|(field, _)| (*field, Value::Null)).collect();
-        let detail = json!({"newsId": id, "title": terms.title, "changes": changes(&before, &after)});
+        let detail = json!({"newsId": id, "title": terms.title, "changes": changes(None, &after)});
         self.record(admin, AdminActionKind::NewsCreated, (project, &owner.title), detail).await?;
         self.mail_if_due(project, id).await?;
         Ok(self.view(self.repo.get(project, id).await?))
@@ -322,7 +311,7 @@ impl<R: ProjectNewsRepository, A: AuditLog, C: Clock, H: HtmlSanitizer> ProjectN
         let detail = json!({
             "newsId": id,
             "title": terms.title,
-            "changes": changes(&news_fields(&current.terms, current.published_at), &news_fields(&terms, published_at)),
+            "changes": changes(Some(&news_fields(&current.terms, current.published_at)), &news_fields(&terms, published_at)),
         });
         self.record(admin, AdminActionKind::NewsUpdated, (project, &owner.title), detail).await?;
         self.mail_if_due(project, id).await?;

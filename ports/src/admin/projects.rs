@@ -11,9 +11,9 @@ use domain::authoring::{
 };
 use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::time::tokyo_date;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
+use super::audit::{changes, AdminActionKind, AuditLog, NewAdminAction};
 use crate::catalog::PaidSum;
 use crate::clock::Clock;
 use crate::html::HtmlSanitizer;
@@ -194,18 +194,6 @@ impl AuthoringError {
     fn invalid(field: &'static str, message: &str) -> Self {
         Self::Invalid(vec![FieldError { field, message: message.to_string() }])
     }
-}
-
-/// What differs between two sets of named values, as the audit log keeps it:
-/// `{field: [before, after]}`.
-fn changes(before: &[(&str, Value)], after: &[(&str, Value)]) -> Value {
-    let mut changed = Map::new();
-    for ((field, old), (_, new)) in before.iter().zip(after) {
-        if old != new {
-            changed.insert((*field).to_string(), json!([old, new]));
-        }
-    }
-    Value::Object(changed)
 }
 
 fn project_fields(terms: &ProjectTerms) -> Vec<(&'static str, Value)> {
@@ -390,7 +378,7 @@ impl<R: ProjectAuthoringRepository, A: AuditLog, C: Clock, H: HtmlSanitizer> Pro
             .map_err(AuthoringError::Invalid)?;
         self.repo.update(id, &current.project.terms, &next, end == EndChange::Extended && published, now).await?;
         let detail = json!({
-            "changes": changes(&project_fields(&current.project.terms), &project_fields(&next)),
+            "changes": changes(Some(&project_fields(&current.project.terms)), &project_fields(&next)),
             "extended": end == EndChange::Extended && published,
         });
         self.record(admin, AdminActionKind::ProjectUpdated, (id, &next.title), detail).await?;
@@ -462,7 +450,7 @@ impl<R: ProjectAuthoringRepository, A: AuditLog, C: Clock, H: HtmlSanitizer> Pro
         let detail = json!({
             "returnId": ret.0,
             "title": next.title,
-            "changes": changes(&return_fields(&stored.terms), &return_fields(&next)),
+            "changes": changes(Some(&return_fields(&stored.terms)), &return_fields(&next)),
         });
         self.record(admin, AdminActionKind::ReturnUpdated, (project, &current.project.terms.title), detail).await?;
         self.get(project).await

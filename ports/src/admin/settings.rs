@@ -6,9 +6,9 @@
 use chrono::{DateTime, Utc};
 use domain::ids::{ProjectId, UserId};
 use domain::project_settings::{check_settings, ProjectSettings, SettingsFieldError, MSG_BANK_ALL_OR_NONE};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
+use super::audit::{changes, AdminActionKind, AuditLog, NewAdminAction};
 use crate::clock::Clock;
 use crate::RepoError;
 
@@ -109,16 +109,6 @@ fn fields(s: &ProjectSettings) -> Vec<(&'static str, Value)> {
     ]
 }
 
-fn changes(before: &ProjectSettings, after: &ProjectSettings) -> Value {
-    let mut changed = Map::new();
-    for ((field, old), (_, new)) in fields(before).into_iter().zip(fields(after)) {
-        if old != new {
-            changed.insert(field.to_string(), json!([old, new]));
-        }
-    }
-    Value::Object(changed)
-}
-
 #[async_trait::async_trait]
 impl<R: ProjectSettingsRepository, A: AuditLog, C: Clock> ProjectSettingsUseCases for SettingsService<R, A, C> {
     async fn settings(&self, id: ProjectId) -> Result<StoredSettings, SettingsError> {
@@ -131,7 +121,7 @@ impl<R: ProjectSettingsRepository, A: AuditLog, C: Clock> ProjectSettingsUseCase
         let next =
             check_settings(next, current.published_at.is_some(), account.as_deref()).map_err(SettingsError::Invalid)?;
         self.repo.save(id, account, &next, self.clock.now()).await?;
-        let detail = json!({ "changes": changes(&current.settings, &next), "projectTitle": current.title });
+        let detail = json!({ "changes": changes(Some(&fields(&current.settings)), &fields(&next)), "projectTitle": current.title });
         let action = NewAdminAction {
             project_id: Some(id),
             detail,

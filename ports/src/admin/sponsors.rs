@@ -11,17 +11,18 @@ use chrono::{DateTime, Utc};
 use domain::ids::{ProjectId, UserId};
 use domain::manual_sponsor::{
     can_move, check_manual_sponsor, manual_order, move_entry, Direction, Logo, ManualSponsor, ManualSponsorForm,
-    MoveError, Rank, LOGO_EDGE, MAX_MANUAL_SPONSORS, MSG_LIST_CHANGED, MSG_TOO_MANY,
+    MoveError, Rank, LOGO_EDGE, MAX_MANUAL_SPONSORS, MSG_TOO_MANY,
 };
-use domain::profile::{detect_image, UploadError};
-use domain::project_content::{ContentFieldError, ImageFit, MSG_UNDECODABLE};
+use domain::profile::detect_image;
+use domain::project_content::ImageFit;
 use domain::sponsor::ManualCourse;
 use domain::time::tokyo_date;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
-use super::audit::{AdminActionKind, AuditLog, NewAdminAction};
+use super::audit::{changes, logged_file, logged_text, AdminActionKind, AuditLog, NewAdminAction};
+use super::content::ContentError;
 use crate::clock::Clock;
-use crate::media::{MediaError, MediaStorage};
+use crate::media::MediaStorage;
 use crate::RepoError;
 
 /// An entry as stored.
@@ -79,8 +80,8 @@ impl ManualSponsorList {
         course.iter().position(|r| r.id == id).is_some_and(|i| can_move(&course, i, direction))
     }
 
-    fn entry(&self, id: i64) -> Result<&ManualSponsorEntry, SponsorListError> {
-        self.entries.iter().find(|e| e.id == id).ok_or(SponsorListError::NotFound)
+    fn entry(&self, id: i64) -> Result<&ManualSponsorEntry, ContentError> {
+        self.entries.iter().find(|e| e.id == id).ok_or(ContentError::NotFound)
     }
 }
 
@@ -140,61 +141,13 @@ pub trait ManualSponsorRepository: Send + Sync {
     ) -> Result<(), RepoError>;
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum SponsorListError {
-    /// An unknown project, or no entry of this project with that id.
-    #[error("not found")]
-    NotFound,
-    /// Refused fields, in form order.
-    #[error("{}", .0.first().map_or("", |e| e.message.as_str()))]
-    Invalid(Vec<ContentFieldError>),
-    #[error(transparent)]
-    Repo(RepoError),
-    #[error(transparent)]
-    Media(anyhow::Error),
-}
-
-impl SponsorListError {
-    fn invalid(field: &str, message: &str) -> Self {
-        Self::Invalid(vec![ContentFieldError::new(field, message)])
-    }
-}
-
-impl From<RepoError> for SponsorListError {
-    fn from(error: RepoError) -> Self {
-        match error {
-            RepoError::NotFound => Self::NotFound,
-            RepoError::Conflict(name) if name == "manual_sponsors_full" => Self::invalid("form", MSG_TOO_MANY),
-            RepoError::Conflict(name) if name == "manual_sponsors_changed" => Self::invalid("form", MSG_LIST_CHANGED),
-            // The table's own checks repeat the domain's; reaching one means the rule and the table disagree.
-            other => Self::Repo(other),
-        }
-    }
-}
-
-impl From<UploadError> for SponsorListError {
-    fn from(error: UploadError) -> Self {
-        Self::invalid("file", &error.to_string())
-    }
-}
-
-impl From<MediaError> for SponsorListError {
-    fn from(error: MediaError) -> Self {
-        match error {
-            MediaError::Undecodable => Self::invalid("file", MSG_UNDECODABLE),
-            MediaError::Rejected(e) => e.into(),
-            MediaError::Unexpected(e) => Self::Media(e),
-        }
-    }
-}
-
 /// The operators' sponsor-list screen, as the HTTP layer sees it. Every
 /// answer is the project's whole list after the change, in wall order.
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait ManualSponsors: Send + Sync {
     /// `NotFound` for an unknown project.
-    async fn list(&self, project: ProjectId) -> Result<ManualSponsorList, SponsorListError>;
+    async fn list(&self, project: ProjectId) -> Result<ManualSponsorList, ContentError>;
     /// Checks the form (`check_manual_sponsor`), stores the logo, adds the entry.
     async fn create(
         &self,
@@ -202,7 +155,7 @@ pub trait ManualSponsors: Send + Sync {
         project: ProjectId,
         form: ManualSponsorForm,
         logo: Option<Vec<u8>>,
-    ) -> Result<ManualSponsorList, SponsorListError>;
+    ) -> Result<ManualSponsorList, ContentError>;
     /// Like `create`, for an existing entry; without a file it keeps its logo
     /// (a supporter entry drops it).
     async fn update(
@@ -212,8 +165,8 @@ pub trait ManualSponsors: Send + Sync {
         id: i64,
         form: ManualSponsorForm,
         logo: Option<Vec<u8>>,
-    ) -> Result<ManualSponsorList, SponsorListError>;
-    async fn delete(&self, admin: UserId, project: ProjectId, id: i64) -> Result<ManualSponsorList, SponsorListError>;
+    ) -> Result<ManualSponsorList, ContentError>;
+    async fn delete(&self, admin: UserId, project: ProjectId, id: i64) -> Result<ManualSponsorList, ContentError>;
     /// Moves an entry one place within its course (`domain::manual_sponsor::move_entry`).
     async fn move_entry(
         &self,
@@ -221,7 +174,7 @@ pub trait ManualSponsors: Send + Sync {
         project: ProjectId,
         id: i64,
         direction: Direction,
-    ) -> Result<ManualSponsorList, SponsorListError>;
+    ) -> Result<ManualSponsorList, ContentError>;
 }
 
 pub struct ManualSponsorService<R, M, A, C> {
@@ -237,48 +190,19 @@ impl<R, M, A, C> ManualSponsorService<R, M, A, C> {
     }
 }
 
-/// The stored object's name, enough to tell two logos apart in the log.
-fn file_name(url: &str) -> String {
-    url.rsplit('/').next().unwrap_or(url).to_string()
-}
-
-/// The longest text a logged value keeps: the log's detail is bounded
-/// (4,096 characters of JSON), and a link may be 2,048.
-const LOGGED_CHARS: usize = 80;
-
-fn short(text: &str) -> Value {
-    if text.chars().count() <= LOGGED_CHARS {
-        json!(text)
-    } else {
-        json!(format!("{}…", text.chars().take(LOGGED_CHARS - 1).collect::<String>()))
-    }
-}
-
 fn fields(sponsor: &ManualSponsor, logo: Option<&str>) -> Vec<(&'static str, Value)> {
     vec![
         ("course", json!(sponsor.course.code())),
         ("name", json!(sponsor.name)),
-        ("link", sponsor.link.as_deref().map_or(Value::Null, short)),
+        ("link", sponsor.link.as_deref().map_or(Value::Null, logged_text)),
         ("amount", json!(sponsor.amount.map(|a| a.0))),
         ("latestDate", json!(sponsor.latest_date.map(|d| d.to_string()))),
-        ("logo", json!(logo.map(file_name))),
+        ("logo", json!(logo.map(logged_file))),
     ]
 }
 
-/// `{field: [before, after]}` of what differs (from nothing for a new entry).
-fn changes(before: Option<&[(&str, Value)]>, after: &[(&str, Value)]) -> Value {
-    let mut changed = Map::new();
-    for (i, (field, new)) in after.iter().enumerate() {
-        let old = before.map_or(&Value::Null, |b| &b[i].1);
-        if old != new {
-            changed.insert((*field).to_string(), json!([old, new]));
-        }
-    }
-    Value::Object(changed)
-}
-
 impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualSponsorService<R, M, A, C> {
-    async fn list_now(&self, project: ProjectId) -> Result<ManualSponsorList, SponsorListError> {
+    async fn list_now(&self, project: ProjectId) -> Result<ManualSponsorList, ContentError> {
         Ok(self.repo.list(project).await?.in_wall_order())
     }
 
@@ -289,7 +213,7 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
         kind: AdminActionKind,
         list: &ManualSponsorList,
         mut detail: Value,
-    ) -> Result<(), SponsorListError> {
+    ) -> Result<(), ContentError> {
         if let Value::Object(fields) = &mut detail {
             fields.insert("projectTitle".into(), json!(list.title));
         }
@@ -299,15 +223,15 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
     }
 
     /// Checks and stores a logo; the file is decoded only once the form passed.
-    async fn store_logo(&self, project: ProjectId, bytes: Vec<u8>) -> Result<String, SponsorListError> {
+    async fn store_logo(&self, project: ProjectId, bytes: Vec<u8>) -> Result<String, ContentError> {
         let kind = detect_image(&bytes, u64::try_from(bytes.len()).unwrap_or(u64::MAX))?;
         let prefix = format!("projects/{}/sponsors", project.0);
         let stored = self.media.store_image_fit(&prefix, kind, bytes, ImageFit::Within(LOGO_EDGE)).await?;
         Ok(stored.url)
     }
 
-    fn check(&self, form: &ManualSponsorForm, logo: Logo) -> Result<ManualSponsor, SponsorListError> {
-        check_manual_sponsor(form, logo, tokyo_date(self.clock.now())).map_err(SponsorListError::Invalid)
+    fn check(&self, form: &ManualSponsorForm, logo: Logo) -> Result<ManualSponsor, ContentError> {
+        check_manual_sponsor(form, logo, tokyo_date(self.clock.now())).map_err(ContentError::Invalid)
     }
 }
 
@@ -315,7 +239,7 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
 impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualSponsors
     for ManualSponsorService<R, M, A, C>
 {
-    async fn list(&self, project: ProjectId) -> Result<ManualSponsorList, SponsorListError> {
+    async fn list(&self, project: ProjectId) -> Result<ManualSponsorList, ContentError> {
         self.list_now(project).await
     }
 
@@ -325,11 +249,11 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
         project: ProjectId,
         form: ManualSponsorForm,
         logo: Option<Vec<u8>>,
-    ) -> Result<ManualSponsorList, SponsorListError> {
+    ) -> Result<ManualSponsorList, ContentError> {
         let before = self.list_now(project).await?;
         let sponsor = self.check(&form, if logo.is_some() { Logo::Uploaded } else { Logo::None })?;
         if before.entries.len() >= MAX_MANUAL_SPONSORS {
-            return Err(SponsorListError::invalid("form", MSG_TOO_MANY));
+            return Err(ContentError::invalid("form", MSG_TOO_MANY));
         }
         let logo_src = match logo {
             Some(bytes) => Some(self.store_logo(project, bytes).await?),
@@ -352,7 +276,7 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
         id: i64,
         form: ManualSponsorForm,
         logo: Option<Vec<u8>>,
-    ) -> Result<ManualSponsorList, SponsorListError> {
+    ) -> Result<ManualSponsorList, ContentError> {
         let before = self.list_now(project).await?;
         let current = before.entry(id)?.clone();
         let state = match (&logo, &current.logo_src) {
@@ -383,7 +307,7 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
         self.list_now(project).await
     }
 
-    async fn delete(&self, admin: UserId, project: ProjectId, id: i64) -> Result<ManualSponsorList, SponsorListError> {
+    async fn delete(&self, admin: UserId, project: ProjectId, id: i64) -> Result<ManualSponsorList, ContentError> {
         let before = self.list_now(project).await?;
         let current = before.entry(id)?.clone();
         self.repo.delete(project, id, self.clock.now()).await?;
@@ -402,13 +326,13 @@ impl<R: ManualSponsorRepository, M: MediaStorage, A: AuditLog, C: Clock> ManualS
         project: ProjectId,
         id: i64,
         direction: Direction,
-    ) -> Result<ManualSponsorList, SponsorListError> {
+    ) -> Result<ManualSponsorList, ContentError> {
         let before = self.list_now(project).await?;
         let course = before.entry(id)?.sponsor.course;
         let name = before.entry(id)?.sponsor.name.clone();
         let order = move_entry(&before.course(course), id, direction).map_err(|e| match e {
-            MoveError::Unknown => SponsorListError::NotFound,
-            MoveError::NotMovable => SponsorListError::invalid("direction", &e.to_string()),
+            MoveError::Unknown => ContentError::NotFound,
+            MoveError::NotMovable => ContentError::invalid("direction", &e.to_string()),
         })?;
         self.repo.reorder(project, course, &order, self.clock.now()).await?;
         // The one entry it changed places with: the new order holds it where the moved one was.

@@ -1,8 +1,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use chrono::{NaiveDate, TimeZone};
-use domain::manual_sponsor::{MSG_LOGO_REQUIRED, MSG_NOT_MOVABLE};
+use domain::manual_sponsor::{MSG_LIST_CHANGED, MSG_LOGO_REQUIRED, MSG_NOT_MOVABLE};
 use domain::money::Yen;
 use domain::profile::ImageKind;
+use domain::project_content::ContentFieldError;
 
 use super::*;
 use crate::admin::audit::MockAuditLog;
@@ -143,7 +144,7 @@ async fn a_course_a_entry_without_a_logo_is_refused_before_anything_is_stored() 
     repo.expect_create().never();
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    let Err(SponsorListError::Invalid(errors)) = service.create(ADMIN, ID, form("A", "渋川観光協会"), None).await
+    let Err(ContentError::Invalid(errors)) = service.create(ADMIN, ID, form("A", "渋川観光協会"), None).await
     else {
         panic!("refused")
     };
@@ -159,7 +160,7 @@ async fn a_file_that_is_not_an_image_is_refused_on_the_file_field() {
 
     let result = service.create(ADMIN, ID, form("B", "渋川観光協会"), Some(b"%PDF-1.4".to_vec())).await;
 
-    let Err(SponsorListError::Invalid(errors)) = result else { panic!("refused") };
+    let Err(ContentError::Invalid(errors)) = result else { panic!("refused") };
     assert_eq!(errors[0].field, "file");
 }
 
@@ -171,7 +172,7 @@ async fn a_full_list_takes_no_more_entries() {
     repo.expect_create().never();
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    let Err(SponsorListError::Invalid(errors)) = service.create(ADMIN, ID, form("supporter", "新しい人"), None).await
+    let Err(ContentError::Invalid(errors)) = service.create(ADMIN, ID, form("supporter", "新しい人"), None).await
     else {
         panic!("refused")
     };
@@ -217,8 +218,8 @@ async fn an_entry_of_another_project_is_not_found_and_nothing_is_written() {
     repo.expect_delete().never();
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    assert!(matches!(service.update(ADMIN, ID, 99, form("A", "x"), None).await, Err(SponsorListError::NotFound)));
-    assert!(matches!(service.delete(ADMIN, ID, 99).await, Err(SponsorListError::NotFound)));
+    assert!(matches!(service.update(ADMIN, ID, 99, form("A", "x"), None).await, Err(ContentError::NotFound)));
+    assert!(matches!(service.delete(ADMIN, ID, 99).await, Err(ContentError::NotFound)));
 }
 
 #[tokio::test]
@@ -227,7 +228,7 @@ async fn an_unknown_project_is_not_found() {
     repo.expect_list().returning(|_| Err(RepoError::NotFound));
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    assert!(matches!(service.list(ID).await, Err(SponsorListError::NotFound)));
+    assert!(matches!(service.list(ID).await, Err(ContentError::NotFound)));
 }
 
 #[tokio::test]
@@ -262,7 +263,7 @@ async fn a_move_past_an_entry_ranked_by_its_amount_is_refused() {
     repo.expect_reorder().never();
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    let Err(SponsorListError::Invalid(errors)) = service.move_entry(ADMIN, ID, 3, Direction::Up).await else {
+    let Err(ContentError::Invalid(errors)) = service.move_entry(ADMIN, ID, 3, Direction::Up).await else {
         panic!("refused")
     };
 
@@ -275,7 +276,7 @@ async fn a_list_changed_by_another_operator_asks_for_a_reload() {
     repo.expect_reorder().returning(|_, _, _, _| Err(RepoError::Conflict("manual_sponsors_changed".into())));
     let service = ManualSponsorService::new(repo, no_media(), no_audit(), clock());
 
-    let Err(SponsorListError::Invalid(errors)) = service.move_entry(ADMIN, ID, 2, Direction::Up).await else {
+    let Err(ContentError::Invalid(errors)) = service.move_entry(ADMIN, ID, 2, Direction::Up).await else {
         panic!("refused")
     };
 
