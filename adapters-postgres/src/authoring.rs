@@ -7,7 +7,6 @@
 use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
-use diesel::result::Error as DieselError;
 use diesel::sql_types::{Array, BigInt, Bool, Date, Int2, Integer, Nullable, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::authoring::{ProjectTerms, ReturnTerms, TaxHandling, MAX_END_EXTENSIONS};
@@ -19,7 +18,7 @@ use ports::admin::projects::{AuthoredProject, AuthoredReturn, ProjectAuthoringRe
 use ports::catalog::PaidSum;
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
+use crate::error::{map_diesel, settle, with_conn, Tx};
 use crate::sql_rules::{corrupt, project_exists, stored_id};
 use crate::PgPool;
 
@@ -296,25 +295,6 @@ macro_rules! bind_return {
             .bind::<Bool, _>($terms.hidden)
             .bind::<Nullable<Date>, _>($terms.delivery_month)
     }};
-}
-
-/// A transaction's own refusal (a port error) beside diesel's errors.
-enum Tx {
-    Refused(RepoError),
-    Db(DieselError),
-}
-
-impl From<DieselError> for Tx {
-    fn from(error: DieselError) -> Self {
-        Self::Db(error)
-    }
-}
-
-fn settle(result: Result<(), Tx>) -> Result<(), RepoError> {
-    result.map_err(|e| match e {
-        Tx::Refused(error) => error,
-        Tx::Db(error) => map_diesel(error),
-    })
 }
 
 #[async_trait]

@@ -63,3 +63,24 @@ pub(crate) fn expect_row(updated: usize) -> Result<(), RepoError> {
         Ok(())
     }
 }
+
+/// A transaction's own refusal (a port error, e.g. `NotFound` or a `Conflict`) beside diesel's errors: the
+/// closure of `Connection::transaction` returns it so that a refusal rolls back like a failed statement.
+pub(crate) enum Tx {
+    Refused(RepoError),
+    Db(DieselError),
+}
+
+impl From<DieselError> for Tx {
+    fn from(error: DieselError) -> Self {
+        Self::Db(error)
+    }
+}
+
+/// A transaction's result as the port states it.
+pub(crate) fn settle<T>(result: Result<T, Tx>) -> Result<T, RepoError> {
+    result.map_err(|e| match e {
+        Tx::Refused(error) => error,
+        Tx::Db(error) => map_diesel(error),
+    })
+}

@@ -7,7 +7,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, NaiveDate, Utc};
 use diesel::prelude::*;
 use diesel::sql_query;
-use diesel::sql_types::{Array, BigInt, Bool, Date, Integer, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Bool, Date, Integer, Nullable, Text};
 use diesel::QueryableByName;
 use domain::ids::ProjectId;
 use domain::manual_sponsor::{ManualSponsor, MAX_MANUAL_SPONSORS};
@@ -16,8 +16,8 @@ use domain::sponsor::ManualCourse;
 use ports::admin::sponsors::{LogoChange, ManualSponsorEntry, ManualSponsorList, ManualSponsorRepository};
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
-use crate::sql_rules::corrupt;
+use crate::error::{map_diesel, settle, with_conn, Tx};
+use crate::sql_rules::{corrupt, lock_project};
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -85,36 +85,6 @@ impl TryFrom<EntryRow> for ManualSponsorEntry {
 struct IdRow {
     #[diesel(sql_type = BigInt)]
     id: i64,
-}
-
-enum Tx {
-    Refused(RepoError),
-    Db(diesel::result::Error),
-}
-
-impl From<diesel::result::Error> for Tx {
-    fn from(error: diesel::result::Error) -> Self {
-        Self::Db(error)
-    }
-}
-
-fn settle<T>(result: Result<T, Tx>) -> Result<T, RepoError> {
-    result.map_err(|e| match e {
-        Tx::Refused(error) => error,
-        Tx::Db(error) => map_diesel(error),
-    })
-}
-
-/// Locks the project's row for the transaction (`NotFound` when there is none).
-fn lock_project(conn: &mut PgConnection, id: ProjectId, now: DateTime<Utc>) -> Result<(), Tx> {
-    let touched = sql_query("UPDATE projects SET updated_at = $2 WHERE id = $1")
-        .bind::<BigInt, _>(id.get())
-        .bind::<Timestamptz, _>(now)
-        .execute(conn)?;
-    if touched == 0 {
-        return Err(Tx::Refused(RepoError::NotFound));
-    }
-    Ok(())
 }
 
 fn read(conn: &mut PgConnection, id: ProjectId) -> Result<ManualSponsorList, RepoError> {

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use diesel::sql_query;
-use diesel::sql_types::{Array, BigInt, Nullable, Text, Timestamptz};
+use diesel::sql_types::{Array, BigInt, Nullable, Text};
 use diesel::QueryableByName;
 use domain::ids::{ProjectId, ReturnId};
 use domain::project_content::{ContentTexts, FaqEntry, OwnerLink, MAX_SLIDER_IMAGES};
@@ -17,7 +17,8 @@ use ports::admin::content::{
 };
 use ports::RepoError;
 
-use crate::error::{map_diesel, with_conn};
+use crate::error::{map_diesel, settle, with_conn, Tx};
+use crate::sql_rules::lock_project;
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -134,36 +135,6 @@ fn read(conn: &mut PgConnection, id: ProjectId) -> Result<ProjectContent, diesel
             .into_iter()
             .map(|r| ReturnImage { id: ReturnId(r.id), title: r.title, image_url: r.image_src })
             .collect(),
-    })
-}
-
-/// Locks the project's row for the transaction (`NotFound` when there is none).
-fn lock_project(conn: &mut PgConnection, id: ProjectId, now: DateTime<Utc>) -> Result<(), Tx> {
-    let touched = sql_query("UPDATE projects SET updated_at = $2 WHERE id = $1")
-        .bind::<BigInt, _>(id.get())
-        .bind::<Timestamptz, _>(now)
-        .execute(conn)?;
-    if touched == 0 {
-        return Err(Tx::Refused(RepoError::NotFound));
-    }
-    Ok(())
-}
-
-enum Tx {
-    Refused(RepoError),
-    Db(diesel::result::Error),
-}
-
-impl From<diesel::result::Error> for Tx {
-    fn from(error: diesel::result::Error) -> Self {
-        Self::Db(error)
-    }
-}
-
-fn settle<T>(result: Result<T, Tx>) -> Result<T, RepoError> {
-    result.map_err(|e| match e {
-        Tx::Refused(error) => error,
-        Tx::Db(error) => map_diesel(error),
     })
 }
 

@@ -8,7 +8,8 @@
 use std::fmt::Write as _;
 use std::sync::LazyLock;
 
-use diesel::sql_types::BigInt;
+use chrono::{DateTime, Utc};
+use diesel::sql_types::{BigInt, Timestamptz};
 use diesel::{sql_query, PgConnection, RunQueryDsl};
 use domain::ids::{NotAnId, ProjectId};
 use domain::news::NewsAudience;
@@ -16,6 +17,8 @@ use domain::payment::{PayType, SaleStatus};
 use domain::refund::RefundFlag;
 use ports::payments::gateway::SubscriptionState;
 use ports::RepoError;
+
+use crate::error::Tx;
 
 /// A value read from the database that the domain cannot accept. Names the
 /// column so the log says where the bad data sits.
@@ -184,6 +187,18 @@ pub(crate) fn require_project(conn: &mut PgConnection, id: ProjectId) -> Result<
     } else {
         Err(RepoError::NotFound)
     }
+}
+
+/// Locks the project's row for the transaction (`NotFound` when there is none).
+pub(crate) fn lock_project(conn: &mut PgConnection, id: ProjectId, now: DateTime<Utc>) -> Result<(), Tx> {
+    let touched = sql_query("UPDATE projects SET updated_at = $2 WHERE id = $1")
+        .bind::<BigInt, _>(id.get())
+        .bind::<Timestamptz, _>(now)
+        .execute(conn)?;
+    if touched == 0 {
+        return Err(Tx::Refused(RepoError::NotFound));
+    }
+    Ok(())
 }
 
 /// `expr` trimmed exactly as `str::trim` trims.
