@@ -2,16 +2,17 @@ DROP TRIGGER sales_state_bumps_catalog_version ON sales;
 DROP TRIGGER sales_insert_or_delete_bumps_catalog_version ON sales;
 DROP TRIGGER returns_words_bump_catalog_version ON returns;
 DROP TRIGGER returns_bump_catalog_version ON returns;
-DROP TRIGGER categories_bump_catalog_version ON categories;
-DROP TRIGGER areas_bump_catalog_version ON areas;
-DROP TRIGGER project_slug_redirects_bump_catalog_version ON project_slug_redirects;
-DROP TRIGGER project_closings_bump_catalog_version ON project_closings;
-DROP TRIGGER project_faqs_bump_catalog_version ON project_faqs;
-DROP TRIGGER project_owner_links_bump_catalog_version ON project_owner_links;
-DROP TRIGGER project_owners_bump_catalog_version ON project_owners;
-DROP TRIGGER project_slider_images_bump_catalog_version ON project_slider_images;
-DROP TRIGGER project_publications_bump_catalog_version ON project_publications;
-DROP TRIGGER projects_bump_catalog_version ON projects;
+DO $$
+DECLARE
+    t TEXT;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['projects', 'project_publications', 'project_slider_images', 'project_owners',
+                             'project_owner_links', 'project_faqs', 'project_closings', 'project_slug_redirects',
+                             'areas', 'categories'] LOOP
+        EXECUTE format('DROP TRIGGER %I ON %I', t || '_bump_catalog_version', t);
+    END LOOP;
+END
+$$;
 DROP FUNCTION bump_catalog_version_for_closed_project_sale();
 DROP FUNCTION bump_catalog_version();
 DROP FUNCTION bump_catalog_version_now();

@@ -46,27 +46,20 @@ BEGIN
 END
 $$;
 
--- Every table the index reads.
-CREATE CONSTRAINT TRIGGER projects_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON projects
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_publications_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_publications
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_slider_images_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_slider_images
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_owners_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_owners
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_owner_links_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_owner_links
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_faqs_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_faqs
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_closings_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_closings
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER project_slug_redirects_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON project_slug_redirects
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER areas_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON areas
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
-CREATE CONSTRAINT TRIGGER categories_bump_catalog_version AFTER INSERT OR UPDATE OR DELETE ON categories
-    DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version();
+-- Every table the index reads, whole.
+DO $$
+DECLARE
+    t TEXT;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['projects', 'project_publications', 'project_slider_images', 'project_owners',
+                             'project_owner_links', 'project_faqs', 'project_closings', 'project_slug_redirects',
+                             'areas', 'categories'] LOOP
+        EXECUTE format('CREATE CONSTRAINT TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I '
+                       'DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalog_version()',
+                       t || '_bump_catalog_version', t);
+    END LOOP;
+END
+$$;
 -- Returns: only the words keyword search reads and what decides whether a visitor sees them. A sale
 -- changes `lots_taken`, which the index does not hold, so buying never bumps it.
 CREATE CONSTRAINT TRIGGER returns_bump_catalog_version AFTER INSERT OR DELETE ON returns
