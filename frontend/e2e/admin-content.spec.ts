@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login } from './accounts';
+import { ADMIN, DEMO_PASSWORD, PUBLIC_POLL, publishedProject } from './admin';
 
 /**
  * An operator fills a project page around its campaign: main and slider images (with alternative text) through the
@@ -9,68 +10,24 @@ import { login } from './accounts';
  * image is refused with its message. Each run makes its own project (a unique slug), so the demo stays as it is.
  */
 
-const ADMIN = 'demo-admin@example.jp';
-const DEMO_PASSWORD = 'demo-password-1';
 const FIXTURES = path.join(__dirname, 'fixtures');
 
-/** The public pages read a catalogue cache: a change shows within a second, so checks reload and poll. */
-const PUBLIC_POLL = { timeout: 15_000, intervals: [300, 500, 1_000] };
-
-const tokyoDay = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
-
-/** A published project with one return, made through the admin API: this spec is about the content screen. */
-const publishedProject = async (request: APIRequestContext): Promise<{ id: number; slug: string }> => {
-  const login = await request.post('/v1/user/login', { data: { email: ADMIN, password: DEMO_PASSWORD } });
-  expect(login.ok()).toBeTruthy();
-  const { token } = (await login.json()) as { token: string };
-  const headers = { Authorization: `Bearer ${token}` };
-  const slug = `content-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  const created = await request.post('/v1/admin/projects', {
-    headers,
-    data: {
-      slug,
-      title: '高崎だるま市の夜店を灯す',
-      lead: '夜店の灯りを絶やさない。',
-      story: '<p>毎年の夜店を続けるための資金を募ります。</p>',
-      goal: 200_000,
-      periodEnd: tokyoDay(40),
-      fundingModel: 'all_in',
-      taxHandling: 'inclusive',
-      acceptsCard: true,
-      acceptsBankTransfer: false,
-    },
+/** This spec's project: one return, published, made through the admin API. */
+const project = (request: APIRequestContext) =>
+  publishedProject(request, {
+    slugPrefix: 'content',
+    title: '高崎だるま市の夜店を灯す',
+    lead: '夜店の灯りを絶やさない。',
+    story: '<p>毎年の夜店を続けるための資金を募ります。</p>',
+    goal: 200_000,
+    ret: { title: '提灯に名入れ', description: '夜店の提灯にお名前を入れます（発送はありません）。', price: 3000 },
   });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const { id } = (await created.json()) as { id: number };
-  const withReturn = await request.post(`/v1/admin/projects/${id}/returns`, {
-    headers,
-    data: {
-      title: '提灯に名入れ',
-      description: '夜店の提灯にお名前を入れます（発送はありません）。',
-      price: 3000,
-      returnType: 0,
-      stockLimit: null,
-      lotFixed: false,
-      addressRequired: false,
-      addressLabel: null,
-      disabled: false,
-      disabledComment: null,
-      hidden: false,
-      deliveryMonth: null,
-    },
-  });
-  expect(withReturn.ok(), await withReturn.text()).toBeTruthy();
-  const published = await request.post(`/v1/admin/projects/${id}/publish`, { headers, data: { publishAt: null } });
-  expect(published.ok(), await published.text()).toBeTruthy();
-  return { id, slug };
-};
 
 test('an operator uploads images, writes the owner and an FAQ entry, and the public page shows them', async ({
   page,
   request,
 }) => {
-  const { id, slug } = await publishedProject(request);
+  const { id, slug } = await project(request);
   await login(page, ADMIN, DEMO_PASSWORD);
   await page.goto(`/admin/projects/${id}/`);
   const content = page.getByRole('region', { name: 'ページの内容（画像・実行者・よくある質問）' });

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login } from './accounts';
+import { ADMIN, DEMO_PASSWORD, PUBLIC_POLL, publishedProject } from './admin';
 
 /**
  * An operator keeps a project's manual sponsor list: switches the list on, is refused an entry without a name or
@@ -9,68 +10,24 @@ import { login } from './accounts';
  * project's public sponsor wall shows it. Each run makes its own project (a unique slug), so the demo stays as it is.
  */
 
-const ADMIN = 'demo-admin@example.jp';
-const DEMO_PASSWORD = 'demo-password-1';
 const FIXTURES = path.join(__dirname, 'fixtures');
 
-/** The public pages read a catalogue cache: a change shows within a second, so checks reload and poll. */
-const PUBLIC_POLL = { timeout: 15_000, intervals: [300, 500, 1_000] };
-
-const tokyoDay = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
-
-/** A published project with one return, made through the admin API: this spec is about the sponsor list. */
-const publishedProject = async (request: APIRequestContext): Promise<{ id: number; slug: string }> => {
-  const signIn = await request.post('/v1/user/login', { data: { email: ADMIN, password: DEMO_PASSWORD } });
-  expect(signIn.ok()).toBeTruthy();
-  const { token } = (await signIn.json()) as { token: string };
-  const headers = { Authorization: `Bearer ${token}` };
-  const slug = `sponsors-${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-  const created = await request.post('/v1/admin/projects', {
-    headers,
-    data: {
-      slug,
-      title: '沼田の城下町に灯りを',
-      lead: '城下町の夜道に行灯を並べます。',
-      story: '<p>行灯を作り、毎年の祭りで並べるための資金を募ります。</p>',
-      goal: 300_000,
-      periodEnd: tokyoDay(40),
-      fundingModel: 'all_in',
-      taxHandling: 'inclusive',
-      acceptsCard: true,
-      acceptsBankTransfer: false,
-    },
+/** This spec's project: one return, published, made through the admin API. */
+const project = (request: APIRequestContext) =>
+  publishedProject(request, {
+    slugPrefix: 'sponsors',
+    title: '沼田の城下町に灯りを',
+    lead: '城下町の夜道に行灯を並べます。',
+    story: '<p>行灯を作り、毎年の祭りで並べるための資金を募ります。</p>',
+    goal: 300_000,
+    ret: { title: '行灯に名入れ', description: '行灯の一つにお名前を書き入れます（発送はありません）。', price: 5000 },
   });
-  expect(created.ok(), await created.text()).toBeTruthy();
-  const { id } = (await created.json()) as { id: number };
-  const withReturn = await request.post(`/v1/admin/projects/${id}/returns`, {
-    headers,
-    data: {
-      title: '行灯に名入れ',
-      description: '行灯の一つにお名前を書き入れます（発送はありません）。',
-      price: 5000,
-      returnType: 0,
-      stockLimit: null,
-      lotFixed: false,
-      addressRequired: false,
-      addressLabel: null,
-      disabled: false,
-      disabledComment: null,
-      hidden: false,
-      deliveryMonth: null,
-    },
-  });
-  expect(withReturn.ok(), await withReturn.text()).toBeTruthy();
-  const published = await request.post(`/v1/admin/projects/${id}/publish`, { headers, data: { publishAt: null } });
-  expect(published.ok(), await published.text()).toBeTruthy();
-  return { id, slug };
-};
 
 test('an operator adds a course A sponsor with a logo and the public sponsor wall shows it', async ({
   page,
   request,
 }) => {
-  const { id, slug } = await publishedProject(request);
+  const { id, slug } = await project(request);
   await login(page, ADMIN, DEMO_PASSWORD);
   await page.goto(`/admin/projects/${id}/`);
   const sponsors = page.getByRole('region', { name: 'スポンサー一覧（手動の名簿）' });
