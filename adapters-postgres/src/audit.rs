@@ -9,6 +9,7 @@ use ports::admin::audit::{AdminActionEntry, AuditLog, NewAdminAction};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::IdRow;
 use crate::PgPool;
 
 /// The most entries one read returns.
@@ -23,12 +24,6 @@ impl PgAuditLog {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
     }
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName)]

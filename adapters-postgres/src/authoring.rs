@@ -19,6 +19,7 @@ use ports::catalog::PaidSum;
 use ports::RepoError;
 
 use crate::error::{map_diesel, settle, with_conn, Tx};
+use crate::rows::IdRow;
 use crate::sql_rules::{corrupt, project_exists, stored_id};
 use crate::PgPool;
 
@@ -186,12 +187,6 @@ impl ReturnRow {
             },
         })
     }
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName)]

@@ -16,6 +16,7 @@ use ports::admin::deliveries::{DeliveryOverview, DeliveryQuery, DeliveryRow, Del
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::CountRow;
 use crate::sql_rules::{corrupt, counts_toward_totals, stored_id};
 use crate::PgPool;
 
@@ -156,12 +157,6 @@ struct ReturnCountRow {
     to_deliver: i64,
     #[diesel(sql_type = BigInt)]
     shipped: i64,
-}
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
 }
 
 fn count(n: i64) -> u64 {

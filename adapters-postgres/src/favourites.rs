@@ -10,6 +10,7 @@ use ports::following::{FavouriteRepository, KeepOutcome, KeptProject};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::CountRow;
 use crate::sql_rules::stored_id;
 use crate::PgPool;
 
@@ -22,12 +23,6 @@ impl PgFavourites {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
     }
-}
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
 }
 
 #[derive(QueryableByName)]

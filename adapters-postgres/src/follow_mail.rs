@@ -14,6 +14,7 @@ use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
 use crate::mass_mail::in_transaction;
+use crate::rows::CountRow;
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -25,12 +26,6 @@ impl PgFollowMail {
     pub fn new(pool: PgPool) -> Self {
         Self { pool }
     }
-}
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
 }
 
 #[derive(QueryableByName)]

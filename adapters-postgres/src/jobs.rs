@@ -11,6 +11,7 @@ use ports::RepoError;
 use serde_json::Value;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::IdRow;
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -55,12 +56,6 @@ struct ClaimedRow {
     attempts: i32,
     #[diesel(sql_type = Integer)]
     max_attempts: i32,
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 /// Queues a mail ([`ports::mailer::queued_payload`]) on `conn`, inside the

@@ -27,6 +27,7 @@ mod project_content;
 mod project_settings;
 mod rate_limit;
 mod refunds;
+mod rows;
 mod sale_receipts;
 mod schema;
 mod sql_rules;

@@ -17,6 +17,7 @@ use ports::admin::sponsors::{LogoChange, ManualSponsorEntry, ManualSponsorList, 
 use ports::RepoError;
 
 use crate::error::{map_diesel, settle, with_conn, Tx};
+use crate::rows::IdRow;
 use crate::sql_rules::{corrupt, lock_project};
 use crate::PgPool;
 
@@ -79,12 +80,6 @@ impl TryFrom<EntryRow> for ManualSponsorEntry {
             position: row.position,
         })
     }
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 fn read(conn: &mut PgConnection, id: ProjectId) -> Result<ManualSponsorList, RepoError> {

@@ -17,6 +17,7 @@ use ports::admin::mass_mail::{
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::{CountRow, IdRow};
 use crate::sql_rules::counts_toward_totals;
 use crate::PgPool;
 
@@ -49,18 +50,6 @@ fn segment_project(segment: MailSegment) -> Option<i64> {
         MailSegment::AllMembers => None,
         MailSegment::ProjectSupporters(project) | MailSegment::ProjectNews(project) => Some(project.get()),
     }
-}
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName)]

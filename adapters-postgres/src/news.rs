@@ -17,6 +17,7 @@ use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
 use crate::mass_mail::in_transaction;
+use crate::rows::IdRow;
 use crate::sql_rules::{corrupt, counts_toward_totals, require_project};
 use crate::PgPool;
 
@@ -112,12 +113,6 @@ struct ProjectRow {
     slug: String,
     #[diesel(sql_type = Array<BigInt>)]
     returns: Vec<i64>,
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName)]

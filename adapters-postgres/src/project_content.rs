@@ -18,6 +18,7 @@ use ports::admin::content::{
 use ports::RepoError;
 
 use crate::error::{map_diesel, settle, with_conn, Tx};
+use crate::rows::IdRow;
 use crate::sql_rules::lock_project;
 use crate::PgPool;
 
@@ -82,12 +83,6 @@ struct ReturnRow {
     title: String,
     #[diesel(sql_type = Nullable<Text>)]
     image_src: Option<String>,
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 fn read(conn: &mut PgConnection, id: ProjectId) -> Result<ProjectContent, diesel::result::Error> {

@@ -23,6 +23,7 @@ use ports::payments::gateway::{PaymentId, RefundId};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::{CountRow, IdRow};
 use crate::{sql_rules, PgPool};
 
 #[derive(Clone)]
@@ -195,18 +196,6 @@ struct LockedSale {
     total: i64,
     #[diesel(sql_type = BigInt)]
     refunded_amount: i64,
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-}
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
 }
 
 #[derive(QueryableByName)]

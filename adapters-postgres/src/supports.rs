@@ -15,6 +15,7 @@ use ports::following::{NewsHeadline, SupportedPage, SupportedRecord, SupportedSa
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::rows::CountRow;
 use crate::sql_rules::{counts_toward_totals, news_admits, news_published, paid, sale_status_from_db, stored_id};
 use crate::PgPool;
 
@@ -78,12 +79,6 @@ static SALES: LazyLock<String> = LazyLock::new(|| {
         paid("s.status")
     )
 });
-
-#[derive(QueryableByName)]
-struct CountRow {
-    #[diesel(sql_type = BigInt)]
-    n: i64,
-}
 
 #[derive(QueryableByName)]
 struct ProjectRow {

@@ -26,6 +26,7 @@ use ports::RepoError;
 use super::sale_query::{provider_id, sale_by_id, sale_by_key, SaleRow, SALE_BY_PAYMENT};
 use super::PgSupportLedger;
 use crate::error::{map_diesel, run_blocking, with_conn};
+use crate::rows::IdRow;
 use crate::sql_rules::{
     corrupt, fee_schedule_from_db, sale_status_from_db, sale_status_to_db, stored_id, transfer_awaited, waits_for_money,
 };
@@ -193,12 +194,6 @@ impl CheckoutRow {
 }
 
 // ---------------------------------------------------------------- place ----
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
-}
 
 #[derive(QueryableByName)]
 struct StockRow {

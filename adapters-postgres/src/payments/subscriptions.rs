@@ -24,6 +24,7 @@ use ports::payments::ledger::SubscriptionStore;
 
 use super::PgSupportLedger;
 use crate::error::{map_diesel, with_conn};
+use crate::rows::IdRow;
 use crate::sql_rules::{corrupt, paid, sale_status_to_db, settled, stored_id, subscription_running};
 
 #[derive(QueryableByName)]
@@ -181,12 +182,6 @@ fn of_ended_projects(
             .load(conn)
             .map_err(map_diesel)?,
     )
-}
-
-#[derive(QueryableByName)]
-struct IdRow {
-    #[diesel(sql_type = BigInt)]
-    id: i64,
 }
 
 #[derive(QueryableByName)]
