@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Modal } from '@/components/Modal';
 import { Notice } from '@/components/form/Notice';
@@ -71,69 +71,49 @@ function Result({ flow, result, onRefresh }: { flow: FlowContext; result: Suppor
     </Link>
   );
 
+  /** An accepted support: its notice, what to do next, what was backed, and the ways on. */
+  const accepted = (notice: string, next: ReactNode) => (
+    <>
+      <Notice tone="success">
+        <p>{notice}</p>
+      </Notice>
+      {next}
+      <Backed result={result} />
+      <div className="form__actions">
+        {projectLink}
+        {accountLink}
+      </div>
+    </>
+  );
+
   // A monthly return's sale started a monthly support. The status call (after a reload, or after 3-D Secure)
   // does not name the subscription, so the return says it as well.
   const monthly = result.subscriptionId != null || isMonthlyReturn(flow.ret);
   if (sale.status === 'succeeded' && monthly) {
-    return (
-      <>
-        <Notice tone="success">
-          <p>{PAYMENT_MESSAGES.subscriptionRegistered}</p>
-        </Notice>
-        <p>毎月のご支援ありがとうございます。初回分のお支払いが完了しました。次回からは毎月同じカードでお支払いいただきます。停止はマイページの「毎月のご支援」から行えます。</p>
-        <Backed result={result} />
-        <div className="form__actions">
-          {projectLink}
-          {accountLink}
-        </div>
-      </>
+    return accepted(
+      PAYMENT_MESSAGES.subscriptionRegistered,
+      <p>毎月のご支援ありがとうございます。初回分のお支払いが完了しました。次回からは毎月同じカードでお支払いいただきます。停止はマイページの「毎月のご支援」から行えます。</p>,
     );
   }
   if (sale.status === 'succeeded') {
-    return (
-      <>
-        <Notice tone="success">
-          <p>ご支援ありがとうございました。</p>
-        </Notice>
-        <p>ご支援の内容をメールでお送りしました。</p>
-        <Backed result={result} />
-        <div className="form__actions">
-          {projectLink}
-          {accountLink}
-        </div>
-      </>
-    );
+    return accepted('ご支援ありがとうございました。', <p>ご支援の内容をメールでお送りしました。</p>);
   }
   if (sale.status === 'awaiting_bank_transfer' && bankTransfer) {
-    return (
+    return accepted(
+      'お申し込みを受け付けました。以下の口座へお振り込みください。',
       <>
-        <Notice tone="success">
-          <p>お申し込みを受け付けました。以下の口座へお振り込みください。</p>
-        </Notice>
         <BankTransferDetails bank={bankTransfer} />
         <p>お振込先は、ご登録のメールアドレスにもお送りしました。ご入金の確認をもってご支援の完了となります。</p>
-        <Backed result={result} />
-        <div className="form__actions">
-          {projectLink}
-          {accountLink}
-        </div>
-      </>
+      </>,
     );
   }
   if (sale.status === 'requires_action' && konbini) {
-    return (
+    return accepted(
+      'お申し込みを受け付けました。以下の方法でコンビニエンスストアでお支払いください。',
       <>
-        <Notice tone="success">
-          <p>お申し込みを受け付けました。以下の方法でコンビニエンスストアでお支払いください。</p>
-        </Notice>
         <KonbiniVoucherDetails voucher={konbini} amount={sale.total} />
         <p>お支払い方法は、ご登録のメールアドレスにもお送りしました。お支払いの確認をもってご支援の完了となります。</p>
-        <Backed result={result} />
-        <div className="form__actions">
-          {projectLink}
-          {accountLink}
-        </div>
-      </>
+      </>,
     );
   }
   if (sale.status === 'pending' || sale.status === 'processing' || sale.status === 'requires_action') {
