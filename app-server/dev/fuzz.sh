@@ -8,7 +8,8 @@
 #   bash app-server/dev/fuzz.sh            the full run (FUZZ_MAX_EXAMPLES per operation and phase, default 100)
 #   bash app-server/dev/fuzz.sh --short    a bounded run for `make test` (a few hundred requests, well under 2 min)
 #
-# Knobs: FUZZ_PORT (18095), FUZZ_MAX_EXAMPLES, FUZZ_SEED (random; fixed for --short), FUZZ_WORKERS (2).
+# Knobs: FUZZ_PORT (18095), FUZZ_MAX_EXAMPLES, FUZZ_SEED (random; fixed for --short), FUZZ_WORKERS (2),
+# FUZZ_PATHS (a regular expression: only the operations whose path matches, e.g. a change's endpoints).
 # FUZZ_SERVICES=reuse: the caller (test.sh) has the local services up and .data/services.env sourced.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -89,7 +90,8 @@ run_schemathesis() {
         --checks not_a_server_error,response_schema_conformance \
         --phases "$PHASES" --max-examples "$EXAMPLES" --seed "$SEED" --workers "${FUZZ_WORKERS:-2}" \
         --request-timeout 10 --no-shrink --suppress-health-check all --warnings off \
-        --report ndjson --report-ndjson-path "$OUT/$name.ndjson" "$@" >"$OUT/$name.txt" 2>&1)
+        --report ndjson --report-ndjson-path "$OUT/$name.ndjson" \
+        ${FUZZ_PATHS:+--include-path-regex "$FUZZ_PATHS"} "$@" >"$OUT/$name.txt" 2>&1)
     return 0
 }
 started=$SECONDS
