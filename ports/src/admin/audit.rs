@@ -208,20 +208,6 @@ pub trait AuditLog: Send + Sync {
     async fn recent(&self, limit: u32) -> Result<Vec<AdminActionEntry>, RepoError>;
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_kind_reads_back_from_its_stored_code() {
-        for &kind in AdminActionKind::ALL {
-            assert_eq!(AdminActionKind::from_code(kind.code()), Some(kind));
-            assert!(kind.code().bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", kind.code());
-        }
-        assert_eq!(AdminActionKind::from_code("dropped_tables"), None);
-    }
-}
-
 /// The longest text a logged value keeps before it is shortened with '…':
 /// the log's detail is bounded (4,096 characters of JSON).
 const LOGGED_CHARS: usize = 60;
@@ -256,4 +242,18 @@ pub fn changes(before: Option<&[(&str, Value)]>, after: &[(&str, Value)]) -> Val
         return json!({ "fields": changed.keys().collect::<Vec<_>>() });
     }
     Value::Object(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_reads_back_from_its_stored_code() {
+        for &kind in AdminActionKind::ALL {
+            assert_eq!(AdminActionKind::from_code(kind.code()), Some(kind));
+            assert!(kind.code().bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", kind.code());
+        }
+        assert_eq!(AdminActionKind::from_code("dropped_tables"), None);
+    }
 }
