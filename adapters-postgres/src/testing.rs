@@ -49,3 +49,13 @@ impl Drop for TestDatabase {
         }
     }
 }
+
+/// Runs one statement of a test's fixture on the database at `url`; a failure fails the test with the statement.
+pub fn exec(url: &str, sql: &str) {
+    let done = PgConnection::establish(url)
+        .map_err(anyhow::Error::from)
+        .and_then(|mut conn| sql_query(sql).execute(&mut conn).map_err(anyhow::Error::from));
+    if let Err(e) = done {
+        panic!("{e}: {sql}");
+    }
+}

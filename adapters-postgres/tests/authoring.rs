@@ -1,10 +1,9 @@
 //! The authoring repository against PostgreSQL: new projects are drafts,
 //! guarded writes refuse what changed under them, returns keep their order.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::{PgCatalogRepository, PgProjectAuthoring};
 use chrono::{NaiveDate, TimeZone, Utc};
-use diesel::{sql_query, Connection, PgConnection, RunQueryDsl};
 use domain::authoring::{ProjectTerms, ReturnTerms, TaxHandling};
 use domain::ids::ReturnId;
 use domain::money::Yen;
@@ -53,11 +52,6 @@ fn a_return(title: &str) -> ReturnTerms {
         hidden: false,
         delivery_month: NaiveDate::from_ymd_opt(2027, 12, 1),
     }
-}
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    sql_query(sql).execute(&mut conn).unwrap_or_else(|e| panic!("{e}: {sql}"));
 }
 
 #[tokio::test]

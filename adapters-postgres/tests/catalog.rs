@@ -1,8 +1,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::PgCatalogRepository;
 use chrono::Utc;
-use diesel::{Connection, PgConnection, RunQueryDsl};
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
@@ -11,11 +10,6 @@ use domain::sponsor::{sponsor_wall, SponsorTier, ANONYMOUS_NAME};
 use ports::accounts::UserId;
 use ports::catalog::{CatalogRepository, PaidSum};
 use ports::RepoError;
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    diesel::sql_query(sql).execute(&mut conn).unwrap();
-}
 
 /// Users 1-4, projects 1-2, returns: 1 (individual), 2 (company), 3 (hidden), 4 (restricted to b@), 5 (project 2).
 fn fixtures(url: &str) {

@@ -1,7 +1,7 @@
 //! Mail about kept projects on PostgreSQL: the opt-in, the candidates of the end notice (opted in, not opted
 //! out, public, ending in the window) and the notice queued once with its mail job.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::PgFollowMail;
 use chrono::{NaiveDate, TimeZone, Utc};
 use diesel::{sql_query, Connection, PgConnection, QueryableByName, RunQueryDsl};
@@ -17,11 +17,6 @@ fn now() -> chrono::DateTime<Utc> {
 
 fn day(d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2027, 3, d).unwrap()
-}
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    sql_query(sql).execute(&mut conn).unwrap_or_else(|e| panic!("{e}: {sql}"));
 }
 
 #[derive(QueryableByName)]

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use std::sync::Arc;
 
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::PgSupportLedger;
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
@@ -36,11 +36,6 @@ const OF_CARD_ONLY: ReturnId = ReturnId(3);
 const MEMBER: UserId = UserId(1);
 const OTHER: UserId = UserId(2);
 const GUEST: UserId = UserId(3);
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    diesel::sql_query(sql).execute(&mut conn).unwrap();
-}
 
 fn setup() -> (TestDatabase, Arc<Ledger>) {
     let (db, pool) = TestDatabase::create().unwrap();

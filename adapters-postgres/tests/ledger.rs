@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 use std::sync::Arc;
 
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::PgSupportLedger;
 use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 use diesel::{Connection, PgConnection, RunQueryDsl};
@@ -35,11 +35,6 @@ impl Clock for FixedClock {
 }
 
 type Ledger = PgSupportLedger<FixedClock>;
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    diesel::sql_query(sql).execute(&mut conn).unwrap();
-}
 
 fn number(url: &str, sql: &str) -> i64 {
     #[derive(diesel::QueryableByName)]

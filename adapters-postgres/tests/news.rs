@@ -2,7 +2,7 @@
 //! a supporters-only item knows whom it admits, and its mail is queued once,
 //! to the supporters it admits who did not opt out.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
-use adapters_postgres::testing::TestDatabase;
+use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::{PgCatalogRepository, PgProjectAuthoring, PgProjectNews};
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 use diesel::{sql_query, Connection, PgConnection, QueryableByName, RunQueryDsl};
@@ -21,11 +21,6 @@ const ADMIN: UserId = UserId(1);
 
 fn now() -> chrono::DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 12, 1, 3, 0, 0).unwrap()
-}
-
-fn exec(url: &str, sql: &str) {
-    let mut conn = PgConnection::establish(url).unwrap();
-    sql_query(sql).execute(&mut conn).unwrap_or_else(|e| panic!("{e}: {sql}"));
 }
 
 #[derive(QueryableByName)]
