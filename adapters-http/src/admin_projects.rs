@@ -243,7 +243,15 @@ pub(crate) struct AdminReturnDto {
     /// `YYYY-MM`.
     #[schema(required = true)]
     delivery_month: Option<String>,
-    /// Someone holds or bought it: price and type are locked and it cannot be deleted.
+    /// Charged every month (a monthly support) instead of once.
+    monthly: bool,
+    /// The course it belongs to (shown as コース{course}).
+    #[schema(required = true)]
+    course: Option<String>,
+    /// Offered to this one address only; null: to everyone.
+    #[schema(required = true)]
+    only_for: Option<String>,
+    /// Someone holds or bought it: price, type and `monthly` are locked and it cannot be deleted.
     backed: bool,
 }
 
@@ -267,6 +275,9 @@ impl From<&AuthoredReturn> for AdminReturnDto {
             disabled_comment: t.disabled_comment.clone(),
             hidden: t.hidden,
             delivery_month: t.delivery_month.map(|d| d.format("%Y-%m").to_string()),
+            monthly: t.monthly,
+            course: t.course.clone(),
+            only_for: t.only_for.clone(),
             backed: r.lots_taken > 0,
         }
     }
@@ -452,6 +463,17 @@ pub(crate) struct ReturnInput {
     /// `YYYY-MM`.
     #[schema(pattern = r"^\d{4}-\d{2}$")]
     delivery_month: Option<String>,
+    /// Charged every month instead of once (then unlimited and at least 1 yen); left out: once.
+    #[serde(default)]
+    monthly: bool,
+    /// Blank or left out: none.
+    #[serde(default)]
+    #[schema(max_length = 20)]
+    course: Option<String>,
+    /// Offer it to this one address only; blank or left out: to everyone.
+    #[serde(default)]
+    #[schema(max_length = 254)]
+    only_for: Option<String>,
 }
 
 const MSG_RETURN_TYPE: &str = "リターンの種類を選んでください。";
@@ -483,6 +505,9 @@ impl ReturnInput {
             disabled_comment: self.disabled_comment,
             hidden: self.hidden,
             delivery_month,
+            monthly: self.monthly,
+            course: self.course,
+            only_for: self.only_for,
         })
     }
 }

@@ -154,12 +154,19 @@ struct ReturnRow {
     flag: i16,
     #[diesel(sql_type = Nullable<Date>)]
     delivery_month: Option<NaiveDate>,
+    #[diesel(sql_type = Bool)]
+    monthly: bool,
+    #[diesel(sql_type = Nullable<Text>)]
+    course: Option<String>,
+    #[diesel(sql_type = Nullable<Text>)]
+    show_user_email: Option<String>,
     #[diesel(sql_type = Integer)]
     lots_taken: i32,
 }
 
 const RETURNS: &str = "SELECT id, slug, position, title, description, price, return_type, stock_limit, lot_disable, \
-       address_required, address_label, disabled, disabled_comment, flag, delivery_month, lots_taken \
+       address_required, address_label, disabled, disabled_comment, flag, delivery_month, \
+       interval IS NOT NULL AS monthly, course, show_user_email, lots_taken \
      FROM returns WHERE project_id = $1 ORDER BY position, id";
 
 impl ReturnRow {
@@ -184,6 +191,9 @@ impl ReturnRow {
                 disabled_comment: self.disabled_comment,
                 hidden: self.flag >= HIDDEN_FLAG,
                 delivery_month: self.delivery_month,
+                monthly: self.monthly,
+                course: self.course,
+                only_for: self.show_user_email,
             },
         })
     }
@@ -289,6 +299,9 @@ macro_rules! bind_return {
             .bind::<Nullable<Text>, _>($terms.disabled_comment.clone())
             .bind::<Bool, _>($terms.hidden)
             .bind::<Nullable<Date>, _>($terms.delivery_month)
+            .bind::<Bool, _>($terms.monthly)
+            .bind::<Nullable<Text>, _>($terms.course.clone())
+            .bind::<Nullable<Text>, _>($terms.only_for.clone())
     }};
 }
 
@@ -511,9 +524,10 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
                 sql_query(
                     "INSERT INTO returns (project_id, slug, title, description, price, return_type, stock_limit, \
                        lot_disable, address_required, address_label, disabled, disabled_comment, flag, \
-                       delivery_month, position, created_at, updated_at) \
+                       delivery_month, interval, course, show_user_email, position, created_at, updated_at) \
                      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, CASE WHEN $13 THEN 900 ELSE 0 END, \
-                       $14, coalesce((SELECT max(position) FROM returns WHERE project_id = $1), 0) + 1, $15, $15 \
+                       $14, CASE WHEN $15 THEN 'month' END, $16, $17, \
+                       coalesce((SELECT max(position) FROM returns WHERE project_id = $1), 0) + 1, $18, $18 \
                      FROM projects WHERE id = $1 RETURNING id"
                 )
                 .bind::<BigInt, _>(project.get())
@@ -536,19 +550,22 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
         next: &ReturnTerms,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError> {
-        let (price, kind) = (current.price.0, i16::try_from(current.return_type.code()).unwrap_or(0));
+        let (price, kind, monthly) =
+            (current.price.0, i16::try_from(current.return_type.code()).unwrap_or(0), current.monthly);
         let next = next.clone();
         with_conn(&self.pool, move |conn| {
-            // A backed return keeps the price and type it was checked with; the hidden flag keeps other codes.
+            // A backed return keeps the price, type and interval it was checked with; the hidden flag keeps
+            // other codes.
             let written = bind_return!(
                 sql_query(
                     "UPDATE returns SET title = $3, description = $4, price = $5, return_type = $6, stock_limit = $7, \
                        lot_disable = $8, address_required = $9, address_label = $10, disabled = $11, \
                        disabled_comment = $12, \
                        flag = CASE WHEN $13 THEN greatest(flag, 900) WHEN flag >= 900 THEN 0 ELSE flag END, \
-                       delivery_month = $14, updated_at = $15 \
+                       delivery_month = $14, interval = CASE WHEN $15 THEN 'month' END, course = $16, \
+                       show_user_email = $17, updated_at = $18 \
                      WHERE project_id = $1 AND id = $2 \
-                       AND (lots_taken = 0 OR (price = $16 AND return_type = $17))"
+                       AND (lots_taken = 0 OR (price = $19 AND return_type = $20 AND (interval IS NOT NULL) = $21))"
                 )
                 .bind::<BigInt, _>(project.get())
                 .bind::<BigInt, _>(ret.get()),
@@ -557,6 +574,7 @@ impl ProjectAuthoringRepository for PgProjectAuthoring {
             .bind::<Timestamptz, _>(now)
             .bind::<BigInt, _>(price)
             .bind::<Int2, _>(kind)
+            .bind::<Bool, _>(monthly)
             .execute(conn)
             .map_err(map_diesel)?;
             if written == 1 {

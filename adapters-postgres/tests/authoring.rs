@@ -4,6 +4,7 @@
 use adapters_postgres::testing::{exec, TestDatabase};
 use adapters_postgres::{PgCatalogRepository, PgProjectAuthoring};
 use chrono::{NaiveDate, TimeZone, Utc};
+use diesel::{Connection, RunQueryDsl};
 use domain::authoring::{ProjectTerms, ReturnTerms, TaxHandling};
 use domain::ids::ReturnId;
 use domain::money::Yen;
@@ -51,6 +52,9 @@ fn a_return(title: &str) -> ReturnTerms {
         disabled_comment: None,
         hidden: false,
         delivery_month: NaiveDate::from_ymd_opt(2027, 12, 1),
+        monthly: false,
+        course: None,
+        only_for: None,
     }
 }
 
@@ -148,6 +152,55 @@ async fn returns_are_added_in_order_reordered_and_a_backed_one_keeps_price_and_l
     assert!(matches!(repo.delete_return(id, ReturnId(9999)).await, Err(RepoError::NotFound)));
     let left = repo.project(id).await.unwrap().returns;
     assert_eq!((left.len(), left[0].terms.disabled), (1, true));
+}
+
+#[tokio::test]
+async fn a_monthly_return_in_a_course_for_one_address_round_trips_and_stays_monthly_once_backed() {
+    let (db, pool) = TestDatabase::create().unwrap();
+    let repo = PgProjectAuthoring::new(pool);
+    let id = repo.create(&terms("numata-monthly"), now()).await.unwrap();
+    let monthly = ReturnTerms {
+        monthly: true,
+        stock_limit: None,
+        course: Some("A".into()),
+        only_for: Some("vip@example.jp".into()),
+        ..a_return("毎月のりんご")
+    };
+    let ret = repo.add_return(id, &monthly, now()).await.unwrap();
+    assert_eq!(repo.project(id).await.unwrap().returns[0].terms, monthly);
+    let interval = |db_url: &str| {
+        let mut conn = diesel::PgConnection::establish(db_url).unwrap();
+        diesel::sql_query(format!("SELECT coalesce(interval, 'once') AS code FROM returns WHERE id = {}", ret.get()))
+            .get_result::<Code>(&mut conn)
+            .unwrap()
+            .code
+    };
+    assert_eq!(interval(&db.url), "month");
+
+    exec(&db.url, "INSERT INTO users (id, email, status, password_hash) VALUES (50, 'a@example.jp', 'member', 'x')");
+    exec(
+        &db.url,
+        &format!(
+            "INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
+               tax_rate_percent, payment_type, status, idempotency_key) \
+             VALUES ({}, {}, 50, 5000, 1, 5000, 500, 5500, 'exclusive', 10, 1, 'pending', 'key-000002')",
+            id.get(),
+            ret.get()
+        ),
+    );
+    // Checked as a one-off while it is stored monthly and backed: nothing changes.
+    let once = ReturnTerms { monthly: false, ..monthly.clone() };
+    assert!(matches!(repo.update_return(id, ret, &once, &once, now()).await, Err(RepoError::Conflict(_))));
+    assert_eq!(interval(&db.url), "month");
+    let for_everyone = ReturnTerms { course: None, only_for: None, ..monthly.clone() };
+    repo.update_return(id, ret, &monthly, &for_everyone, now()).await.unwrap();
+    assert_eq!(repo.project(id).await.unwrap().returns[0].terms, for_everyone);
+}
+
+#[derive(diesel::QueryableByName)]
+struct Code {
+    #[diesel(sql_type = diesel::sql_types::Text)]
+    code: String,
 }
 
 #[tokio::test]

@@ -77,6 +77,9 @@ async fn setup(url: &str, pool: adapters_postgres::PgPool) -> (ProjectId, Return
         disabled_comment: None,
         hidden: false,
         delivery_month: None,
+        monthly: false,
+        course: None,
+        only_for: None,
     };
     let a = authoring.add_return(project, &ret("A"), now()).await.unwrap();
     let b = authoring.add_return(project, &ret("B"), now()).await.unwrap();

@@ -53,6 +53,9 @@ async fn project(pool: &adapters_postgres::PgPool) -> (ProjectId, ReturnId) {
         disabled_comment: None,
         hidden: false,
         delivery_month: None,
+        monthly: false,
+        course: None,
+        only_for: None,
     };
     let ret = authoring.add_return(id, &ret, now()).await.unwrap();
     (id, ret)

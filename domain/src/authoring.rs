@@ -32,6 +32,8 @@ pub const RETURN_TITLE: TextRule = TextRule::new("title", "リターン名", 100
 pub const RETURN_DESCRIPTION: TextRule = TextRule::new("description", "リターンの内容", 2000).required().multiline();
 pub const ADDRESS_LABEL: TextRule = TextRule::new("addressLabel", "住所欄の見出し", 50).required();
 pub const DISABLED_COMMENT: TextRule = TextRule::new("disabledComment", "停止中の表示文", 100);
+/// The course a return belongs to (shown as コース{course}, and in the sales list).
+pub const RETURN_COURSE: TextRule = TextRule::new("course", "コース", 20);
 /// The story is sanitised HTML; this bounds what is stored.
 pub const MAX_STORY_BYTES: usize = 200_000;
 
@@ -58,6 +60,13 @@ pub const MSG_END_ONLY_LATER: &str = "公開後の終了日は延長のみでき
 pub const MSG_TOO_MANY_EXTENSIONS: &str = "終了日の延長は2回までです。";
 pub const MSG_BACKED_PRICE: &str = "支援のあるリターンの金額は変更できません。";
 pub const MSG_BACKED_TYPE: &str = "支援のあるリターンの種類は変更できません。";
+pub const MSG_BACKED_MONTHLY: &str = "支援のあるリターンの月額・一回の別は変更できません。";
+/// Shown when the one address a return is offered to is not an address.
+pub const MSG_ONLY_FOR: &str = "公開先のメールアドレスを正しい形式（254文字以内）で入力してください。";
+/// A monthly support charges the price every month: it cannot be free.
+pub const MSG_MONTHLY_FREE: &str = "月額リターンの金額は1円以上にしてください。";
+/// Each paid month takes a lot, so a monthly return has no stock (the schema's `returns_monthly_unlimited`).
+pub const MSG_MONTHLY_STOCK: &str = "月額リターンの在庫数は無制限にしてください。";
 pub const MSG_BACKED_DELETE: &str = "支援のあるリターンは削除できません。受付停止または非表示にしてください。";
 pub const MSG_ALREADY_PUBLISHED: &str = "このプロジェクトは既に公開されています。";
 pub const MSG_PUBLISH_AFTER_END: &str = "公開日時は終了日までの日時を指定してください。";
@@ -400,6 +409,13 @@ pub struct ReturnTerms {
     pub hidden: bool,
     /// The first day of the month of delivery.
     pub delivery_month: Option<NaiveDate>,
+    /// Charged every month (a subscription) instead of once.
+    pub monthly: bool,
+    /// The course it belongs to; `None`: none.
+    pub course: Option<String>,
+    /// Offered to this one address only (see `returns::is_visible_to`);
+    /// `None`: to everyone.
+    pub only_for: Option<String>,
 }
 
 /// The return's terms cleaned, or every refused field. `lots_taken` is what
@@ -435,6 +451,24 @@ pub fn check_return(mut terms: ReturnTerms, lots_taken: i32) -> Result<ReturnTer
         Ok(comment) => terms.disabled_comment = if terms.disabled { comment } else { None },
         Err(e) => errors.push(FieldError::from((DISABLED_COMMENT.field, e))),
     }
+    if terms.monthly && terms.price.0 == 0 {
+        errors.push(FieldError::new("price", MSG_MONTHLY_FREE));
+    }
+    if terms.monthly && terms.stock_limit.is_some() {
+        errors.push(FieldError::new("stockLimit", MSG_MONTHLY_STOCK));
+    }
+    match RETURN_COURSE.parse_optional(terms.course.as_deref()) {
+        Ok(course) => terms.course = course,
+        Err(e) => errors.push(FieldError::from((RETURN_COURSE.field, e))),
+    }
+    match terms.only_for.as_deref().map(str::trim).filter(|e| !e.is_empty()) {
+        None => terms.only_for = None,
+        Some(raw) => match Email::parse(raw) {
+            // Stored as compared: `returns::is_visible_to` ignores case.
+            Ok(email) => terms.only_for = Some(email.normalized()),
+            Err(_) => errors.push(FieldError::new("onlyFor", MSG_ONLY_FOR)),
+        },
+    }
     if errors.is_empty() {
         Ok(terms)
     } else {
@@ -443,7 +477,7 @@ pub fn check_return(mut terms: ReturnTerms, lots_taken: i32) -> Result<ReturnTer
 }
 
 /// A backed return (`lots_taken > 0`: someone holds or bought it) keeps its
-/// price and type.
+/// price, type and interval (monthly or once).
 pub fn check_return_change(current: &ReturnTerms, next: &ReturnTerms, lots_taken: i32) -> Result<(), Vec<FieldError>> {
     if lots_taken == 0 {
         return Ok(());
@@ -454,6 +488,9 @@ pub fn check_return_change(current: &ReturnTerms, next: &ReturnTerms, lots_taken
     }
     if next.return_type != current.return_type {
         errors.push(FieldError::new("returnType", MSG_BACKED_TYPE));
+    }
+    if next.monthly != current.monthly {
+        errors.push(FieldError::new("monthly", MSG_BACKED_MONTHLY));
     }
     if errors.is_empty() {
         Ok(())
@@ -555,6 +592,9 @@ mod tests {
             disabled_comment: Some("ignored".into()),
             hidden: false,
             delivery_month: None,
+            monthly: false,
+            course: None,
+            only_for: None,
         }
     }
 
@@ -718,6 +758,39 @@ mod tests {
     }
 
     #[test]
+    fn a_return_may_be_monthly_in_a_course_and_offered_to_one_address() {
+        let set = ReturnTerms {
+            monthly: true,
+            stock_limit: None,
+            course: Some(" A ".into()),
+            only_for: Some(" VIP@example.jp ".into()),
+            ..a_return()
+        };
+        let checked = check_return(set, 0).unwrap();
+        assert_eq!((checked.course.as_deref(), checked.only_for.as_deref()), (Some("A"), Some("vip@example.jp")));
+        let blank = check_return(ReturnTerms { course: Some(" ".into()), only_for: Some("".into()), ..a_return() }, 0);
+        assert_eq!(blank.map(|t| (t.course, t.only_for)), Ok((None, None)));
+        let bad = ReturnTerms {
+            monthly: true,
+            price: Yen(0),
+            course: Some("長".repeat(21)),
+            only_for: Some("vip".into()),
+            ..a_return()
+        };
+        let errors = check_return(bad, 0).unwrap_err();
+        let fields: Vec<(&str, &str)> = errors.iter().map(|e| (e.field, e.message.as_str())).collect();
+        assert_eq!(
+            fields,
+            vec![
+                ("price", MSG_MONTHLY_FREE),
+                ("stockLimit", MSG_MONTHLY_STOCK),
+                ("course", "コースは20文字以内で入力してください。"),
+                ("onlyFor", MSG_ONLY_FOR),
+            ]
+        );
+    }
+
+    #[test]
     fn a_backed_return_keeps_price_and_type_stock_and_existence() {
         let dearer = ReturnTerms { price: Yen(5000), return_type: ReturnType::Company, ..a_return() };
         assert_eq!(check_return_change(&a_return(), &dearer, 0), Ok(()));
@@ -726,7 +799,17 @@ mod tests {
             errors.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(),
             vec![MSG_BACKED_PRICE, MSG_BACKED_TYPE]
         );
-        let paused = ReturnTerms { disabled: true, hidden: true, title: "改題".into(), ..a_return() };
+        let monthly = ReturnTerms { monthly: true, stock_limit: None, ..a_return() };
+        assert_eq!(check_return_change(&a_return(), &monthly, 0), Ok(()));
+        assert_eq!(check_return_change(&monthly, &a_return(), 1).unwrap_err()[0].message, MSG_BACKED_MONTHLY);
+        let paused = ReturnTerms {
+            disabled: true,
+            hidden: true,
+            title: "改題".into(),
+            course: Some("B".into()),
+            only_for: Some("vip@example.jp".into()),
+            ..a_return()
+        };
         assert_eq!(check_return_change(&a_return(), &paused, 3), Ok(()));
         assert_eq!(
             check_return(ReturnTerms { stock_limit: Some(2), ..a_return() }, 3).unwrap_err()[0].message,

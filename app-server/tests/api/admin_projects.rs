@@ -153,6 +153,41 @@ async fn a_backed_return_keeps_its_price_and_cannot_be_deleted_but_can_be_paused
 }
 
 #[tokio::test]
+async fn a_monthly_return_in_a_course_offered_to_one_address_is_shown_to_that_member_only() {
+    let app = spawn_demo_app().await;
+    let admin = app.login(ADMIN, PASSWORD).await;
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
+    let id = draft["id"].as_i64().unwrap();
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let mut monthly = return_input("毎月の祭り通信", 1000);
+    monthly["monthly"] = json!(true);
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &monthly).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("stockLimit")), "{refused}");
+    assert_eq!(refused["message"], "月額リターンの在庫数は無制限にしてください。");
+    monthly["stockLimit"] = json!(null);
+    monthly["course"] = json!("A");
+    monthly["onlyFor"] = json!("nope");
+    let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &monthly).await;
+    assert_eq!((status, refused["field"].as_str()), (400, Some("onlyFor")), "{refused}");
+    monthly["onlyFor"] = json!("Demo-Taro@example.jp");
+    let (status, project) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &monthly).await;
+    assert_eq!(status, 200, "{project}");
+    let stored = &project["returns"][1];
+    assert_eq!((stored["monthly"].as_bool(), stored["course"].as_str()), (Some(true), Some("A")), "{project}");
+    assert_eq!(stored["onlyFor"], "demo-taro@example.jp");
+    post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
+
+    let (_, page) = eventually_public(&app, &slug, |status, _| status == 200).await;
+    assert_eq!(page["project"]["returns"].as_array().unwrap().len(), 1, "hidden from everyone else: {page}");
+    let member = app.login(MEMBER, PASSWORD).await;
+    let mine: Value =
+        app.get_with_token(&format!("/v1/project/get/detail?slug={slug}"), &member).await.json().await.unwrap();
+    let offered = &mine["project"]["returns"][1];
+    assert_eq!((offered["interval"].as_str(), offered["course"].as_str()), (Some("month"), Some("A")), "{mine}");
+}
+
+#[tokio::test]
 async fn members_get_the_unknown_path_answer_and_bad_input_gets_field_messages() {
     let app = spawn_demo_app().await;
     let member = app.login(MEMBER, PASSWORD).await;

@@ -152,6 +152,9 @@ fn return_terms(r: &DemoReturn) -> ReturnTerms {
         disabled_comment: r.disabled_comment.clone(),
         hidden: r.flag >= 900,
         delivery_month: r.delivery_month,
+        monthly: r.monthly,
+        course: r.course.clone(),
+        only_for: r.show_user_email.clone(),
     }
 }
 

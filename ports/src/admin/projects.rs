@@ -132,7 +132,7 @@ pub trait ProjectAuthoringRepository: Send + Sync {
 
     /// Writes a return's terms. MUST write nothing and return
     /// `Conflict("return_changed")` when the return became backed with
-    /// another price or type than `current`'s, and `Constraint` when its
+    /// another price, type or interval than `current`'s, and `Constraint` when its
     /// stock would drop below what is taken; `NotFound` when the return is
     /// not the project's.
     async fn update_return(
@@ -231,6 +231,9 @@ fn return_fields(terms: &ReturnTerms) -> Vec<(&'static str, Value)> {
         ("disabledComment", json!(terms.disabled_comment)),
         ("hidden", json!(terms.hidden)),
         ("deliveryMonth", json!(terms.delivery_month.map(|d| d.format("%Y-%m").to_string()))),
+        ("monthly", json!(terms.monthly)),
+        ("course", json!(terms.course)),
+        ("onlyFor", json!(terms.only_for)),
     ]
 }
 

@@ -75,6 +75,9 @@ fn a_return(lots_taken: i32) -> AuthoredReturn {
             disabled_comment: None,
             hidden: false,
             delivery_month: None,
+            monthly: false,
+            course: None,
+            only_for: None,
         },
         lots_taken,
     }
@@ -186,6 +189,38 @@ async fn a_backed_return_keeps_its_price_and_is_not_deleted() {
         panic!("refused")
     };
     assert_eq!(errors[0].message, MSG_BACKED_DELETE);
+}
+
+#[tokio::test]
+async fn a_backed_return_stays_monthly_and_its_course_and_audience_changes_are_logged() {
+    let monthly =
+        AuthoredReturn { terms: ReturnTerms { monthly: true, stock_limit: None, ..a_return(2).terms }, ..a_return(2) };
+    let mut repo = repo_with(stored(Some(now() - Duration::days(3)), vec![monthly.clone()]));
+    repo.expect_update_return()
+        .withf(|_, _, _, next, _| {
+            next.course.as_deref() == Some("A") && next.only_for.as_deref() == Some("vip@example.jp")
+        })
+        .times(1)
+        .returning(|_, _, _, _, _| Ok(()));
+    let mut log = MockAuditLog::new();
+    log.expect_record()
+        .withf(|a| {
+            a.detail["changes"]["course"] == json!([null, "A"])
+                && a.detail["changes"]["onlyFor"] == json!([null, "vip@example.jp"])
+                && a.detail["changes"].get("monthly").is_none()
+        })
+        .times(1)
+        .returning(|_| Ok(1));
+    let service = ProjectAuthoring::new(repo, log, clock(), sanitizer());
+
+    let once = ReturnTerms { monthly: false, ..monthly.terms.clone() };
+    let Err(AuthoringError::Invalid(errors)) = service.update_return(ADMIN, ID, ReturnId(70), once).await else {
+        panic!("refused")
+    };
+    assert_eq!(errors[0].field, "monthly");
+    let in_course =
+        ReturnTerms { course: Some("A".into()), only_for: Some("VIP@example.jp".into()), ..monthly.terms.clone() };
+    service.update_return(ADMIN, ID, ReturnId(70), in_course).await.unwrap();
 }
 
 #[tokio::test]
