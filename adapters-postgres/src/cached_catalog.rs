@@ -44,9 +44,9 @@ pub struct CachedCatalogRepository<R, C> {
     inner: Arc<R>,
     clock: C,
     projects: TtlCache<(), Arc<Vec<ProjectRecord>>>,
-    /// Without a TTL: every project as last read, with the catalog version
-    /// read before them, kept while storage reports the same version.
-    checked_projects: tokio::sync::Mutex<Option<(i64, Arc<Vec<ProjectRecord>>)>>,
+    /// Every project as last read, with the catalog version read before
+    /// them, kept while storage reports the same version.
+    checked_projects: Arc<CheckedProjects>,
     caching: bool,
     taxonomy: TtlCache<(), Arc<Taxonomy>>,
     sums: TtlCache<(), Arc<HashMap<ProjectId, PaidSum>>>,
@@ -69,7 +69,7 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             inner: Arc::new(inner),
             clock,
             projects: support_cache(ttl),
-            checked_projects: tokio::sync::Mutex::new(None),
+            checked_projects: Arc::new(tokio::sync::Mutex::new(None)),
             caching: ttl > Duration::zero(),
             // Reference data, changed by migrations only.
             taxonomy: TtlCache::new(ttl),
@@ -92,24 +92,31 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
         Arc::clone(&self.inner)
     }
 
-    /// Every project exactly as storage holds them now, without a TTL: one
-    /// small read of the catalog version per call, and every project read
-    /// again only when it changed (reading them all on every page view was
-    /// most of an uncached read's time). The lock makes a burst after a
-    /// change read them once.
-    async fn projects_as_stored(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
-        let version = self.inner.catalog_version().await?;
-        let mut held = self.checked_projects.lock().await;
-        if let Some((read_at, projects)) = held.as_ref() {
-            if *read_at == version {
-                return Ok(Arc::clone(projects));
-            }
+}
+
+type CheckedProjects = tokio::sync::Mutex<Option<(i64, Arc<Vec<ProjectRecord>>)>>;
+
+/// Every project exactly as storage holds them now: one small read of the
+/// catalog version per call, and every project read again only when it
+/// changed. Reading them all on every page view was most of an uncached
+/// read's time, and with the cache on, reading them all at each refresh
+/// kept both cores busy at 10,000 projects. The lock makes a burst after a
+/// change read them once.
+async fn projects_as_stored<R: CatalogRepository>(
+    inner: &R,
+    held: &CheckedProjects,
+) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
+    let version = inner.catalog_version().await?;
+    let mut held = held.lock().await;
+    if let Some((read_at, projects)) = held.as_ref() {
+        if *read_at == version {
+            return Ok(Arc::clone(projects));
         }
-        // The version was read first: a change made while reading is seen by the next call.
-        let projects = self.inner.projects().await?;
-        *held = Some((version, Arc::clone(&projects)));
-        Ok(projects)
     }
+    // The version was read first: a change made while reading is seen by the next call.
+    let projects = inner.projects().await?;
+    *held = Some((version, Arc::clone(&projects)));
+    Ok(projects)
 }
 
 /// The cache of an entry that a new support or an operator's edit changes
@@ -130,11 +137,12 @@ fn owned<T: Clone>(list: Shared<T>) -> Vec<T> {
 impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatalogRepository<R, C> {
     async fn projects(&self) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
         if !self.caching {
-            return self.projects_as_stored().await;
+            return projects_as_stored(self.inner.as_ref(), &self.checked_projects).await;
         }
-        // Shared, not copied: every list and search reads the whole catalog.
-        let inner = self.inner();
-        let fetch = async move { inner.projects().await };
+        // Shared, not copied: every list and search reads the whole catalog. A refresh reads the version only,
+        // and the projects when it changed.
+        let (inner, held) = (self.inner(), Arc::clone(&self.checked_projects));
+        let fetch = async move { projects_as_stored(inner.as_ref(), &held).await };
         self.projects.get_or_fetch((), self.clock.now(), fetch).await
     }
 
@@ -148,10 +156,10 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         self.taxonomy.get_or_fetch((), self.clock.now(), fetch).await.map(|t| t.as_ref().clone())
     }
 
-    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+    async fn paid_sums(&self) -> Result<Arc<HashMap<ProjectId, PaidSum>>, RepoError> {
         let inner = self.inner();
-        let fetch = async move { inner.paid_sums().await.map(Arc::new) };
-        self.sums.get_or_fetch((), self.clock.now(), fetch).await.map(|s| s.as_ref().clone())
+        let fetch = async move { inner.paid_sums().await };
+        self.sums.get_or_fetch((), self.clock.now(), fetch).await
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
@@ -298,6 +306,33 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn with_a_ttl_a_stale_catalog_is_checked_by_version_and_read_again_only_after_a_change() {
+        let start = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
+        let elapsed_ms = Arc::new(std::sync::atomic::AtomicI64::new(0));
+        let mut clock = MockClock::new();
+        let read = Arc::clone(&elapsed_ms);
+        clock
+            .expect_now()
+            .returning(move || start + Duration::milliseconds(read.load(std::sync::atomic::Ordering::SeqCst)));
+        let mut repo = MockCatalogRepository::new();
+        let versions = Arc::new(std::sync::Mutex::new(vec![7, 7, 8]));
+        let next = Arc::clone(&versions);
+        repo.expect_catalog_version().times(3).returning(move || Ok(next.lock().unwrap().remove(0)));
+        // Two reads of every project in all (the first, and after the change): the mock fails on a third.
+        repo.expect_projects().times(2).returning(|| Ok(Arc::new(vec![])));
+        let repo = CachedCatalogRepository::new(repo, clock, Duration::seconds(30));
+
+        let first = repo.projects().await.unwrap();
+        // Past SUPPORT_SHOWS_WITHIN each read waits for storage: the version is the same, the list held is kept.
+        for (at, same) in [(1_100, true), (2_200, false)] {
+            elapsed_ms.store(at, std::sync::atomic::Ordering::SeqCst);
+            let now = repo.projects().await.unwrap();
+            assert_eq!(Arc::ptr_eq(&first, &now), same, "at {at} ms");
+        }
+        assert!(versions.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
     async fn the_viewer_address_is_passed_to_storage_and_only_the_anonymous_view_is_cached() {
         let mut repo = MockCatalogRepository::new();
         repo.expect_visible_returns().withf(|_, viewer| viewer.is_none()).times(1).returning(|_, _| Ok(vec![]));
@@ -317,6 +352,7 @@ mod tests {
     #[tokio::test]
     async fn errors_are_passed_on_and_not_kept() {
         let mut repo = MockCatalogRepository::new();
+        repo.expect_catalog_version().times(2).returning(|| Ok(1));
         let mut calls = 0;
         repo.expect_projects().times(2).returning(move || {
             calls += 1;

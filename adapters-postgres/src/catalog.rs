@@ -726,8 +726,8 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
-    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
-        with_conn(&self.pool, |conn| {
+    async fn paid_sums(&self) -> Result<Arc<HashMap<ProjectId, PaidSum>>, RepoError> {
+        let sums: HashMap<ProjectId, PaidSum> = with_conn(&self.pool, |conn| {
             let rows: Vec<ProjectSumRow> =
                 sql_query("SELECT project_id, paid_amount AS amount, supports::bigint AS supports FROM project_totals")
                     .load(conn)
@@ -741,7 +741,8 @@ impl CatalogRepository for PgCatalogRepository {
                 })
                 .collect()
         })
-        .await
+        .await?;
+        Ok(Arc::new(sums))
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {

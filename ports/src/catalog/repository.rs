@@ -259,8 +259,8 @@ pub trait CatalogRepository: Send + Sync {
 
     /// The paid total of every project that has one (a project missing
     /// from the map has none): the same figures as `paid_sum_project`, in
-    /// one read.
-    async fn paid_sums(&self) -> Result<HashMap<ProjectId, PaidSum>, RepoError>;
+    /// one read. Shared, not copied: every list request reads them all.
+    async fn paid_sums(&self) -> Result<Arc<HashMap<ProjectId, PaidSum>>, RepoError>;
 
     /// Paid total of every project together: the sum of
     /// `domain::payment::counted_amount` (paid, tax included, less refunds)

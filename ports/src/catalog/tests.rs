@@ -624,10 +624,12 @@ mod discovery {
             ],
         );
         repo.expect_paid_sums().returning(|| {
-            Ok([(1, 50_000, 3), (2, 90_000, 2), (3, 10_000, 9)]
-                .into_iter()
-                .map(|(id, amount, supports)| (ProjectId(id), PaidSum { amount: Yen(amount), supports }))
-                .collect())
+            Ok(std::sync::Arc::new(
+                [(1, 50_000, 3), (2, 90_000, 2), (3, 10_000, 9)]
+                    .into_iter()
+                    .map(|(id, amount, supports)| (ProjectId(id), PaidSum { amount: Yen(amount), supports }))
+                    .collect(),
+            ))
         });
         repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
         repo
@@ -687,7 +689,7 @@ mod discovery {
         let mut repo = MockCatalogRepository::new();
         let many: Vec<ProjectRecord> = (1..=30).map(|id| project(id, &format!("p{id}"), day(2027, 1, 31))).collect();
         with_projects(&mut repo, many);
-        repo.expect_paid_sums().returning(|| Ok(std::collections::HashMap::new()));
+        repo.expect_paid_sums().returning(|| Ok(std::sync::Arc::default()));
         let service = service(repo);
 
         let first = service.list(ListQuery::default()).await.unwrap();
