@@ -160,6 +160,14 @@ measure() {
     printf '%-18s %9s %8s %8s %8s %8s %11s %7s  %s' "$label" "$rps" "$p50" "$p90" "$p99" "$max" "$tps" "$ratio" "$errors"
 }
 
+# One endpoint with one connection (a visitor's own wait, no queue behind other requests): "label p50 p99".
+alone() {
+    local name="$1" label="$2"
+    wrk -t1 -c1 -d"${DURATION}s" --latency "http://127.0.0.1:$PORT${PATHS[$name]}" >"$OUT/wrk-$label-alone.txt"
+    printf '%-18s %8s %8s' "$label" "$(to_ms "$(awk '$1 == "50%" { print $2 }' "$OUT/wrk-$label-alone.txt")")" \
+        "$(to_ms "$(awk '$1 == "99%" { print $2 }' "$OUT/wrk-$label-alone.txt")")"
+}
+
 # start_server [env...]: (re)starts the release server with extra environment, waits until it is ready.
 start_server() {
     [ -n "$SERVER_PID" ] && { kill "$SERVER_PID" 2>/dev/null; wait "$SERVER_PID" 2>/dev/null || true; }
@@ -258,14 +266,20 @@ if [ "$PROJECTS" -gt 0 ]; then
     [ "$total" = "$PUBLIC_PROJECTS" ] || { echo "bench: the list shows $total of $PUBLIC_PROJECTS projects" >&2; exit 1; }
     found="$(curl -fs "http://127.0.0.1:$PORT${PATHS[search]}" | sed -n 's/.*"total":\([0-9]*\).*/\1/p')"
     LIST_RESULTS=()
+    LIST_ALONE=()
     for name in "${LIST_ORDER[@]}"; do
         LIST_RESULTS+=("$(measure "$name" "$name-${PROJECTS}")")
+        log "wrk $name-${PROJECTS}, one connection"
+        LIST_ALONE+=("$(alone "$name" "$name-${PROJECTS}")")
     done
     echo
     echo "== Project list and keyword search: $PUBLIC_PROJECTS public projects ('バラ' finds $found), same wrk and pgbench"
     echo "   (every request filters, sorts and pages the whole in-memory catalog; SQL = the catalog's reload on a miss)"
     printf '%-18s %9s %8s %8s %8s %8s %11s %7s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio
     printf '%s\n' "${LIST_RESULTS[@]}"
+    echo "   one request at a time (wrk -t1 -c1): what one visitor waits, without $CONNECTIONS others queued ahead"
+    printf '%-18s %8s %8s\n' endpoint "p50 ms" "p99 ms"
+    printf '%s\n' "${LIST_ALONE[@]}"
 fi
 fi
 
