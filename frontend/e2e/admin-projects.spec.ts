@@ -1,20 +1,18 @@
 import { execFileSync } from 'node:child_process';
-import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login } from './accounts';
+import { ADMIN, DEMO_PASSWORD, tokyoDay, visitorPage } from './admin';
 
 /**
- * The operator's project screens end to end (/work/admin-projects-contract.md): a project is created with two
+ * The operator's project screens end to end: a project is created with two
  * returns, previewed, published, found by a visitor, edited and paused, and a supporter's comment on it is hidden
  * and shown again, against the running site. Every run makes its own project (a unique slug), so runs never
  * collide and the demo projects stay as they are.
  */
 
-// Demo accounts seeded by `app-server seed-demo`.
-const ADMIN = 'demo-admin@example.jp';
-/** The supporter whose comment the moderation step writes. */
+/** The supporter whose comment the moderation step writes (demo data). */
 const MEMBER = 'demo-taro@example.jp';
-const DEMO_PASSWORD = 'demo-password-1';
 
 /**
  * One statement against the e2e server's database (E2E_DATABASE_URL, set by app-server/dev/test.sh), as
@@ -33,29 +31,10 @@ const sql = (statement: string): string => {
 /** The public pages read a catalogue cache of up to 3 s: a change shows after it, so checks reload and poll. */
 const PUBLIC_CACHE_POLL = { timeout: 20_000, intervals: [500, 1_000, 1_000, 2_000] };
 
-/** `YYYY-MM-DD` in Tokyo, `days` from today. */
-const tokyoDay = (days: number): string =>
-  new Date(Date.now() + days * 86_400_000 + 9 * 3_600_000).toISOString().slice(0, 10);
-
 const tokenOf = async (request: APIRequestContext, email: string): Promise<string> => {
   const response = await request.post('/v1/user/login', { data: { email, password: DEMO_PASSWORD } });
   expect(response.ok(), `login of ${email}`).toBeTruthy();
   return ((await response.json()) as { token: string }).token;
-};
-
-/** A page of a fresh browser context, logged in as nobody; it waits for the app as the `page` fixture does. */
-const visitorPage = async (browser: Browser): Promise<Page> => {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const goto = page.goto.bind(page);
-  const reload = page.reload.bind(page);
-  const ready = async <R>(response: R) => {
-    await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
-    return response;
-  };
-  page.goto = async (url, options) => ready(await goto(url, options));
-  page.reload = async (options) => ready(await reload(options));
-  return page;
 };
 
 /** The id in the address of an edit page (`/admin/projects/{id}/`). */

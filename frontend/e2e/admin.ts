@@ -1,4 +1,4 @@
-import type { APIRequestContext } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** The demo's administrator (demo data). */
@@ -71,4 +71,19 @@ export const publishedProject = async (
   const published = await request.post(`/v1/admin/projects/${id}/publish`, { headers, data: { publishAt: null } });
   expect(published.ok(), await published.text()).toBeTruthy();
   return { id, slug };
+};
+
+/** A page of a fresh browser context, logged in as nobody; it waits for the app as the `page` fixture does. */
+export const visitorPage = async (browser: Browser): Promise<Page> => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  const ready = async <R>(response: R) => {
+    await page.locator('html[data-app-ready]').waitFor({ state: 'attached' });
+    return response;
+  };
+  page.goto = async (url, options) => ready(await goto(url, options));
+  page.reload = async (options) => ready(await reload(options));
+  return page;
 };

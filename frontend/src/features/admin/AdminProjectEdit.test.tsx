@@ -373,6 +373,9 @@ describe('the returns of a project', () => {
         disabledComment: null,
         hidden: false,
         deliveryMonth: null,
+        monthly: false,
+        course: null,
+        onlyFor: null,
       },
     ]);
     expect(screen.queryByRole('region', { name: 'リターンを追加' })).not.toBeInTheDocument();
@@ -380,6 +383,68 @@ describe('the returns of a project', () => {
     expect(within(item).getByText('5,000円')).toBeInTheDocument();
     expect(within(item).getByText('0 / 100')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'リターンを追加' })).toHaveFocus();
+  });
+
+  it('adds a monthly return in a course for one address: its stock is unlimited, and the list says so', async () => {
+    loginAs({ isAdmin: true });
+    serveProject(adminProject());
+    const user = userEvent.setup();
+    renderApp('/admin/projects/12/');
+
+    await user.click(await screen.findByRole('button', { name: 'リターンを追加' }));
+    const form = screen.getByRole('region', { name: 'リターンを追加' });
+    await user.type(within(form).getByLabelText('タイトル'), '毎月の桐生通信');
+    await user.type(within(form).getByLabelText('内容'), '毎月、工房の便りをメールでお届けします。');
+    await user.type(within(form).getByLabelText('金額（円）'), '1000');
+    await user.type(within(form).getByLabelText(/在庫数/), '10');
+    const payment = within(form).getByRole('group', { name: '支払い' });
+    await user.click(within(payment).getByRole('radio', { name: '毎月（月額支援）' }));
+    const stock = within(form).getByLabelText(/在庫数/);
+    expect(stock).toBeDisabled();
+    expect(descriptionOf(stock)).toContain('在庫数は設定できません（無制限）');
+    await user.type(within(form).getByLabelText(/コース/), 'A');
+    await user.type(within(form).getByLabelText(/公開先のメールアドレス/), 'vip@example.jp');
+    const added = adminReturn({
+      id: 41,
+      title: '毎月の桐生通信',
+      price: 1_000,
+      stockLimit: null,
+      lotsTaken: 0,
+      monthly: true,
+      course: 'A',
+      onlyFor: 'vip@example.jp',
+    });
+    const sent = answerProjectPost<ReturnInput>('/returns', adminProject({ returns: [added] }));
+    await user.click(within(form).getByRole('button', { name: 'リターンを保存する' }));
+
+    expect(await screen.findByText('リターンを保存しました。')).toBeInTheDocument();
+    expect(sent[0]).toMatchObject({ monthly: true, stockLimit: null, course: 'A', onlyFor: 'vip@example.jp' });
+    const item = await screen.findByRole('article', { name: '毎月の桐生通信' });
+    expect(within(item).getByText('月額')).toBeInTheDocument();
+    expect(within(item).getByText('コースA')).toBeInTheDocument();
+    expect(within(item).getByText('vip@example.jp')).toBeInTheDocument();
+  });
+
+  it('shows the server’s message by the address a return is offered to', async () => {
+    loginAs({ isAdmin: true });
+    serveProject(adminProject({ returns: [adminReturn()] }));
+    const user = userEvent.setup();
+    renderApp('/admin/projects/12/');
+
+    const item = await screen.findByRole('article', { name: 'お礼のお手紙' });
+    await user.click(within(item).getByRole('button', { name: '編集' }));
+    const form = screen.getByRole('region', { name: /リターンを編集/ });
+    const address = within(form).getByLabelText(/公開先のメールアドレス/);
+    await user.type(address, 'vip');
+    const message = '公開先のメールアドレスを正しい形式（254文字以内）で入力してください。';
+    answerProjectPost('/returns/:returnId', {
+      status: 400,
+      body: { error: 'validation_failed', message, field: 'onlyFor' },
+    });
+    await user.click(within(form).getByRole('button', { name: 'リターンを保存する' }));
+
+    expect(await within(form).findByRole('alert')).toHaveTextContent(message);
+    expect(address).toHaveFocus();
   });
 
   it('shows the server’s message next to the return field it names', async () => {
@@ -421,6 +486,7 @@ describe('the returns of a project', () => {
     expect(price).toBeDisabled();
     expect(descriptionOf(price)).toContain('支援があるため変更できません');
     expect(within(form).getByLabelText('種類')).toBeDisabled();
+    expect(within(form).getByRole('radio', { name: '毎月（月額支援）' })).toBeDisabled();
     expect(within(form).getByLabelText('タイトル')).toBeEnabled();
 
     // Pausing it is what stays possible.

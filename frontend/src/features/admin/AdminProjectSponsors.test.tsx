@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -98,7 +98,8 @@ describe('the manual sponsor list of a project (スポンサー一覧)', () => {
 
     expect(await within(sponsors).findByText('スポンサーを追加しました。')).toBeInTheDocument();
     expect(sent.map((s) => s.url)).toEqual(['/v1/admin/projects/12/manual-sponsors']);
-    expect(within(sponsors).getByRole('heading', { name: '上毛電機株式会社' })).toBeInTheDocument();
+    // The notice and the list from the answer land in separate renders: wait for the list.
+    expect(await within(sponsors).findByRole('heading', { name: '上毛電機株式会社' })).toBeInTheDocument();
     expect(within(sponsors).queryByRole('form')).toBeNull();
   }, 15_000);
 
@@ -143,7 +144,7 @@ describe('the manual sponsor list of a project (スポンサー一覧)', () => {
 
     expect(await within(sponsors).findByText('スポンサーを削除しました。')).toBeInTheDocument();
     expect(sent.map((s) => s.url)).toEqual(['/v1/admin/projects/12/manual-sponsors/2/delete']);
-    expect(within(sponsors).queryByRole('heading', { name: '赤城食品' })).toBeNull();
+    await waitFor(() => expect(within(sponsors).queryByRole('heading', { name: '赤城食品' })).toBeNull());
   });
 
   it('moves an entry down and shows a refused move as an error', async () => {
@@ -166,7 +167,9 @@ describe('the manual sponsor list of a project (スポンサー一覧)', () => {
     expect(await within(sponsors).findByText('スポンサーの並び順を変更しました。')).toBeInTheDocument();
     expect(sent).toEqual([{ url: '/v1/admin/projects/12/manual-sponsors/1/move', body: { direction: 'down' } }]);
     const courseA = within(sponsors).getByRole('list', { name: 'Aコース（ロゴ大）（表示順）' });
-    expect(within(courseA).getAllByRole('heading').map((h) => h.textContent)).toEqual(['赤城食品', '上毛電機株式会社']);
+    await waitFor(() =>
+      expect(within(courseA).getAllByRole('heading').map((h) => h.textContent)).toEqual(['赤城食品', '上毛電機株式会社']),
+    );
 
     const refused = '金額と最新の支援日の順に並ぶため、この向きには移動できません。';
     answerPost('/:sponsorId/move', {

@@ -2087,8 +2087,10 @@ export interface components {
         AdminReturnDto: {
             addressLabel: string | null;
             addressRequired: boolean;
-            /** @description Someone holds or bought it: price and type are locked and it cannot be deleted. */
+            /** @description Someone holds or bought it: price, type and `monthly` are locked and it cannot be deleted. */
             backed: boolean;
+            /** @description The course it belongs to (shown as コース{course}). */
+            course: string | null;
             /** @description `YYYY-MM`. */
             deliveryMonth: string | null;
             description: string;
@@ -2105,6 +2107,10 @@ export interface components {
              * @description Lots held by supports.
              */
             lotsTaken: number;
+            /** @description Charged every month (a monthly support) instead of once. */
+            monthly: boolean;
+            /** @description Offered to this one address only; null: to everyone. */
+            onlyFor: string | null;
             /** Format: int32 */
             position: number;
             /** Format: int64 */
@@ -3936,6 +3942,8 @@ export interface components {
         ReturnInput: {
             addressLabel?: string | null;
             addressRequired: boolean;
+            /** @description Blank or left out: none. */
+            course?: string | null;
             /** @description `YYYY-MM`. */
             deliveryMonth?: string | null;
             /** @description What is in it and how it is delivered. */
@@ -3944,6 +3952,10 @@ export interface components {
             disabledComment?: string | null;
             hidden: boolean;
             lotFixed: boolean;
+            /** @description Charged every month instead of once (then unlimited and at least 1 yen); left out: once. */
+            monthly?: boolean;
+            /** @description Offer it to this one address only; blank or left out: to everyone. */
+            onlyFor?: string | null;
             /** Format: int64 */
             price: number;
             /**

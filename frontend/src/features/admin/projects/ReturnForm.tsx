@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Notice } from '@/components/form/Notice';
 import { getApiErrorBody } from '@/lib/apiError';
-import { AdminField, CheckBox } from './fields';
+import { AdminField, CheckBox, ChoiceGroup } from './fields';
 import {
   EMPTY_RETURN_DRAFT,
   PROJECT_MESSAGES,
@@ -17,6 +17,11 @@ import {
 import type { AdminReturn, ReturnInput } from './types';
 
 const SAVE_FAILED = 'リターンを保存できませんでした。時間をおいて再度お試しください。';
+
+const INTERVALS = [
+  { value: 'once', label: '1回のみ' },
+  { value: 'month', label: '毎月（月額支援）' },
+] as const;
 
 export interface ReturnFormProps {
   /** The return being edited; null for a new one. */
@@ -138,11 +143,25 @@ export function ReturnForm({ ret, onSave, onCancel }: ReturnFormProps) {
             </select>
           )}
         </AdminField>
+        <ChoiceGroup
+          legend="支払い"
+          name="interval"
+          options={INTERVALS}
+          value={draft.monthly ? 'month' : 'once'}
+          onChange={(value) => set('monthly', value === 'month')}
+          disabled={backed}
+          note={backedNote}
+          error={errors.monthly}
+        />
         <AdminField
           label="在庫数"
           optional
           error={errors.stockLimit}
-          hint={`空欄の場合は無制限です。${ret && ret.lotsTaken > 0 ? `支援済みの数（${ret.lotsTaken}）より少なくはできません。` : ''}`}
+          hint={
+            draft.monthly
+              ? '月額リターンは毎月の支援を数えるため、在庫数は設定できません（無制限）。'
+              : `空欄の場合は無制限です。${ret && ret.lotsTaken > 0 ? `支援済みの数（${ret.lotsTaken}）より少なくはできません。` : ''}`
+          }
         >
           {({ id, describedBy, invalid }) => (
             <input
@@ -151,7 +170,8 @@ export function ReturnForm({ ret, onSave, onCancel }: ReturnFormProps) {
               type="text"
               inputMode="numeric"
               autoComplete="off"
-              value={draft.stockLimit}
+              disabled={draft.monthly}
+              value={draft.monthly ? '' : draft.stockLimit}
               aria-invalid={invalid}
               aria-describedby={describedBy}
               onChange={(e) => set('stockLimit', e.target.value)}
@@ -212,6 +232,39 @@ export function ReturnForm({ ret, onSave, onCancel }: ReturnFormProps) {
               aria-invalid={invalid}
               aria-describedby={describedBy}
               onChange={(e) => set('deliveryMonth', e.target.value)}
+            />
+          )}
+        </AdminField>
+        <AdminField label="コース" optional error={errors.course} hint="公開ページで「コースA」のように表示します。例：A">
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="field__input"
+              value={draft.course}
+              maxLength={20}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => set('course', e.target.value)}
+            />
+          )}
+        </AdminField>
+        <AdminField
+          label="公開先のメールアドレス"
+          optional
+          error={errors.onlyFor}
+          hint="入力すると、このアドレスでログインした会員にだけ表示します。空欄の場合は全員に表示します。"
+        >
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="field__input"
+              type="email"
+              autoComplete="off"
+              value={draft.onlyFor}
+              maxLength={254}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => set('onlyFor', e.target.value)}
             />
           )}
         </AdminField>

@@ -62,6 +62,8 @@ function ReturnItem({
           {ret.disabled && <span className="admin-badge admin-badge--alert">受付停止</span>}
           {ret.hidden && <span className="admin-badge admin-badge--muted">非表示</span>}
           {ret.backed && <span className="admin-badge admin-badge--info">支援あり</span>}
+          {ret.monthly && <span className="admin-badge admin-badge--info">月額</span>}
+          {ret.course && <span className="admin-badge admin-badge--muted">コース{ret.course}</span>}
         </p>
         <dl className="admin-return__facts">
           <div>
@@ -83,6 +85,12 @@ function ReturnItem({
             <div>
               <dt>お届け予定</dt>
               <dd className="nowrap">{delivery}</dd>
+            </div>
+          )}
+          {ret.onlyFor && (
+            <div>
+              <dt>公開先</dt>
+              <dd className="admin-return__address">{ret.onlyFor}</dd>
             </div>
           )}
         </dl>

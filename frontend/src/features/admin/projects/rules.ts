@@ -205,6 +205,11 @@ export interface ReturnDraft {
   disabledComment: string;
   hidden: boolean;
   deliveryMonth: string;
+  /** Charged every month (a monthly support) instead of once. */
+  monthly: boolean;
+  course: string;
+  /** The one address the return is offered to; blank: everyone. */
+  onlyFor: string;
 }
 
 export const EMPTY_RETURN_DRAFT: ReturnDraft = {
@@ -220,6 +225,9 @@ export const EMPTY_RETURN_DRAFT: ReturnDraft = {
   disabledComment: '',
   hidden: false,
   deliveryMonth: '',
+  monthly: false,
+  course: '',
+  onlyFor: '',
 };
 
 export const returnDraftOf = (ret: AdminReturn): ReturnDraft => ({
@@ -235,11 +243,17 @@ export const returnDraftOf = (ret: AdminReturn): ReturnDraft => ({
   disabledComment: ret.disabledComment ?? '',
   hidden: ret.hidden,
   deliveryMonth: ret.deliveryMonth ?? '',
+  monthly: ret.monthly,
+  course: ret.course ?? '',
+  onlyFor: ret.onlyFor ?? '',
 });
 
 const textOrNull = (raw: string): string | null => (raw.trim() === '' ? null : raw.trim());
 
-/** An empty stock is unlimited (null); the label and the comment go only with their box ticked. */
+/**
+ * An empty stock is unlimited (null), as a monthly return always is; the label and the comment go only with their
+ * box ticked.
+ */
 export const returnInputOf = (draft: ReturnDraft): ReturnInput => {
   const price = parseWhole(draft.price);
   const stock = parseWhole(draft.stockLimit);
@@ -248,7 +262,7 @@ export const returnInputOf = (draft: ReturnDraft): ReturnInput => {
     description: draft.description.trim(),
     price: Number.isNaN(price) ? 0 : price,
     returnType: draft.returnType,
-    stockLimit: draft.stockLimit.trim() === '' ? null : Number.isNaN(stock) ? 0 : stock,
+    stockLimit: draft.monthly || draft.stockLimit.trim() === '' ? null : Number.isNaN(stock) ? 0 : stock,
     lotFixed: draft.lotFixed,
     addressRequired: draft.addressRequired,
     addressLabel: draft.addressRequired ? textOrNull(draft.addressLabel) : null,
@@ -256,6 +270,9 @@ export const returnInputOf = (draft: ReturnDraft): ReturnInput => {
     disabledComment: draft.disabled ? textOrNull(draft.disabledComment) : null,
     hidden: draft.hidden,
     deliveryMonth: textOrNull(draft.deliveryMonth),
+    monthly: draft.monthly,
+    course: textOrNull(draft.course),
+    onlyFor: textOrNull(draft.onlyFor),
   };
 };
 
@@ -318,10 +335,13 @@ export const RETURN_FIELDS = [
   'description',
   'price',
   'returnType',
+  'monthly',
   'stockLimit',
   'addressLabel',
   'disabledComment',
   'deliveryMonth',
+  'course',
+  'onlyFor',
 ] as const;
 export type ReturnField = (typeof RETURN_FIELDS)[number];
 

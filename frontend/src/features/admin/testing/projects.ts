@@ -43,6 +43,9 @@ export const adminReturn = (overrides: Partial<AdminReturn> = {}): AdminReturn =
   disabledComment: null,
   hidden: false,
   deliveryMonth: '2027-03',
+  monthly: false,
+  course: null,
+  onlyFor: null,
   backed: false,
   ...overrides,
 });
