@@ -365,6 +365,15 @@ async fn every_edit_the_project_index_shows_changes_the_catalog_version_and_a_su
         assert_ne!(before.0, after.0, "so it changes the version: {edit}");
     }
 
+    // The close sweep checking a closing again (counts and time) changes nothing the index holds.
+    let version = repo.catalog_version().await.unwrap();
+    exec(&db.url, "UPDATE project_closings SET checked_at = now(), counted = 3500, pending = 500 WHERE project_id = 1");
+    assert_eq!(repo.catalog_version().await.unwrap(), version, "a closing checked again");
+    // Its outcome is on the page: changing it does.
+    exec(&db.url, "UPDATE project_closings SET outcome = 'succeeded' WHERE project_id = 1");
+    assert_ne!(repo.catalog_version().await.unwrap(), version, "a closing decided otherwise");
+    exec(&db.url, "UPDATE project_closings SET outcome = 'failed' WHERE project_id = 1");
+
     // A support of the open project 2, paid: the index holds nothing of it.
     let version = repo.catalog_version().await.unwrap();
     sale(&db.url, 10, 2, 5, 1, 1000, 1, Pending);
