@@ -91,7 +91,6 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
     fn inner(&self) -> Arc<R> {
         Arc::clone(&self.inner)
     }
-
 }
 
 type CheckedProjects = tokio::sync::Mutex<Option<(i64, Arc<Vec<ProjectRecord>>)>>;

@@ -14,6 +14,7 @@ use ports::admin::settings::{ProjectSettingsRepository, StoredSettings};
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
+use crate::sql_rules::fee_schedule_from_db;
 use crate::PgPool;
 
 #[derive(Clone)]
@@ -55,6 +56,8 @@ struct Row {
     bank_nominee: Option<String>,
     #[diesel(sql_type = Nullable<Text>)]
     connected_account_id: Option<String>,
+    #[diesel(sql_type = Text)]
+    fee_schedule: String,
     #[diesel(sql_type = Bool)]
     uses_manual_sponsors: bool,
     #[diesel(sql_type = Bool)]
@@ -63,12 +66,12 @@ struct Row {
 
 const SELECT: &str = "SELECT p.title, pp.published_at, p.additional_data_label, p.additional_data_text, \
     p.additional_data_description, p.additional_data_alert, p.additional_data_form_line, p.bank_account, \
-    p.bank_branch, p.bank_kinds, p.bank_number, p.bank_nominee, p.connected_account_id, p.uses_manual_sponsors, \
-    p.hide_footer_sponsors \
+    p.bank_branch, p.bank_kinds, p.bank_number, p.bank_nominee, p.connected_account_id, p.fee_schedule, \
+    p.uses_manual_sponsors, p.hide_footer_sponsors \
     FROM projects p LEFT JOIN project_publications pp ON pp.project_id = p.id WHERE p.id = $1";
 
 impl Row {
-    fn into_stored(self, id: ProjectId) -> StoredSettings {
+    fn into_stored(self, id: ProjectId) -> Result<StoredSettings, RepoError> {
         let additional = self.additional_data_label.filter(|l| !l.trim().is_empty()).map(|label| AdditionalQuestion {
             label,
             text: self.additional_data_text,
@@ -82,7 +85,7 @@ impl Row {
             }
             _ => None,
         };
-        StoredSettings {
+        Ok(StoredSettings {
             id,
             title: self.title,
             published_at: self.published_at,
@@ -90,10 +93,11 @@ impl Row {
                 additional,
                 bank,
                 connected_account_id: self.connected_account_id.filter(|a| !a.is_empty()),
+                fee_schedule: fee_schedule_from_db(&self.fee_schedule)?,
                 uses_manual_sponsors: self.uses_manual_sponsors,
                 hide_footer_sponsors: self.hide_footer_sponsors,
             },
-        }
+        })
     }
 }
 
@@ -102,7 +106,7 @@ impl ProjectSettingsRepository for PgProjectSettings {
     async fn settings(&self, id: ProjectId) -> Result<StoredSettings, RepoError> {
         with_conn(&self.pool, move |conn| {
             let row: Row = sql_query(SELECT).bind::<BigInt, _>(id.get()).get_result(conn).map_err(map_diesel)?;
-            Ok(row.into_stored(id))
+            row.into_stored(id)
         })
         .await
     }
@@ -110,23 +114,26 @@ impl ProjectSettingsRepository for PgProjectSettings {
     async fn save(
         &self,
         id: ProjectId,
-        current_account: Option<String>,
+        current: &ProjectSettings,
         next: &ProjectSettings,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError> {
         let next = next.clone();
+        let (current_account, current_fees) = (current.connected_account_id.clone(), current.fee_schedule.code());
         with_conn(&self.pool, move |conn| {
             let q = next.additional.as_ref();
             let b = next.bank.as_ref();
-            // A published project's connected account is the one the rule was checked against, or nothing is written.
+            // A published project's connected account and fee schedule are the ones the rule was checked against,
+            // or nothing is written.
             let updated = sql_query(
                 "UPDATE projects p SET additional_data_label = $2, additional_data_text = $3, \
                    additional_data_description = $4, additional_data_alert = $5, additional_data_form_line = $6, \
                    bank_account = $7, bank_branch = $8, bank_kinds = $9, bank_number = $10, bank_nominee = $11, \
-                   connected_account_id = $12, uses_manual_sponsors = $13, hide_footer_sponsors = $14, updated_at = $15 \
+                   connected_account_id = $12, uses_manual_sponsors = $13, hide_footer_sponsors = $14, updated_at = $15, \
+                   fee_schedule = $17 \
                  WHERE p.id = $1 AND (NOT EXISTS (SELECT 1 FROM project_publications pp \
                                                    WHERE pp.project_id = p.id AND pp.published_at IS NOT NULL) \
-                                      OR p.connected_account_id IS NOT DISTINCT FROM $16)",
+                                      OR (p.connected_account_id IS NOT DISTINCT FROM $16 AND p.fee_schedule = $18))",
             )
             .bind::<BigInt, _>(id.get())
             .bind::<Nullable<Text>, _>(q.map(|q| q.label.clone()))
@@ -144,6 +151,8 @@ impl ProjectSettingsRepository for PgProjectSettings {
             .bind::<Bool, _>(next.hide_footer_sponsors)
             .bind::<Timestamptz, _>(now)
             .bind::<Nullable<Text>, _>(current_account)
+            .bind::<Text, _>(next.fee_schedule.code())
+            .bind::<Text, _>(current_fees)
             .execute(conn)
             .map_err(map_diesel)?;
             if updated == 1 {

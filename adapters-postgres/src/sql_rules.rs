@@ -44,11 +44,10 @@ pub(crate) fn sale_status_from_db(raw: &str) -> Result<SaleStatus, RepoError> {
 
 /// A project's stored `fee_schedule`.
 pub(crate) fn fee_schedule_from_db(code: &str) -> Result<domain::money::FeeSchedule, RepoError> {
-    match code {
-        "standard" => Ok(domain::money::FeeSchedule::Standard),
-        "internal" => Ok(domain::money::FeeSchedule::Internal),
-        other => Err(corrupt("projects.fee_schedule", format!("{other:?}"))),
-    }
+    domain::money::FeeSchedule::ALL
+        .into_iter()
+        .find(|schedule| schedule.code() == code)
+        .ok_or_else(|| corrupt("projects.fee_schedule", format!("{code:?}")))
 }
 
 /// `column` holds a status for which `rule` is true. A single status is

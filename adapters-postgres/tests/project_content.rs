@@ -155,6 +155,7 @@ async fn guarded_writes_refuse_what_changed_under_them() {
 #[tokio::test]
 async fn settings_are_written_and_a_published_project_keeps_the_account_it_was_checked_with() {
     use adapters_postgres::PgProjectSettings;
+    use domain::money::FeeSchedule;
     use domain::project_settings::{AdditionalQuestion, BankDetails, ProjectSettings};
     use ports::admin::settings::ProjectSettingsRepository;
 
@@ -177,10 +178,11 @@ async fn settings_are_written_and_a_published_project_keeps_the_account_it_was_c
             nominee: "ミナカミラフティング".into(),
         }),
         connected_account_id: Some("acct_1abc".into()),
+        fee_schedule: FeeSchedule::Internal,
         uses_manual_sponsors: true,
         hide_footer_sponsors: true,
     };
-    repo.save(id, None, &next, now()).await.unwrap();
+    repo.save(id, &next_clone(), &next, now()).await.unwrap();
     let stored = repo.settings(id).await.unwrap();
     assert_eq!((stored.settings, stored.published_at), (next.clone(), None));
     let page = PgCatalogRepository::new(pool.clone()).projects().await.unwrap();
@@ -190,11 +192,18 @@ async fn settings_are_written_and_a_published_project_keeps_the_account_it_was_c
     assert!(page.uses_manual_sponsors && page.hide_footer_sponsors);
 
     PgProjectAuthoring::new(pool.clone()).publish(id, now(), now()).await.unwrap();
-    let stale = repo.save(id, Some("acct_other".into()), &next, now()).await;
-    assert!(matches!(stale, Err(RepoError::Conflict(ref n)) if n == "project_changed"), "{stale:?}");
-    repo.save(id, Some("acct_1abc".into()), &ProjectSettings { bank: None, ..next }, now()).await.unwrap();
+    // Checked against another account, or other rates, than the published project has: nothing is written.
+    for checked in [
+        ProjectSettings { connected_account_id: Some("acct_other".into()), ..next.clone() },
+        ProjectSettings { fee_schedule: FeeSchedule::Standard, ..next.clone() },
+    ] {
+        let stale = repo.save(id, &checked, &next_clone(), now()).await;
+        assert!(matches!(stale, Err(RepoError::Conflict(ref n)) if n == "project_changed"), "{stale:?}");
+    }
+    assert_eq!(repo.settings(id).await.unwrap().settings, next);
+    repo.save(id, &next, &ProjectSettings { bank: None, ..next.clone() }, now()).await.unwrap();
     assert_eq!(repo.settings(id).await.unwrap().settings.bank, None);
-    let unknown = repo.save(ProjectId(424_242), None, &next_clone(), now()).await;
+    let unknown = repo.save(ProjectId(424_242), &next_clone(), &next_clone(), now()).await;
     assert!(matches!(unknown, Err(RepoError::NotFound)), "{unknown:?}");
 }
 
@@ -203,6 +212,7 @@ fn next_clone() -> domain::project_settings::ProjectSettings {
         additional: None,
         bank: None,
         connected_account_id: None,
+        fee_schedule: domain::money::FeeSchedule::Standard,
         uses_manual_sponsors: false,
         hide_footer_sponsors: false,
     }

@@ -347,6 +347,16 @@ pub enum FeeSchedule {
 }
 
 impl FeeSchedule {
+    pub const ALL: [Self; 2] = [Self::Standard, Self::Internal];
+
+    /// As stored (`projects.fee_schedule`) and sent: `standard` or `internal`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Standard => "standard",
+            Self::Internal => "internal",
+        }
+    }
+
     /// The rate in basis points (1/100 of a percent), so that fees need no floats.
     pub const fn basis_points(self, pay_type: PayType) -> i64 {
         match (self, pay_type) {

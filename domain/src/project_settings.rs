@@ -7,6 +7,7 @@
 //! schedule applies, so like the terms supporters rely on it is locked once
 //! the project is published. The rest stays editable.
 
+use crate::money::FeeSchedule;
 use crate::text::TextRule;
 
 pub const QUESTION_LABEL: TextRule = TextRule::new("label", "質問の見出し", 50).required();
@@ -28,6 +29,8 @@ pub const MSG_FORM_LINES: &str = "入力欄の行数は1〜10で入力してく�
 pub const MSG_BANK_ALL_OR_NONE: &str = "振込先の口座は5項目すべてを入力するか、すべて空欄にしてください。";
 pub const MSG_ACCOUNT_ID: &str = "連結アカウントIDは「acct_」で始まる半角英数字で入力してください。";
 pub const MSG_ACCOUNT_LOCKED: &str = "公開後は連結アカウントを変更できません。";
+/// The rates were part of the terms the project was published with.
+pub const MSG_FEE_LOCKED: &str = "公開後は手数料の区分を変更できません。";
 
 /// A refused field: its request path (`bank.branch`) and the message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +78,9 @@ pub struct ProjectSettings {
     pub bank: Option<BankDetails>,
     /// `None` = the platform's own account.
     pub connected_account_id: Option<String>,
+    /// The application fee's rates on sales paid to the connected account
+    /// (none are taken without one).
+    pub fee_schedule: FeeSchedule,
     /// The sponsor walls come from the operator's list instead of sales.
     pub uses_manual_sponsors: bool,
     /// The footer sponsor area is hidden on this project's pages.
@@ -102,12 +108,13 @@ pub fn is_account_id(id: &str) -> bool {
 }
 
 /// The settings cleaned (trimmed; a question with a blank label, or a bank
-/// account with all five blank, is none) or every refused field. Once
-/// `published`, the connected account must stay `current_account`.
+/// account with all five blank, is none) or every refused field. `locked`
+/// is the stored settings of a published project: who receives its money
+/// (the connected account) and at which rates (the fee schedule) must stay
+/// as they are; `None` before publication.
 pub fn check_settings(
     mut input: ProjectSettings,
-    published: bool,
-    current_account: Option<&str>,
+    locked: Option<&ProjectSettings>,
 ) -> Result<ProjectSettings, Vec<SettingsFieldError>> {
     let mut errors = Vec::new();
     input.additional = match input.additional.take() {
@@ -160,8 +167,13 @@ pub fn check_settings(
             errors.push(SettingsFieldError::new("connectedAccountId", MSG_ACCOUNT_ID));
         }
     }
-    if published && input.connected_account_id.as_deref() != current_account {
-        errors.push(SettingsFieldError::new("connectedAccountId", MSG_ACCOUNT_LOCKED));
+    if let Some(locked) = locked {
+        if input.connected_account_id != locked.connected_account_id {
+            errors.push(SettingsFieldError::new("connectedAccountId", MSG_ACCOUNT_LOCKED));
+        }
+        if input.fee_schedule != locked.fee_schedule {
+            errors.push(SettingsFieldError::new("feeSchedule", MSG_FEE_LOCKED));
+        }
     }
     if errors.is_empty() {
         Ok(input)
@@ -200,6 +212,7 @@ mod tests {
             additional: Some(question()),
             bank: Some(bank()),
             connected_account_id: Some(" acct_1AbC ".into()),
+            fee_schedule: FeeSchedule::Standard,
             uses_manual_sponsors: true,
             hide_footer_sponsors: false,
         }
@@ -211,7 +224,7 @@ mod tests {
 
     #[test]
     fn full_settings_are_kept_trimmed_and_blank_optional_texts_dropped() {
-        let checked = check_settings(settings(), false, None).unwrap();
+        let checked = check_settings(settings(), None).unwrap();
         let q = checked.additional.unwrap();
         assert_eq!((q.label.as_str(), q.description), ("Tシャツのサイズ", None));
         assert_eq!(checked.connected_account_id.as_deref(), Some("acct_1AbC"));
@@ -227,12 +240,12 @@ mod tests {
             number: String::new(),
             nominee: String::new(),
         };
-        assert_eq!(check_settings(ProjectSettings { bank: Some(none), ..settings() }, false, None).unwrap().bank, None);
+        assert_eq!(check_settings(ProjectSettings { bank: Some(none), ..settings() }, None).unwrap().bank, None);
         let partial = BankDetails { branch: " ".into(), ..bank() };
-        let errors = check_settings(ProjectSettings { bank: Some(partial), ..settings() }, false, None).unwrap_err();
+        let errors = check_settings(ProjectSettings { bank: Some(partial), ..settings() }, None).unwrap_err();
         assert_eq!(errors, vec![SettingsFieldError::new("bank", MSG_BANK_ALL_OR_NONE)]);
         let long = BankDetails { nominee: "ア".repeat(101), ..bank() };
-        let errors = check_settings(ProjectSettings { bank: Some(long), ..settings() }, false, None).unwrap_err();
+        let errors = check_settings(ProjectSettings { bank: Some(long), ..settings() }, None).unwrap_err();
         assert_eq!(fields(&errors), vec!["bank.nominee"]);
     }
 
@@ -240,17 +253,15 @@ mod tests {
     fn a_question_needs_a_label_and_one_to_ten_lines() {
         let blank = AdditionalQuestion { label: " ".into(), text: None, description: None, alert: None, form_line: 1 };
         assert_eq!(
-            check_settings(ProjectSettings { additional: Some(blank), ..settings() }, false, None).unwrap().additional,
+            check_settings(ProjectSettings { additional: Some(blank), ..settings() }, None).unwrap().additional,
             None
         );
         let unlabelled = AdditionalQuestion { label: String::new(), ..question() };
-        let errors =
-            check_settings(ProjectSettings { additional: Some(unlabelled), ..settings() }, false, None).unwrap_err();
+        let errors = check_settings(ProjectSettings { additional: Some(unlabelled), ..settings() }, None).unwrap_err();
         assert_eq!(errors[0], SettingsFieldError::new("additional.label", "質問の見出しを入力してください。"));
         for lines in [0, 11] {
             let q = AdditionalQuestion { form_line: lines, ..question() };
-            let errors =
-                check_settings(ProjectSettings { additional: Some(q), ..settings() }, false, None).unwrap_err();
+            let errors = check_settings(ProjectSettings { additional: Some(q), ..settings() }, None).unwrap_err();
             assert_eq!(fields(&errors), vec!["additional.formLine"]);
         }
     }
@@ -259,21 +270,32 @@ mod tests {
     fn a_connected_account_is_acct_and_letters_and_digits_and_locked_once_published() {
         for bad in ["acct_", "acct_12-3", "cus_123", "acct_１２３", &format!("acct_{}", "a".repeat(60))] {
             let input = ProjectSettings { connected_account_id: Some(bad.to_string()), ..settings() };
-            assert_eq!(check_settings(input, false, None).unwrap_err()[0].message, MSG_ACCOUNT_ID, "{bad}");
+            assert_eq!(check_settings(input, None).unwrap_err()[0].message, MSG_ACCOUNT_ID, "{bad}");
         }
-        let changed = check_settings(settings(), true, Some("acct_other")).unwrap_err();
+        let stored = check_settings(settings(), None).unwrap();
+        let other = ProjectSettings { connected_account_id: Some("acct_other".into()), ..stored.clone() };
+        let changed = check_settings(settings(), Some(&other)).unwrap_err();
         assert_eq!(changed, vec![SettingsFieldError::new("connectedAccountId", MSG_ACCOUNT_LOCKED)]);
-        assert!(check_settings(settings(), true, Some("acct_1AbC")).is_ok());
+        assert!(check_settings(settings(), Some(&stored)).is_ok());
         let cleared = ProjectSettings { connected_account_id: Some(" ".into()), ..settings() };
-        assert_eq!(check_settings(cleared.clone(), false, Some("acct_1AbC")).unwrap().connected_account_id, None);
-        assert!(check_settings(cleared, true, Some("acct_1AbC")).is_err());
+        assert_eq!(check_settings(cleared.clone(), None).unwrap().connected_account_id, None);
+        assert!(check_settings(cleared, Some(&stored)).is_err());
+    }
+
+    #[test]
+    fn the_fee_schedule_is_free_until_published_then_locked() {
+        let internal = ProjectSettings { fee_schedule: FeeSchedule::Internal, ..settings() };
+        assert_eq!(check_settings(internal.clone(), None).unwrap().fee_schedule, FeeSchedule::Internal);
+        let stored = check_settings(settings(), None).unwrap();
+        let refused = check_settings(internal, Some(&stored)).unwrap_err();
+        assert_eq!(refused, vec![SettingsFieldError::new("feeSchedule", MSG_FEE_LOCKED)]);
     }
 
     proptest! {
         #[test]
         fn an_accepted_account_id_is_always_well_formed(raw in "[ -~]{0,70}") {
             let input = ProjectSettings { connected_account_id: Some(raw), ..settings() };
-            if let Ok(ok) = check_settings(input, false, None) {
+            if let Ok(ok) = check_settings(input, None) {
                 if let Some(id) = ok.connected_account_id {
                     prop_assert!(id.starts_with("acct_") && id.len() <= MAX_ACCOUNT_ID);
                 }

@@ -224,6 +224,12 @@ async fn an_operator_sets_the_question_the_bank_account_and_the_sponsor_switches
     let (status, body) = post(&app, &admin, &path, &settings(Value::Null, &json!("acct_changed1"))).await;
     assert_eq!(status, 400, "{body}");
     assert_eq!(field_message(&body, "connectedAccountId"), "公開後は連結アカウントを変更できません。");
+    assert_eq!(before["feeSchedule"], "standard");
+    let mut other_rates = settings(Value::Null, account);
+    other_rates["feeSchedule"] = json!("internal");
+    let (status, body) = post(&app, &admin, &path, &other_rates).await;
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(field_message(&body, "feeSchedule"), "公開後は手数料の区分を変更できません。");
 
     let bank = json!({"bank": "群馬銀行", "branch": "前橋支店", "kinds": "普通", "number": "1234567",
                       "nominee": "マエバシバラエンノカイ"});

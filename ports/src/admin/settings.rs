@@ -30,13 +30,13 @@ pub trait ProjectSettingsRepository: Send + Sync {
 
     /// Writes `next`. MUST write nothing and return
     /// `Conflict("project_changed")` when the project was published with
-    /// another connected account than `current_account` meanwhile;
+    /// another connected account or fee schedule than `current`'s meanwhile;
     /// `Constraint` for a row the table's checks refuse; `NotFound` for an
     /// unknown project.
     async fn save(
         &self,
         id: ProjectId,
-        current_account: Option<String>,
+        current: &ProjectSettings,
         next: &ProjectSettings,
         now: DateTime<Utc>,
     ) -> Result<(), RepoError>;
@@ -104,6 +104,7 @@ fn fields(s: &ProjectSettings) -> Vec<(&'static str, Value)> {
         ("additionalFormLine", json!(q.map(|q| q.form_line))),
         ("bank", json!(b.map(|b| [&b.bank, &b.branch, &b.kinds, &b.number, &b.nominee]))),
         ("connectedAccountId", json!(s.connected_account_id)),
+        ("feeSchedule", json!(s.fee_schedule.code())),
         ("usesManualSponsors", json!(s.uses_manual_sponsors)),
         ("hideFooterSponsors", json!(s.hide_footer_sponsors)),
     ]
@@ -117,10 +118,9 @@ impl<R: ProjectSettingsRepository, A: AuditLog, C: Clock> ProjectSettingsUseCase
 
     async fn save(&self, admin: UserId, id: ProjectId, next: ProjectSettings) -> Result<StoredSettings, SettingsError> {
         let current = self.repo.settings(id).await?;
-        let account = current.settings.connected_account_id.clone();
-        let next =
-            check_settings(next, current.published_at.is_some(), account.as_deref()).map_err(SettingsError::Invalid)?;
-        self.repo.save(id, account, &next, self.clock.now()).await?;
+        let locked = current.published_at.map(|_| &current.settings);
+        let next = check_settings(next, locked).map_err(SettingsError::Invalid)?;
+        self.repo.save(id, &current.settings, &next, self.clock.now()).await?;
         let detail = json!({ "changes": changes(Some(&fields(&current.settings)), &fields(&next)), "projectTitle": current.title });
         let action = NewAdminAction {
             project_id: Some(id),
@@ -136,6 +136,7 @@ impl<R: ProjectSettingsRepository, A: AuditLog, C: Clock> ProjectSettingsUseCase
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use chrono::TimeZone;
+    use domain::money::FeeSchedule;
     use domain::project_settings::{BankDetails, MSG_ACCOUNT_LOCKED};
 
     use super::*;
@@ -155,6 +156,7 @@ mod tests {
             additional: None,
             bank: None,
             connected_account_id: Some("acct_1".into()),
+            fee_schedule: FeeSchedule::Standard,
             uses_manual_sponsors: false,
             hide_footer_sponsors: false,
         }
@@ -175,7 +177,7 @@ mod tests {
         repo.expect_settings().returning(|_| Ok(stored(true)));
         repo.expect_save()
             .withf(|id, current, next, _| {
-                *id == ID && current.as_deref() == Some("acct_1") && next.hide_footer_sponsors
+                *id == ID && current.connected_account_id.as_deref() == Some("acct_1") && next.hide_footer_sponsors
             })
             .times(1)
             .returning(|_, _, _, _| Ok(()));
@@ -206,6 +208,27 @@ mod tests {
         let Err(SettingsError::Invalid(errors)) = service.save(UserId(1), ID, next).await else { panic!("refused") };
 
         assert_eq!(errors, vec![SettingsFieldError::new("connectedAccountId", MSG_ACCOUNT_LOCKED)]);
+    }
+
+    #[tokio::test]
+    async fn a_draft_changes_its_fee_schedule_and_the_log_says_from_what_to_what() {
+        let mut repo = MockProjectSettingsRepository::new();
+        repo.expect_settings().returning(|_| Ok(stored(false)));
+        repo.expect_save()
+            .withf(|_, current, next, _| {
+                current.fee_schedule == FeeSchedule::Standard && next.fee_schedule == FeeSchedule::Internal
+            })
+            .times(1)
+            .returning(|_, _, _, _| Ok(()));
+        let mut audit = MockAuditLog::new();
+        audit
+            .expect_record()
+            .withf(|a| a.detail["changes"] == json!({"feeSchedule": ["standard", "internal"]}))
+            .times(1)
+            .returning(|_| Ok(1));
+        let service = SettingsService::new(repo, audit, clock());
+
+        service.save(UserId(1), ID, ProjectSettings { fee_schedule: FeeSchedule::Internal, ..plain() }).await.unwrap();
     }
 
     #[tokio::test]

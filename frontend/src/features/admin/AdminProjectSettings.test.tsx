@@ -35,6 +35,7 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
       additional: { label: 'Tシャツのサイズ', text: null, description: null, alert: null, formLine: 1 },
       bank,
       connectedAccountId: null,
+      feeSchedule: 'standard',
       connectedAccountLocked: false,
       usesManualSponsors: false,
       hideFooterSponsors: true,
@@ -53,6 +54,9 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
       await user.paste(value);
     }
     await user.click(within(settings).getByRole('checkbox', { name: 'このプロジェクトのページでフッターのスポンサーを隠す' }));
+    const fees = within(settings).getByRole('group', { name: /手数料の区分/ });
+    expect(within(fees).getByRole('radio', { name: /^標準/ })).toBeChecked();
+    await user.click(within(fees).getByRole('radio', { name: /^社内/ }));
     await user.click(within(settings).getByRole('button', { name: 'プロジェクトの設定を保存する' }));
 
     expect(await within(settings).findByText('プロジェクトの設定を保存しました。')).toBeInTheDocument();
@@ -61,6 +65,7 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
         additional: { label: 'Tシャツのサイズ', text: null, description: null, alert: null, formLine: 1 },
         bank,
         connectedAccountId: null,
+        feeSchedule: 'internal',
         usesManualSponsors: false,
         hideFooterSponsors: true,
       },
@@ -75,7 +80,10 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
     renderApp('/admin/projects/12/');
     const settings = await section();
     expect(await within(settings).findByLabelText(/連結アカウントID/)).toBeDisabled();
-    expect(within(settings).getByText('公開後は変更できません')).toBeInTheDocument();
+    // The account and the fee schedule, each with the reason.
+    expect(within(settings).getAllByText('公開後は変更できません')).toHaveLength(2);
+    const fees = within(settings).getByRole('group', { name: /手数料の区分/ });
+    expect(within(fees).getByRole('radio', { name: /^社内/ })).toBeDisabled();
     const message = '振込先の口座は5項目すべてを入力するか、すべて空欄にしてください。';
     const sent = answerSave(
       { error: 'validation_failed', message, field: 'bank', errors: [{ field: 'bank', message }] },
@@ -87,6 +95,7 @@ describe('the settings of a project (追加質問・振込先・スポンサー)
 
     expect(await within(settings).findByText(message)).toBeInTheDocument();
     expect(sent[0]?.connectedAccountId).toBe('acct_1abc');
+    expect(sent[0]?.feeSchedule).toBe('standard');
     expect(sent[0]?.bank).toEqual({ bank: '群馬銀行', branch: '', kinds: '', number: '', nominee: '' });
   });
 });

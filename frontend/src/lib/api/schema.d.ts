@@ -2674,6 +2674,12 @@ export interface components {
              */
             limit: number;
         };
+        /**
+         * @description The application fee's rates on sales paid to the connected account: `standard` 13.6 % card and konbini,
+         *     11.5 % bank transfer; `internal` 10.6 % / 8.5 %.
+         * @enum {string}
+         */
+        FeeScheduleDto: "standard" | "internal";
         /** @description One refused field of a form. */
         FieldMessage: {
             field: string;
@@ -3483,8 +3489,9 @@ export interface components {
             additional: components["schemas"]["AdditionalQuestionDto"] | null;
             bank: components["schemas"]["BankDetailsDto"] | null;
             connectedAccountId: string | null;
-            /** @description True once published: the connected account can no longer change. */
+            /** @description True once published: the connected account and the fee schedule can no longer change. */
             connectedAccountLocked: boolean;
+            feeSchedule: components["schemas"]["FeeScheduleDto"];
             hideFooterSponsors: boolean;
             /** Format: int64 */
             projectId: number;
@@ -3497,6 +3504,8 @@ export interface components {
             bank?: components["schemas"]["BankDetailsDto"] | null;
             /** @description `acct_` and letters and digits; null or blank: the platform's account. Locked once published. */
             connectedAccountId?: string | null;
+            /** @description Left out: `standard`. Locked once published. */
+            feeSchedule?: components["schemas"]["FeeScheduleDto"];
             hideFooterSponsors: boolean;
             usesManualSponsors: boolean;
         };

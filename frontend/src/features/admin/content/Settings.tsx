@@ -3,13 +3,20 @@ import { LoadError } from '@/components/form/LoadError';
 import { Notice } from '@/components/form/Notice';
 import { getApiErrorBody, getErrorMessage } from '@/lib/apiError';
 import { useProjectSettingsQuery, useSaveProjectSettingsMutation } from '../api/contentApi';
-import { AdminField, CheckBox } from '../projects/fields';
+import { AdminField, CheckBox, ChoiceGroup } from '../projects/fields';
 import { messagesByField } from './rules';
 import type { ProjectSettings, ProjectSettingsInput } from './types';
 
 const SAVED = 'プロジェクトの設定を保存しました。';
 const SAVE_FAILED = 'プロジェクトの設定を保存できませんでした。時間をおいて再度お試しください。';
 const ACCOUNT_LOCKED = '公開後は変更できません';
+
+type FeeSchedule = ProjectSettings['feeSchedule'];
+/** The application fee's rates on sales paid to the connected account (none without one). */
+const FEE_SCHEDULES: readonly { value: FeeSchedule; label: string }[] = [
+  { value: 'standard', label: '標準（カード・コンビニ 13.6%、銀行振込 11.5%）' },
+  { value: 'internal', label: '社内（カード・コンビニ 10.6%、銀行振込 8.5%）' },
+];
 
 /** The form's values as typed. */
 interface SettingsDraft {
@@ -20,6 +27,7 @@ interface SettingsDraft {
   formLine: string;
   bank: { bank: string; branch: string; kinds: string; number: string; nominee: string };
   connectedAccountId: string;
+  feeSchedule: FeeSchedule;
   usesManualSponsors: boolean;
   hideFooterSponsors: boolean;
 }
@@ -40,6 +48,7 @@ const draftOf = (s: ProjectSettings): SettingsDraft => ({
   formLine: String(s.additional?.formLine ?? 1),
   bank: s.bank ?? { bank: '', branch: '', kinds: '', number: '', nominee: '' },
   connectedAccountId: s.connectedAccountId ?? '',
+  feeSchedule: s.feeSchedule,
   usesManualSponsors: s.usesManualSponsors,
   hideFooterSponsors: s.hideFooterSponsors,
 });
@@ -60,6 +69,7 @@ const inputOf = (d: SettingsDraft): ProjectSettingsInput => ({
         },
   bank: Object.values(d.bank).every(blank) ? null : d.bank,
   connectedAccountId: blank(d.connectedAccountId) ? null : d.connectedAccountId.trim(),
+  feeSchedule: d.feeSchedule,
   usesManualSponsors: d.usesManualSponsors,
   hideFooterSponsors: d.hideFooterSponsors,
 });
@@ -183,6 +193,16 @@ function SettingsForm({ settings }: { settings: ProjectSettings }) {
           />
         )}
       </AdminField>
+      <ChoiceGroup
+        legend="手数料の区分（連結アカウントへの支払いから差し引く割合）"
+        name="fee-schedule"
+        options={FEE_SCHEDULES}
+        value={draft.feeSchedule}
+        onChange={(value) => edit({ feeSchedule: value })}
+        disabled={settings.connectedAccountLocked}
+        note={settings.connectedAccountLocked ? ACCOUNT_LOCKED : null}
+        error={errors.feeSchedule}
+      />
       <fieldset className="admin-fieldset">
         <legend>スポンサー表示</legend>
         <CheckBox

@@ -226,6 +226,7 @@ export const serveSettings = (settings: Partial<ProjectSettings> = {}) => {
         additional: null,
         bank: null,
         connectedAccountId: null,
+        feeSchedule: 'standard',
         connectedAccountLocked: false,
         usesManualSponsors: false,
         hideFooterSponsors: false,
