@@ -65,7 +65,9 @@ for (const viewport of [
         expect(place).toContain('文化・芸術');
       }
 
-      await page.getByRole('radio', { name: '募集中' }).check();
+      // The choice is the address's: the radio shows it once the page has moved there, so click, then wait.
+      await page.getByRole('radio', { name: '募集中' }).click();
+      await expect(page.getByRole('radio', { name: '募集中' })).toBeChecked();
       await expect(page).toHaveURL(/state=open/);
       await expect(titlesOf(page)).not.toContainText([KIRYU]);
       await expect(results(page).getByRole('article', { name: TOMIOKA })).toBeVisible();
@@ -113,7 +115,9 @@ for (const viewport of [
     test('the address of a filtered list reopens the same list', async ({ page, context }) => {
       await page.goto('/projects/');
       await page.getByRole('combobox', { name: 'カテゴリー' }).selectOption({ label: '文化・芸術' });
-      await page.getByRole('radio', { name: '募集中' }).check();
+      // The choice is the address's: the radio shows it once the page has moved there, so click, then wait.
+      await page.getByRole('radio', { name: '募集中' }).click();
+      await expect(page.getByRole('radio', { name: '募集中' })).toBeChecked();
       await page.getByRole('combobox', { name: '並び順' }).selectOption({ label: '終了が近い順' });
       await expect(page).toHaveURL(/\/projects\/\?category=culture-arts&state=open&sort=ending$/);
       // Ending sooner first: the daruma project (20 days left) before the silk walk (90).
