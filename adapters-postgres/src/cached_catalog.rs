@@ -263,6 +263,27 @@ mod tests {
         clock
     }
 
+    /// A clock at a fixed start that the test moves on by setting the milliseconds elapsed.
+    fn moving_clock() -> (MockClock, Arc<std::sync::atomic::AtomicI64>) {
+        let start = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
+        let elapsed_ms = Arc::new(std::sync::atomic::AtomicI64::new(0));
+        let read = Arc::clone(&elapsed_ms);
+        let mut clock = MockClock::new();
+        clock
+            .expect_now()
+            .returning(move || start + Duration::milliseconds(read.load(std::sync::atomic::Ordering::SeqCst)));
+        (clock, elapsed_ms)
+    }
+
+    /// Storage reports these catalog versions, one per read, and no more reads; what is left is returned.
+    fn versions_in_turn(repo: &mut MockCatalogRepository, versions: Vec<i64>) -> Arc<std::sync::Mutex<Vec<i64>>> {
+        let reads = versions.len();
+        let left = Arc::new(std::sync::Mutex::new(versions));
+        let next = Arc::clone(&left);
+        repo.expect_catalog_version().times(reads).returning(move || Ok(next.lock().unwrap().remove(0)));
+        left
+    }
+
     fn cached(repo: MockCatalogRepository) -> CachedCatalogRepository<MockCatalogRepository, MockClock> {
         CachedCatalogRepository::new(repo, clock(), Duration::seconds(3))
     }
@@ -291,9 +312,7 @@ mod tests {
     #[tokio::test]
     async fn without_a_ttl_every_project_is_read_again_only_when_the_catalog_version_changes() {
         let mut repo = MockCatalogRepository::new();
-        let versions = Arc::new(std::sync::Mutex::new(vec![7, 7, 8]));
-        let next = Arc::clone(&versions);
-        repo.expect_catalog_version().times(3).returning(move || Ok(next.lock().unwrap().remove(0)));
+        let versions = versions_in_turn(&mut repo, vec![7, 7, 8]);
         // Two reads of storage in all: the mock fails the test on a third.
         repo.expect_projects().times(2).returning(|| Ok(Arc::new(vec![])));
         let repo = CachedCatalogRepository::new(repo, clock(), Duration::zero());
@@ -306,17 +325,9 @@ mod tests {
 
     #[tokio::test]
     async fn with_a_ttl_a_stale_catalog_is_checked_by_version_and_read_again_only_after_a_change() {
-        let start = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
-        let elapsed_ms = Arc::new(std::sync::atomic::AtomicI64::new(0));
-        let mut clock = MockClock::new();
-        let read = Arc::clone(&elapsed_ms);
-        clock
-            .expect_now()
-            .returning(move || start + Duration::milliseconds(read.load(std::sync::atomic::Ordering::SeqCst)));
+        let (clock, elapsed_ms) = moving_clock();
         let mut repo = MockCatalogRepository::new();
-        let versions = Arc::new(std::sync::Mutex::new(vec![7, 7, 8]));
-        let next = Arc::clone(&versions);
-        repo.expect_catalog_version().times(3).returning(move || Ok(next.lock().unwrap().remove(0)));
+        let versions = versions_in_turn(&mut repo, vec![7, 7, 8]);
         // Two reads of every project in all (the first, and after the change): the mock fails on a third.
         repo.expect_projects().times(2).returning(|| Ok(Arc::new(vec![])));
         let repo = CachedCatalogRepository::new(repo, clock, Duration::seconds(30));
@@ -384,13 +395,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_new_support_shows_in_totals_and_walls_within_a_second_even_with_a_long_ttl() {
-        let start = Utc.with_ymd_and_hms(2026, 11, 25, 12, 0, 0).unwrap();
-        let elapsed_ms = Arc::new(std::sync::atomic::AtomicI64::new(0));
-        let mut clock = MockClock::new();
-        let read = Arc::clone(&elapsed_ms);
-        clock
-            .expect_now()
-            .returning(move || start + Duration::milliseconds(read.load(std::sync::atomic::Ordering::SeqCst)));
+        let (clock, elapsed_ms) = moving_clock();
         let mut repo = MockCatalogRepository::new();
         let mut supports = 0;
         repo.expect_paid_sum_project().times(2).returning(move |_| {

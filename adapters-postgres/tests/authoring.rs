@@ -6,7 +6,7 @@ use adapters_postgres::{PgCatalogRepository, PgProjectAuthoring};
 use chrono::{NaiveDate, TimeZone, Utc};
 use diesel::{Connection, RunQueryDsl};
 use domain::authoring::{ProjectTerms, ReturnTerms, TaxHandling};
-use domain::ids::ReturnId;
+use domain::ids::{ProjectId, ReturnId};
 use domain::money::Yen;
 use domain::project::FundingModel;
 use domain::returns::ReturnType;
@@ -56,6 +56,32 @@ fn a_return(title: &str) -> ReturnTerms {
         course: None,
         only_for: None,
     }
+}
+
+/// A pending sale of `lots` of a 5,000-yen return (10 % tax on top) by member 50, made here if missing:
+/// `payment_type` 1 card, 2 bank transfer.
+fn pending_sale(db_url: &str, project: ProjectId, ret: ReturnId, lots: i64, payment_type: i16) {
+    exec(
+        db_url,
+        "INSERT INTO users (id, email, status, password_hash) VALUES (50, 'a@example.jp', 'member', 'x') \
+         ON CONFLICT (id) DO NOTHING",
+    );
+    let amount = 5_000 * lots;
+    exec(
+        db_url,
+        &format!(
+            "INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
+               tax_rate_percent, payment_type, status, idempotency_key) \
+             VALUES ({}, {}, 50, 5000, {lots}, {amount}, {tax}, {total}, 'exclusive', 10, {payment_type}, 'pending', \
+               'key-{:06}-{:06}')",
+            project.get(),
+            ret.get(),
+            project.get(),
+            ret.get(),
+            tax = amount / 10,
+            total = amount + amount / 10,
+        ),
+    );
 }
 
 #[tokio::test]
@@ -125,17 +151,7 @@ async fn returns_are_added_in_order_reordered_and_a_backed_one_keeps_price_and_l
     assert!(matches!(repo.reorder_returns(id, &[second]).await, Err(RepoError::Conflict(_))), "every return once");
 
     // Someone holds two lots of the first return (a bank transfer awaited).
-    exec(&db.url, "INSERT INTO users (id, email, status, password_hash) VALUES (50, 'a@example.jp', 'member', 'x')");
-    exec(
-        &db.url,
-        &format!(
-            "INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
-               tax_rate_percent, payment_type, status, idempotency_key) \
-             VALUES ({}, {}, 50, 5000, 2, 10000, 1000, 11000, 'exclusive', 10, 2, 'pending', 'key-000001')",
-            id.get(),
-            first.get()
-        ),
-    );
+    pending_sale(&db.url, id, first, 2, 2);
     let stored = repo.project(id).await.unwrap().returns.into_iter().find(|r| r.id == first).unwrap();
     assert_eq!(stored.lots_taken, 2);
     let cheaper = ReturnTerms { price: Yen(4000), ..a_return("りんご5kg") };
@@ -177,17 +193,7 @@ async fn a_monthly_return_in_a_course_for_one_address_round_trips_and_stays_mont
     };
     assert_eq!(interval(&db.url), "month");
 
-    exec(&db.url, "INSERT INTO users (id, email, status, password_hash) VALUES (50, 'a@example.jp', 'member', 'x')");
-    exec(
-        &db.url,
-        &format!(
-            "INSERT INTO sales (project_id, return_id, user_id, price, lot, amount, tax, total, tax_mode, \
-               tax_rate_percent, payment_type, status, idempotency_key) \
-             VALUES ({}, {}, 50, 5000, 1, 5000, 500, 5500, 'exclusive', 10, 1, 'pending', 'key-000002')",
-            id.get(),
-            ret.get()
-        ),
-    );
+    pending_sale(&db.url, id, ret, 1, 1);
     // Checked as a one-off while it is stored monthly and backed: nothing changes.
     let once = ReturnTerms { monthly: false, ..monthly.clone() };
     assert!(matches!(repo.update_return(id, ret, &once, &once, now()).await, Err(RepoError::Conflict(_))));

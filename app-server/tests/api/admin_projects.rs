@@ -31,6 +31,18 @@ fn return_input(title: &str, price: i64) -> Value {
     })
 }
 
+/// A new draft at a fresh address with one return (手ぬぐい, 3,000円): its slug, id and the project as answered.
+async fn draft_with_a_return(app: &TestApp, admin: &str) -> (String, i64, Value) {
+    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
+    let (status, draft) = post(app, admin, "/v1/admin/projects", &project_input(&slug)).await;
+    assert_eq!(status, 200, "{draft}");
+    let id = draft["id"].as_i64().unwrap();
+    let (status, project) =
+        post(app, admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    assert_eq!(status, 200, "{project}");
+    (slug, id, project)
+}
+
 async fn post(app: &TestApp, token: &str, path: &str, body: &Value) -> (u16, Value) {
     let response = app.post_json_with_token(path, token, body).await;
     let status = response.status().as_u16();
@@ -116,11 +128,7 @@ async fn an_operator_drafts_previews_publishes_and_edits_a_project_that_the_publ
 async fn a_backed_return_keeps_its_price_and_cannot_be_deleted_but_can_be_paused() {
     let app = spawn_demo_app().await;
     let admin = app.login(ADMIN, PASSWORD).await;
-    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
-    let id = draft["id"].as_i64().unwrap();
-    let (_, project) =
-        post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let (slug, id, project) = draft_with_a_return(&app, &admin).await;
     let ret = project["returns"][0]["id"].as_i64().unwrap();
     post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
 
@@ -156,10 +164,7 @@ async fn a_backed_return_keeps_its_price_and_cannot_be_deleted_but_can_be_paused
 async fn a_monthly_return_in_a_course_offered_to_one_address_is_shown_to_that_member_only() {
     let app = spawn_demo_app().await;
     let admin = app.login(ADMIN, PASSWORD).await;
-    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
-    let id = draft["id"].as_i64().unwrap();
-    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let (slug, id, _) = draft_with_a_return(&app, &admin).await;
     let mut monthly = return_input("毎月の祭り通信", 1000);
     monthly["monthly"] = json!(true);
     let (status, refused) = post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &monthly).await;
@@ -263,10 +268,7 @@ async fn an_operator_hides_a_comment_with_a_reason_and_shows_it_again() {
 async fn a_scheduled_project_stays_private_until_its_time_and_can_be_taken_back() {
     let app = spawn_demo_app().await;
     let admin = app.login(ADMIN, PASSWORD).await;
-    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
-    let id = draft["id"].as_i64().unwrap();
-    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let (slug, id, _) = draft_with_a_return(&app, &admin).await;
     let tomorrow = (chrono::Utc::now() + chrono::Duration::days(1)).to_rfc3339();
 
     let (status, scheduled) =
@@ -325,10 +327,7 @@ async fn a_published_project_may_change_its_address_and_the_old_one_redirects_to
     let frontend = crate::pages::frontend_dir();
     let app = spawn_demo_app_with(|s| s.frontend_dir = frontend.clone()).await;
     let admin = app.login(ADMIN, PASSWORD).await;
-    let slug = format!("heso-{}", &uuid::Uuid::new_v4().simple().to_string()[..8]);
-    let (_, draft) = post(&app, &admin, "/v1/admin/projects", &project_input(&slug)).await;
-    let id = draft["id"].as_i64().unwrap();
-    post(&app, &admin, &format!("/v1/admin/projects/{id}/returns"), &return_input("手ぬぐい", 3000)).await;
+    let (slug, id, _) = draft_with_a_return(&app, &admin).await;
     post(&app, &admin, &format!("/v1/admin/projects/{id}/publish"), &json!({"publishAt": null})).await;
 
     let renamed = format!("{slug}-matsuri");
