@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 
 use crate::authoring::FieldError;
 use crate::ids::ReturnId;
+use crate::text::{has_forbidden_character, TextRule};
 
 /// The longest title, in characters.
 pub const TITLE_MAX_CHARS: usize = 100;
@@ -17,6 +18,9 @@ pub const RETURNS_MAX: usize = 100;
 pub const MSG_TITLE_REQUIRED: &str = "タイトルを入力してください。";
 pub const MSG_TITLE_TOO_LONG: &str = "タイトルは100文字以内で入力してください。";
 pub const MSG_BODY_TOO_LONG: &str = "本文は100,000文字以内で入力してください。";
+pub const MSG_BODY_FORBIDDEN: &str = "本文に使用できない文字が含まれています。";
+/// The title's rule: trimmed, one line, no control characters, required, at most `TITLE_MAX_CHARS`.
+pub const TITLE: TextRule = TextRule::new("title", "タイトル", TITLE_MAX_CHARS).required();
 pub const MSG_TOO_MANY_RETURNS: &str = "選べるリターンは100件までです。";
 pub const MSG_RETURN_UNKNOWN: &str = "このプロジェクトのリターンを選んでください。";
 pub const MSG_PUBLIC_WITH_RETURNS: &str = "リターンを選べるのは「支援者のみ」の活動報告だけです。";
@@ -139,14 +143,15 @@ pub struct NewsTerms {
 /// which the named ones must be among. Every refused field, in form order.
 pub fn check_news(terms: NewsTerms, project_returns: &[ReturnId]) -> Result<NewsTerms, Vec<FieldError>> {
     let mut errors = Vec::new();
-    let title = terms.title.trim().to_string();
-    if title.is_empty() {
-        errors.push(FieldError { field: "title", message: MSG_TITLE_REQUIRED.into() });
-    } else if title.chars().count() > TITLE_MAX_CHARS {
-        errors.push(FieldError { field: "title", message: MSG_TITLE_TOO_LONG.into() });
-    }
+    // A control character (a NUL above all, which PostgreSQL refuses in text) is the field's error, not a 500.
+    let title = TITLE.parse(&terms.title).unwrap_or_else(|e| {
+        errors.push(FieldError::from((TITLE.field, e)));
+        String::new()
+    });
     if terms.body.chars().count() > BODY_MAX_CHARS {
         errors.push(FieldError { field: "body", message: MSG_BODY_TOO_LONG.into() });
+    } else if has_forbidden_character(&terms.body, true) {
+        errors.push(FieldError { field: "body", message: MSG_BODY_FORBIDDEN.into() });
     }
     let audience = match terms.audience {
         NewsAudience::Public => NewsAudience::Public,
@@ -238,6 +243,14 @@ mod tests {
         assert_eq!(errors[0].message, MSG_TITLE_REQUIRED);
         let long = "あ".repeat(TITLE_MAX_CHARS + 1);
         assert_eq!(check_news(terms(&long, NewsAudience::Public), &[]).unwrap_err()[0].message, MSG_TITLE_TOO_LONG);
+    }
+
+    #[test]
+    fn a_control_character_in_the_title_or_the_body_is_refused_by_its_field() {
+        let nul = check_news(terms("\u{0}\u{8e}d", NewsAudience::Public), &[]).unwrap_err();
+        assert_eq!((nul[0].field, nul[0].message.as_str()), ("title", "タイトルに使用できない文字が含まれています。"));
+        let body = NewsTerms { body: "<p>a\u{0}b</p>".into(), ..terms("t", NewsAudience::Public) };
+        assert_eq!(check_news(body, &[]).unwrap_err()[0].message, MSG_BODY_FORBIDDEN);
     }
 
     #[test]
