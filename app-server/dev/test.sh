@@ -68,8 +68,12 @@ api_fuzz() {
   FUZZ_SERVICES=reuse FUZZ_PORT="${FUZZ_PORT:-18095}" bash app-server/dev/fuzz.sh --short
 }
 
+# The unit run's JSON report; its failures are printed again at the very end of the log.
+VITEST_REPORT="$ROOT/.data/vitest-report.json"
 frontend_unit() {
-  npm --prefix frontend run --silent typecheck && npm --prefix frontend test
+  rm -f "$VITEST_REPORT"
+  npm --prefix frontend run --silent typecheck \
+    && npm --prefix frontend test -- --reporter=default --reporter=json --outputFile.json="$VITEST_REPORT"
 }
 
 # The browser run's JSON report; its failures are printed again at the very end of the log.
@@ -123,6 +127,11 @@ layer "Browser: end-to-end tests in Debian chromium" e2e
 echo
 echo "==> Summary (total $SECONDS s)"
 printf '%s\n' "${summary[@]}"
+if printf '%s\n' "${summary[@]}" | grep -q "FAILED  Frontend"; then
+  echo
+  echo "==> Why the frontend unit tests failed (from $VITEST_REPORT)"
+  (cd frontend && node scripts/vitest-failures.mjs "$VITEST_REPORT")
+fi
 if [ "$E2E_FAILED" = 1 ]; then
   echo
   echo "==> Why the browser tests failed (from $E2E_REPORT; the app-server's log is .data/e2e-server.log)"

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -117,8 +117,8 @@ describe('the page content of a project (images, owner, FAQ)', () => {
         faqs: [faq],
       },
     ]);
-    // With the owner saved, its image can be chosen.
-    expect(within(content).getByLabelText(/実行者の画像を選ぶ/)).toBeEnabled();
+    // With the owner saved (and the content read again), its image can be chosen.
+    await waitFor(() => expect(within(content).getByLabelText(/実行者の画像を選ぶ/)).toBeEnabled());
   }, 15_000);
 
   it('shows each refused field next to it and keeps what was typed', async () => {

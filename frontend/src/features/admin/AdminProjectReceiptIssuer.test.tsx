@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
@@ -47,8 +47,10 @@ describe('the receipt issuer of a project (領収書の発行者)', () => {
     expect(await within(issuer).findByText('領収書の発行者を保存しました。')).toBeInTheDocument();
     expect(sent).toEqual([{ issuerName: '前橋夏祭り実行委員会', registrationNumber: 'Ｔ１２３４５６７８９０１２３' }]);
     // The server's normalised number replaces what was typed.
-    expect(within(issuer).getByRole('textbox', { name: /登録番号/ })).toHaveValue('T1234567890123');
-    expect(within(issuer).getByText('最終更新：2026年12月3日 10:00')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(issuer).getByRole('textbox', { name: /登録番号/ })).toHaveValue('T1234567890123'),
+    );
+    expect(await within(issuer).findByText('最終更新：2026年12月3日 10:00')).toBeInTheDocument();
   });
 
   it('shows each of the server’s messages next to its field, and sends an empty number as none', async () => {
