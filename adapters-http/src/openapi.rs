@@ -250,6 +250,8 @@ mod tests {
         mocks.payouts.expect_list().returning(|| {
             Err(ports::campaign::payouts::PayoutError::Repo(RepoError::Unexpected(anyhow::anyhow!("test"))))
         });
+        mocks.cards.expect_setup().returning(|_| Err(ports::payments::cards::CardError::Unavailable));
+        mocks.cards.expect_set_up_card().returning(|_| Err(ports::payments::cards::CardError::NotFound));
         mocks.mass_mails.expect_preview().returning(|_| Ok(0));
         mocks.mass_mails.expect_register().returning(|_, _| Err(MassMailError::NoRecipients));
         mocks.mass_mails.expect_list().returning(|_| Err(RepoError::Unexpected(anyhow::anyhow!("test"))));
@@ -284,7 +286,7 @@ mod tests {
                 );
             }
         }
-        assert_eq!(count, 105, "the number of operations changed: update this count and docs/api.md");
+        assert_eq!(count, 109, "the number of operations changed: update this count and docs/api.md");
     }
 
     /// Routes are mounted only through `service(handler)`: a route added by

@@ -8,7 +8,7 @@ use chrono::SecondsFormat;
 use domain::account::Email;
 use domain::ids::{ProjectId, ReturnId};
 use domain::payment::{BankTransferInstructions, KonbiniVoucher, PayType, SaleStatus, BANK_TRANSFER_DEADLINE_TEXT};
-use ports::payments::gateway::{CardToken, PaymentMethodId};
+use ports::payments::gateway::PaymentMethodId;
 use ports::payments::ledger::SaleRecord;
 use ports::payments::outcome::{SupportOutcome, WebhookApplyError};
 use ports::payments::support::{AddressChoice, CardChoice, SupportOrder, Supporter, Supports};
@@ -33,15 +33,16 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
 /// Longest provider id (card, token) a request may carry.
 const PROVIDER_ID_MAX_LEN: usize = 255;
 
-/// The card to pay with: a saved card (`cardId`) or one just tokenised by
-/// Stripe.js (`token`, optionally saved for members).
+/// The card to pay with: a saved card (`cardId`) or one just set up by
+/// Stripe.js's `confirmCardSetup` (`paymentMethod`, optionally saved for members).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct CardChoiceRequest {
-    #[schema(example = "card_1Abc")]
+    #[schema(example = "pm_1Abc")]
     card_id: Option<String>,
-    #[schema(example = "tok_1Abc")]
-    token: Option<String>,
+    /// The PaymentMethod of a confirmed card set-up (`POST /v1/stripe/set/cardSetup`).
+    #[schema(example = "pm_1Abc")]
+    payment_method: Option<String>,
     #[serde(default)]
     save: bool,
 }
@@ -321,9 +322,9 @@ pub(crate) fn card_id(raw: &str) -> Result<PaymentMethodId, ApiError> {
     provider_id(raw, &["card_", "pm_", "src_"], "カード").map(PaymentMethodId::new)
 }
 
-/// A browser-made card token.
-pub(crate) fn card_token(raw: &str) -> Result<CardToken, ApiError> {
-    provider_id(raw, &["tok_"], "カード").map(CardToken::new)
+/// A card the browser just set up: always a PaymentMethod.
+pub(crate) fn new_card_id(raw: &str) -> Result<PaymentMethodId, ApiError> {
+    provider_id(raw, &["pm_"], "カード").map(PaymentMethodId::new)
 }
 
 impl SupportRequest {
@@ -332,11 +333,15 @@ impl SupportRequest {
             .map_err(|_| ApiError::validation("お支払い方法を選択してください。"))?;
         let card = match self.card {
             None => None,
-            Some(CardChoiceRequest { card_id: Some(id), token: None, .. }) => Some(CardChoice::Saved(card_id(&id)?)),
-            Some(CardChoiceRequest { card_id: None, token: Some(token), save }) => {
-                Some(CardChoice::New { token: card_token(&token)?, save })
+            Some(CardChoiceRequest { card_id: Some(id), payment_method: None, .. }) => {
+                Some(CardChoice::Saved(card_id(&id)?))
             }
-            Some(_) => return Err(ApiError::validation("カードはcardIdかtokenのどちらか一方で指定してください。")),
+            Some(CardChoiceRequest { card_id: None, payment_method: Some(card), save }) => {
+                Some(CardChoice::New { card: new_card_id(&card)?, save })
+            }
+            Some(_) => {
+                return Err(ApiError::validation("カードはcardIdかpaymentMethodのどちらか一方で指定してください。"))
+            }
         };
         let extra_amount = whole_yen(self.extra_amount.as_ref())?;
         let address = match (self.address, self.address_id) {
@@ -373,7 +378,7 @@ impl SupportRequest {
 /// prices the return, writes the sale and takes the stock in one
 /// transaction, then charges the card or opens the bank transfer.
 ///
-/// Members send their token; guests send none and give `guestEmail`. The
+/// Members send their login token; guests send none and give `guestEmail`. The
 /// same `idempotencyKey` again answers with the same sale and never
 /// charges twice. Client-sent amounts do not exist: the server prices.
 #[utoipa::path(
@@ -673,7 +678,7 @@ mod tests {
             supports.expect_place().returning(move |_| Err(error.take().unwrap()));
             let mut body = guest_support();
             body["paymentType"] = json!(1);
-            body["card"] = json!({"token": "tok_abc"});
+            body["card"] = json!({"paymentMethod": "pm_abc"});
             let req = test::TestRequest::post().uri("/v1/payment/set/support").set_json(body);
 
             let (got, body) = call(supports, req).await;
@@ -688,7 +693,7 @@ mod tests {
     async fn malformed_card_ids_and_guest_addresses_never_reach_the_use_case() {
         for (field, value) in [
             ("card", json!({"token": "4242424242424242"})),
-            ("card", json!({"cardId": "card_1", "token": "tok_1"})),
+            ("card", json!({"cardId": "card_1", "paymentMethod": "pm_1"})),
             ("guestEmail", json!("not-an-address")),
             ("paymentType", json!(4)),
         ] {

@@ -24,6 +24,9 @@ pub(crate) const RESEND_PER_EMAIL: RateRule = RateRule::new("resend_register:ema
 /// Supports placed per client address per 10 minutes: a card-testing script meets this long before the
 /// provider's own limits.
 pub(crate) const SUPPORT_PER_IP: RateRule = RateRule::new("support:ip", 30, 10);
+/// Card set-ups started per client address per 10 minutes: each makes an object at the provider, and a
+/// supporter needs one per card typed.
+pub(crate) const CARD_SETUP_PER_IP: RateRule = RateRule::new("card_setup:ip", 30, 10);
 /// Image uploads per user per hour (each decodes an image: CPU and memory);
 /// the count comes from [`UserRateSettings`].
 pub(crate) const UPLOAD_PER_USER_WINDOW_MINUTES: i64 = 60;

@@ -1,11 +1,11 @@
 //! A member's monthly supports (`/v1/stripe/subscription/...`): always the
 //! caller's own; another member's id is as unknown as a missing one.
 
-use actix_web::web::{self, Json};
+use actix_web::web::{self, Json, Query};
 use actix_web::{get, post};
 use ports::payments::subscriptions::{DisplayStatus, SubscriptionView, Subscriptions};
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
 
 use crate::auth::AuthUser;
@@ -14,7 +14,7 @@ use crate::wire_names::SubscriptionStatusName;
 use crate::ApiError;
 
 pub(crate) fn config(cfg: &mut ServiceConfig) {
-    cfg.service(list_subscriptions).service(cancel_subscription);
+    cfg.service(list_subscriptions).service(cancel_subscription).service(pending_authentication).service(authenticated);
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -81,10 +81,23 @@ pub(crate) struct SubscriptionResponse {
     subscription: SubscriptionDto,
 }
 
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserialize, ToSchema, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub(crate) struct CancelRequest {
     /// Our subscription id (from the list).
     id: i64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PendingAuthenticationResponse {
+    subscription: SubscriptionDto,
+    /// For `stripe.confirmCardPayment(clientSecret)`; `null` when no month waits for authentication.
+    #[schema(required = true)]
+    client_secret: Option<String>,
+    /// The month's amount in yen (tax included); `null` with `clientSecret`.
+    #[schema(required = true)]
+    amount: Option<i64>,
 }
 
 /// The member's monthly supports, newest first.
@@ -126,5 +139,58 @@ async fn cancel_subscription(
     body: Json<CancelRequest>,
 ) -> Result<Json<SubscriptionResponse>, ApiError> {
     let view = subscriptions.cancel(user.0.id, body.id).await?;
+    Ok(Json(SubscriptionResponse { subscription: view.into() }))
+}
+
+/// The month of a monthly support that waits for the member to authenticate
+/// with the card (the bank asked for 3-D Secure when renewing; the mail links
+/// the page that completes it).
+#[utoipa::path(
+    tag = "subscriptions",
+    params(CancelRequest),
+    responses(
+        (status = 200, description = "The subscription, and the month's client secret and amount when one waits", body = PendingAuthenticationResponse),
+        (status = 400, description = "`malformed_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not one of the member's subscriptions", body = ErrorBody),
+        (status = 503, description = "`payment_unavailable`", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+#[get("/stripe/subscription/get/authentication")]
+async fn pending_authentication(
+    user: AuthUser,
+    subscriptions: web::Data<dyn Subscriptions>,
+    query: Query<CancelRequest>,
+) -> Result<Json<PendingAuthenticationResponse>, ApiError> {
+    let (view, pending) = subscriptions.pending_authentication(user.0.id, query.id).await?;
+    Ok(Json(PendingAuthenticationResponse {
+        subscription: view.into(),
+        client_secret: pending.as_ref().map(|p| p.client_secret.clone()),
+        amount: pending.map(|p| p.amount.value()),
+    }))
+}
+
+/// After the browser authenticated the month: the server reads the
+/// subscription back from the provider and records the paid month at once.
+#[utoipa::path(
+    tag = "subscriptions",
+    request_body = CancelRequest,
+    responses(
+        (status = 200, description = "The subscription as it is now (`active` once the month is paid)", body = SubscriptionResponse),
+        (status = 400, description = "`malformed_request`", body = ErrorBody),
+        (status = 401, description = "`unauthorized`", body = ErrorBody),
+        (status = 404, description = "`not_found`: not one of the member's subscriptions", body = ErrorBody),
+        (status = 503, description = "`payment_unavailable`", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+#[post("/stripe/subscription/set/authenticated")]
+async fn authenticated(
+    user: AuthUser,
+    subscriptions: web::Data<dyn Subscriptions>,
+    body: Json<CancelRequest>,
+) -> Result<Json<SubscriptionResponse>, ApiError> {
+    let view = subscriptions.authenticated(user.0.id, body.id).await?;
     Ok(Json(SubscriptionResponse { subscription: view.into() }))
 }

@@ -67,19 +67,17 @@ struct InvoiceQuery<'a> {
     limit: i64,
 }
 
-async fn send(client: &Client, request: RequestBuilder, key: Option<&IdempotencyKey>) -> Result<Value, GatewayError> {
+pub(crate) async fn send(
+    client: &Client,
+    request: RequestBuilder,
+    key: Option<&IdempotencyKey>,
+) -> Result<Value, GatewayError> {
     let mut request = request.customize::<miniserde::json::Value>();
     if let Some(key) = key {
         request = request.request_strategy(idempotent(key)?);
     }
     let answer = request.send(client).await.map_err(gateway_error)?;
     serde_json::from_str(&miniserde::json::to_string(&answer)).map_err(|e| GatewayError::Unexpected(e.to_string()))
-}
-
-/// Reads a card token (nothing changes at the provider).
-pub(crate) async fn check_card_token(client: &Client, token: &str) -> Result<(), GatewayError> {
-    let path = format!("/tokens/{token}");
-    send(client, RequestBuilder::new(StripeMethod::Get, path), None).await.map(|_| ())
 }
 
 pub(crate) async fn ensure_plan(client: &Client, plan: &MonthlyPlan, key: &IdempotencyKey) -> Result<(), GatewayError> {

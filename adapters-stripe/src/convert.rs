@@ -10,7 +10,7 @@ use domain::payment::{
 };
 use ports::payments::gateway::{
     ConnectedAccountId, Destination, EventId, NextAction, Payment, PaymentEvent, PaymentEventKind, PaymentFailure,
-    PaymentId, PaymentMethodId, Refund, RefundId, RefundStatus, SavedCard,
+    PaymentId, Refund, RefundId, RefundStatus,
 };
 use stripe_shared::{
     FundingInstructionsBankTransferZenginRecord, PaymentIntent, PaymentIntentNextActionDisplayBankTransferInstructions,
@@ -137,20 +137,6 @@ fn konbini(pi: &PaymentIntent, details: &PaymentIntentNextActionKonbini) -> Resu
     let expires_at = DateTime::from_timestamp(details.expires_at, 0)
         .ok_or_else(|| format!("konbini voucher of {} expires at an impossible time", pi.id.as_str()))?;
     Ok(KonbiniVoucher { expires_at, hosted_voucher_url: details.hosted_voucher_url.clone(), stores })
-}
-
-pub(crate) fn saved_card(card: &stripe_shared::Card) -> Result<SavedCard, String> {
-    let id = card.id.as_str();
-    Ok(SavedCard {
-        id: PaymentMethodId::new(id),
-        brand: brand(&card.brand).to_owned(),
-        last4: card.last4.clone(),
-        exp_month: u8::try_from(card.exp_month)
-            .ok()
-            .filter(|m| (1..=12).contains(m))
-            .ok_or_else(|| format!("card {id} expires in month {}", card.exp_month))?,
-        exp_year: u16::try_from(card.exp_year).map_err(|_| format!("card {id} expires in year {}", card.exp_year))?,
-    })
 }
 
 /// The spec's brand names, from a card source's brand ("American Express") or a

@@ -8,6 +8,7 @@
 //! same idempotency key.
 
 mod billing;
+mod cards;
 mod convert;
 
 use std::collections::HashMap;
@@ -17,14 +18,13 @@ use domain::ids::SaleId;
 use domain::money::Yen;
 use domain::payment::IntentStatus;
 use ports::payments::gateway::{
-    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
+    BankTransferRequest, CardCharge, CardSetup, CustomerCards, CustomerId, Destination, GatewayError, IdempotencyKey,
     InvoiceId, KeyNamespace, KonbiniRequest, MonthlyPlan, NewCustomer, NewSubscription, Payment, PaymentEvent,
-    PaymentGateway, PaymentId, PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest,
-    RefundStatus, SavedCard, SubscriptionId, WebhookError,
+    PaymentGateway, PaymentId, PaymentMethodId, ProviderCard, ProviderInvoice, ProviderSubscription, Refund, RefundId,
+    RefundRequest, RefundStatus, SavedCard, SubscriptionId, WebhookError,
 };
 use stripe::{Client, ClientBuilder, RequestStrategy, StripeError, StripeRequest};
-use stripe_client_core::{RequestBuilder, StripeMethod};
-use stripe_core::customer::{CreateCustomer, RetrieveCustomer, RetrieveCustomerReturned, UpdateCustomer};
+use stripe_core::customer::CreateCustomer;
 use stripe_core::payment_intent::{
     CancelPaymentIntent, CancelPaymentIntentCancellationReason, CreatePaymentIntent,
     CreatePaymentIntentAutomaticPaymentMethods, CreatePaymentIntentAutomaticPaymentMethodsAllowRedirects,
@@ -37,9 +37,8 @@ use stripe_core::payment_intent::{
     CreatePaymentIntentPaymentMethodOptionsCustomerBalanceFundingType, CreatePaymentIntentPaymentMethodOptionsKonbini,
     CreatePaymentIntentTransferData, RetrievePaymentIntent,
 };
-use stripe_core::payment_source::{CreateCustomerPaymentSource, ListCustomerPaymentSource};
 use stripe_core::refund::{CancelRefund, CreateRefund, ListRefund, RetrieveRefund};
-use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes, PaymentSource};
+use stripe_shared::{ApiErrors, PaymentIntentAllowedPaymentMethodTypes};
 use stripe_types::Currency;
 use stripe_webhook::Webhook;
 
@@ -231,73 +230,32 @@ impl PaymentGateway for StripeGateway {
         convert::payment(&intent, &self.origin).map_err(GatewayError::Unexpected)
     }
 
-    async fn add_card(
-        &self,
-        customer: &CustomerId,
-        token: &CardToken,
-        key: IdempotencyKey,
-    ) -> Result<SavedCard, GatewayError> {
-        let source = CreateCustomerPaymentSource::new(customer.as_str(), token.as_str())
-            .customize()
-            .request_strategy(idempotent(&key)?)
-            .send(&self.client)
-            .await
-            .map_err(gateway_error)?;
-        match source {
-            PaymentSource::Card(card) => convert::saved_card(&card).map_err(GatewayError::Unexpected),
-            _ => Err(GatewayError::Unexpected(format!("token {token} did not give {customer} a card"))),
-        }
+    async fn start_card_setup(&self, customer: Option<CustomerId>) -> Result<CardSetup, GatewayError> {
+        cards::start_setup(&self.client, customer.as_ref()).await
     }
 
-    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError> {
-        billing::check_card_token(&self.client, token.as_str()).await
+    async fn set_up_card(&self, client_secret: &str) -> Result<PaymentMethodId, GatewayError> {
+        cards::set_up_card(&self.client, client_secret).await
     }
 
-    /// The customer's card sources: what `add_card` makes, and what both Stripe and
-    /// localstripe list (localstripe's payment-method list leaves sources out).
+    async fn card(&self, card: &PaymentMethodId) -> Result<ProviderCard, GatewayError> {
+        cards::card(&self.client, card).await
+    }
+
+    async fn attach_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<SavedCard, GatewayError> {
+        cards::attach(&self.client, customer, card).await
+    }
+
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {
-        let found =
-            RetrieveCustomer::new(path_segment(customer.as_str())?).send(&self.client).await.map_err(gateway_error)?;
-        let RetrieveCustomerReturned::Customer(found) = found else {
-            return Err(GatewayError::NotFound(format!("customer {customer} was deleted")));
-        };
-        let sources = ListCustomerPaymentSource::new(customer.as_str())
-            .object("card")
-            .limit(MAX_LISTED)
-            .send(&self.client)
-            .await
-            .map_err(gateway_error)?;
-        let cards = sources
-            .data
-            .iter()
-            .filter_map(|source| match source {
-                PaymentSource::Card(card) => Some(convert::saved_card(card)),
-                _ => None,
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(GatewayError::Unexpected)?;
-        let default = found.default_source.as_ref().map(|source| PaymentMethodId::new(source.id().as_str()));
-        Ok(CustomerCards { cards, default })
+        cards::list(&self.client, customer).await
     }
 
     async fn set_default_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
-        UpdateCustomer::new(path_segment(customer.as_str())?)
-            .default_source(card.as_str())
-            .send(&self.client)
-            .await
-            .map_err(gateway_error)?;
-        Ok(())
+        cards::set_default(&self.client, customer, card).await
     }
 
     async fn delete_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
-        // Stripe answers with the removed card or a `deleted` stub: nothing in it is needed.
-        let path = format!("/customers/{}/sources/{}", path_segment(customer.as_str())?, path_segment(card.as_str())?);
-        RequestBuilder::new(StripeMethod::Delete, path)
-            .customize::<miniserde::json::Value>()
-            .send(&self.client)
-            .await
-            .map_err(gateway_error)?;
-        Ok(())
+        cards::remove(&self.client, customer, card).await
     }
 
     async fn cancel_payment(&self, id: &PaymentId) -> Result<Payment, GatewayError> {

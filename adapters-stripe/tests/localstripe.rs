@@ -46,7 +46,7 @@ async fn one_customer_per_user_even_when_created_twice() {
 async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 1).await;
-    let visa = card(&gateway, &ns, 1, &customer, "4242424242424242").await;
+    let visa = card(&gateway, &customer, "4242424242424242").await;
     let destination = Destination { account: ConnectedAccountId::new("acct_project1"), application_fee: Yen(448) };
     let mut request = charge(11, 3300, &visa, &customer);
     request.destination = Some(destination.clone());
@@ -77,7 +77,7 @@ async fn a_card_payment_succeeds_once_per_key_with_fee_and_destination() {
 async fn a_declined_card_fails_with_the_providers_message_every_time_it_is_retried() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 2).await;
-    let declined = card(&gateway, &ns, 2, &customer, "4000000000000341").await;
+    let declined = card(&gateway, &customer, "4000000000000341").await;
     let key = IdempotencyKey::for_sale(&ns, SaleId(12), KeyPurpose::Confirm);
     for _ in 0..2 {
         let err = gateway.charge_card(charge(12, 3300, &declined, &customer), key.clone()).await.unwrap_err();
@@ -110,7 +110,7 @@ async fn a_card_needing_3d_secure_waits_with_its_client_secret_and_succeeds_once
     let mut webhooks = Webhooks::register("three-d-secure-pass").await;
     let (gateway, ns) = (gateway(&webhooks.secret), namespace());
     let customer = customer(&gateway, &ns, 3).await;
-    let secure = card(&gateway, &ns, 3, &customer, "4000002500003155").await;
+    let secure = card(&gateway, &customer, "4000002500003155").await;
     let key = IdempotencyKey::for_sale(&ns, SaleId(13), KeyPurpose::Confirm);
 
     let pending = gateway.charge_card(charge(13, 5000, &secure, &customer), key.clone()).await.unwrap();
@@ -139,7 +139,7 @@ async fn a_card_failing_3d_secure_is_refused_in_the_browser_and_reported_by_webh
     let mut webhooks = Webhooks::register("three-d-secure-fail").await;
     let (gateway, ns) = (gateway(&webhooks.secret), namespace());
     let customer = customer(&gateway, &ns, 7).await;
-    let secure = card(&gateway, &ns, 7, &customer, "4000002500003155").await;
+    let secure = card(&gateway, &customer, "4000002500003155").await;
     let pending = gateway
         .charge_card(
             charge(14, 5000, &secure, &customer),
@@ -176,7 +176,7 @@ async fn a_card_failing_3d_secure_is_refused_in_the_browser_and_reported_by_webh
 async fn a_partial_refund_is_made_once_per_key_and_never_above_what_was_paid() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 4).await;
-    let visa = card(&gateway, &ns, 4, &customer, "4242424242424242").await;
+    let visa = card(&gateway, &customer, "4242424242424242").await;
     let paid = gateway
         .charge_card(charge(15, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(15), KeyPurpose::Confirm))
         .await
@@ -247,7 +247,7 @@ async fn payment_webhooks_arrive_signed_and_altered_or_stale_ones_are_refused() 
     let mut webhooks = Webhooks::register("cards").await;
     let (gateway, ns) = (gateway(&webhooks.secret), namespace());
     let customer = customer(&gateway, &ns, 5).await;
-    let visa = card(&gateway, &ns, 5, &customer, "4242424242424242").await;
+    let visa = card(&gateway, &customer, "4242424242424242").await;
     let paid = gateway
         .charge_card(charge(16, 3300, &visa, &customer), IdempotencyKey::for_sale(&ns, SaleId(16), KeyPurpose::Confirm))
         .await

@@ -28,7 +28,7 @@ fn refund_of(payment: &PaymentId, amount: i64) -> RefundRequest {
 async fn a_connected_account_payment_is_refunded_with_its_fee_and_read_back() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 61).await;
-    let visa = card(&gateway, &ns, 61, &customer, "4242424242424242").await;
+    let visa = card(&gateway, &customer, "4242424242424242").await;
     let destination = Destination { account: ConnectedAccountId::new("acct_1TestLocal"), application_fee: Yen(448) };
     let charge = CardCharge {
         sale_id: SaleId(61),
@@ -55,7 +55,7 @@ async fn a_connected_account_payment_is_refunded_with_its_fee_and_read_back() {
 async fn a_refused_refund_is_rejected_with_the_reason_and_a_new_attempt_succeeds_once_allowed() {
     let (gateway, ns) = (gateway("whsec_unused"), namespace());
     let customer = customer(&gateway, &ns, 62).await;
-    let visa = card(&gateway, &ns, 62, &customer, "4242424242424242").await;
+    let visa = card(&gateway, &customer, "4242424242424242").await;
     let charge = CardCharge {
         sale_id: SaleId(62),
         amount: Yen(2000),

@@ -23,10 +23,10 @@ use ports::accounts::SiteInfo;
 use ports::clock::SystemClock;
 use ports::mailer::{MailError, Mailer, OutgoingMail};
 use ports::payments::gateway::{
-    BankTransferRequest, CardCharge, CardToken, CustomerCards, CustomerId, GatewayError, IdempotencyKey, InvoiceId,
+    BankTransferRequest, CardCharge, CardSetup, CustomerCards, CustomerId, GatewayError, IdempotencyKey, InvoiceId,
     MonthlyPlan, NewCustomer, NewSubscription, NextAction, Payment, PaymentEvent, PaymentGateway, PaymentId,
-    PaymentMethodId, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard, SubscriptionId,
-    WebhookError,
+    PaymentMethodId, ProviderCard, ProviderInvoice, ProviderSubscription, Refund, RefundId, RefundRequest, SavedCard,
+    SubscriptionId, WebhookError,
 };
 use ports::payments::mails::PaymentMails;
 use ports::payments::support::{SupportConfig, SupportOrder, Supporter, Supports};
@@ -87,16 +87,19 @@ impl PaymentGateway for InstantProvider {
         not_on_this_path()
     }
 
-    async fn add_card(
-        &self,
-        _customer: &CustomerId,
-        _token: &CardToken,
-        _key: IdempotencyKey,
-    ) -> Result<SavedCard, GatewayError> {
+    async fn start_card_setup(&self, _customer: Option<CustomerId>) -> Result<CardSetup, GatewayError> {
         not_on_this_path()
     }
 
-    async fn check_card_token(&self, _token: &CardToken) -> Result<(), GatewayError> {
+    async fn set_up_card(&self, _client_secret: &str) -> Result<PaymentMethodId, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn card(&self, _card: &PaymentMethodId) -> Result<ProviderCard, GatewayError> {
+        not_on_this_path()
+    }
+
+    async fn attach_card(&self, _customer: &CustomerId, _card: &PaymentMethodId) -> Result<SavedCard, GatewayError> {
         not_on_this_path()
     }
 

@@ -168,7 +168,7 @@ class Scenario:
 
     # --- the supporter --------------------------------------------------------
 
-    def support_body(self, key, pay_type, email, token=None):
+    def support_body(self, key, pay_type, email, card=None):
         ids = self.sql(
             "SELECT p.id || '|' || r.id FROM returns r JOIN projects p ON"
             f" p.id = r.project_id WHERE p.slug = '{PROJECT}' AND"
@@ -181,8 +181,8 @@ class Scenario:
                 'paymentType': pay_type, 'idempotencyKey': key,
                 'displayname': '前橋 花子', 'agreeTerms': True,
                 'notAntisocial': True, 'guestEmail': email}
-        if token:
-            body['card'] = {'token': token, 'save': False}
+        if card:
+            body['card'] = {'paymentMethod': card, 'save': False}
         return body
 
 
@@ -217,11 +217,12 @@ def run(s):
                 'secret': args.webhook_secret})
 
     # 1. A card support whose answer the provider holds; killed meanwhile.
-    token = s.provider('POST', '/v1/tokens', {
+    card_method = s.provider('POST', '/v1/payment_methods', {
+        'type': 'card',
         'card[number]': '4242424242424242', 'card[exp_month]': '12',
         'card[exp_year]': '2031', 'card[cvc]': '123'})['id']
     card = s.support_body(f'crash-card-{run_id}', 1,
-                          f'crash-card-{run_id}@example.jp', token)
+                          f'crash-card-{run_id}@example.jp', card_method)
     s.provider('POST', '/_test/delay_next',
                {'path': '/v1/payment_intents', 'seconds': args.hold})
     placing = subprocess.Popen(

@@ -59,7 +59,9 @@ class Lifecycle(Scenario):
                 'displayname': 'ライフサイクル', 'agreeTerms': True,
                 'notAntisocial': True, 'guestEmail': email}
         if pay_type == 1:
-            body['card'] = {'token': self.provider('POST', '/v1/tokens', {
+            body['card'] = {'paymentMethod': self.provider(
+                'POST', '/v1/payment_methods', {
+                'type': 'card',
                 'card[number]': '4242424242424242', 'card[exp_month]': '12',
                 'card[exp_year]': '2031', 'card[cvc]': '123'})['id'],
                 'save': False}

@@ -106,6 +106,7 @@ import contextvars
 import hashlib
 import json
 import logging
+import os
 import time
 import urllib.parse
 
@@ -883,10 +884,78 @@ def _update_customer_compat(cls, id, **data):
     if data.get('default_source') is not None:
         _owned_card(cls._api_retrieve(id), data['default_source'],
                     param='default_source')
+    settings = data.get('invoice_settings')
+    method = settings.get('default_payment_method') \
+        if isinstance(settings, dict) else None
+    if method:
+        cls._api_retrieve(id)  # 404
+        try:
+            owner = resources.PaymentMethod._api_retrieve(method).customer
+        except UserError:
+            owner = None
+        if owner != id:
+            raise UserError(400, "No such PaymentMethod: '%s'" % method,
+                            {'code': 'resource_missing', 'param':
+                             'invoice_settings[default_payment_method]'})
     return _update_customer(cls, id, **data)
 
 
 resources.Customer._api_update = _update_customer_compat
+
+
+# --- cards as PaymentMethods, set up by SetupIntents ------------------------
+#
+# Stripe attaches the card of a confirmed SetupIntent to the intent's
+# customer, refuses to attach a card another customer holds, and unsets the
+# invoices' default card when that card is detached. A card authenticated
+# when set up for off-session use is then charged off-session (a
+# subscription's invoices) without authentication, except the test card that
+# asks on every charge (4000 0027 6000 3184). localstripe does none of that.
+
+ASKS_ON_EVERY_CHARGE = '4000002760003184'
+_off_session = contextvars.ContextVar('off_session', default=False)
+_requires_authentication = resources.PaymentMethod._requires_authentication
+
+
+def _requires_authentication_compat(self):
+    if _off_session.get() and getattr(self, '_set_up_off_session', False):
+        return False
+    return _requires_authentication(self)
+
+
+resources.PaymentMethod._requires_authentication = \
+    _requires_authentication_compat
+
+
+def _confirm_setup_intent(id, **kwargs):
+    seti = resources.SetupIntent._api_confirm(id, **kwargs)
+    if seti.status == 'succeeded' and seti.payment_method:
+        pm = resources.PaymentMethod._api_retrieve(seti.payment_method)
+        if pm.customer is None and seti.customer:
+            pm.customer = seti.customer
+        if seti.usage == 'off_session' and \
+                getattr(pm, '_card_number', None) != ASKS_ON_EVERY_CHARGE:
+            pm._set_up_off_session = True
+    return seti
+
+
+def _attach_payment_method(id, customer=None, **kwargs):
+    pm = resources.PaymentMethod._api_retrieve(id)  # 404
+    if getattr(pm, 'customer', None) not in (None, customer):
+        raise UserError(400, 'The payment method you provided has already '
+                             'been attached to a customer.')
+    return resources.PaymentMethod._api_attach(id, customer=customer,
+                                               **kwargs)
+
+
+def _detach_payment_method(id, **kwargs):
+    owner = resources.PaymentMethod._api_retrieve(id).customer  # 404
+    pm = resources.PaymentMethod._api_detach(id, **kwargs)
+    if owner:
+        settings = resources.Customer._api_retrieve(owner).invoice_settings
+        if settings.get('default_payment_method') == id:
+            settings['default_payment_method'] = None
+    return pm
 
 
 # --- cancelling a PaymentIntent, as Stripe does it ---------------------------
@@ -951,11 +1020,36 @@ _OVERRIDES = {
     ('DELETE', '/v1/customers/{id}/sources/{source_id}'): _remove_source,
     ('POST', '/v1/payment_intents/{id}/cancel'): _cancel_payment_intent,
     ('POST', '/v1/payment_intents/{id}/_authenticate'): _authenticate,
+    ('POST', '/v1/setup_intents/{id}/confirm'): _confirm_setup_intent,
+    ('POST', '/v1/payment_methods/{id}/attach'): _attach_payment_method,
+    ('POST', '/v1/payment_methods/{id}/detach'): _detach_payment_method,
 }
+
+
+# The fake Stripe.js's 3-D Secure box sits in the page's flow, under any
+# dialog the site has open (the card-register dialog): Stripe.js shows its
+# challenge above everything, so the box is raised to the top too.
+_FAKE_JS_BOX_STYLE = "'text-align': 'center',"
+_FAKE_JS_BOX_ON_TOP = "'text-align': 'center', position: 'fixed', " \
+    "'z-index': '2147483647',"
+
+
+def _fake_stripe_js(request):
+    path = os.path.join(os.path.dirname(server.__file__), 'localstripe-v3.js')
+    with open(path) as f:
+        script = f.read()
+    if _FAKE_JS_BOX_STYLE not in script:
+        raise RuntimeError('localstripe-v3.js changed: its 3-D Secure box '
+                           'cannot be raised above dialogs')
+    return web.Response(text=script.replace(_FAKE_JS_BOX_STYLE,
+                                            _FAKE_JS_BOX_ON_TOP, 1),
+                        content_type='application/javascript')
 
 
 @web.middleware
 async def override_middleware(request, handler):
+    if request.method == 'GET' and request.path == '/js.stripe.com/v3/':
+        return _fake_stripe_js(request)
     route = request.match_info.route
     resource = route.resource.canonical if route.resource else None
     override = _OVERRIDES.get((request.method, resource))
@@ -1119,7 +1213,11 @@ def _charge_invoice(invoice, sub):
                                  payment_method=card)
     invoice.payment_intent = pi.id
     pi.invoice = invoice.id
-    pi._confirm(on_failure_now=lambda: None)
+    off_session = _off_session.set(True)
+    try:
+        pi._confirm(on_failure_now=lambda: None)
+    finally:
+        _off_session.reset(off_session)
     return pi.status == 'succeeded'
 
 
@@ -1144,9 +1242,16 @@ _invoice_paid = resources.Invoice._on_payment_success
 
 
 def _invoice_paid_compat(self):
-    # Stripe sends invoice.paid beside invoice.payment_succeeded.
+    # Stripe sends invoice.paid beside invoice.payment_succeeded, and a past
+    # due subscription whose open invoice is paid (a renewal the supporter
+    # authenticated) is active again.
     resources.schedule_webhook(resources.Event('invoice.paid', self))
     _invoice_paid(self)
+    self._next_attempt = None
+    if getattr(self, 'subscription', None):
+        sub = resources.Subscription._api_retrieve(self.subscription)
+        if sub.status == 'past_due':
+            _set_status(sub, 'active')
 
 
 resources.Invoice._on_payment_success = _invoice_paid_compat

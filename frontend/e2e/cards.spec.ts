@@ -2,6 +2,7 @@ import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { login, registeredMember } from './accounts';
 import {
+  answerThreeDSecure,
   CARDS,
   chooseMethod,
   expectStep,
@@ -66,7 +67,7 @@ test.describe.serial('a member manages saved cards from my page', () => {
     await login(page, member.email, member.password);
     await openCardsFromMyPage(page);
 
-    // localstripe attaches the 3-D Secure card like any card: authentication is asked when it pays.
+    // The set-up asks for 3-D Secure, answered in the provider's box.
     await registerCard(page, CARDS.threeDSecure);
     const secure = cardList(page).getByRole('radio', { name: /^Visa 末尾3155 有効期限 12\/34/ });
     await expect(secure).toHaveAccessibleName('Visa 末尾3155 有効期限 12/34');
@@ -118,26 +119,47 @@ test.describe.serial('a member manages saved cards from my page', () => {
     await dialog.getByRole('button', { name: '閉じる' }).click();
     await expect(page.getByRole('radio')).toHaveCount(1);
   });
+
+  test('a 3-D Secure card whose authentication fails is not saved, and passes on a second try', async ({ page }) => {
+    await login(page, member.email, member.password);
+    await openCardsFromMyPage(page);
+    await page.getByRole('button', { name: '新しいカードを登録する' }).click();
+    const dialog = registerDialog(page);
+    await typeCard(dialog, CARDS.alwaysAuthenticate);
+    await dialog.getByRole('button', { name: '登録する' }).click();
+
+    await answerThreeDSecure(page, false);
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'カードの本人認証が完了しませんでした。別のカードをお試しいただくか、再度お試しください。',
+    );
+    await expect(page.getByText('クレジットカードの登録が完了しました。')).toHaveCount(0);
+
+    await dialog.getByRole('button', { name: '登録する' }).click();
+    await answerThreeDSecure(page, true);
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'クレジットカードの登録が完了しました。' })).toBeVisible();
+    await expect(cardList(page).getByRole('radio', { name: /^Visa 末尾3184 有効期限 12\/34$/ })).toBeVisible();
+    await expect(page.getByRole('radio')).toHaveCount(2);
+  });
 });
 
-test('a card registered at step 3 is the 3-D Secure one: the payment asks for authentication, and the card is on the cards screen', async ({ page }) => {
+test('a card registered at step 3 asks for 3-D Secure when set up and when it pays, and is on the cards screen', async ({ page }) => {
   await registeredMember(page, 'cards-step3');
   await startSupport(page, ROSE, THANKS_MAIL);
   await fillInfoStep(page, { displayname: '本人認証の会員' });
   await chooseMethod(page, 'クレジットカード');
   await expectStep(page, 3, 'お支払い情報');
 
-  await registerCard(page, CARDS.threeDSecure);
+  await registerCard(page, CARDS.alwaysAuthenticate);
   const select = page.getByRole('dialog', { name: 'お支払いに使うカードを選択' });
   await select.getByRole('button', { name: 'このカードで支払う' }).click();
   await page.getByRole('button', { name: '次へ' }).click();
   await expectStep(page, 4, '確認');
   await expect(payButton(page)).toHaveText(`${yen(3_000)}を支払う`);
   await payButton(page).click();
-  await expect(page.getByText(/Do you want to confirm or cancel\?/)).toBeVisible();
-  await page.getByRole('button', { name: 'Complete authentication' }).click();
+  await answerThreeDSecure(page, true);
   await expectThanks(page);
 
   await openCardsFromMyPage(page);
-  await expect(cardList(page).getByRole('radio', { name: 'Visa 末尾3155 有効期限 12/34 デフォルト' })).toBeChecked();
+  await expect(cardList(page).getByRole('radio', { name: 'Visa 末尾3184 有効期限 12/34 デフォルト' })).toBeChecked();
 });

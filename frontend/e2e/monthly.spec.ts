@@ -1,8 +1,19 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { registeredMember } from './accounts';
-import { waitForMails } from './mail';
-import { CARDS, STRIPE_API_BASE, chooseMethod, customerOf, expectStep, fillInfoStep, registerCard, returnCard, yen } from './payment';
+import { mailBody, waitForMails } from './mail';
+import {
+  CARDS,
+  STRIPE_API_BASE,
+  answerThreeDSecure,
+  chooseMethod,
+  customerOf,
+  expectStep,
+  fillInfoStep,
+  registerCard,
+  returnCard,
+  yen,
+} from './payment';
 
 /**
  * Monthly support (issue #10) against the demo's サポーターズクラブ on takasaki-daruma (1,000円 税別 = 1,100円 a
@@ -115,4 +126,61 @@ test('a visitor is asked to log in before backing a monthly return', async ({ pa
   const dialog = page.getByRole('dialog', { name: 'ログインが必要です' });
   await expect(dialog.getByText('毎月のご支援にはログインが必要です。')).toBeVisible();
   await expect(page.getByRole('dialog', { name: '支援方法を選択してください' })).toHaveCount(0);
+});
+
+test('a 3-D Secure card starts a monthly support, and a renewal its bank wants authenticated is completed from the mail', async ({
+  page,
+}) => {
+  const member = await registeredMember(page, 'monthly-3ds');
+  await page.goto(`/projects/${PROJECT}/`);
+  await returnCard(page, CLUB).getByRole('button', { name: 'このリターンで支援する' }).click();
+  await fillInfoStep(page, {
+    displayname: '本人認証の会員',
+    additional: { label: '職人へのメッセージ', answer: '毎月応援しています' },
+  });
+  await chooseMethod(page, 'クレジットカード');
+  await expectStep(page, 3, 'お支払い情報');
+  // Set up with 3-D Secure: its months are then charged with nobody present.
+  await registerCard(page, CARDS.threeDSecure);
+  await page.getByRole('dialog', { name: 'お支払いに使うカードを選択' }).getByRole('button', { name: 'このカードで支払う' }).click();
+  await page.getByRole('button', { name: '次へ' }).click();
+  await page.getByRole('button', { name: `毎月${yen(1_100)}の支援を申し込む` }).click();
+  await page.getByRole('dialog', { name: 'お支払いの確定' }).getByRole('button', { name: '確定する' }).click();
+  await expect(page.getByText('お支払い情報の登録が完了しました。')).toBeVisible();
+
+  // The member moves the support to a card whose bank asks on every charge: a new card, the old one deleted.
+  await page.goto('/edit/payment');
+  await registerCard(page, CARDS.alwaysAuthenticate);
+  const cards = page.getByRole('group', { name: '登録済みのクレジットカード' });
+  await cards.getByRole('radio', { name: /^Visa 末尾3155/ }).check();
+  await page.getByRole('button', { name: '選択したカードを削除する' }).click();
+  await page.getByRole('dialog', { name: 'クレジットカードの削除' }).getByRole('button', { name: '削除する' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'クレジットカードを削除しました。' })).toBeVisible();
+
+  // The next month waits for authentication: the support is past due and the mail links the page.
+  await advance(await providerSubscription(member.email));
+  let asked: Awaited<ReturnType<typeof waitForMails>>[number] | undefined;
+  await expect
+    .poll(
+      async () => {
+        asked = (await waitForMails(member.email, 1)).find((mail) => mail.subject.includes('本人認証が必要です'));
+        return asked !== undefined;
+      },
+      { timeout: 30_000, message: 'the mail asking for authentication' },
+    )
+    .toBe(true);
+  const link = /\/account\/monthly\/\d+\/authenticate/.exec(mailBody(asked!))?.[0];
+  expect(link).toBeTruthy();
+
+  await page.goto(link!);
+  await expect(page.getByRole('heading', { level: 1, name: '毎月のご支援の本人認証' })).toBeVisible();
+  await expect(page.getByText(`${yen(1_100)}（税込）`)).toBeVisible();
+  await page.getByRole('button', { name: '本人認証してお支払いを完了する' }).click();
+  await answerThreeDSecure(page, true);
+  await expect(page.getByText('本人認証が完了し、今月分のお支払いが完了しました。ご支援ありがとうございます。')).toBeVisible();
+
+  await page.goto('/account/');
+  const item = page.getByRole('region', { name: '毎月のご支援' }).getByRole('article', { name: '高崎だるま 若手職人育成プロジェクト' });
+  await expect(definition(item, '状態')).toHaveText('継続中');
+  await expect(definition(item, 'お支払いカード')).toHaveText('Visa 末尾3184');
 });

@@ -12,6 +12,8 @@ export const CARDS = {
   mastercard: '5555555555554444',
   declined: '4000000000000341',
   threeDSecure: '4000002500003155',
+  /** Asks for 3-D Secure on every set-up and payment. */
+  alwaysAuthenticate: '4000002760003184',
 } as const;
 
 export const yen = (amount: number): string => `${amount.toLocaleString('ja-JP')}円`;
@@ -129,20 +131,31 @@ export const typeCard = async (scope: Page | Locator, number: string): Promise<v
   await group.getByRole('textbox', { name: 'postal_code' }).fill('37100');
 };
 
-/** Step 3 of a member: registers a card in the modal; the card-select modal opens next. */
+const asksForAuthentication = (number: string): boolean =>
+  number === CARDS.threeDSecure || number === CARDS.alwaysAuthenticate;
+
+/** The fake Stripe.js's 3-D Secure box, answered. */
+export const answerThreeDSecure = async (page: Page, complete: boolean): Promise<void> => {
+  await expect(page.getByText(/Do you want to confirm or cancel\?/)).toBeVisible();
+  await page.getByRole('button', { name: complete ? 'Complete authentication' : 'Fail authentication' }).click();
+};
+
+/** Step 3 of a member: registers a card in the modal (3-D Secure passed when it asks); the card-select modal opens next. */
 export const registerCard = async (page: Page, number: string): Promise<void> => {
   await page.getByRole('button', { name: '新しいカードを登録する' }).click();
   const modal = page.getByRole('dialog', { name: 'クレジットカードの登録' });
   await typeCard(modal, number);
   await modal.getByRole('button', { name: '登録する' }).click();
+  if (asksForAuthentication(number)) await answerThreeDSecure(page, true);
   await expect(page.getByText('クレジットカードの登録が完了しました。')).toBeVisible();
 };
 
-/** Step 3 of a guest: the card for this payment only, then 次へ (ends on step 4). */
+/** Step 3 of a guest: the card for this payment only (3-D Secure passed when it asks), then 次へ (ends on step 4). */
 export const enterGuestCard = async (page: Page, number: string): Promise<void> => {
   await expectStep(page, 3, 'お支払い情報');
   await typeCard(page, number);
   await page.getByRole('button', { name: '次へ' }).click();
+  if (asksForAuthentication(number)) await answerThreeDSecure(page, true);
   await expectStep(page, 4, '確認');
 };
 
@@ -191,21 +204,30 @@ export const fundBankTransfer = async (email: string, amount: number): Promise<v
   expect(response.status, await response.clone().text()).toBe(200);
 };
 
-/** A guest support placed through the API, as another supporter would (bank transfer: no card needed). */
-/** What Stripe.js does in the browser: the card goes to the local payment server, a token comes back. */
-const cardToken = async (number: string): Promise<string> => {
-  const response = await fetch(`${STRIPE_API_BASE}v1/tokens`, {
+/**
+ * A guest's card set up as the card form does it: the site starts a set-up, and what Stripe.js's
+ * `confirmCardSetup` does follows at the local payment server. The PaymentMethod to pay with.
+ */
+export const setUpGuestCard = async (request: APIRequestContext, number: string): Promise<string> => {
+  const started = await request.post('/v1/stripe/set/cardSetup');
+  expect(started.ok(), `card set-up answered ${started.status()}`).toBeTruthy();
+  const { clientSecret } = (await started.json()) as { clientSecret: string };
+  const setupId = clientSecret.split('_secret_')[0];
+  const response = await fetch(`${STRIPE_API_BASE}v1/setup_intents/${setupId}/confirm`, {
     method: 'POST',
-    headers: { Authorization: 'Bearer sk_test_local', 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: { ...STRIPE_AUTH, 'Content-Type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      'card[number]': number,
-      'card[exp_month]': '12',
-      'card[exp_year]': '2031',
-      'card[cvc]': '123',
+      client_secret: clientSecret,
+      'payment_method_data[type]': 'card',
+      'payment_method_data[card][number]': number,
+      'payment_method_data[card][exp_month]': '12',
+      'payment_method_data[card][exp_year]': '2031',
+      'payment_method_data[card][cvc]': '123',
     }).toString(),
   });
-  expect(response.ok, `token answered ${response.status}`).toBeTruthy();
-  return ((await response.json()) as { id: string }).id;
+  const setup = (await response.json()) as { status: string; payment_method: string };
+  expect(setup.status, JSON.stringify(setup)).toBe('succeeded');
+  return setup.payment_method;
 };
 
 /** A guest's support through the API: by bank transfer, or (`by: 'card'`) paid at once with a good card. */
@@ -219,7 +241,7 @@ export const placeGuestSupport = async (
 ) => {
   const registered = await request.post('/v1/user/register', { data: { email, isGuest: true } });
   expect(registered.ok(), `guest registration answered ${registered.status()}`).toBeTruthy();
-  const card = by === 'card' ? { card: { token: await cardToken(CARDS.visa) } } : {};
+  const card = by === 'card' ? { card: { paymentMethod: await setUpGuestCard(request, CARDS.visa) } } : {};
   return request.post('/v1/payment/set/support', {
     data: {
       ...card,

@@ -35,6 +35,7 @@ pub const PATTERNS: &[&str] = &[
     "/edit/payment-list",
     "/account/receipts/:saleId",
     "/receipt/:token",
+    "/account/monthly/:id/authenticate",
     "/payment/info/:project/:return/",
     "/payment/method/:project/:return/",
     "/payment/card/:project/:return/",

@@ -13,7 +13,7 @@ use std::time::Duration;
 use adapters_stripe::{StripeGateway, StripeSettings};
 use domain::account::Email;
 use ports::payments::gateway::{
-    CardToken, CustomerId, IdempotencyKey, KeyNamespace, NewCustomer, PaymentEvent, PaymentGateway, PaymentMethodId,
+    CustomerId, IdempotencyKey, KeyNamespace, NewCustomer, PaymentEvent, PaymentGateway, PaymentMethodId,
 };
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -110,29 +110,42 @@ pub async fn raw_ok(method: &str, path: &str, form: &[(&str, &str)]) -> serde_js
     serde_json::from_str(&body).unwrap_or(serde_json::Value::Null)
 }
 
-/// What Stripe.js's `createToken` makes of a card typed in the browser.
-pub async fn token(number: &str) -> CardToken {
-    let token = raw_ok(
+/// What the browser does with a card typed on the card form: the server starts a set-up (under
+/// `customer`, or nobody for a guest) and Stripe.js's `confirmCardSetup` sends the card with its
+/// client secret, completing 3-D Secure when the card asks. The answer is the PaymentMethod.
+pub async fn set_up(gateway: &StripeGateway, customer: Option<&CustomerId>, number: &str) -> PaymentMethodId {
+    let setup = gateway.start_card_setup(customer.cloned()).await.unwrap();
+    let id = setup.client_secret.split("_secret_").next().unwrap().to_owned();
+    let path = format!("/v1/setup_intents/{id}/confirm");
+    let mut seti = raw_ok(
         "POST",
-        "/v1/tokens",
-        &[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2030"), ("card[cvc]", "123")],
+        &path,
+        &[
+            ("client_secret", setup.client_secret.as_str()),
+            ("payment_method_data[type]", "card"),
+            ("payment_method_data[card][number]", number),
+            ("payment_method_data[card][exp_month]", "12"),
+            ("payment_method_data[card][exp_year]", "2030"),
+            ("payment_method_data[card][cvc]", "123"),
+        ],
     )
     .await;
-    CardToken::new(token["id"].as_str().unwrap())
+    if seti["status"] == "requires_action" {
+        // The 3-D Secure box, answered "Complete authentication".
+        seti = raw_ok("POST", &path, &[("client_secret", setup.client_secret.as_str())]).await;
+    }
+    assert_eq!(seti["status"], "succeeded", "{seti:#}");
+    PaymentMethodId::new(seti["payment_method"].as_str().unwrap())
 }
 
-/// A card typed in the browser and saved for `customer` (user `user_id`), as the
-/// product does it: token, then `add_card`.
-pub async fn card(
-    gateway: &StripeGateway,
-    ns: &KeyNamespace,
-    user_id: i64,
-    customer: &CustomerId,
-    number: &str,
-) -> PaymentMethodId {
-    let token = token(number).await;
-    let key = IdempotencyKey::for_card(ns, UserId(user_id), &token);
-    gateway.add_card(customer, &token, key).await.unwrap().id
+/// A card typed in the browser and kept by `customer`, as the product does it: set up under
+/// the customer, the first card made the default.
+pub async fn card(gateway: &StripeGateway, customer: &CustomerId, number: &str) -> PaymentMethodId {
+    let card = set_up(gateway, Some(customer), number).await;
+    if gateway.cards(customer).await.unwrap().default.is_none() {
+        gateway.set_default_card(customer, &card).await.unwrap();
+    }
+    card
 }
 
 /// A card PaymentMethod (`pm_...`) attached to `customer`, for the billing objects

@@ -124,6 +124,9 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/payment/set/support", "", Some("{}"), Who::Anyone),
     row("GET", "/v1/payment/get/status", "", None, Who::Anyone),
     row("POST", "/v1/stripe/webhook", "", Some("{}"), Who::Anyone),
+    // A card set-up: a guest's under nobody, a member's under their own customer.
+    row("POST", "/v1/stripe/set/cardSetup", "", None, Who::Anyone),
+    row("POST", "/v1/stripe/get/cardSetup", "", Some("{}"), Who::Anyone),
     // Saved cards: always the caller's own provider customer.
     row("GET", "/v1/stripe/customer/get/cards", "", None, Who::Member),
     row("POST", "/v1/stripe/customer/set/updater", "", Some("{}"), Who::Member),
@@ -131,6 +134,8 @@ const TABLE: &[Row] = &[
     row("POST", "/v1/stripe/customer/set/deleteCard", "", Some("{}"), Who::Member),
     row("GET", "/v1/stripe/subscription/get/list", "", None, Who::Member),
     row("POST", "/v1/stripe/subscription/set/cancel", "", Some("{}"), Who::Member),
+    row("GET", "/v1/stripe/subscription/get/authentication", "", None, Who::Member),
+    row("POST", "/v1/stripe/subscription/set/authenticated", "", Some("{}"), Who::Member),
     // Receipts: a member's own paid sale (404 for anyone else), or whoever holds the mailed link.
     row("GET", "/v1/user/receipts/{sale_id}", "", None, Who::OwnerElseNotFound),
     row("POST", "/v1/user/receipts/{sale_id}/issue", "", Some(r#"{"addressee": null}"#), Who::OwnerElseNotFound),

@@ -4,7 +4,7 @@
 use serde_json::{json, Value};
 
 use crate::helpers::{activation_key, spawn_demo_app, unique_email, TestApp};
-use crate::provider::card_token;
+use crate::provider::set_up_card;
 
 const ADMIN: &str = "demo-admin@example.jp";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -237,7 +237,7 @@ async fn the_dashboard_shows_the_public_totals_and_what_reconcile_counts() {
         figures_of(&app.get_with_token("/v1/admin/get/dashboard", &admin).await.json().await.unwrap()).unwrap();
     // A card payment (paid) and a guest's bank transfer (awaited), through the real provider.
     let mut card = support_body(&app, project, 1).await;
-    card["card"] = json!({"token": card_token("4242424242424242").await});
+    card["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     let paid = app.post_json_with_token("/v1/payment/set/support", &member, &card).await;
     assert_eq!(paid.status(), 200);
     let paid: Value = paid.json().await.unwrap();

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::{card_token, provider, provider_get};
+use crate::provider::{provider, provider_get, set_up_card};
 
 pub(crate) const PROJECT: &str = "maebashi-rose-garden";
 const MEMBER: &str = "demo-taro@example.jp";
@@ -86,7 +86,7 @@ async fn a_member_pays_by_new_card_and_sees_it_at_once_in_the_history_and_the_to
         "SELECT coalesce(sum(total - refunded_amount), 0)::bigint AS value FROM sales WHERE project_id = {project} AND status = 'succeeded'"
     ));
     let mut body = support_body(&app, "thanks-mail", 1).await;
-    body["card"] = json!({"token": card_token("4242424242424242").await, "save": true});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await, "save": true});
 
     let (status, answer) = place(&app, Some(&token), &body).await;
 
@@ -124,7 +124,7 @@ async fn the_same_confirm_sent_five_times_at_once_makes_one_sale_and_one_charge(
     let app = spawn_demo_app().await;
     let token = app.login(MEMBER, PASSWORD).await;
     let mut body = support_body(&app, "thanks-mail", 1).await;
-    body["card"] = json!({"token": card_token("4242424242424242").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
 
     let (a, b, c, d, e) = tokio::join!(
         place(&app, Some(&token), &body),
@@ -159,7 +159,7 @@ async fn a_confirm_sent_again_after_the_browser_timed_out_makes_one_sale_and_one
     let app = spawn_demo_app().await;
     let token = app.login(MEMBER, PASSWORD).await;
     let mut body = support_body(&app, "thanks-mail", 1).await;
-    body["card"] = json!({"token": card_token("4242424242424242").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     // The provider carries this app's next charge out, then holds its answer for 4 s (only this app's: tests run
     // at once on one provider).
     let mut settings = app_server::config::Settings::from_env().unwrap();
@@ -216,7 +216,7 @@ async fn a_declined_card_is_refused_in_japanese_and_gives_its_lots_back() {
     let mut body = support_body(&app, "rose-seedling", 1).await;
     body["address"] = json!({"name": "前橋 花子", "telNumber": "0272345678", "zip": "3710023", "pref": "群馬県",
         "city": "前橋市", "address": "本町1-1"});
-    body["card"] = json!({"token": card_token("4000000000000341").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4000000000000341").await});
 
     let (status, answer) = place(&app, Some(&token), &body).await;
 
@@ -239,7 +239,7 @@ async fn a_3d_secure_card_is_paid_once_the_supporter_authenticates() {
     let app = spawn_demo_app().await;
     let token = app.login(MEMBER, PASSWORD).await;
     let mut body = support_body(&app, "thanks-mail", 1).await;
-    body["card"] = json!({"token": card_token("4000002500003155").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4000002500003155").await});
 
     let (status, answer) = place(&app, Some(&token), &body).await;
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use crate::backing::{customer_of, place, provider_post, return_id, support_body, PROJECT};
 use crate::helpers::{spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::card_token;
+use crate::provider::set_up_card;
 
 const ADMIN: &str = "demo-admin@example.jp";
 const PASSWORD: &str = "demo-password-1";
@@ -18,7 +18,7 @@ const PASSWORD: &str = "demo-password-1";
 async fn card_support(app: &TestApp, guest: &str) -> i64 {
     let mut body = support_body(app, "thanks-mail", 1).await;
     body["guestEmail"] = json!(guest);
-    body["card"] = json!({"token": card_token("4242424242424242").await, "save": false});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await, "save": false});
     let (status, answer) = place(app, None, &body).await;
     assert_eq!((status, &answer["sale"]["status"]), (200, &json!("succeeded")), "{answer}");
     answer["sale"]["total"].as_i64().unwrap()

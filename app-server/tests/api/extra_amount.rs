@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::backing::{customer_of, place, provider_post, return_id, status_of, support_body};
 use crate::helpers::{spawn_demo_app, unique_email, TestApp};
-use crate::provider::card_token;
+use crate::provider::set_up_card;
 
 const MEMBER: &str = "demo-taro@example.jp";
 const PASSWORD: &str = "demo-password-1";
@@ -54,7 +54,7 @@ async fn a_member_backs_with_an_extra_by_card_and_every_figure_holds_it_while_a_
     assert_eq!(figures["tax"], plain["tax"]);
     let total = plain["total"].as_i64().unwrap() + 1_500;
     assert_eq!(figures["total"], total);
-    body["card"] = json!({"token": card_token("4242424242424242").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     body["extraAmount"] = json!(1_500);
     body["total"] = json!(1);
     body["amount"] = json!(1);

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::backing::{place, return_id, support_body};
 use crate::helpers::{spawn_demo_app, unique_email, TestApp};
 use crate::monthly::deliver;
-use crate::provider::{card_token, provider_get};
+use crate::provider::{provider_get, set_up_card};
 
 const MEMBER: &str = "demo-taro@example.jp";
 const PASSWORD: &str = "demo-password-1";
@@ -98,12 +98,12 @@ async fn a_signed_event_we_do_not_read_is_acknowledged_and_a_huge_body_gets_the_
 }
 
 #[tokio::test]
-async fn a_made_up_card_token_writes_no_sale_and_holds_no_stock() {
+async fn a_made_up_card_writes_no_sale_and_holds_no_stock() {
     let app = spawn_demo_app().await;
     let guest = unique_email("made-up-card");
     let mut body = support_body(&app, "thanks-mail", 1).await;
     body["guestEmail"] = json!(guest);
-    body["card"] = json!({"token": "tok_nonexistent"});
+    body["card"] = json!({"paymentMethod": "pm_nonexistent"});
     let sales_before = count(&app, "sales");
 
     let (status, answer) = place(&app, None, &body).await;
@@ -123,7 +123,7 @@ async fn another_members_saved_card_is_refused_before_any_sale_is_written() {
         .post_json_with_token(
             "/v1/stripe/customer/set/updater",
             &owner_token,
-            &json!({"source": card_token("4242424242424242").await, "isCardRegist": true}),
+            &json!({"source": set_up_card("4242424242424242").await, "isCardRegist": true}),
         )
         .await;
     assert_eq!(saved.status(), 200);
@@ -240,7 +240,7 @@ async fn a_sale_keeps_the_address_it_was_placed_with_and_a_typed_address_is_save
         // By card: one unpaid transfer per supporter holds this limited return already.
         let mut body = support_body(&app, "rose-seedling", 1).await;
         body["lot"] = json!(1);
-        body["card"] = json!({"token": card_token("4242424242424242").await});
+        body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
         body["address"] = typed.clone();
         let (status, answer) = place(&app, Some(&token), &body).await;
         assert_eq!(status, 200, "{answer}");
@@ -299,7 +299,7 @@ async fn unpaid_transfers_hold_at_most_half_a_limited_return_even_at_once() {
     let mut card = body("unused@example.jp");
     card["guestEmail"] = Value::Null;
     card["paymentType"] = json!(1);
-    card["card"] = json!({"token": card_token("4242424242424242").await});
+    card["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     let (status, paid) = place(&app, Some(&token), &card).await;
     assert_eq!((status, paid["sale"]["status"].as_str()), (200, Some("succeeded")), "{paid}");
 }

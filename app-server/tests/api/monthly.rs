@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::helpers::{spawn_demo_app, spawn_demo_app_with, unique_email, TestApp};
-use crate::provider::{card_token, provider, provider_get};
+use crate::provider::{provider, provider_get, set_up_card};
 
 const PROJECT: &str = "takasaki-daruma";
 const CLUB: &str = "supporters-club";
@@ -67,7 +67,7 @@ async fn add_card(app: &TestApp, token: &str, number: &str) -> String {
         .post_json_with_token(
             "/v1/stripe/customer/set/updater",
             token,
-            &json!({"source": card_token(number).await, "isCardRegist": true}),
+            &json!({"source": set_up_card(number).await, "isCardRegist": true}),
         )
         .await;
     assert_eq!(resp.status(), 200);
@@ -166,7 +166,7 @@ async fn a_monthly_return_is_for_members_by_card_and_another_members_subscriptio
 
     let mut guest = club_body(&app, 1, None).await;
     guest["guestEmail"] = json!(unique_email("guest"));
-    guest["card"] = json!({"token": card_token("4242424242424242").await});
+    guest["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     let (status, answer) = back(&app, None, &guest).await;
     assert_eq!((status, answer["error"].as_str()), (409, Some("monthly_refused")), "{answer}");
     assert!(answer["message"].as_str().unwrap().contains("会員の方のみ"));
@@ -204,6 +204,106 @@ async fn a_monthly_return_is_for_members_by_card_and_another_members_subscriptio
     assert_eq!(listed[0]["status"], "active", "another member's attempt changed nothing");
 }
 
+/// Deletes the card paying subscription `id` (it moves to `left`), plays the next renewal at the provider, and
+/// waits for the support to be past due: the mail (among the member's first three) whose subject holds `subject`.
+async fn renewal_fails_after_deleting(
+    app: &TestApp,
+    (email, token): (&str, &str),
+    (id, sub): (i64, &str),
+    (deleted, left): (&str, &str),
+    subject: &str,
+) -> Value {
+    let resp =
+        app.post_json_with_token("/v1/stripe/customer/set/deleteCard", token, &json!({"card_id": deleted})).await;
+    assert_eq!(resp.status(), 200);
+    assert_eq!(subscriptions(app, token).await[0]["cardId"], left);
+    let (status, _) = provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
+    assert_eq!(status, 200);
+    eventually(app, &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'past_due'"), 1)
+        .await;
+    // Registration, thanks for month 1, and the failure.
+    let mails = app.mails_to(email, 3).await;
+    let found = mails.iter().find(|m| m["subject"].as_str().unwrap_or_default().contains(subject));
+    let mail = found.unwrap_or_else(|| panic!("{subject} in {:?}", subjects(&mails))).clone();
+    assert_eq!(app.query_i64(&months_sql(id)), 1, "no sale for the failed month");
+    mail
+}
+
+/// A card set up with 3-D Secure starts a monthly support: the provider charges its months with nobody present.
+/// The test card that asks on every charge cannot: the first month is refused and no subscription stays.
+#[tokio::test]
+async fn a_card_authenticated_when_set_up_starts_a_monthly_support() {
+    let app = spawn_demo_app().await;
+    let (_, token) = member(&app, "monthly-3ds").await;
+    let always = add_card(&app, &token, "4000002760003184").await;
+    let (status, refused) = back(&app, Some(&token), &club_body(&app, 1, Some(&always)).await).await;
+    assert_eq!((status, refused["error"].as_str()), (402, Some("card_declined")), "{refused}");
+    assert!(subscriptions(&app, &token).await.is_empty());
+
+    let secure = add_card(&app, &token, "4000002500003155").await;
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&secure)).await).await;
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["sale"]["status"], "succeeded");
+    let listed = subscriptions(&app, &token).await;
+    assert_eq!((listed.len(), listed[0]["status"].as_str()), (1, Some("active")));
+    assert_eq!(listed[0]["cardLast4"], "3155");
+}
+
+/// A renewal the bank refuses with "authentication required" mails the supporter the page that completes it; the
+/// support stays past due until they authenticate there, then the month is paid and recorded once.
+#[tokio::test]
+async fn a_renewal_that_needs_authentication_is_completed_from_the_mailed_page() {
+    let app = spawn_demo_app().await;
+    let hook = Hook::register(&app).await;
+    let (email, token) = member(&app, "monthly-auth").await;
+    let visa = add_card(&app, &token, "4242424242424242").await;
+    let always = add_card(&app, &token, "4000002760003184").await;
+    let (status, answer) = back(&app, Some(&token), &club_body(&app, 1, Some(&visa)).await).await;
+    assert_eq!(status, 200, "{answer}");
+    let id = answer["subscriptionId"].as_i64().unwrap();
+    let sub = app.query_text(&format!("SELECT subscription_id AS value FROM subscriptions WHERE id = {id}"));
+    let url = format!("/v1/stripe/subscription/get/authentication?id={id}");
+    let nothing: Value = app.get_with_token(&url, &token).await.json().await.unwrap();
+    assert_eq!(
+        (nothing["clientSecret"].clone(), nothing["subscription"]["status"].clone()),
+        (Value::Null, json!("active"))
+    );
+
+    // The paying card is deleted: the subscription moves to the card whose bank asks on every charge.
+    let supporter = (email.as_str(), token.as_str());
+    let asked = renewal_fails_after_deleting(&app, supporter, (id, &sub), (&visa, &always), "本人認証が必要です").await;
+    assert!(asked["text"].as_str().unwrap_or_default().contains(&format!("/account/monthly/{id}/authenticate")));
+
+    // Only the member sees the month; they authenticate it in the browser (Stripe.js's confirmCardPayment).
+    let (_, other) = member(&app, "monthly-auth-other").await;
+    assert_eq!(app.get_with_token(&url, &other).await.status(), 404);
+    let pending: Value = app.get_with_token(&url, &token).await.json().await.unwrap();
+    assert_eq!(pending["amount"], 1100, "{pending}");
+    let secret = pending["clientSecret"].as_str().unwrap();
+    let intent = secret.split("_secret_").next().unwrap();
+    let (base, key) = provider();
+    let authenticated = reqwest::Client::new()
+        .post(format!("{base}/v1/payment_intents/{intent}/_authenticate?success=true"))
+        .basic_auth(key, Some(""))
+        .form(&[("client_secret", secret)])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(authenticated.status(), 200);
+
+    let resp = app.post_json_with_token("/v1/stripe/subscription/set/authenticated", &token, &json!({"id": id})).await;
+    assert_eq!(resp.status(), 200);
+    let after: Value = resp.json().await.unwrap();
+    assert_eq!(after["subscription"]["status"], "active", "{after}");
+    assert_eq!(app.query_i64(&months_sql(id)), 2, "the month is recorded at once");
+    // The webhooks of the same payment arrive later and change nothing.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(app.query_i64(&months_sql(id)), 2);
+    let again: Value = app.get_with_token(&url, &token).await.json().await.unwrap();
+    assert_eq!(again["clientSecret"], Value::Null);
+    hook.remove().await;
+}
+
 #[tokio::test]
 async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_and_counted_once() {
     let app = spawn_demo_app().await;
@@ -230,29 +330,18 @@ async fn three_months_with_one_failed_and_retried_make_three_sales_each_mailed_a
     assert!(listed[0]["nextChargeDate"].as_str().is_some());
     let sub = app.query_text(&format!("SELECT subscription_id AS value FROM subscriptions WHERE id = {id}"));
 
-    // The paying card is deleted: the subscription moves to the one left (which fails every charge).
-    let resp =
-        app.post_json_with_token("/v1/stripe/customer/set/deleteCard", &token, &json!({"card_id": first_card})).await;
-    assert_eq!(resp.status(), 200);
-    assert_eq!(subscriptions(&app, &token).await[0]["cardId"], failing.as_str());
-
-    // Month 2 fails: past due, the supporter is asked to change the card, no sale.
-    let (status, _) = provider_post(&format!("/_test/subscriptions/{sub}/advance")).await;
-    assert_eq!(status, 200);
-    eventually(
+    // The paying card is deleted: the subscription moves to the one left (which fails every charge). Month 2
+    // fails: past due, the supporter is asked to change the card, no sale.
+    let supporter = (email.as_str(), token.as_str());
+    let failure = renewal_fails_after_deleting(
         &app,
-        &format!("SELECT count(*) AS value FROM subscriptions WHERE id = {id} AND status = 'past_due'"),
-        1,
+        supporter,
+        (id, &sub),
+        (&first_card, &failing),
+        "お支払いができませんでした",
     )
     .await;
-    // Registration, thanks for month 1, and the failure.
-    let mails = app.mails_to(&email, 3).await;
-    let failure = mails
-        .iter()
-        .find(|m| m["subject"].as_str().unwrap_or_default().contains("お支払いができませんでした"))
-        .unwrap_or_else(|| panic!("failure mail in {:?}", subjects(&mails)));
     assert!(failure["text"].as_str().unwrap_or_default().contains("/edit/payment"));
-    assert_eq!(app.query_i64(&months_sql(id)), 1);
     assert_eq!(subscriptions(&app, &token).await[0]["status"], "past_due");
 
     // A new default card takes over; the provider's retry pays month 2.

@@ -1,7 +1,7 @@
 //! The local payment server as the tests reach it directly: what Stripe.js does in a browser, and the
 //! test routes of our localstripe wrapper.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// The provider's base URL (no trailing slash) and secret key, from the environment `services.sh` writes.
 pub fn provider() -> (String, String) {
@@ -24,18 +24,52 @@ pub async fn provider_get(path: &str) -> Value {
         .unwrap()
 }
 
-/// What Stripe.js does in the browser: the card number goes to the provider, we get a token.
-pub async fn card_token(number: &str) -> String {
+/// What Stripe.js's `confirmCardSetup` does in the browser with the client secret of a set-up: the card
+/// number goes to the provider, and the 3-D Secure box (for a card that asks) is answered `authenticate`.
+/// The PaymentMethod, or the provider's error.
+pub async fn confirm_card_setup(client_secret: &str, number: &str, authenticate: bool) -> Result<String, Value> {
     let (base, key) = provider();
-    let body: Value = reqwest::Client::new()
-        .post(format!("{base}/v1/tokens"))
-        .basic_auth(key, Some(""))
-        .form(&[("card[number]", number), ("card[exp_month]", "12"), ("card[exp_year]", "2031"), ("card[cvc]", "123")])
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    body["id"].as_str().expect("token").to_string()
+    let id = client_secret.split("_secret_").next().unwrap();
+    let client = reqwest::Client::new();
+    let confirm = |form: Vec<(&'static str, String)>| {
+        client.post(format!("{base}/v1/setup_intents/{id}/confirm")).basic_auth(&key, Some("")).form(&form).send()
+    };
+    let secret = ("client_secret", client_secret.to_owned());
+    let card = |field: &'static str, value: &str| (field, value.to_owned());
+    let mut seti: Value = confirm(vec![
+        secret.clone(),
+        card("payment_method_data[type]", "card"),
+        card("payment_method_data[card][number]", number),
+        card("payment_method_data[card][exp_month]", "12"),
+        card("payment_method_data[card][exp_year]", "2031"),
+        card("payment_method_data[card][cvc]", "123"),
+    ])
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    if seti["status"] == "requires_action" {
+        if !authenticate {
+            return Err(json!({"message": "3-D Secure failed"}));
+        }
+        seti = confirm(vec![secret]).await.unwrap().json().await.unwrap();
+    }
+    match seti["payment_method"].as_str() {
+        Some(card) if seti["status"] == "succeeded" => Ok(card.to_owned()),
+        _ => Err(seti["error"].clone()),
+    }
+}
+
+/// `POST {path}` at the provider with a form, as JSON (its error object too).
+pub async fn provider_form(path: &str, form: &[(&str, &str)]) -> Value {
+    let (base, key) = provider();
+    let resp = reqwest::Client::new().post(format!("{base}{path}")).basic_auth(key, Some("")).form(form).send();
+    resp.await.unwrap().json().await.unwrap()
+}
+
+/// A card typed in a guest's browser: a set-up under nobody, confirmed (3-D Secure passed). Its PaymentMethod.
+pub async fn set_up_card(number: &str) -> String {
+    let seti = provider_form("/v1/setup_intents", &[("usage", "off_session")]).await;
+    confirm_card_setup(seti["client_secret"].as_str().expect("client secret"), number, true).await.expect("set up")
 }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::backing::{place, support_body};
 use crate::helpers::{spawn_demo_app, unique_email, TestApp};
-use crate::provider::card_token;
+use crate::provider::set_up_card;
 
 const MEMBER: &str = "demo-taro@example.jp";
 const OTHER: &str = "demo-hanako@example.jp";
@@ -229,7 +229,7 @@ async fn a_guests_paid_mail_links_to_the_receipt_which_issues_without_login_and_
     app.post_json("/v1/user/register", &json!({"email": guest, "isGuest": true})).await;
     let mut body = support_body(&app, "thanks-mail", 1).await;
     body["guestEmail"] = json!(guest);
-    body["card"] = json!({"token": card_token("4242424242424242").await});
+    body["card"] = json!({"paymentMethod": set_up_card("4242424242424242").await});
     let (status, placed) = place(&app, None, &body).await;
     assert_eq!(status, 200, "{placed}");
     let mails = app.mails_to(&guest, 1).await;

@@ -10,13 +10,12 @@ use domain::account::Email;
 use domain::ids::{SaleId, UserId};
 use domain::money::Yen;
 use ports::payments::gateway::{
-    CardCharge, CardToken, CustomerId, IdempotencyKey, KeyNamespace, KeyPurpose, NewCustomer, PaymentGateway,
-    PaymentMethodId,
+    CardCharge, CustomerId, IdempotencyKey, KeyNamespace, KeyPurpose, NewCustomer, PaymentGateway, PaymentMethodId,
 };
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_demo_app, TestApp};
-use crate::provider::provider;
+use crate::provider::{provider, set_up_card};
 
 const PROJECT: &str = "maebashi-rose-garden";
 const ADMIN: &str = "demo-admin@example.jp";
@@ -69,20 +68,8 @@ impl PaidSales {
             )
             .await
             .unwrap();
-        let token = provider_call(
-            reqwest::Method::POST,
-            "/v1/tokens",
-            &[
-                ("card[number]", "4242424242424242"),
-                ("card[exp_month]", "12"),
-                ("card[exp_year]", "2031"),
-                ("card[cvc]", "123"),
-            ],
-        )
-        .await;
-        let token = CardToken::new(token["id"].as_str().unwrap());
-        let card =
-            gateway.add_card(&customer, &token, IdempotencyKey::for_card(&ns, UserId(user), &token)).await.unwrap().id;
+        let card = PaymentMethodId::new(set_up_card("4242424242424242").await);
+        gateway.attach_card(&customer, &card).await.unwrap();
         Self { gateway, ns, customer, card, template, total }
     }
 

@@ -77,6 +77,12 @@ export const routes: RouteObject[] = [
       page(paths.editPaymentList.path, 'EditPaymentList', 'お支払い履歴', lazyNamed(accountPages, 'EditPaymentList')),
       page(paths.accountReceipt.path, 'AccountReceipt', '領収書', lazyNamed(receiptPages, 'MemberReceipt')),
       page(paths.receipt.path, 'Receipt', '領収書', lazyNamed(receiptPages, 'LinkReceipt')),
+      page(
+        paths.monthlyAuthentication.path,
+        'MonthlyAuthentication',
+        '毎月のご支援の本人認証',
+        lazyNamed(paymentPages, 'MonthlyAuthentication'),
+      ),
 
       page(paths.paymentInfo.path, 'PaymentInfo', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentInfo')),
       page(paths.paymentMethod.path, 'PaymentMethod', PAYMENT_TITLE, lazyNamed(paymentPages, 'PaymentMethod')),

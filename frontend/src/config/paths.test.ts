@@ -27,7 +27,7 @@ describe('paths', () => {
         '/account/receipts/:saleId', '/receipt/:token',
       ]),
     );
-    expect(patterns).toHaveLength(43);
+    expect(patterns).toHaveLength(44);
   });
 
   it('builds project links with an optional hash anchor', () => {

@@ -92,6 +92,11 @@ export const paths = {
     getHref: (saleId: number | string) => `/account/receipts/${seg(saleId)}`,
   },
   receipt: { path: '/receipt/:token', getHref: (token: string) => `/receipt/${seg(token)}` },
+  // Ours: a monthly support's month that waits for 3-D Secure (the mail about it links here).
+  monthlyAuthentication: {
+    path: '/account/monthly/:id/authenticate',
+    getHref: (id: number | string) => `/account/monthly/${seg(id)}/authenticate`,
+  },
 
   paymentInfo: paymentStep('info'),
   paymentMethod: paymentStep('method'),

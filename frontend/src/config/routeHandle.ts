@@ -3,7 +3,7 @@ export type RouteName =
   | 'Home' | 'Projects' | 'Project' | 'Policy' | 'Terms' | 'Commercial'
   | 'Login' | 'Signup' | 'SignupPassword' | 'ForgotPassword' | 'ResetPassword' | 'Account'
   | 'EditProfile' | 'EditEmail' | 'EditEmailUpdated' | 'EditPassword' | 'EditCorporate'
-  | 'EditAddresses' | 'EditPayment' | 'EditPaymentList' | 'AccountReceipt' | 'Receipt'
+  | 'EditAddresses' | 'EditPayment' | 'EditPaymentList' | 'AccountReceipt' | 'Receipt' | 'MonthlyAuthentication'
   | 'PaymentInfo' | 'PaymentMethod' | 'PaymentCard' | 'PaymentBank' | 'PaymentConfirm' | 'PaymentComplete'
   | 'Admin' | 'AdminResendRegisterMail' | 'AdminMail' | 'AdminMailRegister' | 'AdminMailDetail'
   | 'AdminRefund' | 'AdminRefundDetail'

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use domain::payment::{check_payment_amounts, PayType, PaymentMismatch, SaleStatus};
+use domain::payment::{check_payment_amounts, IntentStatus, PayType, PaymentMismatch, SaleStatus};
 
 use super::gateway::{
     NextAction, Payment, PaymentEventKind, PaymentGateway, PaymentMethodId, ProviderInvoice, ProviderSubscription,
@@ -183,6 +183,19 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> ProviderReports<S,
         self.record(sale.id, report_for(&sale, payment)?).await.map(|_| ())
     }
 
+    /// Whether an unpaid invoice's payment waits for the supporter to
+    /// authenticate; a provider that does not answer counts as no.
+    async fn waits_for_authentication(&self, invoice: &ProviderInvoice) -> bool {
+        let Some(payment) = &invoice.payment else { return false };
+        match self.gateway.payment(payment).await {
+            Ok(payment) => payment.status == IntentStatus::RequiresAction && authenticate_secret(&payment).is_some(),
+            Err(error) => {
+                tracing::warn!(invoice = %invoice.id, %error, "payment of a failed month not read");
+                false
+            }
+        }
+    }
+
     /// A month paid or failed, as an invoice event or the reconciler tells it.
     pub(crate) async fn apply_invoice(
         &self,
@@ -218,7 +231,12 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> ProviderReports<S,
             && row.provider.is_some()
             && self.store.mark_failure_mailed(row.id, &invoice.id).await?
         {
-            self.send(self.mails.monthly_failed(&row, invoice.next_payment_attempt)).await;
+            let mail = if self.waits_for_authentication(invoice).await {
+                self.mails.monthly_needs_authentication(&row)
+            } else {
+                self.mails.monthly_failed(&row, invoice.next_payment_attempt)
+            };
+            self.send(mail).await;
         }
         Ok(())
     }

@@ -6,7 +6,7 @@ use domain::ids::UserId;
 
 use super::customer::ensure_customer;
 use super::gateway::{
-    CardToken, CustomerCards, GatewayError, IdempotencyKey, KeyNamespace, PaymentGateway, PaymentMethodId, SavedCard,
+    CardSetup, CustomerCards, CustomerId, GatewayError, KeyNamespace, PaymentGateway, PaymentMethodId, SavedCard,
 };
 use super::ledger::CustomerStore;
 use crate::RepoError;
@@ -53,9 +53,18 @@ impl From<GatewayError> for CardError {
 pub trait Cards: Send + Sync {
     /// The member's cards and default; none before the first card.
     async fn list(&self, user: UserId) -> Result<CustomerCards, CardError>;
-    /// Registers a browser-tokenised card, making the provider customer on
-    /// the first one (which becomes the default).
-    async fn register(&self, user: UserId, token: CardToken) -> Result<(SavedCard, CustomerCards), CardError>;
+    /// Starts a card set-up the browser confirms (3-D Secure when the card
+    /// asks): for a member, under the member's provider customer (made on
+    /// the first card); for a guest (`None`), under nobody until the support.
+    async fn setup(&self, user: Option<UserId>) -> Result<CardSetup, CardError>;
+    /// The card a confirmed set-up made, as the confirm step shows it (brand
+    /// and last digits); [`CardError::NotFound`] for a set-up that did not
+    /// succeed or a secret that is not its own.
+    async fn set_up_card(&self, client_secret: &str) -> Result<SavedCard, CardError>;
+    /// Registers a card the browser set up, making the provider customer on
+    /// the first one (which becomes the default). Another customer's card is
+    /// [`CardError::NotFound`].
+    async fn register(&self, user: UserId, card: PaymentMethodId) -> Result<(SavedCard, CustomerCards), CardError>;
     async fn set_default(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
     async fn delete(&self, user: UserId, card: PaymentMethodId) -> Result<CustomerCards, CardError>;
     /// The member's provider customer, if one was made (no provider call):
@@ -89,6 +98,14 @@ impl<L, G> CardService<L, G> {
 }
 
 impl<L: CustomerStore, G: PaymentGateway> CardService<L, G> {
+    /// The member's provider customer, made on first need.
+    async fn member_customer(&self, user: UserId) -> Result<CustomerId, CardError> {
+        let email = self.ledger.member_email(user).await?;
+        ensure_customer(&self.ledger, &self.gateway, &self.namespace, user, &email)
+            .await
+            .map_err(|_| CardError::CustomerFailed)
+    }
+
     /// The member's customer and cards, refusing a card that is not among them.
     async fn owned(&self, user: UserId, card: &PaymentMethodId) -> Result<super::gateway::CustomerId, CardError> {
         let customer = self.ledger.customer(user).await?.ok_or(CardError::NotFound)?;
@@ -109,14 +126,23 @@ impl<L: CustomerStore, G: PaymentGateway> Cards for CardService<L, G> {
         }
     }
 
-    async fn register(&self, user: UserId, token: CardToken) -> Result<(SavedCard, CustomerCards), CardError> {
-        let email = self.ledger.member_email(user).await?;
-        let customer = ensure_customer(&self.ledger, &self.gateway, &self.namespace, user, &email)
-            .await
-            .map_err(|_| CardError::CustomerFailed)?;
-        let key = IdempotencyKey::for_card(&self.namespace, user, &token);
-        let card = self.gateway.add_card(&customer, &token, key).await?;
-        let cards = self.gateway.cards(&customer).await?;
+    async fn setup(&self, user: Option<UserId>) -> Result<CardSetup, CardError> {
+        let customer = match user {
+            Some(user) => Some(self.member_customer(user).await?),
+            None => None,
+        };
+        Ok(self.gateway.start_card_setup(customer).await?)
+    }
+
+    async fn set_up_card(&self, client_secret: &str) -> Result<SavedCard, CardError> {
+        let card = self.gateway.set_up_card(client_secret).await?;
+        Ok(self.gateway.card(&card).await?.card)
+    }
+
+    async fn register(&self, user: UserId, card: PaymentMethodId) -> Result<(SavedCard, CustomerCards), CardError> {
+        let customer = self.member_customer(user).await?;
+        let card = claim_card(&self.gateway, &customer, &card).await?;
+        let cards = keep_card(&self.gateway, &customer, &card.id).await?;
         Ok((card, cards))
     }
 
@@ -152,10 +178,52 @@ impl<L: CustomerStore, G: PaymentGateway> Cards for CardService<L, G> {
     }
 }
 
+/// Whether a card the browser set up may serve `customer`: the provider
+/// attached it to that customer already (a member's set-up), or to nobody
+/// (a guest's). Another customer's card is never taken over.
+pub(crate) fn may_claim(found: &super::gateway::ProviderCard, customer: Option<&CustomerId>) -> bool {
+    match &found.customer {
+        None => true,
+        Some(owner) => Some(owner) == customer,
+    }
+}
+
+/// Makes a card the browser set up `customer`'s: attached now when it is
+/// nobody's yet, refused ([`GatewayError::NotFound`]) when it is another's.
+pub(crate) async fn claim_card<G: PaymentGateway + ?Sized>(
+    gateway: &G,
+    customer: &CustomerId,
+    card: &PaymentMethodId,
+) -> Result<SavedCard, GatewayError> {
+    let found = gateway.card(card).await?;
+    if !may_claim(&found, Some(customer)) {
+        return Err(GatewayError::NotFound(format!("card {card} belongs to another customer")));
+    }
+    match found.customer {
+        Some(_) => Ok(found.card),
+        None => gateway.attach_card(customer, card).await,
+    }
+}
+
+/// The customer's cards once `card` is kept: the first card kept becomes
+/// the default (the provider sets none for a PaymentMethod).
+pub(crate) async fn keep_card<G: PaymentGateway + ?Sized>(
+    gateway: &G,
+    customer: &CustomerId,
+    card: &PaymentMethodId,
+) -> Result<CustomerCards, GatewayError> {
+    let mut cards = gateway.cards(customer).await?;
+    if cards.default.is_none() {
+        gateway.set_default_card(customer, card).await?;
+        cards.default = Some(card.clone());
+    }
+    Ok(cards)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::payments::gateway::{CustomerId, MockPaymentGateway};
+    use crate::payments::gateway::{MockPaymentGateway, ProviderCard};
     use crate::payments::ledger::MockCustomerStore;
     use domain::account::Email;
 
@@ -186,19 +254,74 @@ mod tests {
             .withf(|_, key| key.as_str() == "user-7-customer")
             .times(1)
             .returning(|_, _| Ok(CustomerId::new("cus_new")));
+        gateway.expect_card().returning(|_| Ok(ProviderCard { card: card("pm_1"), customer: None }));
         gateway
-            .expect_add_card()
-            .withf(|customer, token, _| customer.as_str() == "cus_new" && token.as_str() == "tok_1")
-            .returning(|_, _, _| Ok(card("card_1")));
+            .expect_attach_card()
+            .withf(|customer, card| customer.as_str() == "cus_new" && card.as_str() == "pm_1")
+            .times(1)
+            .returning(|_, _| Ok(card("pm_1")));
         gateway.expect_cards().returning(|_| {
-            Ok(CustomerCards { cards: vec![card("card_1")], default: Some(PaymentMethodId::new("card_1")) })
+            Ok(CustomerCards { cards: vec![card("pm_1")], default: Some(PaymentMethodId::new("pm_1")) })
         });
         let cards = CardService::new(ledger, gateway, KeyNamespace::none());
 
-        let (added, all) = cards.register(UserId(7), CardToken::new("tok_1")).await.unwrap();
+        let (added, all) = cards.register(UserId(7), PaymentMethodId::new("pm_1")).await.unwrap();
 
-        assert_eq!(added.id.as_str(), "card_1");
-        assert_eq!(all.default, Some(PaymentMethodId::new("card_1")));
+        assert_eq!(added.id.as_str(), "pm_1");
+        assert_eq!(all.default, Some(PaymentMethodId::new("pm_1")));
+    }
+
+    #[tokio::test]
+    async fn a_card_set_up_under_the_member_is_not_attached_again_and_the_first_becomes_the_default() {
+        let mut gateway = MockPaymentGateway::new();
+        gateway
+            .expect_card()
+            .returning(|_| Ok(ProviderCard { card: card("pm_1"), customer: Some(CustomerId::new("cus_1")) }));
+        gateway.expect_attach_card().never();
+        gateway.expect_cards().returning(|_| Ok(CustomerCards { cards: vec![card("pm_1")], default: None }));
+        gateway
+            .expect_set_default_card()
+            .withf(|customer, card| customer.as_str() == "cus_1" && card.as_str() == "pm_1")
+            .times(1)
+            .returning(|_, _| Ok(()));
+        let cards = CardService::new(member_with_customer(Some("cus_1")), gateway, KeyNamespace::none());
+
+        let (added, all) = cards.register(UserId(7), PaymentMethodId::new("pm_1")).await.unwrap();
+        assert_eq!(added.id.as_str(), "pm_1");
+        // The member's first card becomes the default.
+        assert_eq!(all.default, Some(PaymentMethodId::new("pm_1")));
+    }
+
+    #[tokio::test]
+    async fn another_members_card_cannot_be_registered() {
+        let mut gateway = MockPaymentGateway::new();
+        gateway
+            .expect_card()
+            .returning(|_| Ok(ProviderCard { card: card("pm_theirs"), customer: Some(CustomerId::new("cus_2")) }));
+        gateway.expect_attach_card().never();
+        let cards = CardService::new(member_with_customer(Some("cus_1")), gateway, KeyNamespace::none());
+
+        let error = cards.register(UserId(7), PaymentMethodId::new("pm_theirs")).await.unwrap_err();
+        assert!(matches!(error, CardError::NotFound), "{error:?}");
+    }
+
+    #[tokio::test]
+    async fn a_members_set_up_is_under_their_customer_and_a_guests_under_nobody() {
+        let mut gateway = MockPaymentGateway::new();
+        gateway
+            .expect_start_card_setup()
+            .withf(|customer| customer.as_ref().map(CustomerId::as_str) == Some("cus_1"))
+            .times(1)
+            .returning(|_| Ok(CardSetup { client_secret: "seti_1_secret_a".into() }));
+        gateway
+            .expect_start_card_setup()
+            .withf(|customer| customer.is_none())
+            .times(1)
+            .returning(|_| Ok(CardSetup { client_secret: "seti_2_secret_b".into() }));
+        let cards = CardService::new(member_with_customer(Some("cus_1")), gateway, KeyNamespace::none());
+
+        assert_eq!(cards.setup(Some(UserId(7))).await.unwrap().client_secret, "seti_1_secret_a");
+        assert_eq!(cards.setup(None).await.unwrap().client_secret, "seti_2_secret_b");
     }
 
     #[tokio::test]
@@ -206,9 +329,9 @@ mod tests {
         let ledger = member_with_customer(None);
         let mut gateway = MockPaymentGateway::new();
         gateway.expect_create_customer().returning(|_, _| Err(GatewayError::Unavailable("down".into())));
-        gateway.expect_add_card().never();
+        gateway.expect_attach_card().never();
         let error = CardService::new(ledger, gateway, KeyNamespace::none())
-            .register(UserId(7), CardToken::new("tok_1"))
+            .register(UserId(7), PaymentMethodId::new("pm_1"))
             .await
             .unwrap_err();
         assert_eq!(error.to_string(), "顧客情報登録に失敗しました。");

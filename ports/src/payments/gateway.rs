@@ -24,8 +24,6 @@ pub enum KeyPurpose {
     Confirm,
     /// One refund of the sale, named by our refund record's id.
     Refund { refund_id: i64 },
-    /// Attaching the card the supporter typed for this one sale (not saved).
-    AttachCard,
     /// Starting the monthly subscription whose first month is this sale.
     Subscribe,
 }
@@ -87,7 +85,6 @@ impl IdempotencyKey {
         let key = match purpose {
             KeyPurpose::Confirm => format!("sale-{sale_id}-confirm"),
             KeyPurpose::Refund { refund_id } => format!("sale-{sale_id}-refund-{refund_id}"),
-            KeyPurpose::AttachCard => format!("sale-{sale_id}-card"),
             KeyPurpose::Subscribe => format!("sale-{sale_id}-subscribe"),
         };
         Self(namespace.prefix(key))
@@ -97,12 +94,6 @@ impl IdempotencyKey {
     /// card registrations at once make one customer.
     pub fn for_customer(namespace: &KeyNamespace, user_id: UserId) -> Self {
         Self(namespace.prefix(format!("user-{user_id}-customer")))
-    }
-
-    /// The key of registering the card behind `token` for user `user_id`:
-    /// a repeated registration of the same tokenised card adds it once.
-    pub fn for_card(namespace: &KeyNamespace, user_id: UserId, token: &CardToken) -> Self {
-        Self(namespace.prefix(format!("user-{user_id}-card-{token}")))
     }
 
     /// The key of creating the product and plan `plan_id`.
@@ -170,11 +161,6 @@ provider_id!(
 provider_id!(
     /// A card the provider holds (`pm_...`, or a legacy `card_...`).
     PaymentMethodId
-);
-provider_id!(
-    /// A card tokenised in the browser by the provider's library (`tok_...`):
-    /// the card number never reaches us.
-    CardToken
 );
 provider_id!(
     /// A project's connected account (`acct_...`).
@@ -344,6 +330,23 @@ pub struct SavedCard {
     pub exp_year: u16,
 }
 
+/// A card as the provider holds it, and the customer it is attached to
+/// (none yet for a card the browser just set up without one, a guest's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderCard {
+    pub card: SavedCard,
+    pub customer: Option<CustomerId>,
+}
+
+/// A card set-up the browser completes with the provider's library: it sends
+/// the card to the provider (never to us), runs 3-D Secure when the card
+/// asks, and answers with the PaymentMethod to register or charge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CardSetup {
+    /// The SetupIntent's client secret, for `stripe.confirmCardSetup`.
+    pub client_secret: String,
+}
+
 /// A customer's cards and which one is charged by default.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CustomerCards {
@@ -358,13 +361,11 @@ pub struct CardCharge {
     pub sale_id: SaleId,
     /// The sale's total, tax included.
     pub amount: Yen,
-    /// A card added to `customer` with [`PaymentGateway::add_card`]
-    /// (`card_...`): a browser token is never charged directly.
+    /// A card attached to `customer` (`pm_...`, or a legacy `card_...`).
     pub payment_method: PaymentMethodId,
-    /// The customer the card belongs to. Required for a `card_...` (Stripe
-    /// charges an attached card only with its customer), so a guest's
-    /// one-off card is added to the guest's customer too; `None` only for a
-    /// provider payment method attached to nobody.
+    /// The customer the card belongs to: Stripe charges an attached card only
+    /// with its customer, so a guest's one-off card is attached to the guest's
+    /// customer too. `None` only for a payment method attached to nobody.
     pub customer: Option<CustomerId>,
     pub destination: Option<Destination>,
 }
@@ -640,25 +641,30 @@ pub trait PaymentGateway: Send + Sync {
     /// repeat with the same key MUST return the same payment and voucher.
     async fn start_konbini(&self, konbini: KonbiniRequest, key: IdempotencyKey) -> Result<Payment, GatewayError>;
 
-    /// Adds the card behind a browser-made token to the customer. The
-    /// customer's first card becomes its default. A card the provider
-    /// refuses (expired, wrong number) is [`GatewayError::Declined`]. A
-    /// repeat with the same key MUST NOT add a second card.
-    async fn add_card(
-        &self,
-        customer: &CustomerId,
-        token: &CardToken,
-        key: IdempotencyKey,
-    ) -> Result<SavedCard, GatewayError>;
+    /// Starts a card set-up for off-session use (monthly renewals) that the
+    /// browser confirms. With a customer, the provider attaches the card to it
+    /// once confirmed; without one (a guest), the card stays nobody's until
+    /// [`PaymentGateway::attach_card`].
+    async fn start_card_setup(&self, customer: Option<CustomerId>) -> Result<CardSetup, GatewayError>;
 
-    /// Whether a browser-made card token exists at the provider, asked
-    /// before a support is written so that a made-up token holds no stock.
-    /// MUST NOT change anything; MUST return [`GatewayError::NotFound`] for
-    /// an unknown token (a token already used still exists: a retry of the
-    /// same support attaches it again by key).
-    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError>;
+    /// The card of a set-up the browser confirmed, found by its client
+    /// secret. MUST return [`GatewayError::NotFound`] unless the secret is the
+    /// set-up's and the set-up succeeded (3-D Secure passed, if asked).
+    async fn set_up_card(&self, client_secret: &str) -> Result<PaymentMethodId, GatewayError>;
 
-    /// The customer's cards, oldest first, and its default card.
+    /// A card PaymentMethod and whose it is. MUST NOT change anything; MUST
+    /// return [`GatewayError::NotFound`] for an unknown id or a payment
+    /// method that is not a card.
+    async fn card(&self, card: &PaymentMethodId) -> Result<ProviderCard, GatewayError>;
+
+    /// Attaches a card nobody holds yet to the customer (it does not become
+    /// the default: see [`PaymentGateway::set_default_card`]). A card the provider refuses is
+    /// [`GatewayError::Declined`]; one attached to another customer MUST be
+    /// refused. Callers check ownership first with [`PaymentGateway::card`].
+    async fn attach_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<SavedCard, GatewayError>;
+
+    /// The customer's cards, oldest first (PaymentMethods, then cards saved
+    /// the old way as sources), and its default card.
     /// [`GatewayError::NotFound`] for an unknown customer.
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError>;
 
@@ -773,17 +779,20 @@ impl<G: PaymentGateway + ?Sized> PaymentGateway for std::sync::Arc<G> {
         (**self).start_konbini(konbini, key).await
     }
 
-    async fn add_card(
-        &self,
-        customer: &CustomerId,
-        token: &CardToken,
-        key: IdempotencyKey,
-    ) -> Result<SavedCard, GatewayError> {
-        (**self).add_card(customer, token, key).await
+    async fn start_card_setup(&self, customer: Option<CustomerId>) -> Result<CardSetup, GatewayError> {
+        (**self).start_card_setup(customer).await
     }
 
-    async fn check_card_token(&self, token: &CardToken) -> Result<(), GatewayError> {
-        (**self).check_card_token(token).await
+    async fn set_up_card(&self, client_secret: &str) -> Result<PaymentMethodId, GatewayError> {
+        (**self).set_up_card(client_secret).await
+    }
+
+    async fn card(&self, card: &PaymentMethodId) -> Result<ProviderCard, GatewayError> {
+        (**self).card(card).await
+    }
+
+    async fn attach_card(&self, customer: &CustomerId, card: &PaymentMethodId) -> Result<SavedCard, GatewayError> {
+        (**self).attach_card(customer, card).await
     }
 
     async fn cards(&self, customer: &CustomerId) -> Result<CustomerCards, GatewayError> {

@@ -291,6 +291,30 @@ impl PaymentMails {
         }
     }
 
+    /// A month's charge waits for the supporter to authenticate with the card
+    /// (the bank asked for 3-D Secure): the page that completes it.
+    pub fn monthly_needs_authentication(&self, row: &SubscriptionRecord) -> OutgoingMail {
+        OutgoingMail {
+            to: row.email.clone(),
+            subject: self.monthly_subject("毎月のご支援のお支払いにカードの本人認証が必要です"),
+            text_body: format!(
+                "{name} 様
+
+毎月のご支援のお支払いで、カード会社が本人認証（3Dセキュア）を求めています。
+以下のページで本人認証を行うと、今月分のお支払いが完了します。それまでお支払いは未完了のままです。
+
+本人認証のページ：{url}/account/monthly/{id}/authenticate
+
+{summary}{footer}",
+                name = row.display_name,
+                url = self.site.public_url,
+                id = row.id,
+                summary = self.monthly_summary(row),
+                footer = self.monthly_footer(),
+            ),
+        }
+    }
+
     /// The subscription is over.
     pub fn monthly_ended(&self, row: &SubscriptionRecord, payment_failed: bool) -> OutgoingMail {
         let why = if payment_failed {

@@ -7,11 +7,14 @@
 use std::sync::Arc;
 
 use domain::ids::UserId;
+use domain::money::Yen;
+use domain::payment::IntentStatus;
 use domain::time::tokyo_date;
 
-use super::apply::{ProviderReports, ReportStores};
+use super::apply::{authenticate_secret, ProviderReports, ReportStores};
 use super::gateway::{
-    CustomerCards, MonthlyPlan, PaymentEventKind, PaymentGateway, PaymentMethodId, SavedCard, SubscriptionState,
+    CustomerCards, MonthlyPlan, PaymentEventKind, PaymentGateway, PaymentMethodId, SavedCard, SubscriptionId,
+    SubscriptionState,
 };
 use super::ledger::SubscriptionRecord;
 pub use super::mails::StopReason;
@@ -115,6 +118,15 @@ pub struct SubscriptionView {
     pub card: Option<SavedCard>,
 }
 
+/// A month the bank will charge only once the supporter authenticates
+/// (3-D Secure) with the card, in the browser.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingAuthentication {
+    /// For Stripe.js's `confirmCardPayment`.
+    pub client_secret: String,
+    pub amount: Yen,
+}
+
 #[cfg_attr(any(test, feature = "mocks"), mockall::automock)]
 #[async_trait::async_trait]
 pub trait Subscriptions: Send + Sync {
@@ -137,6 +149,20 @@ pub trait Subscriptions: Send + Sync {
     /// After the member chose a new default card: subscriptions whose
     /// payment failed move to it, so the provider's next retry uses it.
     async fn default_changed(&self, user: UserId, card: &PaymentMethodId) -> Result<(), SubscriptionError>;
+
+    /// The member's subscription, and its month that waits for them to
+    /// authenticate with the card (a renewal the bank refused with
+    /// "authentication required"), `None` when no month waits for that;
+    /// another member's id is `NotFound`.
+    async fn pending_authentication(
+        &self,
+        user: UserId,
+        id: i64,
+    ) -> Result<(SubscriptionView, Option<PendingAuthentication>), SubscriptionError>;
+
+    /// After the browser authenticated: the subscription and its invoices
+    /// read back from the provider and applied, as their webhooks would be.
+    async fn authenticated(&self, user: UserId, id: i64) -> Result<SubscriptionView, SubscriptionError>;
 }
 
 /// Monthly support after its first month: the member's list, stopping,
@@ -181,15 +207,7 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> MonthlySupport<S, 
             for row in page {
                 let Some(provider) = row.provider.clone() else { continue };
                 report.checked += 1;
-                let result = async {
-                    for invoice in self.core.gateway.invoices(&provider).await.map_err(provider_error)? {
-                        self.core.apply_invoice(&invoice, PaymentEventKind::Other).await?;
-                    }
-                    let state = self.core.gateway.subscription(&provider).await.map_err(provider_error)?;
-                    self.core.apply_subscription(&state).await
-                }
-                .await;
-                match result {
+                match self.read_back(&provider).await {
                     Ok(()) => {
                         let now = self.core.store.subscription(row.id).await?;
                         if now.as_ref().is_some_and(|n| {
@@ -206,6 +224,30 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> MonthlySupport<S, 
             }
         }
         Ok(report)
+    }
+
+    /// The unpaid month whose payment waits for the supporter's 3-D Secure.
+    async fn waiting_month(&self, provider: &SubscriptionId) -> Result<Option<PendingAuthentication>, SupportError> {
+        let invoices = self.core.gateway.invoices(provider).await.map_err(provider_error)?;
+        for invoice in invoices.iter().filter(|invoice| !invoice.paid) {
+            let Some(payment) = &invoice.payment else { continue };
+            let payment = self.core.gateway.payment(payment).await.map_err(provider_error)?;
+            if payment.status == IntentStatus::RequiresAction {
+                if let Some(client_secret) = authenticate_secret(&payment) {
+                    return Ok(Some(PendingAuthentication { client_secret, amount: invoice.amount_due }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The subscription's invoices and state read at the provider and applied.
+    async fn read_back(&self, provider: &SubscriptionId) -> Result<(), SupportError> {
+        for invoice in self.core.gateway.invoices(provider).await.map_err(provider_error)? {
+            self.core.apply_invoice(&invoice, PaymentEventKind::Other).await?;
+        }
+        let state = self.core.gateway.subscription(provider).await.map_err(provider_error)?;
+        self.core.apply_subscription(&state).await
     }
 
     /// A monthly support stops by itself once its project has ended.
@@ -302,6 +344,28 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Subscriptions for 
             }
         }
         Ok(())
+    }
+
+    async fn pending_authentication(
+        &self,
+        user: UserId,
+        id: i64,
+    ) -> Result<(SubscriptionView, Option<PendingAuthentication>), SubscriptionError> {
+        let row = self.own(user, id).await?;
+        let pending = match &row.provider {
+            Some(provider) if row.status == SubscriptionState::PastDue => self.waiting_month(provider).await?,
+            _ => None,
+        };
+        Ok((self.with_cards(vec![row]).await.remove(0), pending))
+    }
+
+    async fn authenticated(&self, user: UserId, id: i64) -> Result<SubscriptionView, SubscriptionError> {
+        let row = self.own(user, id).await?;
+        if let Some(provider) = &row.provider {
+            self.read_back(provider).await?;
+        }
+        let after = self.core.store.subscription(row.id).await?.ok_or(SubscriptionError::NotFound)?;
+        Ok(self.with_cards(vec![after]).await.remove(0))
     }
 }
 

@@ -21,10 +21,11 @@ use domain::returns::check_purchase;
 use domain::time::tokyo_date;
 
 use super::apply::{authenticate_secret, is_final, report_for, ProviderReports, ReportStores};
+use super::cards::{claim_card, keep_card, may_claim};
 use super::customer::ensure_customer;
 use super::gateway::{
-    BankTransferRequest, CardCharge, CardToken, CustomerId, Destination, GatewayError, IdempotencyKey, KeyNamespace,
-    KeyPurpose, KonbiniRequest, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId,
+    BankTransferRequest, CardCharge, CustomerId, Destination, GatewayError, IdempotencyKey, KeyNamespace, KeyPurpose,
+    KonbiniRequest, MonthlyPlan, NewSubscription, PaymentEventKind, PaymentGateway, PaymentMethodId,
     ProviderSubscription, SubscriptionState,
 };
 use super::ledger::{
@@ -52,9 +53,10 @@ pub enum Supporter {
 pub enum CardChoice {
     /// One of the member's saved cards.
     Saved(PaymentMethodId),
-    /// A card tokenised in the browser for this payment; `save` keeps it on
-    /// the member's account (guests never save).
-    New { token: CardToken, save: bool },
+    /// A card the browser set up for this payment (a PaymentMethod, 3-D
+    /// Secure done when the card asked); `save` keeps it on the member's
+    /// account (guests never save).
+    New { card: PaymentMethodId, save: bool },
 }
 
 /// Step 1's data, the method and the card, as the client sent them.
@@ -346,7 +348,7 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
 
     /// Continues a sale: its stored state, the provider's when it has a
     /// payment, or the provider request (again) when none got an answer yet.
-    /// A card sale with no card to charge (its browser token is gone) is
+    /// A card sale with no card to charge (the browser's card is gone) is
     /// cancelled, so its lots return.
     pub(crate) async fn resume(
         &self,
@@ -381,7 +383,8 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
     }
 
     /// What can be checked about the card before a sale holds any stock: a
-    /// saved card is one of the member's own, a typed card's token exists.
+    /// saved card is one of the member's own, a typed card exists at the
+    /// provider and is nobody else's.
     async fn check_card(&self, user: UserId, card: &CardChoice) -> Result<(), SupportError> {
         match card {
             CardChoice::Saved(card) => {
@@ -393,8 +396,15 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
                     Err(SupportError::NotFound)
                 }
             }
-            CardChoice::New { token, .. } => match self.core.gateway.check_card_token(token).await {
-                Ok(()) => Ok(()),
+            CardChoice::New { card, .. } => match self.core.gateway.card(card).await {
+                Ok(found) => {
+                    let customer = self.core.store.customer(user).await?;
+                    if may_claim(&found, customer.as_ref()) {
+                        Ok(())
+                    } else {
+                        Err(card_unusable())
+                    }
+                }
                 Err(GatewayError::NotFound(_) | GatewayError::Rejected(_)) => Err(card_unusable()),
                 Err(other) => Err(provider_error(other)),
             },
@@ -402,9 +412,9 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
     }
 
     /// The card to charge for a sale: a saved card of the customer, or the
-    /// typed one attached now (by the sale's key, so a retry attaches it
-    /// once). Stored on the sale before any charge, so a retry or the
-    /// reconciler repeats the very same request.
+    /// typed one attached now (a retry finds it attached already). Stored on
+    /// the sale before any charge, so a retry or the reconciler repeats the
+    /// very same request.
     async fn prepare_card(
         &self,
         sale: &SaleRecord,
@@ -415,10 +425,14 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
         let (card, one_time) = match choice {
             // Checked to be the member's before the sale was written (`check_card`).
             CardChoice::Saved(card) => (card.clone(), false),
-            CardChoice::New { token, save } => {
-                let key = IdempotencyKey::for_sale(&self.core.config.namespace, sale.id, KeyPurpose::AttachCard);
-                match self.core.gateway.add_card(customer, token, key).await {
-                    Ok(card) => (card.id, !(may_save && *save)),
+            CardChoice::New { card, save } => {
+                let keep = may_save && *save;
+                match claim_card(&self.core.gateway, customer, card).await {
+                    Ok(card) if keep => {
+                        keep_card(&self.core.gateway, customer, &card.id).await.map_err(provider_error)?;
+                        (card.id, false)
+                    }
+                    Ok(card) => (card.id, true),
                     Err(GatewayError::Declined { message, .. }) => {
                         tracing::info!(sale = %sale.id, %message, "card refused when attached");
                         self.core
@@ -427,8 +441,8 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> SupportService<S, 
                         return Err(SupportError::Declined);
                     }
                     Err(error @ (GatewayError::NotFound(_) | GatewayError::Rejected(_))) => {
-                        // The provider will never take this token: the lots go back now, not at the next sweep.
-                        tracing::info!(sale = %sale.id, %error, "card token refused when attached");
+                        // The provider will never take this card: the lots go back now, not at the next sweep.
+                        tracing::info!(sale = %sale.id, %error, "card refused when attached");
                         self.core
                             .record(sale.id, PaymentReport { status: SaleStatus::Failed, ..PaymentReport::empty() })
                             .await?;

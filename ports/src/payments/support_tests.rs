@@ -17,7 +17,7 @@ use crate::clock::MockClock;
 use crate::mailer::{MockMailer, OutgoingMail};
 use crate::payments::gateway::{
     ConnectedAccountId, CustomerCards, EventId, MockPaymentGateway, PaymentEvent, PaymentEventKind, PaymentId,
-    SavedCard,
+    ProviderCard, SavedCard,
 };
 use crate::payments::gateway::{NextAction, Payment, WebhookError};
 use crate::payments::ledger::{AdditionalQuestion, Recorded};
@@ -938,27 +938,45 @@ async fn another_members_saved_card_is_refused_before_the_sale_is_written() {
     assert!(matches!(error, SupportError::NotFound), "{error:?}");
 }
 
-/// A typed card whose token the provider does not know is refused with the card field's message, nothing written.
+/// A typed card the provider does not know, or holds for another customer, is refused with the card field's
+/// message, nothing written.
 #[tokio::test]
-async fn a_made_up_card_token_is_refused_before_the_sale_is_written() {
-    let mut ledger = MockStores::new();
-    no_subscriptions(&mut ledger);
-    ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
-    ledger.expect_member_email().returning(|_| Ok(email()));
-    ledger.expect_place().never();
-    let mut gateway = MockPaymentGateway::new();
-    gateway.expect_check_card_token().returning(|_| Err(GatewayError::NotFound("tok_nonexistent".into())));
-    let (mailer, _) = recording_mailer();
-    let typed = CardChoice::New { token: CardToken::new("tok_nonexistent"), save: false };
+async fn a_made_up_or_someone_elses_card_is_refused_before_the_sale_is_written() {
+    let unknown = || Err(GatewayError::NotFound("pm_nonexistent".into()));
+    let theirs = || {
+        Ok(ProviderCard {
+            card: SavedCard {
+                id: PaymentMethodId::new("pm_theirs"),
+                brand: "Visa".into(),
+                last4: "4242".into(),
+                exp_month: 1,
+                exp_year: 2031,
+            },
+            customer: Some(CustomerId::new("cus_someone_else")),
+        })
+    };
+    for found in [unknown(), theirs()] {
+        let mut ledger = MockStores::new();
+        no_subscriptions(&mut ledger);
+        ledger.expect_checkout().returning(|_, _| Ok(Some(checkout())));
+        ledger.expect_member_email().returning(|_| Ok(email()));
+        ledger.expect_customer().returning(|_| Ok(Some(CustomerId::new("cus_member"))));
+        ledger.expect_place().never();
+        let mut gateway = MockPaymentGateway::new();
+        gateway.expect_card().return_once(move |_| found);
+        gateway.expect_attach_card().never();
+        let (mailer, _) = recording_mailer();
+        let typed = CardChoice::New { card: PaymentMethodId::new("pm_theirs"), save: false };
 
-    let error = service(ledger, gateway, mailer)
-        .supports
-        .place(SupportOrder { card: Some(typed), ..order(PayType::Card) })
-        .await;
+        let error = service(ledger, gateway, mailer)
+            .supports
+            .place(SupportOrder { card: Some(typed), ..order(PayType::Card) })
+            .await;
 
-    let Err(SupportError::Invalid(problems)) = error else { panic!("{error:?}") };
-    assert_eq!(problems[0].field, "card");
-    assert_eq!(problems[0].message, MSG_CARD_UNUSABLE);
+        let Err(SupportError::Invalid(problems)) = error else { panic!("{error:?}") };
+        assert_eq!(problems[0].field, "card");
+        assert_eq!(problems[0].message, MSG_CARD_UNUSABLE);
+    }
 }
 
 /// The webhook table: every payment event type we handle, its payment read back from the provider in a shape
@@ -1040,7 +1058,7 @@ fn a_monthly_return_is_for_members_paying_by_a_saved_card_one_unit_at_a_time() {
         check_monthly_order(&monthly_order(member.clone(), PayType::BankTransfer, None, 1)),
         Err(SupportError::MonthlyRefused(MSG_MONTHLY_CARD_ONLY))
     ));
-    let typed = Some(CardChoice::New { token: CardToken::new("tok_1"), save: true });
+    let typed = Some(CardChoice::New { card: PaymentMethodId::new("pm_1"), save: true });
     let Err(SupportError::Invalid(problems)) =
         check_monthly_order(&monthly_order(member.clone(), PayType::Card, typed, 2))
     else {

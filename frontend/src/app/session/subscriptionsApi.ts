@@ -20,6 +20,15 @@ export const subscriptionsApi = api.enhanceEndpoints({ addTagTypes: ['Subscripti
       transformResponse: (response: Schemas['SubscriptionsResponse']) => response.subscriptions,
       providesTags: ['Subscriptions'],
     }),
+    // A renewal the bank refused until the member authenticates (3-D Secure): the page the mail links.
+    pendingAuthentication: build.query<Schemas['PendingAuthenticationResponse'], number>({
+      query: (id) => ({ url: '/stripe/subscription/get/authentication', params: { id } }),
+    }),
+    authenticated: build.mutation<Subscription, number>({
+      query: (id) => ({ url: '/stripe/subscription/set/authenticated', method: 'POST', body: { id } }),
+      transformResponse: (response: Schemas['SubscriptionResponse']) => response.subscription,
+      invalidatesTags: ['Subscriptions'],
+    }),
     cancelSubscription: build.mutation<Subscription, number>({
       query: (id) => ({ url: '/stripe/subscription/set/cancel', method: 'POST', body: { id } }),
       transformResponse: (response: Schemas['SubscriptionResponse']) => response.subscription,
@@ -28,4 +37,9 @@ export const subscriptionsApi = api.enhanceEndpoints({ addTagTypes: ['Subscripti
   }),
 });
 
-export const { useSubscriptionsQuery, useCancelSubscriptionMutation } = subscriptionsApi;
+export const {
+  useSubscriptionsQuery,
+  useCancelSubscriptionMutation,
+  usePendingAuthenticationQuery,
+  useAuthenticatedMutation,
+} = subscriptionsApi;

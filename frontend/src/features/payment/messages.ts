@@ -17,7 +17,7 @@ export const PAYMENT_MESSAGES = {
   customerFailed: '顧客情報登録に失敗しました。',
   paymentFailed: '決済の登録に失敗しました',
   cardDeclined: 'カードが承認されませんでした。別のカードをお試しください。',
-  /** A reload lost the guest's card token (kept in memory only, never stored). */
+  /** A reload lost the guest's card (kept in memory only, never stored). */
   guestCardLost: 'カード情報の有効期限が切れました。お手数ですがカード情報を再度入力してください。',
   libraryUnavailable: 'カード決済の準備ができませんでした。時間をおいて再度お試しください。',
   authenticationFailed: 'カードの本人認証が完了しませんでした。別のカードをお試しいただくか、再度お試しください。',

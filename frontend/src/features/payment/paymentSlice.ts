@@ -1,9 +1,10 @@
 import { createSlice, type PayloadAction, type WithSlice } from '@reduxjs/toolkit';
 import { rootReducer } from '@/app/store';
 
-/** A guest's card, tokenised by Stripe.js for one payment; kept in memory only, never stored. */
+/** A guest's card, set up by Stripe.js for one payment; kept in memory only, never stored. */
 export interface GuestCard {
-  token: string;
+  /** The PaymentMethod the set-up made (`pm_...`). */
+  paymentMethod: string;
   brand: string;
   last4: string;
   returnKey: string;
@@ -21,7 +22,7 @@ const paymentSlice = createSlice({
   name: 'payment',
   initialState,
   reducers: {
-    guestCardTokenised: (state, action: PayloadAction<GuestCard>) => {
+    guestCardSetUp: (state, action: PayloadAction<GuestCard>) => {
       state.guestCard = action.payload;
     },
     cardChosen: (state, action: PayloadAction<string | null>) => {
@@ -45,5 +46,5 @@ declare module '@/app/store' {
 
 const injected = paymentSlice.injectInto(rootReducer);
 
-export const { guestCardTokenised, cardChosen, cardForgotten } = paymentSlice.actions;
+export const { guestCardSetUp, cardChosen, cardForgotten } = paymentSlice.actions;
 export const { selectGuestCard, selectChosenCardId } = injected.selectors;

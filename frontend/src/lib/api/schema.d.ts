@@ -1018,7 +1018,7 @@ export interface paths {
          * Place a support (step 4's confirm): one call that validates step 1,
          *     prices the return, writes the sale and takes the stock in one
          *     transaction, then charges the card or opens the bank transfer.
-         * @description Members send their token; guests send none and give `guestEmail`. The
+         * @description Members send their login token; guests send none and give `guestEmail`. The
          *     same `idempotencyKey` again answers with the same sale and never
          *     charges twice. Client-sent amounts do not exist: the server prices.
          */
@@ -1306,6 +1306,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stripe/get/cardSetup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The card a confirmed set-up made (its id is the `paymentMethod` to pay
+         *     with), so that the confirm step can show its brand and last digits.
+         */
+        post: operations["set_up_card"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stripe/intent/set/refund": {
         parameters: {
             query?: never;
@@ -1330,6 +1350,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stripe/set/cardSetup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up a card: the browser confirms it with Stripe.js (the card
+         *     goes to the provider, never here; 3-D Secure when the card asks) and sends
+         *     the resulting PaymentMethod to register it or to pay with it. With a login
+         *     token the card is set up under the member's customer (made on the first
+         *     card); a guest's is set up under nobody until the support.
+         */
+        post: operations["start_card_setup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/subscription/get/authentication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The month of a monthly support that waits for the member to authenticate
+         *     with the card (the bank asked for 3-D Secure when renewing; the mail links
+         *     the page that completes it).
+         */
+        get: operations["pending_authentication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/stripe/subscription/get/list": {
         parameters: {
             query?: never;
@@ -1341,6 +1405,26 @@ export interface paths {
         get: operations["list_subscriptions"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/stripe/subscription/set/authenticated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * After the browser authenticated the month: the server reads the
+         *     subscription back from the provider and records the paid month at once.
+         */
+        post: operations["authenticated"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2295,15 +2379,18 @@ export interface components {
             id: number;
         };
         /**
-         * @description The card to pay with: a saved card (`cardId`) or one just tokenised by
-         *     Stripe.js (`token`, optionally saved for members).
+         * @description The card to pay with: a saved card (`cardId`) or one just set up by
+         *     Stripe.js's `confirmCardSetup` (`paymentMethod`, optionally saved for members).
          */
         CardChoiceRequest: {
-            /** @example card_1Abc */
+            /** @example pm_1Abc */
             cardId?: string | null;
+            /**
+             * @description The PaymentMethod of a confirmed card set-up (`POST /v1/stripe/set/cardSetup`).
+             * @example pm_1Abc
+             */
+            paymentMethod?: string | null;
             save?: boolean;
-            /** @example tok_1Abc */
-            token?: string | null;
         };
         CardDto: {
             /** @description Visa, MasterCard, American Express, JCB, Diners Club, Discover. */
@@ -2312,7 +2399,7 @@ export interface components {
             expMonth: number;
             /** Format: int32 */
             expYear: number;
-            /** @example card_1Abc */
+            /** @example pm_1Abc */
             id: string;
             last4: string;
         };
@@ -2324,6 +2411,17 @@ export interface components {
             cards: components["schemas"]["CardDto"][];
             /** @description The card charged unless another is chosen. */
             default: string | null;
+        };
+        CardSetupRequest: {
+            /** @description The client secret of the set-up Stripe.js confirmed (in the body, so no URL or log keeps it). */
+            clientSecret: string;
+        };
+        CardSetupResponse: {
+            /**
+             * @description For `stripe.confirmCardSetup(clientSecret, {payment_method: {card}})`.
+             * @example seti_1Abc_secret_xyz
+             */
+            clientSecret: string;
         };
         CardsResponse: {
             data: components["schemas"]["CardsDto"];
@@ -3315,6 +3413,16 @@ export interface components {
          * @enum {string}
          */
         PayoutStatusDto: "due" | "settled";
+        PendingAuthenticationResponse: {
+            /**
+             * Format: int64
+             * @description The month's amount in yen (tax included); `null` with `clientSecret`.
+             */
+            amount: number | null;
+            /** @description For `stripe.confirmCardPayment(clientSecret)`; `null` when no month waits for authentication. */
+            clientSecret: string | null;
+            subscription: components["schemas"]["SubscriptionDto"];
+        };
         /** @description A bank transfer still awaited. */
         PendingTransferDto: {
             /** @description Last day to pay, `YYYY-MM-DD` (Asia/Tokyo); null for older sales without one. */
@@ -3784,8 +3892,8 @@ export interface components {
             /** @description The seed's flag; registering is all this call does. */
             isCardRegist?: boolean | null;
             /**
-             * @description The token Stripe.js made from the card form (`tok_...`).
-             * @example tok_1Abc
+             * @description The PaymentMethod of the set-up Stripe.js confirmed (`pm_...`).
+             * @example pm_1Abc
              */
             source: string;
         };
@@ -4095,6 +4203,9 @@ export interface components {
         SettingsDto: {
             hideFooterSponsors: boolean;
             usesManualSponsors: boolean;
+        };
+        SetUpCardResponse: {
+            card: components["schemas"]["CardDto"];
         };
         SliderDto: {
             alt: string;
@@ -7925,8 +8036,77 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description `not_found`: no such card, or another customer's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description `customer_failed`: 顧客情報登録に失敗しました。 */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_up_card: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CardSetupRequest"];
+            };
+        };
+        responses: {
+            /** @description The card */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SetUpCardResponse"];
+                };
+            };
+            /** @description `malformed_request`: no client secret */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: no set-up with that secret, or not confirmed */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7987,6 +8167,121 @@ export interface operations {
             };
         };
     };
+    start_card_setup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set-up's client secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSetupResponse"];
+                };
+            };
+            /** @description A login token that is not valid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `customer_failed`: 顧客情報登録に失敗しました。 */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    pending_authentication: {
+        parameters: {
+            query: {
+                /** @description Our subscription id (from the list). */
+                id: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, and the month's client secret and amount when one waits */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingAuthenticationResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's subscriptions */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_subscriptions: {
         parameters: {
             query?: never;
@@ -8007,6 +8302,66 @@ export interface operations {
             };
             /** @description `unauthorized` */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    authenticated: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription as it is now (`active` once the month is paid) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionResponse"];
+                };
+            };
+            /** @description `malformed_request` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized` */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: not one of the member's subscriptions */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payment_unavailable` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -22,6 +22,25 @@ const active = {
 };
 
 describe('MonthlySupports on my page', () => {
+  it('links a support whose payment failed to the card screen and to the page that completes 3-D Secure', async () => {
+    loginAs({ customerId: 'cus_monthly' });
+    serveUser(makeUser());
+    server.use(
+      http.get(apiUrl('/stripe/subscription/get/list'), () =>
+        HttpResponse.json({ subscriptions: [{ ...active, status: 'past_due' }] }),
+      ),
+    );
+    renderApp('/account/');
+
+    const region = await screen.findByRole('region', { name: '毎月のご支援' });
+    const item = await within(region).findByRole('article', { name: active.projectTitle });
+    expect(within(item).getByRole('link', { name: 'お支払い方法の管理' })).toHaveAttribute('href', '/edit/payment');
+    expect(within(item).getByRole('link', { name: '本人認証のページ' })).toHaveAttribute(
+      'href',
+      '/account/monthly/12/authenticate',
+    );
+  });
+
   it('lists a monthly support and stops it after a confirmation', async () => {
     loginAs({ customerId: 'cus_monthly' });
     serveUser(makeUser());

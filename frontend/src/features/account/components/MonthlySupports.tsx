@@ -67,7 +67,9 @@ function Item({ subscription, onStop }: { subscription: Subscription; onStop: (s
         {subscription.status === 'past_due' && (
           <p className="field__hint">
             お支払いができませんでした。<Link to={paths.editPayment.getHref()}>お支払い方法の管理</Link>
-            からカードを変更してください。
+            からカードを変更してください。カード会社から本人認証を求められている場合は、
+            <Link to={paths.monthlyAuthentication.getHref(subscription.id)}>本人認証のページ</Link>
+            で認証するとお支払いが完了します。
           </p>
         )}
         {stoppable && (

@@ -4,6 +4,7 @@ import { api } from '@/lib/api';
 import type { ApiQuery, ApiResponse } from '@/lib/apiTypes';
 import { savedCardsOf, type SavedCards } from '../cards/savedCards';
 import type {
+  CardSetupResponse,
   CardsResponse,
   ChangeDefaultCardResponse,
   GuestRegisterRequest,
@@ -14,6 +15,7 @@ import type {
   Quote,
   RegisterCardRequest,
   RegisterCardResponse,
+  SetUpCardResponse,
   SupportRequest,
   SupportResult,
 } from './types';
@@ -49,6 +51,24 @@ export const paymentApi = api.enhanceEndpoints({ addTagTypes: ['Cards', 'Subscri
       query: () => '/stripe/customer/get/cards',
       transformResponse: (response: CardsResponse) => savedCardsOf(response.data),
       providesTags: ['Cards'],
+    }),
+    // A card set-up Stripe.js confirms: under the member's customer, or nobody's for a guest.
+    startCardSetup: build.mutation<CardSetupResponse, void>({
+      query: () => ({ url: '/stripe/set/cardSetup', method: 'POST' }),
+      // A member's first set-up made the provider customer: the session checks again (spec 000 §4).
+      async onQueryStarted(_request, { dispatch, getState, queryFulfilled }) {
+        const member = sessionIsMember(getState()) && !sessionHasCustomer(getState());
+        try {
+          await queryFulfilled;
+          if (member) dispatch(api.util.invalidateTags(['Session']));
+        } catch {
+          // The form shows the failure.
+        }
+      },
+    }),
+    // The secret goes in the body, never in a URL that logs keep.
+    setUpCard: build.mutation<SetUpCardResponse, string>({
+      query: (clientSecret) => ({ url: '/stripe/get/cardSetup', method: 'POST', body: { clientSecret } }),
     }),
     registerCard: build.mutation<RegisterCardResponse, RegisterCardRequest>({
       query: (body) => ({ url: '/stripe/customer/set/updater', method: 'POST', body }),
@@ -138,6 +158,8 @@ export const {
   useRegisterGuestMutation,
   useSavedCardsQuery,
   useRegisterCardMutation,
+  useStartCardSetupMutation,
+  useSetUpCardMutation,
   useChangeDefaultCardMutation,
   useDeleteCardMutation,
   useQuoteQuery,

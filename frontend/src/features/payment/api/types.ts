@@ -35,6 +35,10 @@ export type CardsResponse = Schemas['CardsResponse'];
 
 /** `POST /v1/stripe/customer/set/updater`. */
 export type RegisterCardRequest = Schemas['RegisterCardRequest'];
+/** `POST /v1/stripe/set/cardSetup`: the client secret Stripe.js's `confirmCardSetup` takes. */
+export type CardSetupResponse = Schemas['CardSetupResponse'];
+/** `GET /v1/stripe/get/cardSetup`: the card a confirmed set-up made. */
+export type SetUpCardResponse = Schemas['SetUpCardResponse'];
 /** The new card and all the member's cards with the default. */
 export type RegisterCardResponse = Schemas['RegisteredCardResponse'];
 

@@ -67,6 +67,8 @@ describe('a change event', () => {
     expect(fieldOfStripeError({ code: 'invalid_expiry_year_past' })).toBe('expiry');
     expect(fieldOfStripeError({ param: 'exp_month' })).toBe('expiry');
     expect(fieldOfStripeError({ code: 'incorrect_cvc' })).toBe('cvc');
+    // A set-up refused as a whole is the card's, though its code holds the letters 'exp' (unexpected).
+    expect(fieldOfStripeError({ code: 'setup_intent_unexpected_state' })).toBe('card');
     expect(fieldOfStripeError({ code: 'card_declined' })).toBe('card');
   });
 

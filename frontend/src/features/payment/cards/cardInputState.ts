@@ -41,7 +41,8 @@ export const CARD_INPUT_MESSAGES = {
 export const fieldOfStripeError = (error: { code?: string; param?: string }): CardField | 'card' => {
   const name = `${error.code ?? ''} ${error.param ?? ''}`;
   if (/number/.test(name)) return 'number';
-  if (/exp/.test(name)) return 'expiry';
+  // `expir…` and `exp_month`/`exp_year`, not the `exp` inside words such as `unexpected_state`.
+  if (/expir|exp_/.test(name)) return 'expiry';
   if (/cvc/.test(name)) return 'cvc';
   return 'card';
 };

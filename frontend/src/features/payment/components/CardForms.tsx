@@ -6,36 +6,54 @@ import { FormAlert, Notice } from '@/components/form/Notice';
 import { SubmitButton } from '@/components/form/SubmitButton';
 import { PageLoading } from '@/components/PageLoading';
 import { getApiErrorBody } from '@/lib/apiError';
-import { useChangeDefaultCardMutation, useRegisterCardMutation } from '../api/paymentApi';
+import {
+  useChangeDefaultCardMutation,
+  useRegisterCardMutation,
+  useStartCardSetupMutation,
+} from '../api/paymentApi';
 import type { Card } from '../api/types';
 import { EMPTY_CARD_INPUT, fieldOfStripeError } from '../cards/cardInputState';
 import { PAYMENT_MESSAGES } from '../messages';
 import { useStripeLibrary } from '../useStripeLibrary';
 import { CardErrorsArea, CardInput, type CardInputState } from './CardInput';
 
-export interface TokenisedCard {
-  token: string;
-  brand: string;
-  last4: string;
+/** A card Stripe.js set up: the PaymentMethod to register or pay with, and the set-up's client secret. */
+export interface SetUpCard {
+  paymentMethod: string;
+  clientSecret: string;
 }
+
+/**
+ * What the member reads when the provider refuses a card while setting it up: our words for a decline and for a
+ * failed 3-D Secure (the same as when a payment is refused), else the provider's message for the field.
+ */
+export const setUpRefusal = (error: { code?: string; message?: string }): string => {
+  if (error.code === 'card_declined') return PAYMENT_MESSAGES.cardDeclined;
+  if (error.code === 'setup_intent_authentication_failure' || /authentication failed/i.test(error.message ?? '')) {
+    return PAYMENT_MESSAGES.authenticationFailed;
+  }
+  return error.message || PAYMENT_MESSAGES.cardInfoFailed;
+};
 
 /** A refusal of a card to show in the card-errors area (the card itself was refused), not as the form's alert. */
 export class CardRefusal extends Error {}
 
 /**
- * Card details typed into Stripe Elements, tokenised by Stripe.js (spec 000 §4): the button works only once number,
- * expiry and CVC are complete; the provider's messages show per field in the card-errors area, and a token error
- * stops there. `onToken` does what the token is for.
+ * Card details typed into Stripe Elements and set up by Stripe.js (spec 000 §4): the button works only once number,
+ * expiry and CVC are complete. The server starts a set-up, Stripe.js sends the card to the provider with it (never
+ * to us) and runs 3-D Secure when the card asks; the provider's messages show per field in the card-errors area,
+ * and its refusal stops there. `onCard` does what the card is for.
  */
 export function CardEntry({
   submitLabel,
-  onToken,
+  onCard,
 }: {
   submitLabel: string;
   /** Throws a `CardRefusal` for the card-errors area, any other error for the form's alert. */
-  onToken: (card: TokenisedCard) => Promise<void>;
+  onCard: (card: SetUpCard) => Promise<void>;
 }) {
   const stripe = useStripe();
+  const [startCardSetup] = useStartCardSetupMutation();
   const errorId = useId();
   const element = useRef<StripeCardElement | null>(null);
   const [input, setInput] = useState<CardInputState>(EMPTY_CARD_INPUT);
@@ -49,15 +67,28 @@ export function CardEntry({
     setBusy(true);
     setFailure(null);
     try {
-      const result = await stripe.createToken(element.current);
-      if (result.error || !result.token) {
+      let clientSecret: string;
+      try {
+        ({ clientSecret } = await startCardSetup().unwrap());
+      } catch (error) {
+        throw getApiErrorBody(error)?.error === 'customer_failed'
+          ? new Error(PAYMENT_MESSAGES.customerFailed)
+          : new Error(PAYMENT_MESSAGES.cardInfoFailed);
+      }
+      const result = await stripe
+        .confirmCardSetup(clientSecret, { payment_method: { card: element.current } })
+        .catch(() => {
+          throw new Error(PAYMENT_MESSAGES.cardInfoFailed);
+        });
+      const method = result.setupIntent?.status === 'succeeded' ? result.setupIntent.payment_method : null;
+      const paymentMethod = typeof method === 'string' ? method : method?.id;
+      if (result.error || !paymentMethod) {
         const field = result.error ? fieldOfStripeError(result.error) : 'card';
-        const message = result.error?.message || PAYMENT_MESSAGES.cardInfoFailed;
+        const message = result.error ? setUpRefusal(result.error) : PAYMENT_MESSAGES.cardInfoFailed;
         setInput((current) => ({ ...current, errors: { [field]: message } }));
         return;
       }
-      const { token } = result;
-      await onToken({ token: token.id, brand: token.card?.brand ?? '', last4: token.card?.last4 ?? '' });
+      await onCard({ paymentMethod, clientSecret });
     } catch (error) {
       if (error instanceof CardRefusal) setInput((current) => ({ ...current, errors: { card: error.message } }));
       else setFailure(error instanceof Error ? error.message : PAYMENT_MESSAGES.cardRegisterFailed);
@@ -105,10 +136,10 @@ export const registrationFailure = (error: unknown): Error => {
  */
 export function CardRegisterModal({ onRegistered, onClose }: { onRegistered: (card: Card) => void; onClose: () => void }) {
   const [registerCard] = useRegisterCardMutation();
-  const onToken = async ({ token }: TokenisedCard) => {
+  const onCard = async ({ paymentMethod }: SetUpCard) => {
     let card: Card;
     try {
-      ({ card } = await registerCard({ source: token, isCardRegist: true }).unwrap());
+      ({ card } = await registerCard({ source: paymentMethod, isCardRegist: true }).unwrap());
     } catch (error) {
       throw registrationFailure(error);
     }
@@ -116,7 +147,7 @@ export function CardRegisterModal({ onRegistered, onClose }: { onRegistered: (ca
   };
   return (
     <Modal title="クレジットカードの登録" onClose={onClose}>
-      <CardEntry submitLabel="登録する" onToken={onToken} />
+      <CardEntry submitLabel="登録する" onCard={onCard} />
       <div className="modal__actions">
         <button type="button" className="button button--text button--block" onClick={onClose}>
           閉じる

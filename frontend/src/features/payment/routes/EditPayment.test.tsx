@@ -9,12 +9,21 @@ import { loginAs } from '@/testing/session';
 import type { Subscription } from '@/app/session/subscriptionsApi';
 import { CARD_MESSAGES } from '../cards/savedCards';
 import { PAYMENT_MESSAGES } from '../messages';
-import { card, fakeStripe, serveCards, serveLibrary, subscription } from '../testing/fixtures';
+import {
+  SETUP_SECRET,
+  answerCardSetup,
+  card,
+  fakeStripe,
+  serveCards,
+  serveLibrary,
+  setUpIntent,
+  subscription,
+} from '../testing/fixtures';
 
 const fake = fakeStripe();
 
 beforeEach(() => {
-  fake.stripe.createToken.mockReset();
+  fake.stripe.confirmCardSetup.mockReset();
 });
 
 const visa = card({ id: 'card_visa', brand: 'Visa', last4: '4242', expMonth: 3, expYear: 2031 });
@@ -229,7 +238,8 @@ describe('registering a card on the cards screen', () => {
     serveCards([]);
     serveLibrary();
     const registered = answerPost('/stripe/customer/set/updater', { card: visa, data: { cards: [visa], default: 'card_visa' } });
-    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
+    const setups = answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_visa'));
     // The first card made a customer: the session is checked again.
     loginAs({ customerId: 'cus_new' });
     server.use(http.get(apiUrl('/user/loginCheck'), () => HttpResponse.json({ data: { flag: 1, userId: 7, customer: null, isAdmin: false } }), { once: true }));
@@ -251,17 +261,22 @@ describe('registering a card on the cards screen', () => {
 
     await user.click(register);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(registered).toEqual([{ source: 'tok_visa', isCardRegist: true }]);
+    // One set-up, started without any card details; Stripe.js confirms it with the card element.
+    expect(setups).toEqual(['']);
+    expect(fake.stripe.confirmCardSetup).toHaveBeenCalledTimes(1);
+    expect(fake.stripe.confirmCardSetup).toHaveBeenCalledWith(SETUP_SECRET, { payment_method: { card: fake.element } });
+    expect(registered).toEqual([{ source: 'pm_visa', isCardRegist: true }]);
     expect(await screen.findByText(CARD_MESSAGES.registered)).toBeInTheDocument();
     expect(screen.getByRole('radio', { name: 'Visa 末尾4242 有効期限 03/31 デフォルト' })).toBeChecked();
   });
 
-  it("shows the provider's token error beside the field and stops", async () => {
+  it("shows the provider's set-up error beside the field and stops", async () => {
     loginAs();
     serveCards([]);
     serveLibrary();
     const registered = answerPost('/stripe/customer/set/updater', { card: visa, data: { cards: [visa], default: 'card_visa' } });
-    fake.stripe.createToken.mockResolvedValue({
+    answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue({
       error: { type: 'card_error', code: 'invalid_cvc', param: 'cvc', message: 'セキュリティコードが正しくありません。' },
     });
     const { user, dialog } = await openRegister();
@@ -273,11 +288,36 @@ describe('registering a card on the cards screen', () => {
     expect(registered).toEqual([]);
   });
 
+  it('shows a card refused during the set-up in the card-errors area and registers nothing', async () => {
+    loginAs();
+    serveCards([]);
+    serveLibrary();
+    const registered = answerPost('/stripe/customer/set/updater', { card: visa, data: { cards: [visa], default: 'card_visa' } });
+    answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue({
+      error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
+    });
+    const { user, dialog } = await openRegister();
+    act(() => fake.type({ number: '4000000000000002' }));
+    await user.click(within(dialog).getByRole('button', { name: '登録する' }));
+
+    // Our words for a decline (as when a payment is declined), in the card-errors area.
+    const refusal = await within(dialog).findByText(PAYMENT_MESSAGES.cardDeclined);
+    expect(refusal).toHaveAttribute('data-field', 'card');
+    expect(refusal.closest('.payment-card-errors')).not.toBeNull();
+    expect(fake.stripe.confirmCardSetup).toHaveBeenCalledWith(SETUP_SECRET, { payment_method: { card: fake.element } });
+    expect(registered).toEqual([]);
+    // The modal stays open for another card, and nothing says a card was registered.
+    expect(screen.getByRole('dialog', { name: 'クレジットカードの登録' })).toBeInTheDocument();
+    expect(screen.queryByText(CARD_MESSAGES.registered)).not.toBeInTheDocument();
+  });
+
   it("shows a card the provider refused in the card-errors area, and the spec's failures otherwise", async () => {
     loginAs();
     serveCards([]);
     serveLibrary();
-    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_x', card: { brand: 'Visa', last4: '0002' } } });
+    answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_x'));
     answerPost('/stripe/customer/set/updater', {
       status: 402,
       body: { error: 'card_declined', message: PAYMENT_MESSAGES.cardDeclined },

@@ -6,12 +6,12 @@ import { Notice } from '@/components/form/Notice';
 import { PageLoading } from '@/components/PageLoading';
 import { paths } from '@/config/paths';
 import { getErrorMessage } from '@/lib/apiError';
-import { useSavedCardsQuery } from '../api/paymentApi';
+import { useSavedCardsQuery, useSetUpCardMutation } from '../api/paymentApi';
 import { CardEntry, CardRegisterModal, CardSelectModal, StripeElements, cardLabel } from '../components/CardForms';
 import { PaymentFlow, type FlowContext } from '../components/PaymentFlow';
 import { ReturnSummary } from '../components/ReturnSummary';
 import { isMonthlyReturn, PAYMENT_MESSAGES } from '../messages';
-import { cardChosen, guestCardTokenised, selectChosenCardId } from '../paymentSlice';
+import { cardChosen, guestCardSetUp, selectChosenCardId } from '../paymentSlice';
 
 function MemberCards({ flow }: { flow: FlowContext }) {
   const navigate = useNavigate();
@@ -100,6 +100,7 @@ function MemberCards({ flow }: { flow: FlowContext }) {
 function GuestCard({ flow }: { flow: FlowContext }) {
   const navigate = useNavigate();
   const dispatch = useAppDispatch();
+  const [describeCard] = useSetUpCardMutation();
   return (
     <section className="payment-section" aria-labelledby="payment-guest-card-title">
       <h2 id="payment-guest-card-title" className="payment-section__title">
@@ -108,8 +109,13 @@ function GuestCard({ flow }: { flow: FlowContext }) {
       <p className="field__hint">カード情報は今回のお支払いにのみ使用し、保存しません。</p>
       <CardEntry
         submitLabel="次へ"
-        onToken={async (card) => {
-          dispatch(guestCardTokenised({ ...card, returnKey: flow.returnKey }));
+        onCard={async ({ paymentMethod, clientSecret }) => {
+          // The confirm step names the card by its brand and last digits, which only the provider knows.
+          const described = await describeCard(clientSecret).unwrap().catch(() => {
+            throw new Error(PAYMENT_MESSAGES.cardInfoFailed);
+          });
+          const { brand, last4 } = described.card;
+          dispatch(guestCardSetUp({ paymentMethod, brand, last4, returnKey: flow.returnKey }));
           await navigate(paths.paymentConfirm.getHref(flow.projectSlug, flow.returnSlug, 1));
         }}
       />

@@ -68,7 +68,7 @@ function usePayingCard(flow: FlowContext, paymentType: PaymentTypeCode) {
   if (!flow.isMember) {
     const usable = guestCard && guestCard.returnKey === flow.returnKey ? guestCard : null;
     return {
-      card: usable ? { label: cardLabel(usable), card: { token: usable.token, save: false as const } } : null,
+      card: usable ? { label: cardLabel(usable), card: { paymentMethod: usable.paymentMethod, save: false as const } } : null,
       loading: false,
       missing: !usable,
     };

@@ -10,6 +10,8 @@ import { PAYMENT_MESSAGES } from '../messages';
 import {
   PROJECT,
   RETURN,
+  SETUP_SECRET,
+  answerCardSetup,
   answerSupport,
   bankTransfer,
   card,
@@ -22,6 +24,8 @@ import {
   serveLibrary,
   serveProject,
   serveQuote,
+  serveSetUpCard,
+  setUpIntent,
   storeRecord,
   supportResult,
 } from '../testing/fixtures';
@@ -32,10 +36,20 @@ const step = (name: string, query = '') => `/payment/${name}/${PROJECT}/${RETURN
 const fake = fakeStripe();
 
 beforeEach(() => {
-  fake.stripe.createToken.mockReset();
+  fake.stripe.confirmCardSetup.mockReset();
   fake.stripe.confirmCardPayment.mockReset();
   window.sessionStorage.clear();
 });
+
+/** Step 3 of a member: opens the card-register modal, types a Visa and presses 登録する; the modal. */
+const registerTypedCard = async (user: ReturnType<typeof userEvent.setup>): Promise<HTMLElement> => {
+  await user.click(await screen.findByRole('button', { name: '新しいカードを登録する' }));
+  const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの登録' });
+  await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
+  act(() => fake.type({ number: '4242424242424242' }));
+  await user.click(within(dialog).getByRole('button', { name: '登録する' }));
+  return dialog;
+};
 
 const memberAfterStep1 = () => {
   loginAs();
@@ -174,9 +188,10 @@ describe('payment step 3 for members', () => {
       card: card(),
       data: { cards: [card()], default: 'card_visa' },
     });
-    fake.stripe.createToken
+    const setups = answerCardSetup();
+    fake.stripe.confirmCardSetup
       .mockResolvedValueOnce({ error: { message: 'カード番号が正しくありません。' } })
-      .mockResolvedValueOnce({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
+      .mockResolvedValueOnce(setUpIntent('pm_visa'));
     const user = userEvent.setup();
     renderApp(step('card'));
 
@@ -209,7 +224,11 @@ describe('payment step 3 for members', () => {
       }),
     );
     await user.click(register);
-    await waitFor(() => expect(registered).toEqual([{ source: 'tok_visa', isCardRegist: true }]));
+    await waitFor(() => expect(registered).toEqual([{ source: 'pm_visa', isCardRegist: true }]));
+    // Each try set up the card anew, with the client secret the server gave.
+    expect(setups).toHaveLength(2);
+    expect(fake.stripe.confirmCardSetup).toHaveBeenCalledTimes(2);
+    expect(fake.stripe.confirmCardSetup).toHaveBeenLastCalledWith(SETUP_SECRET, { payment_method: { card: fake.element } });
     expect(await screen.findByText(PAYMENT_MESSAGES.cardRegistered)).toBeInTheDocument();
     const select = await screen.findByRole('dialog', { name: 'お支払いに使うカードを選択' });
     expect(within(select).getByRole('radio', { name: /Visa \*\*\*\* 4242/ })).toBeChecked();
@@ -222,26 +241,52 @@ describe('payment step 3 for members', () => {
     serveLibrary();
     serveCards([]);
     answerPost('/stripe/customer/set/updater', { status: 502, body: { error: 'customer_failed', message: PAYMENT_MESSAGES.customerFailed } });
-    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_visa', card: { brand: 'Visa', last4: '4242' } } });
+    answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_visa'));
     const user = userEvent.setup();
     renderApp(step('card'));
 
-    await user.click(await screen.findByRole('button', { name: '新しいカードを登録する' }));
-    const dialog = await screen.findByRole('dialog', { name: 'クレジットカードの登録' });
-    await waitFor(() => expect(within(dialog).getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
-    act(() => fake.type({ number: '4242424242424242' }));
-    await user.click(within(dialog).getByRole('button', { name: '登録する' }));
+    const dialog = await registerTypedCard(user);
     expect(await within(dialog).findByText(PAYMENT_MESSAGES.customerFailed)).toBeInTheDocument();
+  });
+
+  it('says the customer could not be made when the set-up cannot start, before Stripe.js sees the card', async () => {
+    memberAfterStep1();
+    serveProject();
+    serveLibrary();
+    serveCards([]);
+    const setups = answerCardSetup({
+      status: 502,
+      body: { error: 'customer_failed', message: PAYMENT_MESSAGES.customerFailed },
+    });
+    const registered = answerPost('/stripe/customer/set/updater', { card: card(), data: { cards: [card()], default: 'card_visa' } });
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_visa'));
+    const user = userEvent.setup();
+    renderApp(step('card'));
+
+    const dialog = await registerTypedCard(user);
+
+    // The form's alert, not the card-errors area: nothing is wrong with the card.
+    const failure = await within(dialog).findByText(PAYMENT_MESSAGES.customerFailed);
+    expect(failure).not.toHaveAttribute('data-field');
+    expect(failure.closest('.notice')).toHaveAttribute('role', 'alert');
+    expect(setups).toHaveLength(1);
+    expect(fake.stripe.confirmCardSetup).not.toHaveBeenCalled();
+    expect(registered).toEqual([]);
+    // Another try is possible.
+    expect(within(dialog).getByRole('button', { name: '登録する' })).toBeEnabled();
   });
 });
 
 describe('payment steps 3 and 4 for guests', () => {
-  it('keeps the tokenised card in memory only and pays with it', async () => {
+  it('keeps the set-up card in memory only and pays with it', async () => {
     serveProject();
     serveLibrary();
     serveQuote();
     guestAfterStep1();
-    fake.stripe.createToken.mockResolvedValue({ token: { id: 'tok_guest', card: { brand: 'Visa', last4: '4242' } } });
+    const setups = answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_guest'));
+    const described = serveSetUpCard(card({ id: 'pm_guest', brand: 'Visa', last4: '4242', expYear: 2034 }));
     const bodies = answerSupport({ status: 200, body: supportResult() });
     const user = userEvent.setup();
     const { router } = renderApp(step('card'));
@@ -250,8 +295,12 @@ describe('payment steps 3 and 4 for guests', () => {
     act(() => fake.change({ complete: true }));
     await user.click(screen.getByRole('button', { name: '次へ' }));
     await waitFor(() => expect(router.location.search).toBe('?paymentType=1'));
-    expect(JSON.stringify({ ...window.localStorage })).not.toContain('tok_guest');
-    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('tok_guest');
+    expect(setups).toEqual(['']);
+    expect(fake.stripe.confirmCardSetup).toHaveBeenCalledWith(SETUP_SECRET, { payment_method: { card: fake.element } });
+    // The card is named by what the server reads from the confirmed set-up.
+    expect(described).toEqual([SETUP_SECRET]);
+    expect(JSON.stringify({ ...window.localStorage })).not.toContain('pm_guest');
+    expect(JSON.stringify({ ...window.sessionStorage })).not.toContain('pm_guest');
 
     expect(await screen.findByText('クレジットカード（Visa **** 4242）')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: '6,600円を支払う' }));
@@ -265,9 +314,30 @@ describe('payment steps 3 and 4 for guests', () => {
       anonymous: false,
       agreeTerms: true,
       notAntisocial: true,
-      card: { token: 'tok_guest', save: false },
+      card: { paymentMethod: 'pm_guest', save: false },
       guestEmail: 'guest@example.jp',
     });
+  });
+
+  it('stays on step 3 and says so when the set-up card cannot be read', async () => {
+    serveProject();
+    serveLibrary();
+    guestAfterStep1();
+    answerCardSetup();
+    fake.stripe.confirmCardSetup.mockResolvedValue(setUpIntent('pm_guest'));
+    const described = serveSetUpCard({ status: 404, body: { error: 'not_found', message: 'x' } });
+    const user = userEvent.setup();
+    const { router } = renderApp(step('card'));
+
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'カード番号' })).toBeInTheDocument());
+    act(() => fake.change({ complete: true }));
+    await user.click(screen.getByRole('button', { name: '次へ' }));
+
+    const failure = await screen.findByText(PAYMENT_MESSAGES.cardInfoFailed);
+    expect(failure.closest('.notice')).toHaveAttribute('role', 'alert');
+    expect(described).toEqual([SETUP_SECRET]);
+    expect(router.location.pathname).toBe(step('card'));
+    expect(JSON.stringify({ ...window.localStorage })).not.toContain('pm_guest');
   });
 
   it('asks a guest to enter the card again after a reload lost it', async () => {

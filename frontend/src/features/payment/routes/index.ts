@@ -5,3 +5,4 @@ export { PaymentBank } from './PaymentBank';
 export { PaymentConfirm } from './PaymentConfirm';
 export { PaymentComplete } from './PaymentComplete';
 export { EditPayment } from './EditPayment';
+export { MonthlyAuthentication } from './MonthlyAuthentication';

@@ -247,6 +247,52 @@ export const answerSupport = (...replies: Array<{ status: number; body: JsonBody
   return bodies;
 };
 
+type StatusReply = { status: number; body: JsonBodyType };
+
+const isStatusReply = (reply: JsonBodyType | StatusReply): reply is StatusReply =>
+  typeof reply === 'object' && reply !== null && !Array.isArray(reply) && 'status' in reply && 'body' in reply;
+
+/** The client secret of the card set-up the server starts in the tests. */
+export const SETUP_SECRET = 'seti_1_secret_a';
+
+/** What Stripe.js's `confirmCardSetup` answers for a card it set up as the PaymentMethod `paymentMethod`. */
+export const setUpIntent = (paymentMethod: string) => ({
+  setupIntent: { id: 'seti_1', status: 'succeeded', payment_method: paymentMethod },
+});
+
+/**
+ * Answers `POST /v1/stripe/set/cardSetup` (a call without a body) with `reply`, the set-up's client secret unless
+ * given (a JSON body, or `{ status, body }` for an error); records the body of each call as text, so a test can tell
+ * how often a set-up was started and that no card details came with it.
+ */
+export const answerCardSetup = (
+  reply: JsonBodyType | StatusReply = { clientSecret: SETUP_SECRET },
+): string[] => {
+  const bodies: string[] = [];
+  server.use(
+    http.post(apiUrl('/stripe/set/cardSetup'), async ({ request }) => {
+      bodies.push(await request.text());
+      return isStatusReply(reply) ? HttpResponse.json(reply.body, { status: reply.status }) : HttpResponse.json(reply);
+    }),
+  );
+  return bodies;
+};
+
+/**
+ * Answers `POST /v1/stripe/get/cardSetup` with the card a confirmed set-up made (or `{ status, body }` for an
+ * error); records the client secret of each call.
+ */
+export const serveSetUpCard = (reply: Card | StatusReply): Array<string | null> => {
+  const secrets: Array<string | null> = [];
+  server.use(
+    http.post(apiUrl('/stripe/get/cardSetup'), async ({ request }) => {
+      secrets.push(((await request.json()) as { clientSecret?: string }).clientSecret ?? null);
+      return 'status' in reply ? HttpResponse.json(reply.body, { status: reply.status }) : HttpResponse.json({ card: reply });
+    }),
+  );
+  return secrets;
+};
+
 /**
  * A stand-in for Stripe.js on `window.Stripe`: one card element whose `change` the test fires, and spies for the
  * calls the flow makes. One instance per test file (Stripe.js is loaded once per page); reset between tests.
@@ -266,6 +312,9 @@ export const fakeStripe = () => {
   };
   const stripe = {
     elements: vi.fn(() => ({ create: vi.fn(() => element) })),
+    confirmCardSetup: vi.fn(),
+    // Not called by the site any more, but React Stripe.js takes an object as Stripe.js only when it has
+    // `elements`, `createToken`, `createPaymentMethod` and `confirmCardPayment`.
     createToken: vi.fn(),
     createPaymentMethod: vi.fn(),
     confirmCardPayment: vi.fn(),
@@ -273,6 +322,8 @@ export const fakeStripe = () => {
   (window as unknown as { Stripe: unknown }).Stripe = vi.fn(() => stripe);
   return {
     stripe,
+    /** The card element the form mounted (what `confirmCardSetup` is given as the card). */
+    element,
     /** What the card field reports when typed into (Stripe.js describes the input in the event). */
     change: (event?: unknown) => listeners.change?.(event),
     /**
