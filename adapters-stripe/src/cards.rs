@@ -121,14 +121,16 @@ pub(crate) async fn set_default(
     } else {
         DefaultForm { payment_method: "", default_source: Some(card.as_str()) }
     };
-    let path = format!("/customers/{}", path_segment(customer.as_str())?);
-    send(client, RequestBuilder::new(StripeMethod::Post, path).form(&form), None).await.map(|_| ())
+    update_default(client, customer, &form).await
 }
 
 async fn clear_default(client: &Client, customer: &CustomerId) -> Result<(), GatewayError> {
-    let form = DefaultForm { payment_method: "", default_source: None };
+    update_default(client, customer, &DefaultForm { payment_method: "", default_source: None }).await
+}
+
+async fn update_default(client: &Client, customer: &CustomerId, form: &DefaultForm<'_>) -> Result<(), GatewayError> {
     let path = format!("/customers/{}", path_segment(customer.as_str())?);
-    send(client, RequestBuilder::new(StripeMethod::Post, path).form(&form), None).await.map(|_| ())
+    send(client, RequestBuilder::new(StripeMethod::Post, path).form(form), None).await.map(|_| ())
 }
 
 /// Detaches a PaymentMethod or deletes a legacy source; when it was the
