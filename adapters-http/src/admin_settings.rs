@@ -7,23 +7,13 @@ use actix_web::{get, post};
 use domain::ids::ProjectId;
 use domain::money::FeeSchedule;
 use domain::project_settings::{AdditionalQuestion, BankDetails, ProjectSettings};
-use ports::admin::settings::{ProjectSettingsUseCases, SettingsError, StoredSettings};
+use ports::admin::settings::{ProjectSettingsUseCases, StoredSettings};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::admin_projects::ProjectPath;
 use crate::auth::AdminUser;
 use crate::{ApiError, ErrorBody};
-
-impl From<SettingsError> for ApiError {
-    fn from(error: SettingsError) -> Self {
-        match error {
-            SettingsError::NotFound => Self::NotFound,
-            SettingsError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
-            SettingsError::Repo(e) => Self::internal(&e),
-        }
-    }
-}
 
 /// The question supporters answer at payment step 1 (an answer is always required).
 #[derive(Debug, Serialize, Deserialize, ToSchema)]

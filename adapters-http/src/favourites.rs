@@ -1,13 +1,12 @@
 //! My page's following: `/v1/user/favourites` (projects the member keeps, お気に入り) and `/v1/user/supports`
 //! (the projects the member supports, one line each). Always the caller's own: no id of a member is read.
 
-use actix_web::http::StatusCode;
 use actix_web::web::{self, Json};
 use actix_web::{get, post};
 use domain::closing::CampaignState;
 use domain::delivery::HeldLots;
 use domain::ids::ProjectId;
-use ports::following::{FavouriteCard, Following, FollowingError, SupportedProject, FAVOURITES_LIMIT};
+use ports::following::{FavouriteCard, Following, SupportedProject, FAVOURITES_LIMIT};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_actix_web::service_config::ServiceConfig;
@@ -27,16 +26,6 @@ pub(crate) fn config(cfg: &mut ServiceConfig) {
             .service(remove),
     );
     cfg.service(supports);
-}
-
-impl From<FollowingError> for ApiError {
-    fn from(error: FollowingError) -> Self {
-        match error {
-            FollowingError::NotFound => Self::NotFound,
-            FollowingError::Full => Self::refused(StatusCode::CONFLICT, "favourites_full", error.to_string()),
-            FollowingError::Unexpected(e) => Self::internal(e.as_ref()),
-        }
-    }
 }
 
 /// Where a project stands: `open` 募集中, `ended` 終了 (not decided yet), `succeeded` 成立, `failed` 不成立.
@@ -339,8 +328,8 @@ async fn supports(
 #[cfg(test)]
 mod tests {
     use actix_web::test as web_test;
+    use ports::following::FollowingError;
 
-    use super::*;
     use crate::test_support::Mocks;
 
     #[actix_web::test]

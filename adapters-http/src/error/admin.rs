@@ -1,4 +1,5 @@
-//! The admin screens' errors as API answers: refunds, mass mail, project authoring and content, moderation and payouts.
+//! The admin screens' errors as API answers: refunds, mass mail, project authoring, content and settings,
+//! moderation and payouts.
 
 use actix_web::http::StatusCode;
 use ports::admin::content::ContentError;
@@ -7,6 +8,7 @@ use ports::admin::mass_mail::MassMailError;
 use ports::admin::moderation::ModerationError;
 use ports::admin::projects::AuthoringError;
 use ports::admin::refunds::RefundError;
+use ports::admin::settings::SettingsError;
 
 use super::ApiError;
 use crate::mass_mail::{MSG_NO_RECIPIENTS, MSG_UNKNOWN_PROJECT};
@@ -19,6 +21,16 @@ impl From<RefundError> for ApiError {
             RefundError::NotFound => Self::NotFound,
             RefundError::BulkRunning => Self::refused(StatusCode::CONFLICT, "bulk_refund_running", error.to_string()),
             RefundError::Repo(e) => Self::internal(&e),
+        }
+    }
+}
+
+impl From<SettingsError> for ApiError {
+    fn from(error: SettingsError) -> Self {
+        match error {
+            SettingsError::NotFound => Self::NotFound,
+            SettingsError::Invalid(errors) => Self::fields(errors.into_iter().map(|e| (e.field, e.message))),
+            SettingsError::Repo(e) => Self::internal(&e),
         }
     }
 }

@@ -16,6 +16,7 @@ use domain::profile::UploadError;
 use domain::time::tokyo;
 use ports::accounts::{AuthError, EmailChangeError, LoginError, PasswordFlowError, ProfileError, SignupError};
 use ports::catalog::{CatalogError, CommentUpdateError, ListQueryError};
+use ports::following::FollowingError;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -424,6 +425,16 @@ impl From<ListQueryError> for ApiError {
     }
 }
 
+impl From<FollowingError> for ApiError {
+    fn from(error: FollowingError) -> Self {
+        match error {
+            FollowingError::NotFound => Self::NotFound,
+            FollowingError::Full => Self::refused(StatusCode::CONFLICT, "favourites_full", error.to_string()),
+            FollowingError::Unexpected(e) => Self::internal(e.as_ref()),
+        }
+    }
+}
+
 impl From<CommentUpdateError> for ApiError {
     fn from(error: CommentUpdateError) -> Self {
         match error {
@@ -466,5 +477,38 @@ pub(crate) async fn not_found(req: HttpRequest) -> Result<HttpResponse, ApiError
     match crate::openapi::methods_of(req.path()) {
         Some(allow) => Err(ApiError::MethodNotAllowed { allow }),
         None => Err(ApiError::NotFound),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    fn sources(dir: &Path, found: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, found);
+            } else if path.extension().is_some_and(|ext| ext == "rs") {
+                found.push(path);
+            }
+        }
+    }
+
+    /// Every use case's error becomes an API answer here, so a reader finds each status and message in one
+    /// folder: a `From<…> for ApiError` in a handler's module fails this test.
+    #[test]
+    fn every_error_mapping_lives_in_the_error_folder() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        sources(&root, &mut files);
+        let strays: Vec<_> = files
+            .iter()
+            .filter(|file| !file.starts_with(root.join("error")))
+            .filter(|file| std::fs::read_to_string(file).unwrap().contains(" for ApiError {"))
+            .map(|file| file.strip_prefix(&root).unwrap().display().to_string())
+            .collect();
+        assert!(strays.is_empty(), "error mappings outside src/error/: {strays:?}");
+        assert!(files.len() > 20, "the sources were read");
     }
 }
