@@ -1026,24 +1026,31 @@ _OVERRIDES = {
 }
 
 
-# The fake Stripe.js's 3-D Secure box sits in the page's flow, under any
-# dialog the site has open (the card-register dialog): Stripe.js shows its
-# challenge above everything, so the box is raised to the top too.
-_FAKE_JS_BOX_STYLE = "'text-align': 'center',"
-_FAKE_JS_BOX_ON_TOP = "'text-align': 'center', position: 'fixed', " \
-    "'z-index': '2147483647',"
+# The fake Stripe.js, made to behave as Stripe.js does where the site relies
+# on it: its 3-D Secure box sits in the page's flow, under any dialog the site
+# has open (the card-register dialog), while Stripe.js shows its challenge
+# above everything; and a set-up whose authentication failed comes back
+# without Stripe's error code.
+_FAKE_JS_PATCHES = (
+    ("'text-align': 'center',",
+     "'text-align': 'center', position: 'fixed', 'z-index': '2147483647',"),
+    ("return {error: {message:\n"
+     "              'The latest attempt to set up the payment method has failed ' +",
+     "return {error: {code: 'setup_intent_authentication_failure', message:\n"
+     "              'The latest attempt to set up the payment method has failed ' +"),
+)
 
 
 def _fake_stripe_js(request):
     path = os.path.join(os.path.dirname(server.__file__), 'localstripe-v3.js')
     with open(path) as f:
         script = f.read()
-    if _FAKE_JS_BOX_STYLE not in script:
-        raise RuntimeError('localstripe-v3.js changed: its 3-D Secure box '
-                           'cannot be raised above dialogs')
-    return web.Response(text=script.replace(_FAKE_JS_BOX_STYLE,
-                                            _FAKE_JS_BOX_ON_TOP, 1),
-                        content_type='application/javascript')
+    for original, patched in _FAKE_JS_PATCHES:
+        if original not in script:
+            raise RuntimeError('localstripe-v3.js changed: cannot patch %r'
+                               % original)
+        script = script.replace(original, patched, 1)
+    return web.Response(text=script, content_type='application/javascript')
 
 
 @web.middleware

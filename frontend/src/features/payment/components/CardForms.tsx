@@ -29,9 +29,7 @@ export interface SetUpCard {
  */
 export const setUpRefusal = (error: { code?: string; message?: string }): string => {
   if (error.code === 'card_declined') return PAYMENT_MESSAGES.cardDeclined;
-  if (error.code === 'setup_intent_authentication_failure' || /authentication failed/i.test(error.message ?? '')) {
-    return PAYMENT_MESSAGES.authenticationFailed;
-  }
+  if (error.code === 'setup_intent_authentication_failure') return PAYMENT_MESSAGES.authenticationFailed;
   return error.message || PAYMENT_MESSAGES.cardInfoFailed;
 };
 
