@@ -83,7 +83,7 @@ pub(crate) struct SubscriptionResponse {
 
 #[derive(Debug, Deserialize, ToSchema, IntoParams)]
 #[into_params(parameter_in = Query)]
-pub(crate) struct CancelRequest {
+pub(crate) struct SubscriptionRef {
     /// Our subscription id (from the list).
     id: i64,
 }
@@ -122,7 +122,7 @@ async fn list_subscriptions(
 /// mailed). Repeating it changes nothing.
 #[utoipa::path(
     tag = "subscriptions",
-    request_body = CancelRequest,
+    request_body = SubscriptionRef,
     responses(
         (status = 200, description = "The subscription, now `canceling` (or as it was when already stopping or ended)", body = SubscriptionResponse),
         (status = 400, description = "`malformed_request`", body = ErrorBody),
@@ -136,7 +136,7 @@ async fn list_subscriptions(
 async fn cancel_subscription(
     user: AuthUser,
     subscriptions: web::Data<dyn Subscriptions>,
-    body: Json<CancelRequest>,
+    body: Json<SubscriptionRef>,
 ) -> Result<Json<SubscriptionResponse>, ApiError> {
     let view = subscriptions.cancel(user.0.id, body.id).await?;
     Ok(Json(SubscriptionResponse { subscription: view.into() }))
@@ -147,7 +147,7 @@ async fn cancel_subscription(
 /// the page that completes it).
 #[utoipa::path(
     tag = "subscriptions",
-    params(CancelRequest),
+    params(SubscriptionRef),
     responses(
         (status = 200, description = "The subscription, and the month's client secret and amount when one waits", body = PendingAuthenticationResponse),
         (status = 400, description = "`malformed_request`", body = ErrorBody),
@@ -161,7 +161,7 @@ async fn cancel_subscription(
 async fn pending_authentication(
     user: AuthUser,
     subscriptions: web::Data<dyn Subscriptions>,
-    query: Query<CancelRequest>,
+    query: Query<SubscriptionRef>,
 ) -> Result<Json<PendingAuthenticationResponse>, ApiError> {
     let (view, pending) = subscriptions.pending_authentication(user.0.id, query.id).await?;
     Ok(Json(PendingAuthenticationResponse {
@@ -175,7 +175,7 @@ async fn pending_authentication(
 /// subscription back from the provider and records the paid month at once.
 #[utoipa::path(
     tag = "subscriptions",
-    request_body = CancelRequest,
+    request_body = SubscriptionRef,
     responses(
         (status = 200, description = "The subscription as it is now (`active` once the month is paid)", body = SubscriptionResponse),
         (status = 400, description = "`malformed_request`", body = ErrorBody),
@@ -189,7 +189,7 @@ async fn pending_authentication(
 async fn authenticated(
     user: AuthUser,
     subscriptions: web::Data<dyn Subscriptions>,
-    body: Json<CancelRequest>,
+    body: Json<SubscriptionRef>,
 ) -> Result<Json<SubscriptionResponse>, ApiError> {
     let view = subscriptions.authenticated(user.0.id, body.id).await?;
     Ok(Json(SubscriptionResponse { subscription: view.into() }))

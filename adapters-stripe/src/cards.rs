@@ -136,6 +136,7 @@ async fn update_default(client: &Client, customer: &CustomerId, form: &DefaultFo
 /// Detaches a PaymentMethod or deletes a legacy source; when it was the
 /// default, the first card left (if any) becomes the default.
 pub(crate) async fn remove(client: &Client, customer: &CustomerId, card: &PaymentMethodId) -> Result<(), GatewayError> {
+    let was_default = default_of(&retrieve_customer(client, customer).await?).as_ref() == Some(card);
     if is_payment_method(card) {
         let method = payment_method(client, card).await?;
         if method.get("customer").and_then(Value::as_str) != Some(customer.as_str()) {
@@ -147,6 +148,9 @@ pub(crate) async fn remove(client: &Client, customer: &CustomerId, card: &Paymen
         // Stripe answers with the removed card or a `deleted` stub: nothing in it is needed.
         let path = format!("/customers/{}/sources/{}", path_segment(customer.as_str())?, path_segment(card.as_str())?);
         send(client, RequestBuilder::new(StripeMethod::Delete, path), None).await?;
+    }
+    if !was_default {
+        return Ok(());
     }
     let left = list(client, customer).await?;
     let default_left = left.default.as_ref().is_some_and(|default| left.cards.iter().any(|c| &c.id == default));

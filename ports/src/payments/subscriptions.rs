@@ -352,8 +352,10 @@ impl<S: ReportStores, G: PaymentGateway, M: Mailer, C: Clock> Subscriptions for 
         id: i64,
     ) -> Result<(SubscriptionView, Option<PendingAuthentication>), SubscriptionError> {
         let row = self.own(user, id).await?;
+        // Read at the provider, not from our row's status: the failed month's event may be applied before
+        // the one that makes the subscription past due.
         let pending = match &row.provider {
-            Some(provider) if row.status == SubscriptionState::PastDue => self.waiting_month(provider).await?,
+            Some(provider) if row.is_running() => self.waiting_month(provider).await?,
             _ => None,
         };
         Ok((self.with_cards(vec![row]).await.remove(0), pending))

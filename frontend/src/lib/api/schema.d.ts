@@ -2371,13 +2371,6 @@ export interface components {
          * @enum {string}
          */
         CampaignStateDto: "open" | "ended" | "succeeded" | "failed";
-        CancelRequest: {
-            /**
-             * Format: int64
-             * @description Our subscription id (from the list).
-             */
-            id: number;
-        };
         /**
          * @description The card to pay with: a saved card (`cardId`) or one just set up by
          *     Stripe.js's `confirmCardSetup` (`paymentMethod`, optionally saved for members).
@@ -4301,6 +4294,13 @@ export interface components {
             status: components["schemas"]["SubscriptionStatus"];
             /** @description Another month will be charged, so the member may stop it (`active` and `past_due`). */
             stoppable: boolean;
+        };
+        SubscriptionRef: {
+            /**
+             * Format: int64
+             * @description Our subscription id (from the list).
+             */
+            id: number;
         };
         SubscriptionResponse: {
             subscription: components["schemas"]["SubscriptionDto"];
@@ -8320,7 +8320,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CancelRequest"];
+                "application/json": components["schemas"]["SubscriptionRef"];
             };
         };
         responses: {
@@ -8380,7 +8380,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CancelRequest"];
+                "application/json": components["schemas"]["SubscriptionRef"];
             };
         };
         responses: {

@@ -73,6 +73,21 @@ describe('the page a renewal waiting for 3-D Secure links to (毎月のご支援
     expect(marked).toEqual([]);
   });
 
+  it('says the payment is not confirmed yet when the server cannot read it back after the authentication', async () => {
+    const user = userEvent.setup();
+    servePending('pi_9_secret_z');
+    answerPost('/stripe/subscription/set/authenticated', { status: 503, body: { error: 'payment_unavailable', message: 'x' } });
+    fake.stripe.confirmCardPayment.mockResolvedValue({ paymentIntent: { status: 'succeeded' } });
+    renderApp(PAGE);
+
+    const button = await screen.findByRole('button', { name: '本人認証してお支払いを完了する' });
+    await waitFor(() => expect(button).toBeEnabled());
+    await user.click(button);
+
+    expect(await screen.findByText(MONTHLY_AUTHENTICATION_MESSAGES.notCompleted)).toBeInTheDocument();
+    expect(screen.queryByText(PAYMENT_MESSAGES.authenticationFailed)).not.toBeInTheDocument();
+  });
+
   it('tells a member with no month waiting that there is nothing to do', async () => {
     servePending(null, 'active');
     renderApp(PAGE);
