@@ -103,6 +103,16 @@ impl TestApp {
     /// Mails the catcher received for `to` (any letter case), oldest first,
     /// waiting up to 5 s for at least `at_least`.
     pub async fn mails_to(&self, to: &str, at_least: usize) -> Vec<serde_json::Value> {
+        self.mails_until(to, |found| found.len() >= at_least).await
+    }
+
+    /// The mails to `to` once one of them satisfies `wanted` (or after 20 s): a count is not enough for a demo
+    /// address that other tests mail at the same time.
+    pub async fn mails_with(&self, to: &str, wanted: impl Fn(&serde_json::Value) -> bool) -> Vec<serde_json::Value> {
+        self.mails_until(to, |found| found.iter().any(&wanted)).await
+    }
+
+    async fn mails_until(&self, to: &str, done: impl Fn(&[serde_json::Value]) -> bool) -> Vec<serde_json::Value> {
         let mut found = Vec::new();
         // Up to 20 s: mail goes through the job queue, and the whole suite shares two cores.
         for _ in 0..200 {
@@ -116,7 +126,7 @@ impl TestApp {
                     })
                 })
                 .collect();
-            if found.len() >= at_least {
+            if done(&found) {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
