@@ -69,7 +69,7 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
             inner: Arc::new(inner),
             clock,
             projects: support_cache(ttl),
-            checked_projects: Arc::new(tokio::sync::Mutex::new(None)),
+            checked_projects: Arc::new(CheckedProjects::default()),
             caching: ttl > Duration::zero(),
             // Reference data, changed by migrations only.
             taxonomy: TtlCache::new(ttl),
@@ -93,28 +93,50 @@ impl<R: CatalogRepository + 'static, C: Clock> CachedCatalogRepository<R, C> {
     }
 }
 
-type CheckedProjects = tokio::sync::Mutex<Option<(i64, Arc<Vec<ProjectRecord>>)>>;
+/// Every project as last read, the catalog version read before them, and
+/// which callers that check may answer (see `projects_as_stored`).
+#[derive(Default)]
+struct CheckedProjects {
+    /// Numbers handed to callers as they arrive.
+    tickets: std::sync::atomic::AtomicU64,
+    held: tokio::sync::Mutex<Option<Checked>>,
+}
+
+struct Checked {
+    version: i64,
+    projects: Arc<Vec<ProjectRecord>>,
+    /// Every caller with a lower ticket arrived before this check read the version.
+    answers_below: u64,
+}
 
 /// Every project exactly as storage holds them now: one small read of the
-/// catalog version per call, and every project read again only when it
-/// changed. Reading them all on every page view was most of an uncached
-/// read's time, and with the cache on, reading them all at each refresh
-/// kept both cores busy at 10,000 projects. The lock makes a burst after a
-/// change read them once.
+/// catalog version, and every project read again only when it changed.
+/// Reading them all on every page view was most of an uncached read's time,
+/// and with the cache on, reading them all at each refresh kept both cores
+/// busy at 10,000 projects.
+///
+/// Callers that arrive while a check is running wait for the next one and
+/// share it: a check that began after a caller arrived saw every write that
+/// caller could have seen, so a burst of page views costs a few reads of the
+/// version, not one each, and is never shown a list older than its arrival.
 async fn projects_as_stored<R: CatalogRepository>(
     inner: &R,
-    held: &CheckedProjects,
+    checked: &CheckedProjects,
 ) -> Result<Arc<Vec<ProjectRecord>>, RepoError> {
-    let version = inner.catalog_version().await?;
-    let mut held = held.lock().await;
-    if let Some((read_at, projects)) = held.as_ref() {
-        if *read_at == version {
-            return Ok(Arc::clone(projects));
-        }
+    use std::sync::atomic::Ordering::SeqCst;
+    let ticket = checked.tickets.fetch_add(1, SeqCst);
+    let mut held = checked.held.lock().await;
+    if let Some(last) = held.as_ref().filter(|last| ticket < last.answers_below) {
+        return Ok(Arc::clone(&last.projects));
     }
-    // The version was read first: a change made while reading is seen by the next call.
-    let projects = inner.projects().await?;
-    *held = Some((version, Arc::clone(&projects)));
+    let answers_below = checked.tickets.load(SeqCst);
+    let version = inner.catalog_version().await?;
+    let projects = match held.as_ref() {
+        Some(last) if last.version == version => Arc::clone(&last.projects),
+        // The version was read first: a change made while reading is seen by the next check.
+        _ => inner.projects().await?,
+    };
+    *held = Some(Checked { version, projects: Arc::clone(&projects), answers_below });
     Ok(projects)
 }
 
@@ -170,6 +192,18 @@ impl<R: CatalogRepository + 'static, C: Clock> CatalogRepository for CachedCatal
         let inner = self.inner();
         let fetch = async move { inner.paid_sum_project(project_id).await };
         self.sum_project.get_or_fetch(project_id, self.clock.now(), fetch).await
+    }
+
+    async fn paid_sums_of(&self, project_ids: Vec<ProjectId>) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+        if !self.caching {
+            return self.inner.paid_sums_of(project_ids).await;
+        }
+        // Each from its own entry, shared with the project's other readers.
+        let mut sums = HashMap::with_capacity(project_ids.len());
+        for id in project_ids {
+            sums.insert(id, self.paid_sum_project(id).await?);
+        }
+        Ok(sums)
     }
 
     async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError> {
@@ -321,6 +355,35 @@ mod tests {
         assert!(Arc::ptr_eq(&first, &repo.projects().await.unwrap()), "same version: the list held is answered");
         assert!(!Arc::ptr_eq(&first, &repo.projects().await.unwrap()), "an edit bumped the version: read again");
         assert!(versions.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_burst_of_readers_shares_checks_and_a_reader_arriving_later_checks_again() {
+        let reads = Arc::new(std::sync::atomic::AtomicI64::new(0));
+        let counted = Arc::clone(&reads);
+        let mut repo = MockCatalogRepository::new();
+        repo.expect_catalog_version().returning(move || {
+            // A slow read, so that the burst arrives while it runs.
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            Ok(counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1)
+        });
+        repo.expect_projects().returning(|| Ok(Arc::new(vec![])));
+        let repo = Arc::new(CachedCatalogRepository::new(repo, clock(), Duration::zero()));
+
+        let burst: Vec<_> = (0..20)
+            .map(|_| {
+                let repo = Arc::clone(&repo);
+                tokio::spawn(async move { repo.projects().await.map(|_| ()) })
+            })
+            .collect();
+        for reader in burst {
+            reader.await.unwrap().unwrap();
+        }
+        let after_burst = reads.load(std::sync::atomic::Ordering::SeqCst);
+        assert!((1..=2).contains(&after_burst), "20 readers at once read the version {after_burst} times");
+
+        repo.projects().await.unwrap();
+        assert_eq!(reads.load(std::sync::atomic::Ordering::SeqCst), after_burst + 1, "a later reader checks again");
     }
 
     #[tokio::test]

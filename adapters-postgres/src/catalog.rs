@@ -25,6 +25,7 @@ use ports::catalog::{
 use ports::RepoError;
 
 use crate::error::{expect_row, map_diesel, with_conn};
+use crate::prepared::prepared;
 use crate::schema::{
     comments, project_faqs, project_manual_sponsors, project_news, project_owner_links, project_owners,
     project_slider_images, project_totals, projects,
@@ -578,6 +579,13 @@ fn sponsor_query(one_project: bool) -> String {
 static SPONSORS_OF_PROJECT: LazyLock<String> = LazyLock::new(|| sponsor_query(true));
 static SPONSORS_OF_ALL: LazyLock<String> = LazyLock::new(|| sponsor_query(false));
 
+static SUPPORTED_RETURNS: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT DISTINCT s.return_id FROM sales s WHERE s.project_id = $1 AND s.user_id = $2 AND {}",
+        counts_toward_totals("s")
+    )
+});
+
 static PUBLIC_SALES: LazyLock<String> = LazyLock::new(|| {
     format!(
         "SELECT s.created_at, r.return_type, d.displayname, \
@@ -720,7 +728,7 @@ impl CatalogRepository for PgCatalogRepository {
         }
         with_conn(&self.pool, |conn| {
             let row: VersionRow =
-                sql_query("SELECT version FROM catalog_version").get_result(conn).map_err(map_diesel)?;
+                prepared("SELECT version FROM catalog_version").get_result(conn).map_err(map_diesel)?;
             Ok(row.version)
         })
         .await
@@ -729,7 +737,7 @@ impl CatalogRepository for PgCatalogRepository {
     async fn paid_sums(&self) -> Result<Arc<HashMap<ProjectId, PaidSum>>, RepoError> {
         let sums: HashMap<ProjectId, PaidSum> = with_conn(&self.pool, |conn| {
             let rows: Vec<ProjectSumRow> =
-                sql_query("SELECT project_id, paid_amount AS amount, supports::bigint AS supports FROM project_totals")
+                prepared("SELECT project_id, paid_amount AS amount, supports::bigint AS supports FROM project_totals")
                     .load(conn)
                     .map_err(map_diesel)?;
             rows.into_iter()
@@ -746,8 +754,7 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn paid_sum_all(&self) -> Result<PaidSum, RepoError> {
-        with_conn(&self.pool, |conn| Ok(sql_query(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into()))
-            .await
+        with_conn(&self.pool, |conn| Ok(prepared(SUM_ALL).get_result::<SumRow>(conn).map_err(map_diesel)?.into())).await
     }
 
     async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError> {
@@ -762,9 +769,26 @@ impl CatalogRepository for PgCatalogRepository {
         .await
     }
 
+    async fn paid_sums_of(&self, project_ids: Vec<ProjectId>) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+        let ids: Vec<i64> = project_ids.iter().map(|id| id.get()).collect();
+        with_conn(&self.pool, move |conn| {
+            let rows: Vec<(i64, i64, i64)> = project_totals::table
+                .filter(project_totals::project_id.eq_any(ids))
+                .select((project_totals::project_id, project_totals::paid_amount, project_totals::supports))
+                .load(conn)
+                .map_err(map_diesel)?;
+            rows.into_iter()
+                .map(|(id, amount, supports)| {
+                    Ok((stored_id("project_totals.project_id", id)?, PaidSum { amount: Yen(amount), supports }))
+                })
+                .collect()
+        })
+        .await
+    }
+
     async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let row: Option<ReturnSumRow> = sql_query(SUM_RETURN)
+            let row: Option<ReturnSumRow> = prepared(SUM_RETURN)
                 .bind::<BigInt, _>(return_id.get())
                 .get_result(conn)
                 .optional()
@@ -781,7 +805,7 @@ impl CatalogRepository for PgCatalogRepository {
     ) -> Result<Vec<ReturnRecord>, RepoError> {
         let viewer = viewer.map(|e| e.as_str().to_string());
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<ReturnRow> = sql_query(VISIBLE_RETURNS)
+            let rows: Vec<ReturnRow> = prepared(VISIBLE_RETURNS)
                 .bind::<BigInt, _>(project_id.get())
                 .bind::<Nullable<Text>, _>(viewer)
                 .load(conn)
@@ -821,14 +845,11 @@ impl CatalogRepository for PgCatalogRepository {
 
     async fn supported_returns(&self, project_id: ProjectId, user: UserId) -> Result<Vec<ReturnId>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<ReturnIdRow> = sql_query(format!(
-                "SELECT DISTINCT s.return_id FROM sales s WHERE s.project_id = $1 AND s.user_id = $2 AND {}",
-                counts_toward_totals("s")
-            ))
-            .bind::<BigInt, _>(project_id.get())
-            .bind::<BigInt, _>(user.get())
-            .load(conn)
-            .map_err(map_diesel)?;
+            let rows: Vec<ReturnIdRow> = prepared(SUPPORTED_RETURNS.as_str())
+                .bind::<BigInt, _>(project_id.get())
+                .bind::<BigInt, _>(user.get())
+                .load(conn)
+                .map_err(map_diesel)?;
             Ok(rows.into_iter().map(|row| ReturnId(row.return_id)).collect())
         })
         .await
@@ -837,7 +858,7 @@ impl CatalogRepository for PgCatalogRepository {
     async fn comments(&self, project_id: ProjectId) -> Result<Vec<CommentRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<CommentRow> =
-                sql_query(COMMENTS.as_str()).bind::<BigInt, _>(project_id.get()).load(conn).map_err(map_diesel)?;
+                prepared(COMMENTS.as_str()).bind::<BigInt, _>(project_id.get()).load(conn).map_err(map_diesel)?;
             rows.into_iter()
                 .map(|r| {
                     Ok(CommentRecord {
@@ -860,8 +881,8 @@ impl CatalogRepository for PgCatalogRepository {
     async fn sponsor_sales(&self, project_id: Option<ProjectId>) -> Result<Vec<SponsorSale>, RepoError> {
         with_conn(&self.pool, move |conn| {
             let rows: Vec<SponsorRow> = match project_id {
-                Some(id) => sql_query(SPONSORS_OF_PROJECT.as_str()).bind::<BigInt, _>(id.get()).load(conn),
-                None => sql_query(SPONSORS_OF_ALL.as_str()).load(conn),
+                Some(id) => prepared(SPONSORS_OF_PROJECT.as_str()).bind::<BigInt, _>(id.get()).load(conn),
+                None => prepared(SPONSORS_OF_ALL.as_str()).load(conn),
             }
             .map_err(map_diesel)?;
             rows.into_iter()
@@ -884,7 +905,7 @@ impl CatalogRepository for PgCatalogRepository {
 
     async fn public_sales(&self, project_id: ProjectId, limit: i64) -> Result<Vec<PublicSaleRecord>, RepoError> {
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<PublicSaleRow> = sql_query(PUBLIC_SALES.as_str())
+            let rows: Vec<PublicSaleRow> = prepared(PUBLIC_SALES.as_str())
                 .bind::<BigInt, _>(project_id.get())
                 .bind::<BigInt, _>(limit)
                 .load(conn)

@@ -22,6 +22,7 @@ mod moderation;
 mod news;
 mod payments;
 mod pool;
+mod prepared;
 mod profiles;
 mod project_content;
 mod project_settings;

@@ -272,6 +272,11 @@ pub trait CatalogRepository: Send + Sync {
     /// Paid total of one project (zero when it has no paid sale or does not exist).
     async fn paid_sum_project(&self, project_id: ProjectId) -> Result<PaidSum, RepoError>;
 
+    /// The paid totals of `project_ids` in one read (a project's page and the
+    /// cards beside it): the same figures as `paid_sum_project`. A project
+    /// missing from the map has none (or does not exist).
+    async fn paid_sums_of(&self, project_ids: Vec<ProjectId>) -> Result<HashMap<ProjectId, PaidSum>, RepoError>;
+
     /// Paid total of one return. MUST return `Ok(None)` when no return has `return_id`.
     async fn paid_sum_return(&self, return_id: ReturnId) -> Result<Option<PaidSum>, RepoError>;
 

@@ -149,9 +149,10 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         self.public_project(|p| p.id == project_id).await
     }
 
-    /// Up to `MAX_RELATED` open public projects sharing `project`'s area or
-    /// category: closest first, then newest published, never `project` itself.
-    async fn related_to(&self, project: &ProjectRecord) -> Result<Vec<ProjectCard>, CatalogError> {
+    /// Up to `MAX_RELATED` open public projects of `projects` sharing
+    /// `project`'s area or category: closest first, then newest published,
+    /// never `project` itself.
+    fn related_to<'p>(&self, project: &ProjectRecord, projects: &'p [ProjectRecord]) -> Vec<&'p ProjectRecord> {
         let now = self.clock.now();
         let today = tokyo_date(now);
         let placement = |p: &ProjectRecord| Placement {
@@ -159,7 +160,6 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
             category: p.category.as_ref().map(|t| t.id),
         };
         let of = placement(project);
-        let projects = self.all_projects().await?;
         let mut found: Vec<(u8, &ProjectRecord)> = projects
             .iter()
             .filter(|p| p.id != project.id && is_public(p.published_at, now) && is_open(p.period_end, today))
@@ -169,19 +169,24 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         found.sort_by(|(a_close, a), (b_close, b)| {
             b_close.cmp(a_close).then_with(|| b.published_at.cmp(&a.published_at)).then_with(|| b.id.cmp(&a.id))
         });
-        let mut cards = Vec::with_capacity(MAX_RELATED);
-        for (_, p) in found.into_iter().take(MAX_RELATED) {
-            let paid = self.sum(SumTarget::Project(p.id)).await?;
-            cards.push(self.card(p, paid, today));
-        }
-        Ok(cards)
+        found.into_iter().take(MAX_RELATED).map(|(_, p)| p).collect()
     }
 
-    async fn detail_of(&self, project: ProjectRecord, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
+    /// The page of `project`, one of `projects` (as read for this request).
+    async fn detail_of(
+        &self,
+        project: ProjectRecord,
+        projects: &[ProjectRecord],
+        viewer: Option<Email>,
+    ) -> Result<ProjectDetail, CatalogError> {
         let today = tokyo_date(self.clock.now());
-        let paid = self.sum(SumTarget::Project(project.id)).await?;
-        let card = self.card(&project, paid, today);
-        let related = self.related_to(&project).await?;
+        let related = self.related_to(&project, projects);
+        // The page's total and its neighbours' in one read.
+        let ids = std::iter::once(project.id).chain(related.iter().map(|p| p.id)).collect();
+        let sums = self.repo.paid_sums_of(ids).await?;
+        let paid_of = |id: ProjectId| sums.get(&id).copied().unwrap_or_default();
+        let card = self.card(&project, paid_of(project.id), today);
+        let related = related.iter().map(|p| self.card(p, paid_of(p.id), today)).collect();
         let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
         let records = self.returns_for(project.id, viewer).await?;
         let returns = records
@@ -378,11 +383,10 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         let now = self.clock.now();
         let today = tokyo_date(now);
         let projects = self.all_projects().await?;
-        let mut cards = Vec::with_capacity(projects.len());
-        for project in projects.iter().filter(|p| is_public(p.published_at, now)) {
-            let paid = self.sum(SumTarget::Project(project.id)).await?;
-            cards.push(self.card(project, paid, today));
-        }
+        let public: Vec<&ProjectRecord> = projects.iter().filter(|p| is_public(p.published_at, now)).collect();
+        let sums = self.repo.paid_sums_of(public.iter().map(|p| p.id).collect()).await?;
+        let mut cards: Vec<ProjectCard> =
+            public.into_iter().map(|p| self.card(p, sums.get(&p.id).copied().unwrap_or_default(), today)).collect();
         sort_for_home(&mut cards, today, |c| c.period_end);
         Ok(cards)
     }
@@ -422,8 +426,10 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
-        let project = self.public_project(|p| p.slug == slug).await?;
-        self.detail_of(project, viewer).await
+        let now = self.clock.now();
+        let projects = self.all_projects().await?;
+        let project = projects.iter().find(|p| is_public(p.published_at, now) && p.slug == slug);
+        self.detail_of(project.cloned().ok_or(CatalogError::NotFound)?, &projects, viewer).await
     }
 
     async fn moved_to(&self, slug: String) -> Result<Option<String>, CatalogError> {
@@ -437,7 +443,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     async fn project_preview(&self, project_id: ProjectId) -> Result<ProjectDetail, CatalogError> {
         let projects = self.all_projects().await?;
         let project = projects.iter().find(|p| p.id == project_id).cloned().ok_or(CatalogError::NotFound)?;
-        self.detail_of(project, None).await
+        self.detail_of(project, &projects, None).await
     }
 
     async fn paid_sum(&self, target: SumTarget) -> Result<PaidSum, CatalogError> {

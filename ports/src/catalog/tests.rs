@@ -103,6 +103,12 @@ fn service(repo: MockCatalogRepository) -> CatalogService<MockCatalogRepository,
     CatalogService::new(repo, clock(), sanitizer())
 }
 
+/// Each project's paid total is `sum(id)`, read one by one or several together.
+fn with_sums(repo: &mut MockCatalogRepository, sum: fn(ProjectId) -> PaidSum) {
+    repo.expect_paid_sum_project().returning(move |id| Ok(sum(id)));
+    repo.expect_paid_sums_of().returning(move |ids| Ok(ids.into_iter().map(|id| (id, sum(id))).collect()));
+}
+
 fn with_projects(repo: &mut MockCatalogRepository, projects: Vec<ProjectRecord>) {
     repo.expect_projects().returning(move || Ok(std::sync::Arc::new(projects.clone())));
 }
@@ -132,7 +138,7 @@ async fn drafts_and_scheduled_projects_are_nowhere_public_but_operators_preview_
         ..project(3, "soon", day(2027, 1, 31))
     };
     with_projects(&mut repo, vec![project(1, "open", day(2027, 1, 31)), draft, scheduled]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
     repo.expect_news().returning(|_, _| Ok(vec![]));
     let service = service(repo);
@@ -160,7 +166,7 @@ async fn the_home_lists_open_projects_first_with_days_left_and_progress_from_pai
             project(3, "later", day(2027, 1, 31)),
         ],
     );
-    repo.expect_paid_sum_project().returning(|id| Ok(PaidSum { amount: Yen(id.get() * 123_450), supports: id.get() }));
+    with_sums(&mut repo, |id| PaidSum { amount: Yen(id.get() * 123_450), supports: id.get() });
 
     let cards = service(repo).master().await.unwrap();
 
@@ -187,7 +193,7 @@ async fn an_unknown_slug_is_not_found() {
 async fn a_project_page_prices_its_returns_and_says_why_one_cannot_be_bought() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().returning(|_, _| {
         Ok(vec![
             ReturnRecord { stock_limit: Some(10), lots_taken: 4, ..ret(1, 3_300) },
@@ -228,7 +234,7 @@ async fn a_project_page_carries_its_owner_faq_funding_model_closing_minute_and_r
             ..project(1, "p", day(2026, 12, 31))
         }],
     );
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum { amount: Yen(1_000_000), supports: 3 }));
+    with_sums(&mut repo, |_| PaidSum { amount: Yen(1_000_000), supports: 3 });
     repo.expect_visible_returns().returning(|_, _| {
         Ok(vec![ReturnRecord { supporters: 2, delivery_month: Some(day(2027, 3, 1)), ..ret(1, 3_300) }])
     });
@@ -246,7 +252,7 @@ async fn a_project_page_carries_its_owner_faq_funding_model_closing_minute_and_r
 async fn an_ended_project_blocks_every_return_and_a_donation_has_no_tax() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![ProjectRecord { is_donation: true, ..project(1, "p", day(2026, 11, 24)) }]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().returning(|_, _| Ok(vec![ret(1, 10_000)]));
 
     let detail = service(repo).project_detail("p".into(), None).await.unwrap();
@@ -260,7 +266,7 @@ async fn an_ended_project_blocks_every_return_and_a_donation_has_no_tax() {
 async fn hidden_and_other_users_returns_never_leave_even_if_storage_answers_them() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().returning(|_, _| {
         Ok(vec![
             ret(1, 1_000),
@@ -281,7 +287,7 @@ async fn hidden_and_other_users_returns_never_leave_even_if_storage_answers_them
 async fn the_viewer_address_is_passed_to_storage() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().withf(|_, viewer| viewer.is_none()).times(1).returning(|_, _| Ok(vec![]));
     repo.expect_visible_returns()
         .withf(|_, viewer| viewer.as_ref().is_some_and(|e| e.as_str() == "a@example.jp"))
@@ -297,7 +303,7 @@ async fn the_viewer_address_is_passed_to_storage() {
 async fn the_home_cards_and_the_project_page_show_only_sanitised_html() {
     let mut repo = MockCatalogRepository::new();
     with_projects(&mut repo, vec![project(1, "p", day(2026, 12, 31))]);
-    repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+    with_sums(&mut repo, |_| PaidSum::default());
     repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
     repo.expect_news().returning(|_, _| {
         Ok(vec![NewsItem {
@@ -631,7 +637,7 @@ mod discovery {
                     .collect(),
             ))
         });
-        repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+        with_sums(&mut repo, |_| PaidSum::default());
         repo
     }
 
@@ -731,7 +737,7 @@ mod discovery {
                 placed(6, "無関係", end, ota, sports),
             ],
         );
-        repo.expect_paid_sum_project().returning(|_| Ok(PaidSum::default()));
+        with_sums(&mut repo, |_| PaidSum::default());
         repo.expect_visible_returns().returning(|_, _| Ok(vec![]));
 
         let detail = service(repo).project_detail("p1".into(), None).await.unwrap();
