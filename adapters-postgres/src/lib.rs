@@ -42,6 +42,8 @@ pub mod testing;
 pub use audit::PgAuditLog;
 pub use authoring::PgProjectAuthoring;
 pub use cached_catalog::CachedCatalogRepository;
+/// How fresh the public pages promise to be: the first-screen renderer keeps to it too.
+pub use cached_catalog::SUPPORT_SHOWS_WITHIN;
 pub use campaign::PgCampaigns;
 pub use catalog::PgCatalogRepository;
 pub use dashboard::PgDashboard;

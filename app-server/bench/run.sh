@@ -3,6 +3,8 @@
 # demo data and 1,000,000 paid sales. Prints, per endpoint, wrk's requests/s and latency percentiles (64
 # connections, ~10 s) beside the rate of the same SQL straight from pgbench (64 clients, 2 threads, 10 s),
 # then the home page's initial JS (gzip and Brotli) and Lighthouse scores. Stops everything it started.
+# Then the HTML of / and a project page with their first screen server-rendered (FIRST_SCREEN_WORKERS Node
+# processes) beside the same pages with the renderer off (FIRST_SCREEN_RENDERER=off).
 # Then the project list and keyword search (GET /v1/project/get/list) on BENCH_PROJECTS (10,000) public projects,
 # copies of the demo's (load_projects.sql), beside the same list on the demo's 7.
 # Then the support write path: guest bank-transfer supports placed through SupportService and the real ledger
@@ -59,6 +61,13 @@ else
     cargo build --release -q -p app-server --features write-bench --bin app-server --bin support-write-bench
 fi
 BIN="$TARGET_DIR/release/app-server"
+FRONTEND_BUILT=0
+if [ "$ONLY" != write ]; then
+    # Before the server starts, which reads index.html once: the pages' rows need it and the server bundle
+    # (dist-server/render.js) that renders their first screen; Lighthouse measures the same build.
+    log "building the frontend"
+    npm --prefix frontend run --silent build >"$OUT/frontend-build.log" 2>&1 && FRONTEND_BUILT=1
+fi
 
 DB="bench_$(date +%s)"
 psql "$DATABASE_ADMIN_URL" -qc "CREATE DATABASE $DB"
@@ -210,10 +219,45 @@ for row in "${UNCACHED[@]}"; do
     printf '%s %5s\n' "$row" "$(awk -v a="$rps" -v b="$PK_TPS" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')"
 done
 
+# --- The pages' HTML with the first screen server-rendered, and without --------------------------------
+# One row: "page renderer req/s p50 p99 first-screen". A curl first says whether the page arrived with
+# markup inside <div id=root> (and renders it once, as the first visitor does); wrk then asks the same page.
+page_row() {
+    local page="$1" renderer="$2" url="http://127.0.0.1:$PORT$1" rendered=no tries=1
+    # The renderer starts beside the server, not before it: give it the start limit (10 s) to be ready.
+    [ "$renderer" = on ] && tries=20
+    local file="$OUT/wrk-page$(echo "$page" | tr '/' '_')-$renderer.txt"
+    for _ in $(seq 1 "$tries"); do
+        # Into a file: grep -q leaving early would fail curl's write, and with it the pipeline.
+        curl -fs "$url" >"$file.html" && grep -Eq '<div id="?root"?><[a-z]' "$file.html" && { rendered=yes; break; }
+        [ "$tries" -gt 1 ] && sleep 0.5
+    done
+    log "wrk $page, renderer $renderer (${DURATION}s, $CONNECTIONS connections)"
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "$url" >"$file"
+    printf '%-40s %-8s %9s %8s %8s %8s  %s' "$page" "$renderer" \
+        "$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$file")" \
+        "$(to_ms "$(awk '$1 == "50%" { print $2 }' "$file")")" "$(to_ms "$(awk '$1 == "99%" { print $2 }' "$file")")" \
+        "$rendered" "$(awk '/Non-2xx|Socket errors/ { print }' "$file" | tr '\n' ' ')"
+}
+if [ "$FRONTEND_BUILT" = 1 ]; then
+    PAGE_ROWS=()
+    for renderer in on off; do
+        if [ "$renderer" = off ]; then start_server FIRST_SCREEN_RENDERER=off; else start_server; fi
+        for page in / "/projects/$SLUG/"; do PAGE_ROWS+=("$(page_row "$page" "$renderer")"); done
+    done
+    start_server
+    echo
+    echo "== Pages' HTML: first screen rendered by ${FIRST_SCREEN_WORKERS:-2} Node processes (on) or by the browser (off), same wrk"
+    printf '%-40s %-8s %9s %8s %8s %8s\n' page renderer "req/s" "p50 ms" "p99 ms" "markup"
+    printf '%s\n' "${PAGE_ROWS[@]}"
+else
+    echo
+    echo "== Pages' HTML not measured: the frontend build failed; see $OUT/frontend-build.log"
+fi
 
 # --- Frontend: initial JS and Lighthouse -------------------------------------------------------------
 echo
-if [ -f frontend/scripts/initial-size.js ] && npm --prefix frontend run --silent build >"$OUT/frontend-build.log" 2>&1; then
+if [ -f frontend/scripts/initial-size.js ] && [ "$FRONTEND_BUILT" = 1 ]; then
     echo "== Home page initial assets (frontend/scripts/initial-size.js)"
     node frontend/scripts/initial-size.js
 else
@@ -227,7 +271,6 @@ if [ "${BENCH_SKIP_LIGHTHOUSE:-0}" != 1 ]; then
         npm ci --prefix "$BENCH_DIR" --no-audit --no-fund --loglevel=error >/dev/null 2>&1 \
             || npm install --prefix "$BENCH_DIR" --no-audit --no-fund --loglevel=error >/dev/null
     fi
-    # Serve the fresh build: restart the server so it reads the new index.html.
     start_server
     RUNS="${BENCH_LIGHTHOUSE_RUNS:-3}"
     lighthouse() {

@@ -96,9 +96,11 @@ pub struct FirstScreenSettings {
     pub script: Option<PathBuf>,
     /// `NODE_BINARY`: the Node.js executable (default `node` on the `PATH`).
     pub node: String,
-    /// `FIRST_SCREEN_TIMEOUT_MS`: a page waits at most this long for its
-    /// rendering, then goes without it (the browser renders it).
+    /// `FIRST_SCREEN_TIMEOUT_MS`: a page with no rendering yet waits at most
+    /// this long for one, then goes without it (the browser renders it).
     pub timeout_ms: u64,
+    /// `FIRST_SCREEN_WORKERS`: how many Node processes render side by side (1-8).
+    pub workers: usize,
 }
 
 impl std::fmt::Debug for Settings {
@@ -231,6 +233,7 @@ impl Settings {
                 },
                 node: var("NODE_BINARY", "node"),
                 timeout_ms: parsed("FIRST_SCREEN_TIMEOUT_MS", 1000u64)?.clamp(50, 10_000),
+                workers: parsed("FIRST_SCREEN_WORKERS", 2usize)?.clamp(1, 8),
             },
         })
     }
@@ -566,7 +569,7 @@ mod production_tests {
                 email: "cf-support@joshu-shinpo.co.jp".into(),
                 hours: "平日 10:00〜17:00".into(),
             },
-            first_screen: FirstScreenSettings { script: None, node: "node".into(), timeout_ms: 1000 },
+            first_screen: FirstScreenSettings { script: None, node: "node".into(), timeout_ms: 1000, workers: 2 },
         }
     }
 

@@ -46,13 +46,19 @@ impl SpaPages {
         self.index.html()
     }
 
-    /// `index.html` for `page` at `path`, with its first screen rendered from
-    /// the page's data when a renderer answers in time (else without: the
-    /// browser renders it).
+    /// `index.html` for `page` at `path`, with its first screen when the
+    /// renderer has one (else without: the browser renders it). The page then
+    /// carries the responses that screen was rendered from, which may be a
+    /// moment older than its own, so the app hydrates the tree it was sent.
     async fn html(&self, path: &str, mut page: Page) -> String {
         if let (Some(renderer), Some(responses)) = (&self.renderer, &page.responses) {
             let screen = FirstScreen { path, responses, site: self.index.site_config() };
-            page.first_screen = renderer.render(screen).await;
+            if let Some(rendered) = renderer.render(screen).await {
+                if *rendered.responses != **responses {
+                    page.responses = Some(rendered.responses.to_string());
+                }
+                page.first_screen = Some(rendered.html.to_string());
+            }
         }
         self.index.render(&page)
     }
@@ -174,7 +180,7 @@ mod tests {
     use actix_web::test::{call_service, init_service, TestRequest};
     use actix_web::App;
     use ports::catalog::{MockCatalog, PaidSum};
-    use ports::first_screen::MockFirstScreenRenderer;
+    use ports::first_screen::{MockFirstScreenRenderer, RenderedScreen};
     use ports::health::MockReadiness;
 
     #[test]
@@ -228,12 +234,39 @@ mod tests {
                     && screen.site.contains("上州新報")
             })
             .times(1)
-            .returning(|_| Some("<main>12,000円</main>".into()));
+            .returning(|screen| Some(rendered("<main>12,000円</main>", screen.responses)));
 
         let html = home_html(Some(renderer)).await;
 
         assert!(html.contains("<div id=root><main>12,000円</main></div>"), "{html}");
-        assert!(html.contains(r#"<script id="prefetched-responses""#), "the app still gets the data to hydrate with");
+        let responses = embedded_responses(&html);
+        assert_eq!(responses["/sales/get/allSum"]["result"]["amount"], 12000, "the app gets the data to hydrate with");
+    }
+
+    #[actix_web::test]
+    async fn the_page_carries_the_responses_its_first_screen_was_rendered_from() {
+        let mut renderer = MockFirstScreenRenderer::new();
+        renderer.expect_render().times(1).returning(|_| {
+            Some(rendered("<main>11,000円</main>", r#"{"/sales/get/allSum":{"result":{"amount":11000}}}"#))
+        });
+
+        let html = home_html(Some(renderer)).await;
+
+        assert!(html.contains("<div id=root><main>11,000円</main></div>"), "{html}");
+        let responses = embedded_responses(&html);
+        assert_eq!(responses["/sales/get/allSum"]["result"]["amount"], 11000, "not the page's own 12,000");
+        assert_eq!(html.matches(r#"<script id="prefetched-responses""#).count(), 1);
+    }
+
+    fn rendered(html: &str, responses: &str) -> RenderedScreen {
+        RenderedScreen { html: html.into(), responses: responses.into() }
+    }
+
+    fn embedded_responses(html: &str) -> serde_json::Value {
+        let open = r#"<script id="prefetched-responses" type="application/json">"#;
+        let start = html.find(open).expect("the responses are embedded") + open.len();
+        let end = start + html[start..].find("</script>").unwrap();
+        serde_json::from_str(&html[start..end]).unwrap()
     }
 
     #[actix_web::test]
