@@ -10,6 +10,7 @@
 //! Idempotent: running it twice leaves the same rows (see `adapters_postgres::demo`). End dates are
 //! relative to today (Asia/Tokyo) so the demo always has open and ended projects.
 
+mod author;
 mod images;
 
 use std::path::Path;
@@ -1055,7 +1056,8 @@ pub fn demo_set(media_dir: &Path, today: NaiveDate) -> anyhow::Result<DemoSet> {
     Ok(DemoSet { users: users(&files)?, projects: projects(&files, today)? })
 }
 
-/// `app-server seed-demo`: migrates, then loads the demo data (idempotent).
+/// `app-server seed-demo`: migrates, then loads the demo data (idempotent): the accounts directly, then each
+/// project through the operators' use cases ([`author`]) and its history directly.
 pub async fn seed(settings: &Settings) -> anyhow::Result<DemoCounts> {
     let pool = adapters_postgres::connect(&settings.database_url, 2)?;
     let migrate_pool = pool.clone();
@@ -1063,5 +1065,10 @@ pub async fn seed(settings: &Settings) -> anyhow::Result<DemoCounts> {
     let today = domain::time::tokyo_date(chrono::Utc::now());
     let media_dir = settings.media_dir.clone();
     let set = tokio::task::spawn_blocking(move || demo_set(&media_dir, today)).await??;
-    Ok(adapters_postgres::demo::apply(pool, set).await?)
+    let admin = adapters_postgres::demo::upsert_users(&pool, set.users).await?;
+    let authors = author::Authors::new(pool.clone(), admin, settings)?;
+    for project in &set.projects {
+        authors.project(project, today).await?;
+    }
+    Ok(adapters_postgres::demo::counts_of(&pool).await?)
 }
