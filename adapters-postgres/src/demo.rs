@@ -3,7 +3,7 @@
 //! Projects, returns, page texts, settings and news go through the operators' use cases
 //! (`app_server::demo`); this module writes the rest, each idempotently: users by e-mail, images by
 //! storage key or URL, a return's fixed slug, the demo's calendar (ends and news dates relative to today),
-//! the manual sponsor list (replaced) and the supports by their fixed idempotency keys. Running the seed
+//! manual sponsor entries with an SVG logo, and the supports by their fixed idempotency keys. Running the seed
 //! twice leaves the same rows.
 
 use std::collections::HashMap;
@@ -14,15 +14,14 @@ use diesel::sql_types::{BigInt, Date, Nullable, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
 use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::lot::Lot;
+use domain::manual_sponsor::ManualSponsor;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
 use domain::sponsor::ManualCourse;
 use ports::RepoError;
 
 use crate::error::{map_diesel, with_conn};
-use crate::schema::{
-    administrators, comments, display_names, project_manual_sponsors, project_slider_images, sales, user_images,
-};
+use crate::schema::{administrators, comments, display_names, project_slider_images, sales, user_images};
 use crate::sql_rules::sale_status_to_db;
 use crate::PgPool;
 
@@ -392,9 +391,40 @@ pub async fn attach_images(
     .await
 }
 
+/// A course A to C entry of a manual sponsor list with its logo by URL: the demo's logos are SVG files, which the
+/// sponsor screen's raster-only upload refuses, and that screen's use case wants a logo with every such entry. The
+/// caller checks the entry by the screen's rule (`domain::manual_sponsor::check_manual_sponsor`); it goes to the end
+/// of its course, as the screen adds one.
+pub async fn add_manual_sponsor(
+    pool: &PgPool,
+    project: ProjectId,
+    sponsor: ManualSponsor,
+    logo_src: Option<String>,
+) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        sql_query(
+            "INSERT INTO project_manual_sponsors (project_id, course, name, logo_src, link, amount, latest_date, \
+               position) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT COALESCE(MAX(position) + 1, 0) \
+               FROM project_manual_sponsors WHERE project_id = $1 AND course = $2))",
+        )
+        .bind::<BigInt, _>(project.get())
+        .bind::<Text, _>(sponsor.course.code())
+        .bind::<Text, _>(sponsor.name)
+        .bind::<Nullable<Text>, _>(logo_src)
+        .bind::<Nullable<Text>, _>(sponsor.link)
+        .bind::<Nullable<BigInt>, _>(sponsor.amount.map(|a| a.0))
+        .bind::<Nullable<Date>, _>(sponsor.latest_date)
+        .execute(conn)
+        .map_err(map_diesel)?;
+        Ok(())
+    })
+    .await
+}
+
 /// Writes what no screen writes, in one transaction: the demo's calendar (its end, relative to today, which the
-/// screens would refuse to move into the past or back; the news items' dates), the manual sponsor list, and the
-/// supports (sales, display names, comments) by their fixed keys. `returns` maps each return's slug to its id and
+/// screens would refuse to move into the past or back; the news items' dates) and the supports (sales, display
+/// names, comments) by their fixed keys. `returns` maps each return's slug to its id and
 /// price.
 pub async fn history(
     pool: &PgPool,
@@ -430,22 +460,6 @@ fn write_history(
         .bind::<Text, _>(&news.title)
         .bind::<Timestamptz, _>(at)
         .execute(conn)?;
-    }
-
-    diesel::delete(project_manual_sponsors::table.filter(project_manual_sponsors::project_id.eq(project_id)))
-        .execute(conn)?;
-    for (position, entry) in project.manual_sponsors.iter().enumerate() {
-        diesel::insert_into(project_manual_sponsors::table)
-            .values((
-                project_manual_sponsors::project_id.eq(project_id),
-                project_manual_sponsors::course.eq(entry.course.code()),
-                project_manual_sponsors::name.eq(&entry.name),
-                project_manual_sponsors::logo_src.eq(&entry.logo_src),
-                project_manual_sponsors::link.eq(&entry.link),
-                project_manual_sponsors::amount.eq(entry.amount),
-                project_manual_sponsors::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
-            ))
-            .execute(conn)?;
     }
 
     for sale in &project.sales {

@@ -12,11 +12,14 @@ use std::collections::{HashMap, HashSet};
 
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_postgres::demo::{self as store, DemoProject, DemoReturn, DemoReturnImages};
-use adapters_postgres::{PgAuditLog, PgPool, PgProjectAuthoring, PgProjectContent, PgProjectNews, PgProjectSettings};
+use adapters_postgres::{
+    PgAuditLog, PgManualSponsors, PgPool, PgProjectAuthoring, PgProjectContent, PgProjectNews, PgProjectSettings,
+};
 use anyhow::Context;
 use chrono::NaiveDate;
 use domain::authoring::{check_return, ProjectTerms, ReturnTerms, TaxHandling};
 use domain::ids::{ProjectId, ReturnId, UserId};
+use domain::manual_sponsor::{check_manual_sponsor, Logo, ManualSponsorForm};
 use domain::money::Yen;
 use domain::news::{NewsAudience, NewsTerms};
 use domain::project::FundingModel;
@@ -27,6 +30,7 @@ use ports::admin::content::{ContentService, ProjectContent, ProjectContents};
 use ports::admin::news::{NewsAuthoring, NewsForm, ProjectNews};
 use ports::admin::projects::{ProjectAuthoring, ProjectView, Projects};
 use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
+use ports::admin::sponsors::{ManualSponsorService, ManualSponsors};
 use ports::clock::SystemClock;
 use ports::html::HtmlSanitizer;
 
@@ -41,6 +45,7 @@ pub(super) struct Authors {
     content: ContentService<PgProjectContent, ObjectMediaStorage, PgAuditLog, SystemClock>,
     settings: SettingsService<PgProjectSettings, PgAuditLog, SystemClock>,
     news: NewsAuthoring<PgProjectNews, PgAuditLog, SystemClock, AmmoniaSanitizer>,
+    sponsors: ManualSponsorService<PgManualSponsors, ObjectMediaStorage, PgAuditLog, SystemClock>,
 }
 
 /// A use case's refusal with every refused field (the errors' `Display` names only the first).
@@ -128,6 +133,12 @@ impl Authors {
             ),
             content: ContentService::new(
                 PgProjectContent::new(pool.clone()),
+                media.clone(),
+                PgAuditLog::new(pool.clone()),
+                SystemClock,
+            ),
+            sponsors: ManualSponsorService::new(
+                PgManualSponsors::new(pool.clone()),
                 media,
                 PgAuditLog::new(pool.clone()),
                 SystemClock,
@@ -161,6 +172,7 @@ impl Authors {
         }
         self.content(p, id).await?;
         self.news(p, id).await?;
+        self.manual_sponsors(p, id, today).await?;
 
         let view = self.projects.get(id).await.map_err(|e| refused("reading", &p.slug, e))?;
         let by_slug: HashMap<&str, &ports::admin::projects::AuthoredReturn> =
@@ -383,6 +395,51 @@ impl Authors {
                 publish_at: None,
             };
             self.news.create(self.admin, id, form).await.map_err(|e| refused("news", &p.slug, e))?;
+        }
+        Ok(())
+    }
+
+    /// The manual sponsor list, in the demo's order within each course. When the stored list is not the demo's,
+    /// every entry is deleted and the demo's written again: supporters (names only) through the sponsor screen's
+    /// use case, course A to C entries (SVG logos, which its upload refuses) checked by the same rule and added
+    /// with their logo by URL (`store::add_manual_sponsor`).
+    async fn manual_sponsors(&self, p: &DemoProject, id: ProjectId, today: NaiveDate) -> anyhow::Result<()> {
+        let mut wanted = Vec::new();
+        for s in &p.manual_sponsors {
+            let form = ManualSponsorForm {
+                course: s.course.code().to_string(),
+                name: s.name.clone(),
+                link: s.link.clone().unwrap_or_default(),
+                amount: s.amount.map(|a| a.to_string()).unwrap_or_default(),
+                latest_date: String::new(),
+            };
+            let logo = if s.logo_src.is_some() { Logo::Stored } else { Logo::None };
+            let sponsor =
+                check_manual_sponsor(&form, logo, today).map_err(|e| refused("manual sponsor", &p.slug, e))?;
+            wanted.push((form, sponsor, s.logo_src.clone()));
+        }
+        let stored = self.sponsors.list(id).await.map_err(|e| refused("manual sponsors", &p.slug, e))?;
+        let same = stored.entries.len() == wanted.len()
+            && stored
+                .entries
+                .iter()
+                .zip(&wanted)
+                .all(|(e, (_, sponsor, logo))| e.sponsor == *sponsor && e.logo_src == *logo);
+        if same {
+            return Ok(());
+        }
+        for entry in &stored.entries {
+            self.sponsors.delete(self.admin, id, entry.id).await.map_err(|e| refused("manual sponsors", &p.slug, e))?;
+        }
+        for (form, sponsor, logo) in wanted {
+            if sponsor.course.shows_logo() {
+                store::add_manual_sponsor(&self.pool, id, sponsor, logo).await?;
+            } else {
+                self.sponsors
+                    .create(self.admin, id, form, None)
+                    .await
+                    .map_err(|e| refused("manual sponsor", &p.slug, e))?;
+            }
         }
         Ok(())
     }
