@@ -1,24 +1,27 @@
-//! Writes the demo data set (`app-server seed-demo`). Idempotent: projects
-//! are upserted by slug, returns by (project, slug), users by e-mail, images
-//! by storage key, sales by their fixed idempotency key; the lists a project
-//! owns outright (slider, news, manual sponsors) are replaced. Running it
+//! The demo data set (`app-server seed-demo`) and the writes of it that no operator screen makes.
+//!
+//! Projects, returns, page texts, settings and news go through the operators' use cases
+//! (`app_server::demo`); this module writes the rest, each idempotently: users by e-mail, images by
+//! storage key or URL, a return's fixed slug, the demo's calendar (ends and news dates relative to today),
+//! manual sponsor entries with an SVG logo, and the supports by their fixed idempotency keys. Running the seed
 //! twice leaves the same rows.
+
+use std::collections::HashMap;
 
 use chrono::{Duration, NaiveDate, Utc};
 use diesel::prelude::*;
-use diesel::sql_types::{BigInt, Text};
+use diesel::sql_types::{BigInt, Date, Nullable, Text, Timestamptz};
 use diesel::{sql_query, QueryableByName};
+use domain::ids::{ProjectId, ReturnId, UserId};
 use domain::lot::Lot;
+use domain::manual_sponsor::ManualSponsor;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
 use domain::sponsor::ManualCourse;
 use ports::RepoError;
 
-use crate::error::{map_diesel, run_blocking};
-use crate::schema::{
-    administrators, comments, display_names, project_faqs, project_manual_sponsors, project_news, project_owner_links,
-    project_owners, project_slider_images, projects, returns, sales, user_images,
-};
+use crate::error::{map_diesel, with_conn};
+use crate::schema::{administrators, comments, display_names, project_slider_images, sales, user_images};
 use crate::sql_rules::sale_status_to_db;
 use crate::PgPool;
 
@@ -168,62 +171,6 @@ pub struct DemoSet {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DemoCounts(pub Vec<(String, i64)>);
 
-#[derive(Insertable, AsChangeset)]
-#[diesel(table_name = projects, treat_none_as_null = true)]
-struct ProjectRow<'a> {
-    slug: &'a str,
-    title: &'a str,
-    description: &'a str,
-    content: &'a str,
-    target_amount: i64,
-    period_end: NaiveDate,
-    main_image_url: Option<&'a str>,
-    honor_img_url: Option<&'a str>,
-    honor_img_link: Option<&'a str>,
-    is_donation: bool,
-    donation_payout_date: Option<NaiveDate>,
-    tax_includes: bool,
-    bank_account: Option<&'a str>,
-    bank_branch: Option<&'a str>,
-    bank_kinds: Option<&'a str>,
-    bank_number: Option<&'a str>,
-    bank_nominee: Option<&'a str>,
-    uses_manual_sponsors: bool,
-    hide_footer_sponsors: bool,
-    accepts_bank_transfer: bool,
-    accepts_konbini: bool,
-    additional_data_label: Option<&'a str>,
-    additional_data_text: Option<&'a str>,
-    additional_data_alert: Option<&'a str>,
-    funding_model: &'a str,
-}
-
-#[derive(Insertable, AsChangeset)]
-#[diesel(table_name = returns, treat_none_as_null = true)]
-struct ReturnRow<'a> {
-    project_id: i64,
-    slug: &'a str,
-    return_type: i16,
-    title: &'a str,
-    description: &'a str,
-    price: i64,
-    stock_limit: Option<i32>,
-    disabled: bool,
-    disabled_comment: Option<&'a str>,
-    flag: i16,
-    course: Option<&'a str>,
-    image_src: Option<&'a str>,
-    description_image: Option<&'a str>,
-    description_comment: Option<&'a str>,
-    lot_disable: bool,
-    interval: Option<&'a str>,
-    address_required: bool,
-    address_label: Option<&'a str>,
-    show_user_email: Option<&'a str>,
-    position: i32,
-    delivery_month: Option<NaiveDate>,
-}
-
 #[derive(QueryableByName)]
 struct Id {
     #[diesel(sql_type = BigInt)]
@@ -283,185 +230,240 @@ fn user_id(conn: &mut PgConnection, email: &str) -> QueryResult<i64> {
         .map(|r| r.id)
 }
 
-fn seed_project(conn: &mut PgConnection, project: &DemoProject) -> QueryResult<()> {
-    let bank = project.bank.as_ref();
-    let row = ProjectRow {
-        slug: &project.slug,
-        title: &project.title,
-        description: &project.description,
-        content: &project.content,
-        target_amount: project.target,
-        period_end: project.period_end,
-        main_image_url: Some(&project.main_image_url),
-        honor_img_url: project.honor_img_url.as_deref(),
-        honor_img_link: project.honor_img_link.as_deref(),
-        is_donation: project.is_donation,
-        donation_payout_date: project.donation_payout_date,
-        tax_includes: project.tax_includes,
-        bank_account: bank.map(|b| b.bank.as_str()),
-        bank_branch: bank.map(|b| b.branch.as_str()),
-        bank_kinds: bank.map(|b| b.kinds.as_str()),
-        bank_number: bank.map(|b| b.number.as_str()),
-        bank_nominee: bank.map(|b| b.nominee.as_str()),
-        uses_manual_sponsors: project.uses_manual_sponsors,
-        hide_footer_sponsors: project.hide_footer_sponsors,
-        accepts_bank_transfer: !project.card_only,
-        accepts_konbini: !project.card_only,
-        additional_data_label: project.additional_data.as_ref().map(|a| a.0.as_str()),
-        additional_data_text: project.additional_data.as_ref().map(|a| a.1.as_str()),
-        additional_data_alert: project.additional_data.as_ref().map(|a| a.2.as_str()),
-        funding_model: if project.all_or_nothing { "all_or_nothing" } else { "all_in" },
-    };
-    let project_id: i64 = diesel::insert_into(projects::table)
-        .values(&row)
-        .on_conflict(projects::slug)
-        .do_update()
-        .set(&row)
-        .returning(projects::id)
-        .get_result(conn)?;
-    for (table, column, slug) in [("areas", "area_id", &project.area), ("categories", "category_id", &project.category)]
-    {
-        // An unknown slug is a mistake in the demo set, not "none".
-        let id = match slug {
-            Some(slug) => Some(
-                sql_query(format!("SELECT id FROM {table} WHERE slug = $1"))
+/// Writes the demo accounts (no screen creates accounts with a password) and answers the demo administrator's id,
+/// the actor of every use case the demo goes through.
+pub async fn upsert_users(pool: &PgPool, users: Vec<DemoUser>) -> Result<UserId, RepoError> {
+    let admin = with_conn(pool, move |conn| {
+        conn.transaction(|conn| {
+            let mut admin = None;
+            for user in &users {
+                let id = upsert_user(conn, user)?;
+                if user.administrator && admin.is_none() {
+                    admin = Some(id);
+                }
+            }
+            Ok(admin)
+        })
+        .map_err(map_diesel)
+    })
+    .await?;
+    let admin = admin.ok_or_else(|| RepoError::Unexpected(anyhow::anyhow!("the demo set has no administrator")))?;
+    UserId::try_from(admin).map_err(|e| RepoError::Unexpected(e.into()))
+}
+
+/// The project at `slug`, if the demo (or anyone) wrote it already.
+pub async fn project_id(pool: &PgPool, slug: &str) -> Result<Option<ProjectId>, RepoError> {
+    let slug = slug.to_string();
+    let id = with_conn(pool, move |conn| {
+        sql_query("SELECT id FROM projects WHERE slug = $1")
+            .bind::<Text, _>(slug)
+            .get_result::<Id>(conn)
+            .optional()
+            .map_err(map_diesel)
+    })
+    .await?;
+    id.map(|r| ProjectId::try_from(r.id).map_err(|e| RepoError::Unexpected(e.into()))).transpose()
+}
+
+/// The ids of an area and a category by their slugs (the project form picks them from the same lists). An unknown
+/// slug is a mistake in the demo set, not "none": `NotFound`.
+pub async fn listed_ids(
+    pool: &PgPool,
+    area: Option<String>,
+    category: Option<String>,
+) -> Result<(Option<i64>, Option<i64>), RepoError> {
+    with_conn(pool, move |conn| {
+        let mut ids = [None, None];
+        for (i, (table, slug)) in [("areas", &area), ("categories", &category)].into_iter().enumerate() {
+            if let Some(slug) = slug {
+                let row = sql_query(format!("SELECT id FROM {table} WHERE slug = $1"))
                     .bind::<Text, _>(slug)
-                    .get_result::<Id>(conn)?
-                    .id,
-            ),
-            None => None,
-        };
-        sql_query(format!("UPDATE projects SET {column} = $2 WHERE id = $1"))
-            .bind::<BigInt, _>(project_id)
-            .bind::<diesel::sql_types::Nullable<BigInt>, _>(id)
-            .execute(conn)?;
-    }
-    // Every demo project is public, from when it was first seeded (a second seed changes nothing).
-    diesel::sql_query(
-        "UPDATE project_publications p SET published_at = s.created_at FROM projects s \
-         WHERE s.id = $1 AND p.project_id = s.id AND p.published_at IS NULL",
-    )
-    .bind::<diesel::sql_types::BigInt, _>(project_id)
-    .execute(conn)?;
+                    .get_result::<Id>(conn)
+                    .map_err(map_diesel)?;
+                ids[i] = Some(row.id);
+            }
+        }
+        Ok((ids[0], ids[1]))
+    })
+    .await
+}
 
-    diesel::delete(project_slider_images::table.filter(project_slider_images::project_id.eq(project_id)))
+/// Gives a return the demo's fixed slug. The authoring path names a new return with a random slug that no screen
+/// shows or edits; tests and browser specs find the demo's returns by these names, so the demo (a trusted caller)
+/// renames its own returns right after creating them.
+pub async fn name_return(pool: &PgPool, project: ProjectId, ret: ReturnId, slug: String) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        let written = sql_query("UPDATE returns SET slug = $3 WHERE project_id = $1 AND id = $2")
+            .bind::<BigInt, _>(project.get())
+            .bind::<BigInt, _>(ret.get())
+            .bind::<Text, _>(slug)
+            .execute(conn)
+            .map_err(map_diesel)?;
+        crate::error::expect_row(written)
+    })
+    .await
+}
+
+/// The slider's images by URL, in order: rows are replaced only when the URLs differ (new rows start without an
+/// alternative text, which the content screen's use case then writes).
+pub async fn attach_slider(pool: &PgPool, project: ProjectId, srcs: Vec<String>) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        conn.transaction(|conn| {
+            let stored: Vec<String> = project_slider_images::table
+                .filter(project_slider_images::project_id.eq(project.get()))
+                .order(project_slider_images::position)
+                .select(project_slider_images::src)
+                .load(conn)?;
+            if stored == srcs {
+                return Ok(());
+            }
+            diesel::delete(project_slider_images::table.filter(project_slider_images::project_id.eq(project.get())))
+                .execute(conn)?;
+            for (position, src) in srcs.iter().enumerate() {
+                diesel::insert_into(project_slider_images::table)
+                    .values((
+                        project_slider_images::project_id.eq(project.get()),
+                        project_slider_images::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
+                        project_slider_images::src.eq(src),
+                    ))
+                    .execute(conn)?;
+            }
+            Ok(())
+        })
+        .map_err(map_diesel)
+    })
+    .await
+}
+
+/// A return's pictures and the caption under its description picture (no screen writes the last two).
+#[derive(Debug, Clone)]
+pub struct DemoReturnImages {
+    pub id: ReturnId,
+    pub image_src: Option<String>,
+    pub description_image: Option<String>,
+    pub description_comment: Option<String>,
+}
+
+/// The demo's images by URL (its generated SVG files under `MEDIA_DIR/demo/`, which the raster-only upload
+/// pipeline would refuse): the main and honour images, the owner's photo (after the owner profile exists) and the
+/// returns' pictures. A row is written only when a value differs.
+pub async fn attach_images(
+    pool: &PgPool,
+    project: ProjectId,
+    main: Option<String>,
+    honor: Option<String>,
+    owner: Option<String>,
+    returns: Vec<DemoReturnImages>,
+) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        conn.transaction(|conn| {
+            sql_query(
+                "UPDATE projects SET main_image_url = $2, honor_img_url = $3 WHERE id = $1 \
+                 AND (main_image_url IS DISTINCT FROM $2 OR honor_img_url IS DISTINCT FROM $3)",
+            )
+            .bind::<BigInt, _>(project.get())
+            .bind::<Nullable<Text>, _>(main)
+            .bind::<Nullable<Text>, _>(honor)
+            .execute(conn)?;
+            sql_query(
+                "UPDATE project_owners SET image_url = $2 WHERE project_id = $1 AND image_url IS DISTINCT FROM $2",
+            )
+            .bind::<BigInt, _>(project.get())
+            .bind::<Nullable<Text>, _>(owner)
+            .execute(conn)?;
+            for r in &returns {
+                sql_query(
+                    "UPDATE returns SET image_src = $3, description_image = $4, description_comment = $5 \
+                     WHERE project_id = $1 AND id = $2 AND (image_src IS DISTINCT FROM $3 \
+                       OR description_image IS DISTINCT FROM $4 OR description_comment IS DISTINCT FROM $5)",
+                )
+                .bind::<BigInt, _>(project.get())
+                .bind::<BigInt, _>(r.id.get())
+                .bind::<Nullable<Text>, _>(r.image_src.clone())
+                .bind::<Nullable<Text>, _>(r.description_image.clone())
+                .bind::<Nullable<Text>, _>(r.description_comment.clone())
+                .execute(conn)?;
+            }
+            Ok(())
+        })
+        .map_err(map_diesel)
+    })
+    .await
+}
+
+/// A course A to C entry of a manual sponsor list with its logo by URL: the demo's logos are SVG files, which the
+/// sponsor screen's raster-only upload refuses, and that screen's use case wants a logo with every such entry. The
+/// caller checks the entry by the screen's rule (`domain::manual_sponsor::check_manual_sponsor`); it goes to the end
+/// of its course, as the screen adds one.
+pub async fn add_manual_sponsor(
+    pool: &PgPool,
+    project: ProjectId,
+    sponsor: ManualSponsor,
+    logo_src: Option<String>,
+) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        sql_query(
+            "INSERT INTO project_manual_sponsors (project_id, course, name, logo_src, link, amount, latest_date, \
+               position) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, (SELECT COALESCE(MAX(position) + 1, 0) \
+               FROM project_manual_sponsors WHERE project_id = $1 AND course = $2))",
+        )
+        .bind::<BigInt, _>(project.get())
+        .bind::<Text, _>(sponsor.course.code())
+        .bind::<Text, _>(sponsor.name)
+        .bind::<Nullable<Text>, _>(logo_src)
+        .bind::<Nullable<Text>, _>(sponsor.link)
+        .bind::<Nullable<BigInt>, _>(sponsor.amount.map(|a| a.0))
+        .bind::<Nullable<Date>, _>(sponsor.latest_date)
+        .execute(conn)
+        .map_err(map_diesel)?;
+        Ok(())
+    })
+    .await
+}
+
+/// Writes what no screen writes, in one transaction: the demo's calendar (its end, relative to today, which the
+/// screens would refuse to move into the past or back; the news items' dates) and the supports (sales, display
+/// names, comments) by their fixed keys. `returns` maps each return's slug to its id and
+/// price.
+pub async fn history(
+    pool: &PgPool,
+    project_id: ProjectId,
+    project: DemoProject,
+    returns: HashMap<String, (i64, i64)>,
+) -> Result<(), RepoError> {
+    with_conn(pool, move |conn| {
+        conn.transaction(|conn| write_history(conn, project_id.get(), &project, &returns)).map_err(map_diesel)
+    })
+    .await
+}
+
+fn write_history(
+    conn: &mut PgConnection,
+    project_id: i64,
+    project: &DemoProject,
+    return_ids: &HashMap<String, (i64, i64)>,
+) -> QueryResult<()> {
+    sql_query("UPDATE projects SET period_end = $2 WHERE id = $1 AND period_end <> $2")
+        .bind::<BigInt, _>(project_id)
+        .bind::<Date, _>(project.period_end)
         .execute(conn)?;
-    for (position, (src, alt)) in project.slider.iter().enumerate() {
-        diesel::insert_into(project_slider_images::table)
-            .values((
-                project_slider_images::project_id.eq(project_id),
-                project_slider_images::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
-                project_slider_images::src.eq(src),
-                project_slider_images::alt.eq(alt),
-            ))
-            .execute(conn)?;
-    }
 
-    diesel::delete(project_owner_links::table.filter(project_owner_links::project_id.eq(project_id))).execute(conn)?;
-    diesel::delete(project_owners::table.filter(project_owners::project_id.eq(project_id))).execute(conn)?;
-    if let Some(owner) = &project.owner {
-        diesel::insert_into(project_owners::table)
-            .values((
-                project_owners::project_id.eq(project_id),
-                project_owners::name.eq(&owner.name),
-                project_owners::image_url.eq(owner.image_url.as_deref()),
-                project_owners::profile.eq(owner.profile.as_deref()),
-            ))
-            .execute(conn)?;
-    }
-    let links = project.owner.as_ref().map(|o| o.links.as_slice()).unwrap_or_default();
-    for (position, (label, url)) in links.iter().enumerate() {
-        diesel::insert_into(project_owner_links::table)
-            .values((
-                project_owner_links::project_id.eq(project_id),
-                project_owner_links::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
-                project_owner_links::label.eq(label),
-                project_owner_links::url.eq(url),
-            ))
-            .execute(conn)?;
-    }
-    diesel::delete(project_faqs::table.filter(project_faqs::project_id.eq(project_id))).execute(conn)?;
-    for (position, (question, answer)) in project.faqs.iter().enumerate() {
-        diesel::insert_into(project_faqs::table)
-            .values((
-                project_faqs::project_id.eq(project_id),
-                project_faqs::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
-                project_faqs::question.eq(question),
-                project_faqs::answer.eq(answer),
-            ))
-            .execute(conn)?;
-    }
-
-    let mut return_ids = std::collections::HashMap::new();
-    for (position, r) in project.returns.iter().enumerate() {
-        let row = ReturnRow {
-            project_id,
-            slug: &r.slug,
-            return_type: r.return_type,
-            title: &r.title,
-            description: &r.description,
-            price: r.price,
-            stock_limit: r.stock_limit,
-            disabled: r.disabled,
-            disabled_comment: r.disabled_comment.as_deref(),
-            flag: r.flag,
-            course: r.course.as_deref(),
-            image_src: r.image_src.as_deref(),
-            description_image: r.description_image.as_deref(),
-            description_comment: r.description_comment.as_deref(),
-            lot_disable: r.lot_disable,
-            interval: r.monthly.then_some("month"),
-            address_required: r.address_required,
-            address_label: r.address_label.as_deref(),
-            show_user_email: r.show_user_email.as_deref(),
-            position: i32::try_from(position).unwrap_or(i32::MAX),
-            delivery_month: r.delivery_month,
-        };
-        // lots_taken is not in the row: the sales trigger owns it.
-        let id: i64 = diesel::insert_into(returns::table)
-            .values(&row)
-            .on_conflict((returns::project_id, returns::slug))
-            .do_update()
-            .set(&row)
-            .returning(returns::id)
-            .get_result(conn)?;
-        return_ids.insert(r.slug.clone(), (id, r.price));
-    }
-
-    diesel::delete(project_news::table.filter(project_news::project_id.eq(project_id))).execute(conn)?;
     let now = Utc::now();
     for news in &project.news {
         let at = now - Duration::days(news.days_ago);
-        diesel::insert_into(project_news::table)
-            .values((
-                project_news::project_id.eq(project_id),
-                project_news::title.eq(&news.title),
-                project_news::description.eq(&news.description),
-                project_news::published_at.eq(at),
-                project_news::created_at.eq(at),
-                project_news::updated_at.eq(at),
-            ))
-            .execute(conn)?;
-    }
-
-    diesel::delete(project_manual_sponsors::table.filter(project_manual_sponsors::project_id.eq(project_id)))
+        sql_query(
+            "UPDATE project_news SET published_at = $3, created_at = $3, updated_at = $3 \
+             WHERE project_id = $1 AND title = $2",
+        )
+        .bind::<BigInt, _>(project_id)
+        .bind::<Text, _>(&news.title)
+        .bind::<Timestamptz, _>(at)
         .execute(conn)?;
-    for (position, entry) in project.manual_sponsors.iter().enumerate() {
-        diesel::insert_into(project_manual_sponsors::table)
-            .values((
-                project_manual_sponsors::project_id.eq(project_id),
-                project_manual_sponsors::course.eq(entry.course.code()),
-                project_manual_sponsors::name.eq(&entry.name),
-                project_manual_sponsors::logo_src.eq(&entry.logo_src),
-                project_manual_sponsors::link.eq(&entry.link),
-                project_manual_sponsors::amount.eq(entry.amount),
-                project_manual_sponsors::position.eq(i32::try_from(position).unwrap_or(i32::MAX)),
-            ))
-            .execute(conn)?;
     }
 
     for sale in &project.sales {
-        seed_sale(conn, project, project_id, &return_ids, sale)?;
+        seed_sale(conn, project, project_id, return_ids, sale)?;
     }
     Ok(())
 }
@@ -475,7 +477,7 @@ fn seed_sale(
     conn: &mut PgConnection,
     project: &DemoProject,
     project_id: i64,
-    return_ids: &std::collections::HashMap<String, (i64, i64)>,
+    return_ids: &HashMap<String, (i64, i64)>,
     sale: &DemoSale,
 ) -> QueryResult<()> {
     let Some(&(return_id, price)) = return_ids.get(&sale.return_slug) else {
@@ -580,20 +582,7 @@ pub fn counts(conn: &mut PgConnection) -> QueryResult<DemoCounts> {
     Ok(DemoCounts(out))
 }
 
-/// Writes `set` in one transaction and answers the resulting counts.
-pub async fn apply(pool: PgPool, set: DemoSet) -> Result<DemoCounts, RepoError> {
-    run_blocking(move || {
-        let mut conn = pool.get().map_err(|e| RepoError::Unexpected(e.into()))?;
-        conn.transaction(|conn| {
-            for user in &set.users {
-                upsert_user(conn, user)?;
-            }
-            for project in &set.projects {
-                seed_project(conn, project)?;
-            }
-            counts(conn)
-        })
-        .map_err(map_diesel)
-    })
-    .await
+/// The resulting row counts (`counts`), for the summary and the idempotency test.
+pub async fn counts_of(pool: &PgPool) -> Result<DemoCounts, RepoError> {
+    with_conn(pool, |conn| counts(conn).map_err(map_diesel)).await
 }

@@ -7,9 +7,22 @@
 //!   `demo-jomo-denki@example.jp`, `demo-akagi-foods@example.jp`, `demo-haruna-mori@example.jp`,
 //!   `demo-haruna-print@example.jp`, `demo-silent-corp@example.jp` (supports anonymously).
 //!
-//! Idempotent: running it twice leaves the same rows (see `adapters_postgres::demo`). End dates are
-//! relative to today (Asia/Tokyo) so the demo always has open and ended projects.
+//! How it is written (`docs/decisions.md`, "The demo is written by the operators' use cases"):
+//! - through the operators' use cases, as the demo administrator ([`author`]): project terms, returns
+//!   and their order, publication, settings (additional question, bank account, sponsor switches), page
+//!   texts (honour link, slider texts, owner profile and links, FAQ), news, and the supporters row of a
+//!   manual sponsor list. Every rule of those screens applies, and a use case is called only where the
+//!   stored data differs from the demo's, so a second run calls none;
+//! - directly (`adapters_postgres::demo`), what no screen writes or cannot take from the demo: accounts
+//!   and their password hashes and logos; sales, display names and comments; the demo's calendar (end
+//!   dates and news dates relative to today, an ended project included); images by URL (generated SVG,
+//!   which the raster-only upload refuses), course A to C sponsor entries with their SVG logos; each
+//!   return's fixed slug.
+//!
+//! Idempotent: running it twice leaves the same rows. End dates are relative to today (Asia/Tokyo) so the
+//! demo always has open and ended projects.
 
+mod author;
 mod images;
 
 use std::path::Path;
@@ -1055,7 +1068,8 @@ pub fn demo_set(media_dir: &Path, today: NaiveDate) -> anyhow::Result<DemoSet> {
     Ok(DemoSet { users: users(&files)?, projects: projects(&files, today)? })
 }
 
-/// `app-server seed-demo`: migrates, then loads the demo data (idempotent).
+/// `app-server seed-demo`: migrates, then loads the demo data (idempotent): the accounts directly, then each
+/// project through the operators' use cases ([`author`]) and its history directly.
 pub async fn seed(settings: &Settings) -> anyhow::Result<DemoCounts> {
     let pool = adapters_postgres::connect(&settings.database_url, 2)?;
     let migrate_pool = pool.clone();
@@ -1063,5 +1077,10 @@ pub async fn seed(settings: &Settings) -> anyhow::Result<DemoCounts> {
     let today = domain::time::tokyo_date(chrono::Utc::now());
     let media_dir = settings.media_dir.clone();
     let set = tokio::task::spawn_blocking(move || demo_set(&media_dir, today)).await??;
-    Ok(adapters_postgres::demo::apply(pool, set).await?)
+    let admin = adapters_postgres::demo::upsert_users(&pool, set.users).await?;
+    let authors = author::Authors::new(pool.clone(), admin, settings)?;
+    for project in &set.projects {
+        authors.project(project, today).await?;
+    }
+    Ok(adapters_postgres::demo::counts_of(&pool).await?)
 }

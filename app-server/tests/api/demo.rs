@@ -34,6 +34,53 @@ async fn seeding_the_demo_twice_leaves_the_same_rows() {
     assert!(settings.media_dir.join("demo/maebashi-main.svg").is_file());
 }
 
+/// How many audit entries of `action` the demo administrator has in the database at `url`.
+fn logged(url: &str, action: &str) -> i64 {
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        count: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(url).unwrap();
+    diesel::sql_query(
+        "SELECT count(*) AS count FROM admin_actions a JOIN users u ON u.id = a.actor_user_id \
+         WHERE u.email = $1 AND ($2 = '' OR a.action = $2)",
+    )
+    .bind::<diesel::sql_types::Text, _>(app_server::demo::DEMO_ADMIN_EMAIL)
+    .bind::<diesel::sql_types::Text, _>(action)
+    .get_result::<Count>(&mut conn)
+    .unwrap()
+    .count
+}
+
+#[tokio::test]
+async fn the_demo_is_written_through_the_operators_use_cases_and_a_second_seed_needs_none_of_them() {
+    let (db, _pool) = TestDatabase::create().unwrap();
+    let mut settings = Settings::from_env().unwrap();
+    settings.database_url = db.url.clone();
+    settings.media_dir = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
+    let (set, _) = demo();
+    let count = |n: usize| i64::try_from(n).unwrap();
+
+    app_server::demo::seed(&settings).await.unwrap();
+    let first = logged(&db.url, "");
+
+    assert_eq!(logged(&db.url, "project_created"), count(set.projects.len()));
+    assert_eq!(logged(&db.url, "project_published"), count(set.projects.len()));
+    assert_eq!(logged(&db.url, "return_created"), count(set.projects.iter().map(|p| p.returns.len()).sum()));
+    assert_eq!(logged(&db.url, "news_created"), count(set.projects.iter().map(|p| p.news.len()).sum()));
+    let with_settings = set.projects.iter().filter(|p| {
+        p.bank.is_some() || p.additional_data.is_some() || p.uses_manual_sponsors || p.hide_footer_sponsors
+    });
+    assert_eq!(logged(&db.url, "project_settings_updated"), count(with_settings.count()));
+    let named = set.projects.iter().flat_map(|p| &p.manual_sponsors).filter(|s| s.course == ManualCourse::Supporter);
+    assert_eq!(logged(&db.url, "manual_sponsor_created"), count(named.count()));
+
+    app_server::demo::seed(&settings).await.unwrap();
+    assert_eq!(logged(&db.url, ""), first, "the second seed found everything as the demo wants it");
+}
+
 /// The demo set as `seed-demo` builds it today (Asia/Tokyo).
 fn demo() -> (DemoSet, NaiveDate) {
     let media = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
