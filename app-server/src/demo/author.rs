@@ -59,7 +59,8 @@ fn unnamed(slug: &str) -> bool {
     slug.len() == 13 && slug.starts_with('r') && slug[1..].bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-pub(super) fn project_terms(
+/// A demo project's terms as the project form would send them.
+pub fn project_terms(
     p: &DemoProject,
     period_end: NaiveDate,
     area_id: Option<i64>,
@@ -84,7 +85,8 @@ pub(super) fn project_terms(
     }
 }
 
-pub(super) fn return_terms(r: &DemoReturn) -> anyhow::Result<ReturnTerms> {
+/// A demo return's terms as the return form would send them.
+pub fn return_terms(r: &DemoReturn) -> anyhow::Result<ReturnTerms> {
     Ok(ReturnTerms {
         title: r.title.clone(),
         description: r.description.clone(),

@@ -23,6 +23,8 @@
 //! demo always has open and ended projects.
 
 mod author;
+
+pub use author::{project_terms, return_terms};
 mod images;
 
 use std::path::Path;

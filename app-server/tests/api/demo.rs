@@ -8,12 +8,10 @@ use adapters_postgres::demo::{DemoProject, DemoReturn, DemoSet};
 use adapters_postgres::testing::TestDatabase;
 use app_server::config::Settings;
 use chrono::{Datelike, NaiveDate};
-use domain::authoring::{check_return, check_terms, publish_problems, ProjectTerms, ReturnTerms, TaxHandling};
+use domain::authoring::{check_return, check_terms, publish_problems, ProjectTerms, ReturnTerms};
 use domain::lot::Lot;
 use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
-use domain::project::FundingModel;
-use domain::returns::ReturnType;
 use domain::sponsor::ManualCourse;
 
 #[tokio::test]
@@ -165,44 +163,13 @@ fn every_demo_story_has_a_budget_that_adds_up_to_its_goal_and_says_what_a_missed
     }
 }
 
+/// A demo project's terms with its own end, as the screens check them.
 fn project_terms(p: &DemoProject) -> ProjectTerms {
-    ProjectTerms {
-        slug: p.slug.clone(),
-        title: p.title.clone(),
-        lead: p.description.clone(),
-        story: p.content.clone(),
-        goal: Yen(p.target),
-        period_end: p.period_end,
-        funding_model: if p.all_or_nothing { FundingModel::AllOrNothing } else { FundingModel::AllIn },
-        tax: TaxHandling::from_flags(p.is_donation, p.tax_includes),
-        accepts_card: true,
-        accepts_bank_transfer: !p.card_only,
-        accepts_konbini: !p.card_only,
-        area_id: None,
-        category_id: None,
-        owner_email: None,
-        donation_payout_date: p.donation_payout_date,
-    }
+    app_server::demo::project_terms(p, p.period_end, None, None)
 }
 
 fn return_terms(r: &DemoReturn) -> ReturnTerms {
-    ReturnTerms {
-        title: r.title.clone(),
-        description: r.description.clone(),
-        price: Yen(r.price),
-        return_type: ReturnType::from_code(i32::from(r.return_type)).unwrap(),
-        stock_limit: r.stock_limit,
-        lot_fixed: r.lot_disable,
-        address_required: r.address_required,
-        address_label: r.address_label.clone(),
-        disabled: r.disabled,
-        disabled_comment: r.disabled_comment.clone(),
-        hidden: r.flag >= 900,
-        delivery_month: r.delivery_month,
-        monthly: r.monthly,
-        course: r.course.clone(),
-        only_for: r.show_user_email.clone(),
-    }
+    app_server::demo::return_terms(r).unwrap()
 }
 
 #[test]
