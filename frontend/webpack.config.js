@@ -157,6 +157,9 @@ function serverConfig(browser) {
     devtool: false,
     resolve: browser.resolve,
     module: {
+      // Web workers (the phrases worker) only start in a browser: their `new Worker(new URL(...))` stays as
+      // written, never bundled into a chunk of its own that the one-file server build could not hold.
+      parser: { javascript: { worker: false, url: false } },
       rules: [
         // @ts-ignore the browser's rules are defined above
         browser.module.rules[0],

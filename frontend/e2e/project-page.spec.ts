@@ -300,3 +300,22 @@ test.describe('at 360 px', () => {
     }
   });
 });
+
+test('a project title is split into phrases by a worker, off the page thread', async ({ page, request }) => {
+  const project = await openProject(request);
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(worker.url()));
+  await page.goto(`/projects/${project.slug}/`);
+  const title = page.locator('h1 .phrase--split');
+  await expect(title).toHaveCount(1);
+  // The phrases, between <wbr>s, joined give back the title.
+  const phrases = await title.evaluate((span) =>
+    Array.from(span.childNodes)
+      .map((node) => (node.nodeName === 'WBR' ? '|' : node.textContent))
+      .join('')
+      .split('|'),
+  );
+  expect(phrases.join('')).toBe(project.title);
+  expect(phrases.length).toBeGreaterThan(1);
+  expect(workers.some((url) => /\/assets\/phrases\.[0-9a-f]+\.chunk\.js$/.test(url))).toBe(true);
+});

@@ -14,8 +14,9 @@ export function Phrase({ text }: { text: string }) {
   useEffect(() => {
     let live = true;
     loadSegmenter()
-      .then((segment) => {
-        if (live) setPhrases(segment(text));
+      .then((segment) => segment(text))
+      .then((split) => {
+        if (live) setPhrases(split);
       })
       .catch(() => {
         // Without the parser the text still wraps, only less neatly.

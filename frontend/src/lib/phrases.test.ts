@@ -1,6 +1,6 @@
 import { loadDefaultJapaneseParser } from 'budoux';
 import { describe, expect, it } from 'vitest';
-import { refinePhrases } from './phrases';
+import { refinePhrases } from './phraseRules';
 
 const parser = loadDefaultJapaneseParser();
 const phrasesOf = (text: string): string[] => refinePhrases(parser.parse(text));

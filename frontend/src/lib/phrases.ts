@@ -1,11 +1,15 @@
 /**
  * Japanese line breaking at phrase boundaries ('形にします。' stays whole). BudouX proposes the phrases; its model
  * sometimes cuts a word it does not know ('花壇よみが|えり', '（は|たば）'), and Chromium's `word-break: auto-phrase`
- * uses the same model, so every browser gets BudouX's phrases corrected by `refinePhrases`. The parser is loaded on
- * demand, in its own chunk, so it never weighs on the first download.
+ * uses the same model, so every browser gets BudouX's phrases corrected by `refinePhrases`. The parser runs in a
+ * worker of its own (`phrases.worker.ts`): building its model took one task of 90 to 170 ms on a throttled phone,
+ * the largest after the first paint, and it never weighs on the first download. Where workers are missing (tests,
+ * very old browsers) it is loaded on demand on the page's own thread.
  */
 
-type Segmenter = (text: string) => string[];
+import { refinePhrases, type PhrasesAnswer, type PhrasesRequest } from './phraseRules';
+
+type Segmenter = (text: string) => Promise<string[]>;
 
 let loading: Promise<Segmenter> | null = null;
 
@@ -13,59 +17,47 @@ let loading: Promise<Segmenter> | null = null;
 export const supportsAutoPhrase = (): boolean =>
   typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('word-break', 'auto-phrase');
 
-const HIRAGANA = /[\u3041-\u309f]/;
-const KANJI_OR_KATAKANA = /[\u3400-\u9fff\uf900-\ufaff\u30a0-\u30ff\u31f0-\u31ff々〆ヵヶ]/;
-const DIGIT_OR_LATIN = /[0-9A-Za-z０-９Ａ-Ｚａ-ｚ]/;
-/** Characters a line never starts with (closing brackets, small punctuation). */
-const NO_LINE_START = /[)）\]］}｝〕〉》」』】、。，．,.!！?？・:：;；ー]/;
-
-const isHiragana = (char: string | undefined): boolean => char !== undefined && HIRAGANA.test(char);
+interface Waiting {
+  resolve: (phrases: string[]) => void;
+  reject: (error: Error) => void;
+}
 
 /**
- * Whether a break between `left` and `right` (two BudouX phrases) falls inside a word. A break between two
- * hiragana is kept only after a particle that directly follows a content word ('道を|あるく', '私は|ここに');
- * otherwise it cuts a word ('よみが|えり', '（は|たば）'). Never before a digit run either ('3|,000').
+ * Phrases of `text` from a worker: each request carries its id, each answer the same id. A worker that fails
+ * (its script refused or broken) fails every waiting text, which then stays as it is.
  */
-const cutsWord = (left: string, right: string): boolean => {
-  const last = left.at(-1);
-  const first = right[0];
-  if (last !== undefined && first !== undefined && DIGIT_OR_LATIN.test(last) && DIGIT_OR_LATIN.test(first)) return true;
-  if (!isHiragana(last) || !isHiragana(first)) return false;
-  const beforeLast = left.at(-2);
-  return beforeLast === undefined || !KANJI_OR_KATAKANA.test(beforeLast);
-};
-
-/**
- * BudouX's phrases with its cuts inside words undone. Where two phrases are glued back, the break moves to the
- * first content word of the second one, when there is one ('花壇よみが|えりプロジェクト' -> '花壇よみがえり|
- * プロジェクト').
- */
-export const refinePhrases = (phrases: readonly string[]): string[] => {
-  const glued: string[] = [];
-  for (const phrase of phrases) {
-    const previous = glued.at(-1);
-    if (previous === undefined || !cutsWord(previous, phrase)) {
-      glued.push(phrase);
-      continue;
-    }
-    const chars = [...phrase];
-    const move = chars.findIndex((char) => !isHiragana(char));
-    const canMove = move > 0 && KANJI_OR_KATAKANA.test(chars[move]!) && !NO_LINE_START.test(chars[move]!);
-    if (canMove) {
-      glued[glued.length - 1] = previous + chars.slice(0, move).join('');
-      glued.push(chars.slice(move).join(''));
-    } else {
-      glued[glued.length - 1] = previous + phrase;
-    }
-  }
-  return glued.filter((phrase) => phrase !== '');
-};
-
-/** The BudouX segmenter with `refinePhrases`, loaded once. */
-export const loadSegmenter = (): Promise<Segmenter> => {
-  loading ??= import(/* webpackChunkName: "budoux" */ 'budoux').then(({ loadDefaultJapaneseParser }) => {
-    const parser = loadDefaultJapaneseParser();
-    return (text: string) => refinePhrases(parser.parse(text));
+const workerSegmenter = (worker: Worker): Segmenter => {
+  const waiting = new Map<number, Waiting>();
+  let next = 0;
+  let failed: Error | null = null;
+  worker.addEventListener('message', (event: MessageEvent<PhrasesAnswer>) => {
+    waiting.get(event.data.id)?.resolve(event.data.phrases);
+    waiting.delete(event.data.id);
   });
+  worker.addEventListener('error', () => {
+    failed = new Error('the phrases worker failed');
+    for (const { reject } of waiting.values()) reject(failed);
+    waiting.clear();
+  });
+  return (text) =>
+    new Promise((resolve, reject) => {
+      if (failed) return reject(failed);
+      next += 1;
+      waiting.set(next, { resolve, reject });
+      worker.postMessage({ id: next, text } satisfies PhrasesRequest);
+    });
+};
+
+/** The BudouX segmenter with `refinePhrases`, started once: in a worker where the browser has them. */
+export const loadSegmenter = (): Promise<Segmenter> => {
+  loading ??=
+    typeof Worker === 'undefined'
+      ? import(/* webpackChunkName: "budoux" */ 'budoux').then(({ loadDefaultJapaneseParser }) => {
+          const parser = loadDefaultJapaneseParser();
+          return async (text: string) => refinePhrases(parser.parse(text));
+        })
+      : Promise.resolve(
+          workerSegmenter(new Worker(new URL('./phrases.worker.ts', import.meta.url), { name: 'phrases' })),
+        );
   return loading;
 };
