@@ -199,6 +199,19 @@ UNCACHED=()
 for name in "${UNCACHED_ORDER[@]}"; do
     UNCACHED+=("$(measure "$name" "$name-nocache")")
 done
+# What any read costs on this server before its own work: no database at all (/healthz), and one
+# `SELECT 1` through the pool (/readyz). No uncached read can pass the second.
+floor_row() {
+    wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$PORT$2" >"$OUT/wrk-floor-$1.txt"
+    printf '%-18s %9s %8s %8s %8s %8s %11s %7s' "$1" \
+        "$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' "$OUT/wrk-floor-$1.txt")" \
+        "$(to_ms "$(awk '$1 == "50%" { print $2 }' "$OUT/wrk-floor-$1.txt")")" \
+        "$(to_ms "$(awk '$1 == "90%" { print $2 }' "$OUT/wrk-floor-$1.txt")")" \
+        "$(to_ms "$(awk '$1 == "99%" { print $2 }' "$OUT/wrk-floor-$1.txt")")" \
+        "$(to_ms "$(awk '$1 == "Latency" && NF >= 4 { print $4; exit }' "$OUT/wrk-floor-$1.txt")")" - -
+}
+log "wrk /healthz and /readyz (the floor)"
+UNCACHED+=("$(floor_row healthz /healthz)" "$(floor_row readyz /readyz)")
 echo "SELECT id, slug FROM projects WHERE id = $PROJECT_ID;" >"$OUT/query-pk.sql"
 log "pgbench primary-key select (prepared)"
 PK_TPS="$(pgbench -n -M prepared -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$OUT/query-pk.sql" "$DATABASE_URL" 2>/dev/null \
@@ -213,6 +226,7 @@ printf '%s\n' "${RESULTS[@]}"
 echo
 echo "== The same reads with the cache off (CATALOG_CACHE_TTL_MS=0)"
 echo "   pgbench's prepared primary-key select on this server: $PK_TPS tx/s; pk = HTTP req/s ÷ that"
+echo "   (healthz: no database; readyz: one SELECT 1 through the pool, the most an uncached read can reach)"
 printf '%-18s %9s %8s %8s %8s %8s %11s %7s  %5s\n' endpoint "req/s" "p50 ms" "p90 ms" "p99 ms" "max ms" "SQL tx/s" ratio pk
 for row in "${UNCACHED[@]}"; do
     rps="$(awk '{ print $2 }' <<<"$row")"
