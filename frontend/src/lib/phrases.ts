@@ -26,7 +26,7 @@ interface Waiting {
  * Phrases of `text` from a worker: each request carries its id, each answer the same id. A worker that fails
  * (its script refused or broken) fails every waiting text, which then stays as it is.
  */
-const workerSegmenter = (worker: Worker): Segmenter => {
+export const workerSegmenter = (worker: Worker): Segmenter => {
   const waiting = new Map<number, Waiting>();
   let next = 0;
   let failed: Error | null = null;
