@@ -154,14 +154,17 @@ struct PlacementRow {
     category_id: Option<i64>,
 }
 
-#[derive(QueryableByName)]
-struct ProjectSumRow {
-    #[diesel(sql_type = BigInt)]
-    project_id: i64,
-    #[diesel(sql_type = BigInt)]
-    amount: i64,
-    #[diesel(sql_type = BigInt)]
-    supports: i64,
+/// A project's paid total as `project_totals` keeps it: the project, the amount, the supports.
+const PROJECT_TOTAL: (project_totals::project_id, project_totals::paid_amount, project_totals::supports) =
+    (project_totals::project_id, project_totals::paid_amount, project_totals::supports);
+
+/// `project_totals` rows (`PROJECT_TOTAL`) as each project's paid total.
+fn paid_sums_from(rows: Vec<(i64, i64, i64)>) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
+    rows.into_iter()
+        .map(|(id, amount, supports)| {
+            Ok((stored_id("project_totals.project_id", id)?, PaidSum { amount: Yen(amount), supports }))
+        })
+        .collect()
 }
 
 fn load_taxonomy(conn: &mut PgConnection) -> Result<Taxonomy, RepoError> {
@@ -735,19 +738,8 @@ impl CatalogRepository for PgCatalogRepository {
     }
 
     async fn paid_sums(&self) -> Result<Arc<HashMap<ProjectId, PaidSum>>, RepoError> {
-        let sums: HashMap<ProjectId, PaidSum> = with_conn(&self.pool, |conn| {
-            let rows: Vec<ProjectSumRow> =
-                prepared("SELECT project_id, paid_amount AS amount, supports::bigint AS supports FROM project_totals")
-                    .load(conn)
-                    .map_err(map_diesel)?;
-            rows.into_iter()
-                .map(|r| {
-                    Ok((
-                        stored_id("project_totals.project_id", r.project_id)?,
-                        PaidSum { amount: Yen(r.amount), supports: r.supports },
-                    ))
-                })
-                .collect()
+        let sums = with_conn(&self.pool, |conn| {
+            paid_sums_from(project_totals::table.select(PROJECT_TOTAL).load(conn).map_err(map_diesel)?)
         })
         .await?;
         Ok(Arc::new(sums))
@@ -772,16 +764,13 @@ impl CatalogRepository for PgCatalogRepository {
     async fn paid_sums_of(&self, project_ids: Vec<ProjectId>) -> Result<HashMap<ProjectId, PaidSum>, RepoError> {
         let ids: Vec<i64> = project_ids.iter().map(|id| id.get()).collect();
         with_conn(&self.pool, move |conn| {
-            let rows: Vec<(i64, i64, i64)> = project_totals::table
-                .filter(project_totals::project_id.eq_any(ids))
-                .select((project_totals::project_id, project_totals::paid_amount, project_totals::supports))
-                .load(conn)
-                .map_err(map_diesel)?;
-            rows.into_iter()
-                .map(|(id, amount, supports)| {
-                    Ok((stored_id("project_totals.project_id", id)?, PaidSum { amount: Yen(amount), supports }))
-                })
-                .collect()
+            paid_sums_from(
+                project_totals::table
+                    .filter(project_totals::project_id.eq_any(ids))
+                    .select(PROJECT_TOTAL)
+                    .load(conn)
+                    .map_err(map_diesel)?,
+            )
         })
         .await
     }

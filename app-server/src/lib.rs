@@ -5,6 +5,7 @@ pub mod config;
 pub mod csp;
 #[cfg(feature = "demo")]
 pub mod demo;
+pub mod editing;
 pub mod first_screen;
 pub mod media;
 pub mod startup;

@@ -5,6 +5,7 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::editing::ProjectEditing;
 use crate::first_screen::NodeRenderer;
 use actix_files::Files;
 use actix_web::dev::{fn_service, Server, ServiceRequest, ServiceResponse};
@@ -20,9 +21,8 @@ use adapters_http::{ProxySettings, RateLimits, Services, SiteEnv, UserRateSettin
 use adapters_mail::SmtpMailer;
 use adapters_postgres::{
     CachedCatalogRepository, PgAuditLog, PgCampaigns, PgCatalogRepository, PgCommentModeration, PgDashboard,
-    PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgManualSponsors, PgMassMails, PgPool, PgProfileRepository,
-    PgProjectAuthoring, PgProjectContent, PgProjectNews, PgProjectSettings, PgRateLimiter, PgReadiness, PgRefundLedger,
-    PgSaleReceipts, PgSupportLedger, PgSupporterNames, PgSupports, PgUserRepository,
+    PgDeliveries, PgFavourites, PgFollowMail, PgJobQueue, PgMassMails, PgPool, PgProfileRepository, PgRateLimiter,
+    PgReadiness, PgRefundLedger, PgSaleReceipts, PgSupportLedger, PgSupporterNames, PgSupports, PgUserRepository,
 };
 use adapters_stripe::StripeGateway;
 use ports::accounts::{
@@ -30,16 +30,16 @@ use ports::accounts::{
     ProfileService, Profiles, SessionService, Sessions, Signup, SignupConfig, SignupService, SiteInfo,
 };
 use ports::admin::audit::AuditLog;
-use ports::admin::content::{ContentService, ProjectContents};
+use ports::admin::content::ProjectContents;
 use ports::admin::dashboard::{AdminDashboard, DashboardService};
 use ports::admin::deliveries::{Deliveries, DeliveryService};
 use ports::admin::mass_mail::{MassMailSender, MassMailService, MassMails, SenderInfo, SendingConfig};
 use ports::admin::moderation::{Moderation, ModerationService};
-use ports::admin::news::{NewsAuthoring, ProjectNews};
-use ports::admin::projects::{ProjectAuthoring, Projects};
+use ports::admin::news::ProjectNews;
+use ports::admin::projects::Projects;
 use ports::admin::refunds::{RefundConfig, RefundService, Refunds};
-use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
-use ports::admin::sponsors::{ManualSponsorService, ManualSponsors};
+use ports::admin::settings::ProjectSettingsUseCases;
+use ports::admin::sponsors::ManualSponsors;
 use ports::admin::supporter_names::{SupporterNameService, SupporterNames};
 use ports::campaign::closing::{ClosingService, Closings};
 use ports::campaign::payouts::{PayoutService, Payouts};
@@ -253,29 +253,14 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         SystemClock,
         domain::money::Yen(settings.payout_transfer_fee),
     ));
-    let projects: Arc<dyn Projects> = Arc::new(ProjectAuthoring::new(
-        PgProjectAuthoring::new(pool.clone()),
-        PgAuditLog::new(pool.clone()),
-        SystemClock,
-        AmmoniaSanitizer::default(),
-    ));
-    let project_contents: Arc<dyn ProjectContents> = Arc::new(ContentService::new(
-        PgProjectContent::new(pool.clone()),
-        media.clone(),
-        PgAuditLog::new(pool.clone()),
-        SystemClock,
-    ));
-    let project_settings: Arc<dyn ProjectSettingsUseCases> = Arc::new(SettingsService::new(
-        PgProjectSettings::new(pool.clone()),
-        PgAuditLog::new(pool.clone()),
-        SystemClock,
-    ));
-    let manual_sponsors: Arc<dyn ManualSponsors> = Arc::new(ManualSponsorService::new(
-        PgManualSponsors::new(pool.clone()),
-        media,
-        PgAuditLog::new(pool.clone()),
-        SystemClock,
-    ));
+    let mass_mail_wake = Arc::new(Notify::new());
+    let news_wake = Arc::clone(&mass_mail_wake);
+    let editing = ProjectEditing::new(pool, media, settings.public_url.clone(), move || news_wake.notify_one());
+    let projects: Arc<dyn Projects> = Arc::new(editing.projects);
+    let project_contents: Arc<dyn ProjectContents> = Arc::new(editing.contents);
+    let project_settings: Arc<dyn ProjectSettingsUseCases> = Arc::new(editing.settings);
+    let manual_sponsors: Arc<dyn ManualSponsors> = Arc::new(editing.sponsors);
+    let news: Arc<dyn ProjectNews> = Arc::new(editing.news);
     let moderation: Arc<dyn Moderation> =
         Arc::new(ModerationService::new(PgCommentModeration::new(pool.clone()), PgAuditLog::new(pool.clone())));
     let supporter_names: Arc<dyn SupporterNames> =
@@ -299,16 +284,7 @@ fn services(pool: &PgPool, settings: &Settings) -> anyhow::Result<Services> {
         Arc::clone(&catalog),
         SystemClock,
     ));
-    let mass_mail_wake = Arc::new(Notify::new());
-    let mass_mails = mass_mails(pool, settings, Arc::clone(&mass_mail_wake))?;
-    let news: Arc<dyn ProjectNews> = Arc::new(NewsAuthoring::new(
-        PgProjectNews::new(pool.clone()),
-        PgAuditLog::new(pool.clone()),
-        SystemClock,
-        AmmoniaSanitizer::default(),
-        settings.public_url.clone(),
-        move || mass_mail_wake.notify_one(),
-    ));
+    let mass_mails = mass_mails(pool, settings, mass_mail_wake)?;
     let follow_mail: Arc<dyn FollowMail> = Arc::new(FollowMailService::new(
         PgFollowMail::new(pool.clone()),
         JwtOptOutTokens::new(&settings.jwt_secret),

@@ -12,9 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use adapters_http::html::AmmoniaSanitizer;
 use adapters_postgres::demo::{self as store, DemoProject, DemoReturn, DemoReturnImages};
-use adapters_postgres::{
-    PgAuditLog, PgManualSponsors, PgPool, PgProjectAuthoring, PgProjectContent, PgProjectNews, PgProjectSettings,
-};
+use adapters_postgres::PgPool;
 use anyhow::Context;
 use chrono::NaiveDate;
 use domain::authoring::{check_return, ProjectTerms, ReturnTerms, TaxHandling};
@@ -26,26 +24,22 @@ use domain::project::FundingModel;
 use domain::project_content::{check_content, ContentTexts, FaqEntry, OwnerLink, OwnerTexts, SliderEdit};
 use domain::project_settings::{check_settings, AdditionalQuestion, BankDetails, ProjectSettings};
 use domain::returns::ReturnType;
-use ports::admin::content::{ContentService, ProjectContent, ProjectContents};
-use ports::admin::news::{NewsAuthoring, NewsForm, ProjectNews};
-use ports::admin::projects::{ProjectAuthoring, ProjectView, Projects};
-use ports::admin::settings::{ProjectSettingsUseCases, SettingsService};
-use ports::admin::sponsors::{ManualSponsorService, ManualSponsors};
-use ports::clock::SystemClock;
+use ports::admin::content::{ProjectContent, ProjectContents};
+use ports::admin::news::{NewsForm, ProjectNews};
+use ports::admin::projects::{ProjectView, Projects};
+use ports::admin::settings::ProjectSettingsUseCases;
+use ports::admin::sponsors::ManualSponsors;
 use ports::html::HtmlSanitizer;
 
 use crate::config::Settings;
+use crate::editing::ProjectEditing;
 use crate::media::ObjectMediaStorage;
 
 /// The operators' use cases, wired as `startup` wires them, acting as the demo administrator.
 pub(super) struct Authors {
     pool: PgPool,
     admin: UserId,
-    projects: ProjectAuthoring<PgProjectAuthoring, PgAuditLog, SystemClock, AmmoniaSanitizer>,
-    content: ContentService<PgProjectContent, ObjectMediaStorage, PgAuditLog, SystemClock>,
-    settings: SettingsService<PgProjectSettings, PgAuditLog, SystemClock>,
-    news: NewsAuthoring<PgProjectNews, PgAuditLog, SystemClock, AmmoniaSanitizer>,
-    sponsors: ManualSponsorService<PgManualSponsors, ObjectMediaStorage, PgAuditLog, SystemClock>,
+    editing: ProjectEditing,
 }
 
 /// A use case's refusal with every refused field (the errors' `Display` names only the first).
@@ -125,42 +119,9 @@ fn content_holds(stored: &ProjectContent, texts: &ContentTexts) -> bool {
 impl Authors {
     pub(super) fn new(pool: PgPool, admin: UserId, settings: &Settings) -> anyhow::Result<Self> {
         let media = ObjectMediaStorage::new(&settings.media, &settings.media_dir)?;
-        Ok(Self {
-            admin,
-            projects: ProjectAuthoring::new(
-                PgProjectAuthoring::new(pool.clone()),
-                PgAuditLog::new(pool.clone()),
-                SystemClock,
-                AmmoniaSanitizer::default(),
-            ),
-            content: ContentService::new(
-                PgProjectContent::new(pool.clone()),
-                media.clone(),
-                PgAuditLog::new(pool.clone()),
-                SystemClock,
-            ),
-            sponsors: ManualSponsorService::new(
-                PgManualSponsors::new(pool.clone()),
-                media,
-                PgAuditLog::new(pool.clone()),
-                SystemClock,
-            ),
-            settings: SettingsService::new(
-                PgProjectSettings::new(pool.clone()),
-                PgAuditLog::new(pool.clone()),
-                SystemClock,
-            ),
-            // No demo item asks to be mailed, so nothing is queued and no sender needs waking.
-            news: NewsAuthoring::new(
-                PgProjectNews::new(pool.clone()),
-                PgAuditLog::new(pool.clone()),
-                SystemClock,
-                AmmoniaSanitizer::default(),
-                settings.public_url.clone(),
-                || {},
-            ),
-            pool,
-        })
+        // No demo item asks to be mailed, so nothing is queued and no sender needs waking.
+        let editing = ProjectEditing::new(&pool, media, settings.public_url.clone(), || {});
+        Ok(Self { pool, admin, editing })
     }
 
     /// Writes one demo project through the use cases, then what no screen writes (`store`), and answers its id.
@@ -170,13 +131,17 @@ impl Authors {
         let view = self.returns(p, view).await?;
         self.settings(p, id).await?;
         if !view.state.is_published() {
-            self.projects.publish(self.admin, id, None).await.map_err(|e| refused("publication", &p.slug, e))?;
+            self.editing
+                .projects
+                .publish(self.admin, id, None)
+                .await
+                .map_err(|e| refused("publication", &p.slug, e))?;
         }
         self.content(p, id).await?;
         self.news(p, id).await?;
         self.manual_sponsors(p, id, today).await?;
 
-        let view = self.projects.get(id).await.map_err(|e| refused("reading", &p.slug, e))?;
+        let view = self.editing.projects.get(id).await.map_err(|e| refused("reading", &p.slug, e))?;
         let by_slug: HashMap<&str, &ports::admin::projects::AuthoredReturn> =
             view.project.returns.iter().map(|r| (r.slug.as_str(), r)).collect();
         let mut images = Vec::new();
@@ -215,10 +180,10 @@ impl Authors {
         match store::project_id(&self.pool, &p.slug).await? {
             None => {
                 let terms = project_terms(p, p.period_end.max(today), area, category);
-                self.projects.create(self.admin, terms).await.map_err(|e| refused("creation", &p.slug, e))
+                self.editing.projects.create(self.admin, terms).await.map_err(|e| refused("creation", &p.slug, e))
             }
             Some(id) => {
-                let current = self.projects.get(id).await.map_err(|e| refused("reading", &p.slug, e))?;
+                let current = self.editing.projects.get(id).await.map_err(|e| refused("reading", &p.slug, e))?;
                 let stored = &current.project.terms;
                 let next = ProjectTerms {
                     owner_email: stored.owner_email.clone(),
@@ -227,7 +192,7 @@ impl Authors {
                 if next == *stored {
                     return Ok(current);
                 }
-                self.projects.update(self.admin, id, next).await.map_err(|e| refused("update", &p.slug, e))
+                self.editing.projects.update(self.admin, id, next).await.map_err(|e| refused("update", &p.slug, e))
             }
         }
     }
@@ -251,6 +216,7 @@ impl Authors {
                 Some((ret, _, true)) => ret,
                 Some((ret, _, false)) => {
                     view = self
+                        .editing
                         .projects
                         .update_return(self.admin, id, ret, wanted)
                         .await
@@ -260,6 +226,7 @@ impl Authors {
                 None => {
                     let before: HashSet<ReturnId> = view.project.returns.iter().map(|s| s.id).collect();
                     view = self
+                        .editing
                         .projects
                         .add_return(self.admin, id, wanted)
                         .await
@@ -292,13 +259,17 @@ impl Authors {
         if order == stored {
             return Ok(view);
         }
-        self.projects.reorder_returns(self.admin, id, order).await.map_err(|e| refused("return order", &p.slug, e))
+        self.editing
+            .projects
+            .reorder_returns(self.admin, id, order)
+            .await
+            .map_err(|e| refused("return order", &p.slug, e))
     }
 
     /// The additional question, the bank account for anonymous transfers and the sponsor switches; the
     /// connected account and fee schedule stay as stored.
     async fn settings(&self, p: &DemoProject, id: ProjectId) -> anyhow::Result<()> {
-        let stored = self.settings.settings(id).await.map_err(|e| refused("settings", &p.slug, e))?;
+        let stored = self.editing.settings.settings(id).await.map_err(|e| refused("settings", &p.slug, e))?;
         let next = ProjectSettings {
             additional: p.additional_data.as_ref().map(|(label, text, alert)| AdditionalQuestion {
                 label: label.clone(),
@@ -322,7 +293,7 @@ impl Authors {
         if check_settings(next.clone(), locked).is_ok_and(|checked| checked == stored.settings) {
             return Ok(());
         }
-        self.settings.save(self.admin, id, next).await.map_err(|e| refused("settings", &p.slug, e))?;
+        self.editing.settings.save(self.admin, id, next).await.map_err(|e| refused("settings", &p.slug, e))?;
         Ok(())
     }
 
@@ -330,7 +301,7 @@ impl Authors {
     /// images themselves are attached by URL first (`store::attach_slider`).
     async fn content(&self, p: &DemoProject, id: ProjectId) -> anyhow::Result<()> {
         store::attach_slider(&self.pool, id, p.slider.iter().map(|(src, _)| src.clone()).collect()).await?;
-        let stored = self.content.content(id).await.map_err(|e| refused("content", &p.slug, e))?;
+        let stored = self.editing.contents.content(id).await.map_err(|e| refused("content", &p.slug, e))?;
         let texts = ContentTexts {
             honor_img_link: p.honor_img_link.clone(),
             slider: stored
@@ -354,7 +325,7 @@ impl Authors {
         if check_content(texts.clone(), &ids).is_ok_and(|checked| content_holds(&stored, &checked)) {
             return Ok(());
         }
-        self.content.save(self.admin, id, texts).await.map_err(|e| refused("content", &p.slug, e))?;
+        self.editing.contents.save(self.admin, id, texts).await.map_err(|e| refused("content", &p.slug, e))?;
         Ok(())
     }
 
@@ -364,7 +335,7 @@ impl Authors {
         let html = AmmoniaSanitizer::default();
         let mut wanted: Vec<(String, String)> =
             p.news.iter().map(|n| (n.title.clone(), html.sanitize(&n.description))).collect();
-        let stored = self.news.list(id).await.map_err(|e| refused("news", &p.slug, e))?;
+        let stored = self.editing.news.list(id).await.map_err(|e| refused("news", &p.slug, e))?;
         let mut have: Vec<(String, String)> = stored
             .iter()
             .filter(|v| {
@@ -380,7 +351,7 @@ impl Authors {
             return Ok(());
         }
         for item in &stored {
-            self.news.delete(self.admin, id, item.news.id).await.map_err(|e| refused("news", &p.slug, e))?;
+            self.editing.news.delete(self.admin, id, item.news.id).await.map_err(|e| refused("news", &p.slug, e))?;
         }
         // Oldest first, as they were written.
         let mut items: Vec<_> = p.news.iter().collect();
@@ -396,7 +367,7 @@ impl Authors {
                 publish: true,
                 publish_at: None,
             };
-            self.news.create(self.admin, id, form).await.map_err(|e| refused("news", &p.slug, e))?;
+            self.editing.news.create(self.admin, id, form).await.map_err(|e| refused("news", &p.slug, e))?;
         }
         Ok(())
     }
@@ -420,7 +391,7 @@ impl Authors {
                 check_manual_sponsor(&form, logo, today).map_err(|e| refused("manual sponsor", &p.slug, e))?;
             wanted.push((form, sponsor, s.logo_src.clone()));
         }
-        let stored = self.sponsors.list(id).await.map_err(|e| refused("manual sponsors", &p.slug, e))?;
+        let stored = self.editing.sponsors.list(id).await.map_err(|e| refused("manual sponsors", &p.slug, e))?;
         let same = stored.entries.len() == wanted.len()
             && stored
                 .entries
@@ -431,13 +402,18 @@ impl Authors {
             return Ok(());
         }
         for entry in &stored.entries {
-            self.sponsors.delete(self.admin, id, entry.id).await.map_err(|e| refused("manual sponsors", &p.slug, e))?;
+            self.editing
+                .sponsors
+                .delete(self.admin, id, entry.id)
+                .await
+                .map_err(|e| refused("manual sponsors", &p.slug, e))?;
         }
         for (form, sponsor, logo) in wanted {
             if sponsor.course.shows_logo() {
                 store::add_manual_sponsor(&self.pool, id, sponsor, logo).await?;
             } else {
-                self.sponsors
+                self.editing
+                    .sponsors
                     .create(self.admin, id, form, None)
                     .await
                     .map_err(|e| refused("manual sponsor", &p.slug, e))?;

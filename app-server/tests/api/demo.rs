@@ -3,6 +3,7 @@
 //! with the supporters, and nothing in it is what the operators' screens would refuse.
 
 use std::collections::{BTreeSet, HashSet};
+use std::path::PathBuf;
 
 use adapters_postgres::demo::{DemoProject, DemoReturn, DemoSet};
 use adapters_postgres::testing::TestDatabase;
@@ -14,12 +15,11 @@ use domain::money::{PriceBreakdown, TaxRate, Yen};
 use domain::payment::SaleStatus;
 use domain::sponsor::ManualCourse;
 
+use crate::helpers::query_i64_at;
+
 #[tokio::test]
 async fn seeding_the_demo_twice_leaves_the_same_rows() {
-    let (db, _pool) = TestDatabase::create().unwrap();
-    let mut settings = Settings::from_env().unwrap();
-    settings.database_url = db.url.clone();
-    settings.media_dir = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
+    let (_db, settings) = seed_settings();
 
     let first = app_server::demo::seed(&settings).await.unwrap();
     let second = app_server::demo::seed(&settings).await.unwrap();
@@ -32,32 +32,35 @@ async fn seeding_the_demo_twice_leaves_the_same_rows() {
     assert!(settings.media_dir.join("demo/maebashi-main.svg").is_file());
 }
 
-/// How many audit entries of `action` the demo administrator has in the database at `url`.
+/// How many audit entries of `action` (any, when empty) the demo administrator has in the database at `url`.
 fn logged(url: &str, action: &str) -> i64 {
-    use diesel::{Connection, RunQueryDsl};
-    #[derive(diesel::QueryableByName)]
-    struct Count {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        count: i64,
-    }
-    let mut conn = diesel::PgConnection::establish(url).unwrap();
-    diesel::sql_query(
-        "SELECT count(*) AS count FROM admin_actions a JOIN users u ON u.id = a.actor_user_id \
-         WHERE u.email = $1 AND ($2 = '' OR a.action = $2)",
+    let of_action = if action.is_empty() { String::new() } else { format!(" AND a.action = '{action}'") };
+    query_i64_at(
+        url,
+        &format!(
+            "SELECT count(*) AS value FROM admin_actions a JOIN users u ON u.id = a.actor_user_id \
+             WHERE u.email = '{}'{of_action}",
+            app_server::demo::DEMO_ADMIN_EMAIL
+        ),
     )
-    .bind::<diesel::sql_types::Text, _>(app_server::demo::DEMO_ADMIN_EMAIL)
-    .bind::<diesel::sql_types::Text, _>(action)
-    .get_result::<Count>(&mut conn)
-    .unwrap()
-    .count
+}
+
+/// A fresh database and the settings `seed-demo` runs with, its media in a directory of its own.
+fn seed_settings() -> (TestDatabase, Settings) {
+    let (db, _pool) = TestDatabase::create().unwrap();
+    let mut settings = Settings::from_env().unwrap();
+    settings.database_url = db.url.clone();
+    settings.media_dir = temp_media_dir();
+    (db, settings)
+}
+
+fn temp_media_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()))
 }
 
 #[tokio::test]
 async fn the_demo_is_written_through_the_operators_use_cases_and_a_second_seed_needs_none_of_them() {
-    let (db, _pool) = TestDatabase::create().unwrap();
-    let mut settings = Settings::from_env().unwrap();
-    settings.database_url = db.url.clone();
-    settings.media_dir = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
+    let (db, settings) = seed_settings();
     let (set, _) = demo();
     let count = |n: usize| i64::try_from(n).unwrap();
 
@@ -81,9 +84,8 @@ async fn the_demo_is_written_through_the_operators_use_cases_and_a_second_seed_n
 
 /// The demo set as `seed-demo` builds it today (Asia/Tokyo).
 fn demo() -> (DemoSet, NaiveDate) {
-    let media = std::env::temp_dir().join(format!("cf-media-{}", uuid::Uuid::new_v4().simple()));
     let today = domain::time::tokyo_date(chrono::Utc::now());
-    (app_server::demo::demo_set(&media, today).unwrap(), today)
+    (app_server::demo::demo_set(&temp_media_dir(), today).unwrap(), today)
 }
 
 /// What a reader sees of some sanitised HTML: the text without its tags.

@@ -191,16 +191,9 @@ impl TestApp {
             .expect("demo project")
     }
 
-    /// One number from SQL against the test database.
+    /// One number (a column named `value`) from SQL against the test database.
     pub fn query_i64(&self, sql: &str) -> i64 {
-        use diesel::{Connection, RunQueryDsl};
-        #[derive(diesel::QueryableByName)]
-        struct Value {
-            #[diesel(sql_type = diesel::sql_types::BigInt)]
-            value: i64,
-        }
-        let mut conn = diesel::PgConnection::establish(&self.db.url).expect("connect");
-        diesel::sql_query(sql).get_result::<Value>(&mut conn).expect("sql").value
+        query_i64_at(&self.db.url, sql)
     }
 
     /// One text value (a column named `value`) from SQL against the test database.
@@ -234,4 +227,16 @@ impl TestApp {
         let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
         (printed, output.status.success())
     }
+}
+
+/// One number (a column named `value`) from SQL against the database at `url`.
+pub fn query_i64_at(url: &str, sql: &str) -> i64 {
+    use diesel::{Connection, RunQueryDsl};
+    #[derive(diesel::QueryableByName)]
+    struct Value {
+        #[diesel(sql_type = diesel::sql_types::BigInt)]
+        value: i64,
+    }
+    let mut conn = diesel::PgConnection::establish(url).expect("connect");
+    diesel::sql_query(sql).get_result::<Value>(&mut conn).expect("sql").value
 }

@@ -140,9 +140,18 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
 
     /// The public project that `matches`, copied.
     async fn public_project(&self, matches: impl Fn(&ProjectRecord) -> bool) -> Result<ProjectRecord, CatalogError> {
+        Ok(self.public_project_among_all(matches).await?.0)
+    }
+
+    /// The public project that `matches`, copied, and every project as read to find it.
+    async fn public_project_among_all(
+        &self,
+        matches: impl Fn(&ProjectRecord) -> bool,
+    ) -> Result<(ProjectRecord, Arc<Vec<ProjectRecord>>), CatalogError> {
         let now = self.clock.now();
         let projects = self.all_projects().await?;
-        projects.iter().find(|p| is_public(p.published_at, now) && matches(p)).cloned().ok_or(CatalogError::NotFound)
+        let project = projects.iter().find(|p| is_public(p.published_at, now) && matches(p)).cloned();
+        Ok((project.ok_or(CatalogError::NotFound)?, projects))
     }
 
     async fn project_by_id(&self, project_id: ProjectId) -> Result<ProjectRecord, CatalogError> {
@@ -184,9 +193,8 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         // The page's total and its neighbours' in one read.
         let ids = std::iter::once(project.id).chain(related.iter().map(|p| p.id)).collect();
         let sums = self.repo.paid_sums_of(ids).await?;
-        let paid_of = |id: ProjectId| sums.get(&id).copied().unwrap_or_default();
-        let card = self.card(&project, paid_of(project.id), today);
-        let related = related.iter().map(|p| self.card(p, paid_of(p.id), today)).collect();
+        let card = self.card(&project, paid_in(&sums, project.id), today);
+        let related = related.iter().map(|p| self.card(p, paid_in(&sums, p.id), today)).collect();
         let viewer_address = viewer.as_ref().map(|e| e.as_str().to_string());
         let records = self.returns_for(project.id, viewer).await?;
         let returns = records
@@ -275,6 +283,11 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> CatalogService<R, C, H> {
         }
         Ok(list)
     }
+}
+
+/// `project`'s paid total among `sums` (`paid_sums_of` leaves out a project with none).
+fn paid_in(sums: &HashMap<ProjectId, PaidSum>, project: ProjectId) -> PaidSum {
+    sums.get(&project).copied().unwrap_or_default()
 }
 
 fn return_view(record: &ReturnRecord, project: &ProjectRecord, open: bool) -> Result<ReturnView, CatalogError> {
@@ -386,7 +399,7 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
         let public: Vec<&ProjectRecord> = projects.iter().filter(|p| is_public(p.published_at, now)).collect();
         let sums = self.repo.paid_sums_of(public.iter().map(|p| p.id).collect()).await?;
         let mut cards: Vec<ProjectCard> =
-            public.into_iter().map(|p| self.card(p, sums.get(&p.id).copied().unwrap_or_default(), today)).collect();
+            public.into_iter().map(|p| self.card(p, paid_in(&sums, p.id), today)).collect();
         sort_for_home(&mut cards, today, |c| c.period_end);
         Ok(cards)
     }
@@ -426,10 +439,8 @@ impl<R: CatalogRepository, C: Clock, H: HtmlSanitizer> Catalog for CatalogServic
     }
 
     async fn project_detail(&self, slug: String, viewer: Option<Email>) -> Result<ProjectDetail, CatalogError> {
-        let now = self.clock.now();
-        let projects = self.all_projects().await?;
-        let project = projects.iter().find(|p| is_public(p.published_at, now) && p.slug == slug);
-        self.detail_of(project.cloned().ok_or(CatalogError::NotFound)?, &projects, viewer).await
+        let (project, projects) = self.public_project_among_all(|p| p.slug == slug).await?;
+        self.detail_of(project, &projects, viewer).await
     }
 
     async fn moved_to(&self, slug: String) -> Result<Option<String>, CatalogError> {
